@@ -1,0 +1,1 @@
+"""HotelCheckSpan compendium: load factgenie annotation exports and compute the paper's analyses."""

@@ -1,0 +1,106 @@
+"""Dataset-level agreement (Tables 2-4): what each campaign marked, counted and typed.
+
+``campaign_table`` returns one row per campaign (and annotator group, if asked) with columns
+``records, error_records, spans, spans_per_record, spans_per_error_record, mean_words``, then
+per type ``<type>`` (count) and ``<type> %`` (share of the campaign's spans).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from .corpus import CATEGORIES, KEY, Corpus
+
+GROUP_LETTER = {0: "A", 1: "B"}
+
+
+def restrict(corpus: Corpus, examples: pd.DataFrame | None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Records and spans on the given examples (all when ``examples`` is None)."""
+    if examples is None:
+        return corpus.records, corpus.spans
+    keys = examples[KEY].drop_duplicates()
+    return corpus.records.merge(keys, on=KEY), corpus.spans.merge(keys, on=KEY)
+
+
+def stage2_examples(corpus: Corpus, campaign: str = "stage2") -> pd.DataFrame:
+    """The examples annotated in the second stage (the paper's 245)."""
+    return corpus.records.loc[corpus.records["campaign"] == campaign, KEY].drop_duplicates().reset_index(drop=True)
+
+
+def label(campaign: str, group: int | None) -> str:
+    """Table 4's row names: 'St. 1A' for stage1 group 0; model campaigns keep their name."""
+    if campaign.startswith("stage") and group is not None:
+        return f"St. {campaign[5:]}{GROUP_LETTER.get(group, group)}"
+    return campaign
+
+
+def campaign_table(corpus: Corpus, examples: pd.DataFrame | None = None, by_group: bool = False) -> pd.DataFrame:
+    """Spans per campaign (and group) and type, with density and length, on ``examples``."""
+    records, spans = restrict(corpus, examples)
+    keys = ["campaign", "annotator_group"] if by_group else ["campaign"]
+    rec = records.groupby(keys, sort=False).agg(
+        kind=("kind", "first"), records=("record_id", "size"), error_records=("n_spans", lambda s: int((s > 0).sum())),
+    )
+    sp = spans.groupby(keys, sort=False).agg(spans=("record_id", "size"), mean_words=("words", "mean"))
+    types = spans.pivot_table(index=keys, columns="type", values="record_id", aggfunc="size", fill_value=0)
+    types = types.reindex(columns=CATEGORIES, fill_value=0)
+    table = rec.join(sp).join(types).fillna({"spans": 0, **{c: 0 for c in CATEGORIES}})
+    table["spans"] = table["spans"].astype(int)
+    table[CATEGORIES] = table[CATEGORIES].astype(int)
+    table["spans_per_record"] = table["spans"] / table["records"]
+    table["spans_per_error_record"] = table["spans"] / table["error_records"].where(table["error_records"] > 0)
+    for c in CATEGORIES:
+        table[f"{c} %"] = 100 * table[c] / table["spans"].where(table["spans"] > 0)
+    table = table.reset_index()
+    table.insert(0, "name", [label(r.campaign, r.annotator_group if by_group else None)
+                             for r in table.itertuples()])
+    cols = ["name", *keys, "kind", "records", "error_records", "spans", "spans_per_record",
+            "spans_per_error_record", "mean_words", *CATEGORIES, *[f"{c} %" for c in CATEGORIES]]
+    return table[cols]
+
+
+def type_distribution(corpus: Corpus, kind: str = "human") -> pd.DataFrame:
+    """Table 2: count and share of each type over all spans of one kind."""
+    spans = corpus.spans[corpus.spans["kind"] == kind]
+    counts = spans["type"].value_counts().reindex(CATEGORIES, fill_value=0)
+    return pd.DataFrame({"type": CATEGORIES, "count": counts.values,
+                         "pct": 100 * counts.values / max(1, counts.sum())})
+
+
+def overview(corpus: Corpus, kind: str = "human") -> dict:
+    """Section 4.4's headline numbers for one kind of annotator."""
+    records = corpus.records[corpus.records["kind"] == kind]
+    spans = corpus.spans[corpus.spans["kind"] == kind]
+    n_err = int((records["n_spans"] > 0).sum())
+    return {
+        "records": len(records),
+        "spans": len(spans),
+        "spans_per_record": len(spans) / max(1, len(records)),
+        "spans_per_error_record": len(spans) / max(1, n_err),
+        "span_words_mean": float(spans["words"].mean()) if len(spans) else float("nan"),
+        "span_words_median": float(spans["words"].median()) if len(spans) else float("nan"),
+        "span_words_min": int(spans["words"].min()) if len(spans) else 0,
+        "span_words_max": int(spans["words"].max()) if len(spans) else 0,
+    }
+
+
+def sizes(corpus: Corpus) -> pd.DataFrame:
+    """Examples per split and records per campaign and group."""
+    ex = corpus.examples.groupby("split", sort=False).size().rename("count").reset_index()
+    ex.insert(0, "what", "examples")
+    ex = ex.rename(columns={"split": "which"})
+    rec = corpus.records.groupby(["campaign", "annotator_group"], sort=False).agg(
+        count=("record_id", "size"), annotators=("annotator_id", "nunique")).reset_index()
+    rec.insert(0, "what", "records")
+    rec["which"] = [label(c, g) if c.startswith("stage") else c for c, g in zip(rec["campaign"], rec["annotator_group"])]
+    return pd.concat([ex, rec[["what", "which", "count", "annotators"]]], ignore_index=True)
+
+
+def dedup_summary(corpus: Corpus) -> pd.DataFrame:
+    """De-duplication by number of sources: examples, segments before, share dropped, words after."""
+    ex = corpus.examples.dropna(subset=["segments"])
+    table = ex.groupby("sources").agg(
+        examples=("example_idx", "size"), segments=("segments", "sum"), dropped=("segments_dropped", "sum"),
+        words_mean=("description_words", "mean"))
+    table["dropped %"] = 100 * table["dropped"] / table["segments"]
+    return table.reset_index()

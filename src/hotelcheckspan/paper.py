@@ -1,0 +1,31 @@
+"""The paper's reported figures (``data/paper_figures.yaml``) and side-by-side comparisons."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pandas as pd
+import yaml
+
+from . import paths
+
+
+@lru_cache(maxsize=1)
+def figures() -> dict:
+    """The transcribed figures of the paper, as nested dicts (see the YAML's comments)."""
+    return yaml.safe_load(paths.PAPER_FIGURES.read_text(encoding="utf-8"))
+
+
+def versus(rows: list[tuple], label: str = "this corpus") -> pd.DataFrame:
+    """A "paper vs. this corpus" table from ``(measure, paper value, our value)`` triples.
+
+    Non-numeric paper values (ranges such as "0.65-0.67", bounds such as ">0.95") are kept as
+    text and get no difference.
+    """
+    out = []
+    for measure, theirs, ours in rows:
+        diff = ours - theirs if isinstance(theirs, (int, float)) and isinstance(ours, (int, float)) else None
+        out.append({"measure": measure, "paper": theirs, label: ours, "difference": diff})
+    frame = pd.DataFrame(out)
+    frame["paper"] = frame["paper"].astype(object)
+    return frame

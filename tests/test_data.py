@@ -1,0 +1,74 @@
+"""Data integrity: checksums, the paper's marginals, and the copy of the paper's figures."""
+
+import hashlib
+from pathlib import Path
+
+import pytest
+import yaml
+
+from hotelcheckspan import corpus, paths, standin
+
+SHARED = paths.REPO_ROOT.parent / "shared" / "reference" / "paper_figures.yaml"
+
+
+def test_checksums_cover_every_data_file_and_match():
+    listed = {}
+    for line in (paths.DATA_ROOT / "SHA256SUMS").read_text().splitlines():
+        digest, name = line.split(maxsplit=1)
+        listed[name] = digest
+    on_disk = {str(p.relative_to(paths.DATA_ROOT)) for p in paths.BUNDLED_CORPUS.rglob("*") if p.is_file()}
+    assert set(listed) == on_disk
+    for name, digest in listed.items():
+        assert hashlib.sha256((paths.DATA_ROOT / name).read_bytes()).hexdigest() == digest, name
+
+
+def test_bundled_corpus_meets_every_marginal_of_the_paper():
+    checks = standin.marginal_checks(corpus.load())
+    assert len(checks) >= 25
+    assert checks["ok"].all(), checks[~checks["ok"]].to_string()
+
+
+def test_marginal_checks_can_fail():
+    checks = standin.marginal_checks(corpus.load())
+    fake = corpus.load()
+    fake.spans = fake.spans[fake.spans["kind"] == "model"]  # no human spans at all
+    assert not standin.marginal_checks(fake).set_index("marginal").loc["human spans", "ok"]
+    assert checks.set_index("marginal").loc["human spans", "ok"]
+
+
+@pytest.mark.skipif(not SHARED.exists(), reason="../shared is absent (only the development checkout has it)")
+def test_paper_figures_are_the_transcribed_reference():
+    assert yaml.safe_load((paths.PAPER_FIGURES).read_text()) == yaml.safe_load(SHARED.read_text())
+
+
+def test_dedup_rule_and_prefilter():
+    from hotelcheckspan import dedup
+
+    kept, dropped = dedup.deduplicate([
+        "The hotel has an outdoor pool and a spa.",
+        "The hotel has an outdoor pool and a spa!",
+        "Breakfast is served daily from 7 am in the garden restaurant.",
+        "The hotel has an outdoor pool, a spa and a gym.",
+    ])
+    assert dropped == [1] and len(kept) == 3
+    # the last one sits exactly on the threshold: the rule is strict (> 0.8), so it stays
+    assert dedup.rouge_l(kept[2], kept[0]) == pytest.approx(0.8)
+    assert not dedup.is_redundant(kept[2], kept[0])
+
+
+def test_prefilter_never_skips_a_redundant_pair():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from hotelcheckspan import dedup
+
+    words = st.lists(st.sampled_from(["the", "hotel", "pool", "a", "spa", "near", "beach", ",", ".", "Spa", "free"]),
+                     min_size=1, max_size=12).map(" ".join)
+
+    @settings(max_examples=400, deadline=None)
+    @given(a=words, b=words)
+    def check(a, b):
+        if dedup.is_redundant(a, b):
+            assert dedup._may_exceed(dedup._seg(a), dedup._seg(b), dedup.THRESHOLD)
+
+    check()

@@ -1,0 +1,78 @@
+"""Every notebook is in the book, paired with its .py twin, and carries its executed outputs.
+
+nbval passes trivially on a notebook without stored outputs, so this is what makes the nbval
+run meaningful.
+"""
+
+import json
+from pathlib import Path
+
+import jupytext
+import pytest
+import yaml
+
+from hotelcheckspan import paths
+
+ROOT = paths.REPO_ROOT
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+IGNORED_METADATA = {"execution", "ExecuteTime", "collapsed", "scrolled", "jp-MarkdownHeadingCollapsed"}
+
+
+def toc_files() -> list[str]:
+    def walk(node):
+        if isinstance(node, dict):
+            if "file" in node:
+                yield node["file"]
+            for v in node.values():
+                yield from walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                yield from walk(v)
+
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    return [toc["root"], *walk(toc.get("parts", toc.get("chapters", [])))]
+
+
+def cells(nb) -> list[tuple]:
+    return [(c.cell_type, c.source.strip(), {k: v for k, v in c.metadata.items() if k not in IGNORED_METADATA})
+            for c in nb.cells]
+
+
+def test_there_are_notebooks():
+    assert NOTEBOOKS, "no notebook in notebooks/"
+
+
+def test_every_notebook_is_in_the_toc_and_every_toc_entry_exists():
+    listed = toc_files()
+    for nb in NOTEBOOKS:
+        assert f"notebooks/{nb.name}" in listed, f"{nb.name} is not in _toc.yml"
+    for entry in listed:
+        path = ROOT / entry
+        assert path.exists() or path.with_suffix(".md").exists(), f"_toc.yml lists {entry}, which does not exist"
+
+
+@pytest.mark.parametrize("nb_path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_py_twin_is_in_sync(nb_path):
+    twin = nb_path.with_suffix(".py")
+    assert twin.exists(), f"{nb_path.name} has no .py twin"
+    assert cells(jupytext.read(twin)) == cells(jupytext.read(nb_path)), (
+        f"{twin.name} and {nb_path.name} differ: run `make notebooks`")
+
+
+@pytest.mark.parametrize("nb_path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_code_cell_has_stored_outputs_in_order_and_no_error(nb_path):
+    nb = json.loads(nb_path.read_text())
+    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    assert code
+    for i, c in enumerate(code, start=1):
+        assert c.get("outputs"), f"{nb_path.name}: code cell {i} has no stored output"
+        assert c.get("execution_count") == i, f"{nb_path.name}: cell {i} was not executed in order"
+        assert not any(o["output_type"] == "error" for o in c["outputs"]), f"{nb_path.name}: cell {i} errored"
+
+
+@pytest.mark.parametrize("nb_path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_chapter_says_it_runs_on_simulated_data(nb_path):
+    nb = json.loads(nb_path.read_text())
+    first_code = next(c for c in nb["cells"] if c["cell_type"] == "code")
+    html = "".join("".join(o.get("data", {}).get("text/html", "")) for o in first_code["outputs"])
+    assert "simulated-notice" in html and "Simulated data" in html

@@ -63,7 +63,7 @@ paper.versus([
 # to annotate.
 
 # %% mystnb={"figure": {"caption": "Description length by split (left) and summary length (right).", "name": "fig-lengths"}, "image": {"alt": "Two histograms: description lengths in words for the short and long split, and summary lengths in words."}}
-plots.length_distributions(c.examples);
+plots.length_distributions(c.examples)
 
 # %%
 ex = c.examples
@@ -95,7 +95,7 @@ dataset.dedup_summary(c).round(1)
 # ## Span lengths and types (Section 4.4, Table 2)
 
 # %% mystnb={"figure": {"caption": "Span length in words, human annotators against each LLM campaign.", "name": "fig-span-lengths"}, "image": {"alt": "Box plots of span lengths in words for humans and each LLM campaign."}}
-plots.span_lengths(c.spans);
+plots.span_lengths(c.spans)
 
 # %%
 types = dataset.type_distribution(c, "human").set_index("type")

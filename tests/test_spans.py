@@ -130,3 +130,35 @@ def test_bad_arguments_are_named():
         one({}, {}, match="fuzzy")
     with pytest.raises(ValueError, match="convention must be"):
         one({}, {}, convention="mine")
+
+
+def test_worked_example_of_the_methods_page():
+    """book/methods.md computes this example by hand; the package must agree."""
+    ex = EXAMPLES[0]
+    ref = {ex: [(5, 26, "Misleading")]}
+    hyp = {ex: [(12, 26, "Not Checkable"), (28, 40, "Misleading")]}
+    assert one(ref, hyp, match="hard")["f1"] == 0
+    soft = one(ref, hyp, match="soft")
+    assert (round(soft["precision"], 2), round(soft["recall"], 2), round(soft["f1"], 2)) == (0.54, 0.67, 0.60)
+    examples = pd.DataFrame([ex], columns=KEY)
+    fg = S.scores(S.per_example(frame(ref), frame(hyp), examples, match="soft", by_type=True,
+                                categories=CATEGORIES)).set_index("category")
+    cons = S.scores(S.per_example(frame(ref), frame(hyp), examples, match="soft", by_type=True,
+                                  per_category="consistent", categories=CATEGORIES)).set_index("category")
+    assert fg.loc["Misleading", "recall"] == 0 and fg.loc["Not Checkable", "recall"] == 0
+    assert round(cons.loc["Misleading", "recall"], 2) == 0.67 and cons.loc["Not Checkable", "precision"] == 1.0
+
+
+def test_pooled_annotator_set_is_one_side():
+    """All groups of a campaign pooled: their spans are one reference, as factgenie does."""
+    from hotelcheckspan import corpus
+
+    c = corpus.load()
+    rec_all, sp_all = S.side(c, "stage1")
+    rec_a, sp_a = S.side(c, "stage1/A")
+    rec_b, sp_b = S.side(c, "stage1/B")
+    _, hyp = S.side(c, "gpt-4o")
+    ex = rec_all[KEY].drop_duplicates()
+    pooled = S.span_f1(sp_all, hyp, ex, match="soft").iloc[0]
+    assert pooled["ref_count"] == len(sp_a) + len(sp_b)
+    assert pooled["hyp_count"] == len(hyp)

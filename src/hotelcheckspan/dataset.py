@@ -104,3 +104,57 @@ def dedup_summary(corpus: Corpus) -> pd.DataFrame:
         words_mean=("description_words", "mean"))
     table["dropped %"] = 100 * table["dropped"] / table["segments"]
     return table.reset_index()
+
+
+def _paper_row(name: str, row: dict, ours: pd.Series | None, with_density: bool) -> dict:
+    out = {"campaign": name, "paper total": row["total"], "total": int(ours["spans"]) if ours is not None else 0}
+    if with_density:
+        out |= {"paper spans/rec.": row["spans_per_record"],
+                "spans/rec.": round(float(ours["spans_per_record"]), 2) if ours is not None else 0.0,
+                "paper spans/err. rec.": row["spans_per_error_record"],
+                "spans/err. rec.": round(float(ours["spans_per_error_record"]), 2) if ours is not None else None,
+                "paper avg len": row["avg_len"],
+                "avg len": round(float(ours["mean_words"]), 1) if ours is not None else None}
+    for t in CATEGORIES:
+        out[f"paper {t}"] = row[t]
+        out[t] = int(ours[t]) if ours is not None else 0
+    return out
+
+
+def table3(corpus: Corpus, figures: dict, names: dict[str, str]) -> pd.DataFrame:
+    """Table 3 side by side: LLM campaigns on all examples. ``names`` maps paper row -> campaign."""
+    ours = campaign_table(corpus).set_index("campaign")
+    return pd.DataFrame([_paper_row(paper_name, row, ours.loc[names[paper_name]] if names[paper_name] in ours.index
+                                    else None, True)
+                         for paper_name, row in figures["table3_llm_campaigns"].items()])
+
+
+def table4(corpus: Corpus, figures: dict, names: dict[str, str]) -> pd.DataFrame:
+    """Table 4 side by side: every campaign on the stage-2 examples."""
+    ours = campaign_table(corpus, stage2_examples(corpus), by_group=True).set_index("name")
+    return pd.DataFrame([_paper_row(paper_name, row, ours.loc[names.get(paper_name, paper_name)]
+                                    if names.get(paper_name, paper_name) in ours.index else None, False)
+                         for paper_name, row in figures["table4_dataset_level_stage2_subset"].items()])
+
+
+def group_effects(corpus: Corpus) -> pd.DataFrame:
+    """Section 6.1 on the stage-2 examples, per stage: spans of groups A and B, how many more B
+    marks, and, where the two groups disagree on whether an example has any error, the share
+    of those disagreements in which B is the one that marked an error."""
+    sub = stage2_examples(corpus)
+    records, _ = restrict(corpus, sub)
+    rows = []
+    for stage in ("stage1", "stage2"):
+        rec = records[records["campaign"] == stage]
+        if rec.empty:
+            continue
+        any_err = rec.assign(err=rec["n_spans"] > 0).pivot_table(index=KEY, columns="annotator_group",
+                                                                  values="err", aggfunc="any")
+        spans_by_group = rec.groupby("annotator_group")["n_spans"].sum()
+        disagree = any_err[0] != any_err[1]
+        rows.append({"stage": stage, "spans A": int(spans_by_group.get(0, 0)), "spans B": int(spans_by_group.get(1, 0)),
+                     "B more (%)": 100 * (spans_by_group.get(1, 0) / spans_by_group.get(0, 1) - 1),
+                     "agreement on any error (%)": 100 * float((~disagree).mean()),
+                     "disagreements": int(disagree.sum()),
+                     "B marked the error (%)": 100 * float(any_err.loc[disagree, 1].mean()) if disagree.any() else None})
+    return pd.DataFrame(rows)

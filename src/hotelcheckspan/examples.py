@@ -1,0 +1,274 @@
+"""Example-level agreement (Table 5, Section 6.2): who said an example has an error of a type.
+
+A *rater* is an annotator set, ``(campaign, group)`` with ``group=None`` for all groups of the
+campaign pooled. A rater votes "error of type t" on an example when any of its records there
+has a span of type t; "Any" is a vote for an error of any type.
+
+Frames:
+
+``votes``
+    one row per example: the key, then per type and ``Any`` the number of raters voting error,
+    and ``raters`` (how many raters have a record on the example).
+``marks``
+    one row per (example, rater): the key, ``rater``, then a boolean per type and ``Any``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from krippendorff import alpha as _kalpha
+from sklearn.metrics import balanced_accuracy_score, cohen_kappa_score
+from statsmodels.stats.inter_rater import fleiss_kappa
+
+from .corpus import CATEGORIES, KEY, Corpus
+from .dataset import label
+
+ANY = "Any"
+LABELS = [*CATEGORIES, ANY]
+Rater = tuple[str, int | None]
+STAGE2_RATERS: list[Rater] = [("stage1", 0), ("stage1", 1), ("stage2", 0), ("stage2", 1)]
+
+
+def rater_name(rater: Rater) -> str:
+    campaign, group = rater
+    return label(campaign, group)
+
+
+def marks(corpus: Corpus, raters: list[Rater], examples: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Per example and rater: did the rater mark an error of each type (and of any type)?"""
+    frames = []
+    for campaign, group in raters:
+        rec = corpus.records[corpus.records["campaign"] == campaign]
+        spans = corpus.spans[corpus.spans["campaign"] == campaign]
+        if group is not None:
+            rec = rec[rec["annotator_group"] == group]
+            spans = spans[spans["annotator_group"] == group]
+        base = rec[KEY].drop_duplicates()
+        typed = spans.assign(hit=True).pivot_table(index=KEY, columns="type", values="hit", aggfunc="any")
+        typed = typed.reindex(columns=CATEGORIES).astype("boolean").fillna(False).astype(bool).reset_index()
+        m = base.merge(typed, on=KEY, how="left").fillna({c: False for c in CATEGORIES})
+        m[CATEGORIES] = m[CATEGORIES].astype(bool)
+        m[ANY] = m[CATEGORIES].any(axis=1)
+        m.insert(len(KEY), "rater", rater_name((campaign, group)))
+        frames.append(m)
+    out = pd.concat(frames, ignore_index=True)
+    if examples is not None:
+        out = out.merge(examples[KEY].drop_duplicates(), on=KEY)
+    return out
+
+
+def votes(marks_frame: pd.DataFrame) -> pd.DataFrame:
+    """Number of raters voting error per example and type (Table 5's unit)."""
+    grouped = marks_frame.groupby(KEY, sort=True)
+    out = grouped[LABELS].sum().astype(int)
+    out["raters"] = grouped.size()
+    return out.reset_index()
+
+
+def vote_table(votes_frame: pd.DataFrame) -> pd.DataFrame:
+    """Table 5: how many examples got 0, 1, ... n error votes, per type and Any (count and %)."""
+    n = int(votes_frame["raters"].max())
+    counts = pd.DataFrame({t: votes_frame[t].value_counts().reindex(range(n + 1), fill_value=0) for t in LABELS})
+    counts.index.name = "votes"
+    shares = 100 * counts / len(votes_frame)
+    return counts.join(shares.add_suffix(" %")).reset_index()
+
+
+def majority(votes_frame: pd.DataFrame, min_agree: int | None = None) -> pd.DataFrame:
+    """The human majority per example and type where it is clear (default: all but one rater
+    agree, i.e. 3-1 or 4-0 of four); ``<NA>`` where it is not. Booleans: True = error."""
+    n = votes_frame["raters"]
+    need = n - 1 if min_agree is None else min_agree
+    out = votes_frame[KEY].copy()
+    for t in LABELS:
+        v = votes_frame[t]
+        out[t] = pd.Series(pd.NA, index=v.index, dtype="boolean").mask(v >= need, True).mask(n - v >= need, False)
+    return out
+
+
+def _kappa(a: np.ndarray, b: np.ndarray) -> float:
+    if len(np.unique(np.r_[a, b])) < 2:
+        return float("nan")
+    return float(cohen_kappa_score(a, b))
+
+
+def _bacc(truth: np.ndarray, pred: np.ndarray) -> float:
+    """Balanced accuracy: mean recall over the classes present in ``truth`` (sklearn's)."""
+    if len(truth) == 0:
+        return float("nan")
+    if len(np.unique(truth)) < 2:  # one class only: its recall, without sklearn's warning
+        return float((pred == truth).mean())
+    return float(balanced_accuracy_score(truth, pred))
+
+
+ALIGNMENT_ROWS = [*CATEGORIES, "per type (pooled)", ANY]
+
+
+def _paired(majority_frame: pd.DataFrame, model_marks: pd.DataFrame) -> pd.DataFrame:
+    return majority_frame.merge(model_marks[KEY + LABELS], on=KEY, suffixes=("_h", "_m"))
+
+
+def _cells(merged: pd.DataFrame) -> np.ndarray:
+    """(examples, rows, 4) counts of tp, fn, fp, tn per example for each alignment row."""
+    out = np.zeros((len(merged), len(ALIGNMENT_ROWS), 4))
+    for j, t in enumerate(LABELS):
+        known = merged[f"{t}_h"].notna().to_numpy()
+        truth = merged[f"{t}_h"].fillna(False).to_numpy(bool)
+        pred = merged[f"{t}_m"].to_numpy(bool)
+        cells = np.stack([truth & pred, truth & ~pred, ~truth & pred, ~truth & ~pred], axis=1) * known[:, None]
+        out[:, ALIGNMENT_ROWS.index(t)] = cells
+        if t != ANY:
+            out[:, ALIGNMENT_ROWS.index("per type (pooled)")] += cells
+    return out
+
+
+def _from_counts(c: np.ndarray) -> dict[str, np.ndarray]:
+    """agreement, bacc, kappa and recall_error from tp, fn, fp, tn counts (last axis)."""
+    tp, fn, fp, tn = np.moveaxis(c, -1, 0)
+    n, pos, neg = tp + fn + fp + tn, tp + fn, fp + tn
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rec_pos, rec_neg = tp / pos, tn / neg
+        bacc = np.where((pos > 0) & (neg > 0), (rec_pos + rec_neg) / 2, np.where(pos > 0, rec_pos, rec_neg))
+        po = (tp + tn) / n
+        pe = (pos * (tp + fp) + neg * (fn + tn)) / n**2
+        kappa = np.where(pe < 1, (po - pe) / (1 - pe), np.nan)
+    return {"agreement": po, "bacc": bacc, "kappa": kappa, "recall_error": rec_pos}
+
+
+def alignment(majority_frame: pd.DataFrame, model_marks: pd.DataFrame) -> pd.DataFrame:
+    """One model against the clear human majority, per type, pooled over types and for Any.
+
+    Columns: ``label, examples, majority_errors, model_errors, agreement`` (raw accuracy, as the
+    paper reports), ``bacc`` (balanced accuracy, mean recall over error and no-error, sklearn),
+    ``kappa`` (Cohen's, sklearn), ``recall_error`` (share of majority errors the model marks).
+    """
+    merged = _paired(majority_frame, model_marks)
+    rows = []
+    pooled_t, pooled_p = [], []
+    for t in ALIGNMENT_ROWS:
+        if t == "per type (pooled)":
+            truth, pred = np.concatenate(pooled_t), np.concatenate(pooled_p)
+        else:
+            keep = merged[f"{t}_h"].notna().to_numpy()
+            truth = merged[f"{t}_h"].to_numpy()[keep].astype(bool)
+            pred = merged[f"{t}_m"].to_numpy()[keep].astype(bool)
+            if t != ANY:
+                pooled_t.append(truth)
+                pooled_p.append(pred)
+        rows.append({
+            "label": t, "examples": len(truth), "majority_errors": int(truth.sum()), "model_errors": int(pred.sum()),
+            "agreement": float((truth == pred).mean()) if len(truth) else float("nan"),
+            "bacc": _bacc(truth, pred), "kappa": _kappa(truth, pred),
+            "recall_error": float(pred[truth].mean()) if truth.any() else float("nan"),
+        })
+    return pd.DataFrame(rows)
+
+
+def alignment_ci(majority_frame: pd.DataFrame, model_marks: pd.DataFrame, n_boot: int = 1000,
+                 seed: int = 0, level: float = 0.95) -> pd.DataFrame:
+    """Bootstrap intervals (examples resampled, seeded) for agreement, bacc, kappa, recall_error.
+
+    Each replicate only changes the confusion counts, so replicates are computed from counts.
+    Columns: ``label, measure, estimate, low, high``.
+    """
+    cells = _cells(_paired(majority_frame, model_marks))
+    rng = np.random.default_rng(seed)
+    n = len(cells)
+    weights = rng.multinomial(n, np.full(n, 1 / n), size=n_boot) if n else np.zeros((n_boot, 0))
+    reps = _from_counts(np.einsum("bn,nrc->brc", weights, cells))
+    estimate = alignment(majority_frame, model_marks).set_index("label")
+    return _intervals(estimate, {m: reps[m] for m in reps}, level)
+
+
+def _intervals(estimate: pd.DataFrame, reps: dict[str, np.ndarray], level: float) -> pd.DataFrame:
+    """Percentile intervals from replicate arrays (n_boot, rows) per measure."""
+    alpha = (1 - level) / 2
+    rows = []
+    for measure, values in reps.items():
+        for i, lab in enumerate(estimate.index):
+            col = values[:, i][~np.isnan(values[:, i])]
+            rows.append({"label": lab, "measure": measure, "estimate": float(estimate.loc[lab, measure]),
+                         "low": float(np.quantile(col, alpha)) if col.size else float("nan"),
+                         "high": float(np.quantile(col, 1 - alpha)) if col.size else float("nan")})
+    return pd.DataFrame(rows)
+
+
+def _wide(marks_frame: pd.DataFrame) -> pd.DataFrame:
+    """One row per example, columns (label, rater); only examples every rater annotated."""
+    wide = marks_frame.pivot_table(index=KEY, columns="rater", values=LABELS, aggfunc="first")
+    return wide.dropna().astype(int)
+
+
+def _reliability_of(wide: pd.DataFrame) -> pd.DataFrame:
+    rows = []
+    for t in LABELS:
+        data = wide[t].to_numpy()
+        rows.append({"label": t, "examples": len(data), "raters": data.shape[1],
+                     "fleiss_kappa": _fleiss(data), "krippendorff_alpha": _alpha(data),
+                     "positive_share": float(data.mean()) if len(data) else float("nan")})
+    return pd.DataFrame(rows)
+
+
+def reliability(marks_frame: pd.DataFrame) -> pd.DataFrame:
+    """Chance-corrected agreement among raters per type and Any: Fleiss' kappa (statsmodels)
+    and Krippendorff's alpha (nominal, krippendorff), on examples every rater annotated."""
+    return _reliability_of(_wide(marks_frame))
+
+
+def reliability_ci(marks_frame: pd.DataFrame, n_boot: int = 1000, seed: int = 0,
+                   level: float = 0.95) -> pd.DataFrame:
+    """Bootstrap intervals (examples resampled) for :func:`reliability`."""
+    return bootstrap(_wide(marks_frame), _reliability_of, n_boot, seed, level)
+
+
+def _fleiss(data: np.ndarray) -> float:
+    """Fleiss' kappa of a units x raters 0/1 matrix."""
+    if len(data) == 0:
+        return float("nan")
+    ones = data.sum(axis=1)
+    table = np.c_[data.shape[1] - ones, ones]
+    if table.sum(axis=0).min() == 0:
+        return float("nan")
+    return float(fleiss_kappa(table, method="fleiss"))
+
+
+def _alpha(data: np.ndarray) -> float:
+    """Krippendorff's alpha (nominal) of a units x raters 0/1 matrix."""
+    if len(data) == 0 or len(np.unique(data)) < 2:
+        return float("nan")
+    return float(_kalpha(reliability_data=data.T.astype(float), level_of_measurement="nominal"))
+
+
+def bootstrap(units: pd.DataFrame, statistic, n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> pd.DataFrame:
+    """Percentile intervals of ``statistic(units) -> DataFrame`` (a ``label`` column and numeric
+    measures), resampling the rows of ``units`` (one per example) with replacement, seeded.
+
+    Columns: ``label, measure, estimate, low, high``.
+    """
+    rng = np.random.default_rng(seed)
+    estimate = statistic(units).set_index("label")
+    measures = list(estimate.select_dtypes("float").columns)
+    reps = np.stack([statistic(units.iloc[rng.integers(0, len(units), size=len(units))])
+                     .set_index("label").loc[estimate.index, measures].to_numpy(float) for _ in range(n_boot)])
+    return _intervals(estimate, {m: reps[:, :, j] for j, m in enumerate(measures)}, level)
+
+
+def models_vs_majority(corpus: Corpus, models: list[str], raters: list[Rater] = STAGE2_RATERS,
+                       examples: pd.DataFrame | None = None, n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
+    """Every model against the clear human majority, with bootstrap intervals.
+
+    Columns: ``model, label, examples, majority_errors, model_errors`` and, for ``agreement``,
+    ``bacc``, ``kappa`` and ``recall_error``, the estimate with ``<measure>_low/_high``.
+    """
+    maj = majority(votes(marks(corpus, raters, examples)))
+    frames = []
+    for i, model in enumerate(models):
+        model_marks = marks(corpus, [(model, None)], examples)
+        base = alignment(maj, model_marks)
+        ci = alignment_ci(maj, model_marks, n_boot=n_boot, seed=seed + i)
+        wide = ci.pivot(index="label", columns="measure", values=["low", "high"])
+        wide.columns = [f"{m}_{b}" for b, m in wide.columns]
+        frames.append(base.merge(wide.reset_index(), on="label").assign(model=model))
+    out = pd.concat(frames, ignore_index=True)
+    return out[["model", *[c for c in out.columns if c != "model"]]]

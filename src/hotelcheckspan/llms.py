@@ -1,0 +1,80 @@
+"""LLMs as annotators (Sections 5 and 6): how much, how long, which types, where they agree.
+
+Every function compares model campaigns with the human campaigns on the same examples.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from . import dataset, spans
+from .corpus import CATEGORIES, KEY, Corpus
+
+HUMAN_SETS = ["stage1/A", "stage1/B", "stage2/A", "stage2/B"]
+
+
+def volume(corpus: Corpus, examples: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Spans per record and span length per campaign, and each as a ratio to the human mean.
+
+    Columns: ``name, kind, spans, spans_per_record, mean_words, x human spans/record,
+    x human length``.
+    """
+    table = dataset.campaign_table(corpus, examples, by_group=True)
+    human = table[table["kind"] == "human"]
+    per_rec = human["spans"].sum() / human["records"].sum()
+    words = (human["mean_words"] * human["spans"]).sum() / human["spans"].sum()
+    out = table[["name", "kind", "spans", "spans_per_record", "mean_words"]].copy()
+    out["x human spans/record"] = out["spans_per_record"] / per_rec
+    out["x human length"] = out["mean_words"] / words
+    return out
+
+
+def type_bias(corpus: Corpus, examples: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Each model's type shares minus the pooled human shares, in percentage points."""
+    table = dataset.campaign_table(corpus, examples)
+    human = table[table["kind"] == "human"][CATEGORIES].sum()
+    human_share = 100 * human / human.sum()
+    models = table[table["kind"] == "model"].set_index("campaign")
+    out = pd.DataFrame({t: models[f"{t} %"] - human_share[t] for t in CATEGORIES})
+    out.insert(0, "spans", models["spans"])
+    return out.reset_index()
+
+
+def agreement_by_aspect(corpus: Corpus, model: str, examples: pd.DataFrame | None = None,
+                        match: str = "soft") -> pd.DataFrame:
+    """P/R/F1 of one model against each human set, pooled over the four pairs, per summary aspect.
+
+    Pooling sums the pairs' counts per aspect (one figure per aspect, not a mean of pairs).
+    Columns: ``aspect, examples, precision, recall, f1, ref_count, hyp_count``.
+    """
+    hyp_rec, hyp_sp = spans.side(corpus, model)
+    frames = []
+    for ref_spec in HUMAN_SETS:
+        ref_rec, ref_sp = spans.side(corpus, ref_spec)
+        ex = ref_rec[KEY].drop_duplicates().merge(hyp_rec[KEY].drop_duplicates(), on=KEY)
+        if examples is not None:
+            ex = ex.merge(examples[KEY], on=KEY)
+        frames.append(spans.per_example(ref_sp, hyp_sp, ex, match=match, categories=CATEGORIES))
+    counts = pd.concat(frames).merge(corpus.examples[KEY + ["aspect"]], on=KEY)
+    table = spans.scores(counts.assign(category=counts["aspect"])).rename(columns={"category": "aspect"})
+    table["examples"] = table["aspect"].map(counts.drop_duplicates(KEY).groupby("aspect").size())
+    cols = ["aspect", "examples", "precision", "recall", "f1", "ref_count", "hyp_count"]
+    return table[cols].sort_values("f1", ascending=False).reset_index(drop=True)
+
+
+def contested_examples(corpus: Corpus, model: str, n: int = 3, examples: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Examples where the four human sets split 2-2 on whether there is an error and the model
+    marked something: the cases a reader should look at. The first ``n`` by example key."""
+    from . import examples as ex_mod
+
+    votes = ex_mod.votes(ex_mod.marks(corpus, ex_mod.STAGE2_RATERS, examples))
+    model_marks = ex_mod.marks(corpus, [(model, None)], examples)
+    split = votes[votes[ex_mod.ANY] == 2][KEY]
+    marked = model_marks[model_marks[ex_mod.ANY]][KEY]
+    return split.merge(marked, on=KEY).sort_values(KEY).head(n).reset_index(drop=True)
+
+
+def reasons(corpus: Corpus, model: str, n: int = 5) -> pd.DataFrame:
+    """The first ``n`` spans of a model with their type and stated reason."""
+    sp = corpus.spans[corpus.spans["campaign"] == model]
+    return sp[KEY + ["text", "type", "reason"]].head(n).reset_index(drop=True)

@@ -1,0 +1,127 @@
+"""Example-level agreement, pinned on small hand-computed cases."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import balanced_accuracy_score, cohen_kappa_score
+
+from hotelcheckspan import examples as E
+from hotelcheckspan import spans as S
+from hotelcheckspan.corpus import CATEGORIES, KEY, load
+
+NC, MIS, INC = CATEGORIES
+
+
+def key(i):
+    return {"dataset": "d", "split": "short", "setup_id": "s", "example_idx": i}
+
+
+def marks_frame(table: dict) -> pd.DataFrame:
+    """{rater: {example: set of types}} -> marks frame."""
+    rows = []
+    for rater, per_ex in table.items():
+        for i, types in per_ex.items():
+            row = key(i) | {"rater": rater} | {t: t in types for t in CATEGORIES}
+            row[E.ANY] = bool(types)
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+FOUR = marks_frame({
+    "r1": {0: {NC}, 1: set(), 2: {MIS}, 3: {INC}},
+    "r2": {0: {NC}, 1: set(), 2: {MIS, NC}, 3: set()},
+    "r3": {0: {NC}, 1: {MIS}, 2: {MIS}, 3: set()},
+    "r4": {0: set(), 1: set(), 2: {NC}, 3: set()},
+})
+
+
+def test_votes_and_vote_table():
+    v = E.votes(FOUR).set_index("example_idx")
+    assert v.loc[0, NC] == 3 and v.loc[2, MIS] == 3 and v.loc[2, NC] == 2 and v.loc[3, INC] == 1
+    assert v[E.ANY].tolist() == [3, 1, 4, 1] and (v["raters"] == 4).all()
+    t = E.vote_table(E.votes(FOUR)).set_index("votes")
+    assert t[E.ANY].tolist() == [0, 2, 0, 1, 1]
+    assert t[NC].tolist() == [2, 0, 1, 1, 0] and t[f"{NC} %"].sum() == pytest.approx(100)
+
+
+def test_majority_keeps_only_clear_cases():
+    maj = E.majority(E.votes(FOUR)).set_index("example_idx")
+    assert maj.loc[0, NC] is True or maj.loc[0, NC] == True  # noqa: E712  3 of 4
+    assert pd.isna(maj.loc[2, NC])  # 2-2 tie
+    assert maj.loc[1, E.ANY] == False and maj.loc[2, E.ANY] == True  # noqa: E712
+
+
+def test_alignment_paradox_model_that_never_marks():
+    maj = E.majority(E.votes(FOUR))
+    silent = marks_frame({"m": {i: set() for i in range(4)}})
+    a = E.alignment(maj, silent).set_index("label")
+    # Any: clear cases are 0 (error, 3-1), 1 (no error, 1-3), 2 (error, 4-0), 3 (no error): 2 of 4 right
+    assert a.loc[E.ANY, "examples"] == 4 and a.loc[E.ANY, "agreement"] == 0.5
+    assert a.loc[E.ANY, "bacc"] == 0.5 and a.loc[E.ANY, "kappa"] == 0.0 and a.loc[E.ANY, "recall_error"] == 0.0
+    # Incorrect: every example is clearly error-free, so a silent model is 'perfect'
+    assert a.loc[INC, "agreement"] == 1.0 and a.loc[INC, "majority_errors"] == 0
+
+
+def test_count_based_replicates_equal_sklearn():
+    rng = np.random.default_rng(1)
+    for _ in range(50):
+        truth, pred = rng.random(30) < rng.random(), rng.random(30) < rng.random()
+        counts = np.array([(truth & pred).sum(), (truth & ~pred).sum(), (~truth & pred).sum(), (~truth & ~pred).sum()])
+        got = E._from_counts(counts.astype(float))
+        assert got["agreement"] == pytest.approx((truth == pred).mean())
+        assert got["bacc"] == pytest.approx(E._bacc(truth, pred))
+        if len(np.unique(np.r_[truth, pred])) == 2 and truth.any() and (~truth).any():
+            assert got["bacc"] == pytest.approx(balanced_accuracy_score(truth, pred))
+        if not np.isnan(got["kappa"]):
+            assert got["kappa"] == pytest.approx(cohen_kappa_score(truth, pred))
+
+
+def test_reliability_perfect_and_chance():
+    perfect = marks_frame({r: {0: {NC}, 1: set(), 2: {NC}, 3: set()} for r in ("a", "b", "c")})
+    rel = E.reliability(perfect).set_index("label")
+    assert rel.loc[NC, "fleiss_kappa"] == pytest.approx(1.0) and rel.loc[NC, "krippendorff_alpha"] == pytest.approx(1.0)
+    assert np.isnan(rel.loc[INC, "fleiss_kappa"])  # nobody ever marks Incorrect: undefined, not 1
+    # hand computation for FOUR / Any: votes 3,1,4,1 of 4 -> Fleiss' kappa
+    n, k = 4, 4
+    ones = np.array([3, 1, 4, 1])
+    p = ones.sum() / (n * k)
+    pi = ((ones * (ones - 1) + (k - ones) * (k - ones - 1)) / (k * (k - 1))).mean()
+    pe = p**2 + (1 - p) ** 2
+    assert E.reliability(FOUR).set_index("label").loc[E.ANY, "fleiss_kappa"] == pytest.approx((pi - pe) / (1 - pe))
+
+
+def test_bootstraps_are_seeded_and_bracket_the_estimate():
+    maj = E.majority(E.votes(FOUR))
+    model = marks_frame({"m": {0: {NC}, 1: set(), 2: {MIS}, 3: set()}})
+    a, b = E.alignment_ci(maj, model, n_boot=300, seed=4), E.alignment_ci(maj, model, n_boot=300, seed=4)
+    pd.testing.assert_frame_equal(a, b)
+    ok = a.dropna()
+    assert ((ok["low"] <= ok["estimate"] + 1e-9) & (ok["estimate"] <= ok["high"] + 1e-9)).all()
+    r = E.reliability_ci(FOUR, n_boot=100, seed=0)
+    assert set(r["measure"]) == {"fleiss_kappa", "krippendorff_alpha", "positive_share"}
+
+
+def test_marks_from_a_corpus_match_its_spans():
+    c = load()
+    m = E.marks(c, [("stage1", 0)])
+    spans = c.spans[(c.spans["campaign"] == "stage1") & (c.spans["annotator_group"] == 0)]
+    assert len(m) == 496
+    assert int(m[E.ANY].sum()) == spans[KEY].drop_duplicates().shape[0]
+    assert int(m[INC].sum()) == spans.loc[spans["type"] == INC, KEY].drop_duplicates().shape[0]
+
+
+def test_comparisons_are_data_and_pairs_average_like_table6(tmp_path):
+    c = load()
+    spec = tmp_path / "comparisons.yaml"
+    spec.write_text("defaults: {examples: stage2}\ncomparisons:\n"
+                    "  - {name: mine, ref: [stage1/A, stage1/B], hyp: [gemma-3]}\n")
+    pairs, counts = S.pairwise(c, S.load_comparisons(spec))
+    assert pairs["hyp"].unique().tolist() == ["gemma-3"] and len(pairs) == 4  # 2 pairs x hard/soft
+    assert (pairs["examples"] == 245).all()
+    t = S.table6(pairs, counts, n_boot=200, seed=0).set_index("match")
+    hard = pairs[pairs["match"] == "hard"]
+    assert t.loc["hard", "f1"] == pytest.approx(hard["f1"].mean())  # mean of per-pair F1, not F1 of means
+    assert t.loc["hard", "f1_low"] <= t.loc["hard", "f1"] <= t.loc["hard", "f1_high"]
+    assert (pairs.set_index("match").loc["soft", "f1"].to_numpy() >= hard["f1"].to_numpy()).all()
+    with pytest.raises(ValueError, match="no records"):
+        S.pairwise(c, [{"name": "x", "ref": ["stage9/A"], "hyp": ["gemma-3"]}])

@@ -23,7 +23,7 @@
 #
 # 1. How much do LLMs mark compared with humans? ([Volume](volume))
 # 2. Do they select longer spans? ([Span length](length))
-# 3. Which types do they prefer? ([Type bias](types))
+# 3. Which types do they prefer? ([Type bias](llm-types))
 # 4. On which kinds of claims do they agree with humans? ([Agreement by aspect](aspects))
 # 5. What does it look like on a summary? ([Examples](show))
 
@@ -66,7 +66,7 @@ paper.versus([(f"{name}: mean span words", fig["table3_llm_campaigns"][name]["av
                  round(float(dataset.overview(c)["span_words_mean"]), 1))])
 
 # %% [markdown]
-# (types)=
+# (llm-types)=
 # ## Type bias (Sections 5 and 6.1)
 #
 # Percentage points above (+) or below (-) the pooled human share of each type.
@@ -106,7 +106,7 @@ report.highlight(c, contested.iloc[2].to_dict(), sets)
 # The reasons LLMs give for their spans, first five of gpt-4o:
 
 # %%
-llms.reasons(c, "gpt-4o", n=5)
+llms.reasons(c, "gpt-4o", n=5, examples=sub)
 
 # %% [markdown]
 # ## Summary

@@ -74,7 +74,9 @@ def contested_examples(corpus: Corpus, model: str, n: int = 3, examples: pd.Data
     return split.merge(marked, on=KEY).sort_values(KEY).head(n).reset_index(drop=True)
 
 
-def reasons(corpus: Corpus, model: str, n: int = 5) -> pd.DataFrame:
-    """The first ``n`` spans of a model with their type and stated reason."""
+def reasons(corpus: Corpus, model: str, n: int = 5, examples: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The first ``n`` spans of a model (on ``examples``) with their type and stated reason."""
     sp = corpus.spans[corpus.spans["campaign"] == model]
-    return sp[KEY + ["text", "type", "reason"]].head(n).reset_index(drop=True)
+    if examples is not None:
+        sp = sp.merge(examples[KEY], on=KEY)
+    return sp[["split", "example_idx", "text", "type", "reason"]].head(n).reset_index(drop=True)

@@ -34,3 +34,8 @@ def versus(rows: list[tuple], label: str = "this corpus") -> pd.DataFrame:
 # The paper's row names for the LLM campaigns -> the campaign folders of the corpus
 LLM_CAMPAIGNS = {"gemma-3": "gemma-3", "gpt-4o": "gpt-4o", "gpt-4o (LS)": "gpt-4o-ls",
                  "o3-mini": "o3-mini", "o3-mini (LS)": "o3-mini-ls"}
+
+
+def frame(rows: dict, index_name: str) -> pd.DataFrame:
+    """A table of the paper (a mapping of row name -> columns) as a frame."""
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis(index_name).reset_index()

@@ -103,3 +103,46 @@ def pair_spread(pairs, paper_table6=None):
     axes[1].legend(seen.values(), seen.keys(), loc="lower right")
     axes[0].invert_yaxis()
     return finish(fig)
+
+
+def silhouette(curve, chosen: int, paper_k: int | None = None):
+    """Silhouette over k, the chosen k marked (and the paper's, if given)."""
+    fig, ax = plt.subplots(figsize=(7, 3.4))
+    ax.plot(curve["k"], curve["silhouette"], marker="o", color="#2a6f97")
+    ax.axvline(chosen, color="#2a6f97", ls="--", lw=1, label=f"chosen k = {chosen}")
+    if paper_k:
+        ax.axvline(paper_k, color="#d62728", ls=":", lw=1.2, label=f"paper's k = {paper_k}")
+    ax.set(xlabel="k (number of clusters)", ylabel="silhouette")
+    ax.legend(loc="lower right")
+    return finish(fig)
+
+
+def cluster_map(xy, labels, types, names):
+    """The spans in 2-D (PCA of their embeddings): colour per error type, cluster names at the centres."""
+    import numpy as np
+
+    fig, ax = plt.subplots(figsize=(9, 6.5))
+    for t in TYPE_ORDER:
+        m = np.asarray(types) == t
+        ax.scatter(xy[m, 0], xy[m, 1], s=10, alpha=0.6, color=TYPE_COLORS[t], label=t)
+    for c, name in enumerate(names):
+        pts = xy[labels == c]
+        if len(pts):
+            ax.annotate(name, pts.mean(axis=0), fontsize=7, ha="center",
+                        bbox={"boxstyle": "round,pad=0.2", "fc": "white", "alpha": 0.7, "lw": 0})
+    ax.set(xlabel="PC 1", ylabel="PC 2", xticks=[], yticks=[])
+    ax.legend(loc="upper right", markerscale=2)
+    return finish(fig)
+
+
+def impression_by_count(table, paper_means=None):
+    """Mean impression per number of errors with 95% CIs; the paper's means as crosses."""
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    ax.errorbar(table["errors"], table["mean"], yerr=[table["mean"] - table["low"], table["high"] - table["mean"]],
+                fmt="o-", color="#2a6f97", capsize=4, label="this corpus")
+    if paper_means:
+        ax.scatter(list(paper_means), list(paper_means.values()), marker="X", s=70, color="#d62728", zorder=5,
+                   label="paper")
+    ax.set(xlabel="errors marked in the record", ylabel="mean impression (1-7)", ylim=(1, 7))
+    ax.legend(loc="upper right")
+    return finish(fig)

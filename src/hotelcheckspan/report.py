@@ -9,7 +9,7 @@ from IPython.display import HTML
 from .corpus import Corpus
 
 SIMULATED_TEXT = (
-    "Simulated data. The numbers on this page come from the bundled stand-in corpus, a seeded "
+    "The numbers on this page come from the bundled stand-in corpus, a seeded "
     "simulation set from the paper's marginals, not from the real (gated) HotelCheckSpan "
     "annotations. Agreement, clusters and test statistics emerge from the simulation and are "
     "compared with the paper, not tuned to it."

@@ -43,16 +43,7 @@ def timed(fn, repeat=1):
 
 
 def bundled_pairs():
-    c = corpus.load()
-    cases = []
-    for comp in spans.load_comparisons():
-        restrict = c.records.loc[c.records["campaign"] == comp["examples"], KEY].drop_duplicates()
-        for r in comp["ref"]:
-            for h in comp["hyp"]:
-                (rr, rs), (hr, hs) = spans.side(c, r), spans.side(c, h)
-                ex = rr[KEY].drop_duplicates().merge(hr[KEY].drop_duplicates(), on=KEY).merge(restrict, on=KEY)
-                cases.append((rs, hs, ex))
-    return cases
+    return [(rs, hs, ex) for *_, rs, hs, ex in spans.iter_pairs(corpus.load())]
 
 
 def generated(n_records: int, seed: int = 0, per_side: int = 1):

@@ -1,7 +1,6 @@
 """Loading factgenie exports: the bundled corpus, other layouts, and every kind of bad input."""
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest

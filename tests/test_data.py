@@ -1,7 +1,6 @@
 """Data integrity: checksums, the paper's marginals, and the copy of the paper's figures."""
 
 import hashlib
-from pathlib import Path
 
 import pytest
 import yaml

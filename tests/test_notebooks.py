@@ -5,7 +5,6 @@ run meaningful.
 """
 
 import json
-from pathlib import Path
 
 import jupytext
 import pytest

@@ -47,11 +47,9 @@ def agreement_by_aspect(corpus: Corpus, model: str, examples: pd.DataFrame | Non
     Pooling sums the pairs' counts per aspect (one figure per aspect, not a mean of pairs).
     Columns: ``aspect, examples, precision, recall, f1, ref_count, hyp_count``.
     """
-    hyp_rec, hyp_sp = spans.side(corpus, model)
+    comparison = [{"name": model, "ref": HUMAN_SETS, "hyp": [model]}]
     frames = []
-    for ref_spec in HUMAN_SETS:
-        ref_rec, ref_sp = spans.side(corpus, ref_spec)
-        ex = ref_rec[KEY].drop_duplicates().merge(hyp_rec[KEY].drop_duplicates(), on=KEY)
+    for *_, ref_sp, hyp_sp, ex in spans.iter_pairs(corpus, comparison):
         if examples is not None:
             ex = ex.merge(examples[KEY], on=KEY)
         frames.append(spans.per_example(ref_sp, hyp_sp, ex, match=match, categories=CATEGORIES))

@@ -282,16 +282,11 @@ def load_comparisons(path=None) -> list[dict]:
     return [defaults | c for c in spec["comparisons"]]
 
 
-def pairwise(corpus, comparisons: list[dict] | None = None, matches=("hard", "soft"),
-             convention: str = "factgenie") -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Per pair of annotator sets and match mode: P/R/F1, and the per-example counts behind them.
-
-    Returns ``(pairs, counts)``: ``pairs`` has columns ``comparison, ref, hyp, match, precision,
-    recall, f1, examples`` and the summed counts, one row per pair and mode; ``counts`` is the
-    :func:`per_example` frame of every row, with ``row`` giving the row of ``pairs``.
-    """
+def iter_pairs(corpus, comparisons: list[dict] | None = None):
+    """Every (comparison, ref set, hyp set) pair: yields ``(name, ref_spec, hyp_spec, ref_spans,
+    hyp_spans, examples)``, the examples being those both sets annotated, restricted to the
+    comparison's ``examples`` campaign when it names one."""
     comparisons = comparisons if comparisons is not None else load_comparisons()
-    rows, counts = [], []
     for comp in comparisons:
         restrict = None
         if comp.get("examples"):
@@ -303,12 +298,25 @@ def pairwise(corpus, comparisons: list[dict] | None = None, matches=("hard", "so
                 ex = ref_rec[KEY].drop_duplicates().merge(hyp_rec[KEY].drop_duplicates(), on=KEY)
                 if restrict is not None:
                     ex = ex.merge(restrict, on=KEY)
-                for match in matches:
-                    c = per_example(ref_sp, hyp_sp, ex, match=match, convention=convention, categories=CATEGORIES)
-                    score = scores(c).iloc[0]
-                    rows.append({"comparison": comp["name"], "ref": ref_spec, "hyp": hyp_spec, "match": match,
-                                 **score.drop("category").to_dict()})
-                    counts.append(c.assign(row=len(rows) - 1))
+                yield comp["name"], ref_spec, hyp_spec, ref_sp, hyp_sp, ex
+
+
+def pairwise(corpus, comparisons: list[dict] | None = None, matches=("hard", "soft"),
+             convention: str = "factgenie") -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Per pair of annotator sets and match mode: P/R/F1, and the per-example counts behind them.
+
+    Returns ``(pairs, counts)``: ``pairs`` has columns ``comparison, ref, hyp, match, precision,
+    recall, f1, examples`` and the summed counts, one row per pair and mode; ``counts`` is the
+    :func:`per_example` frame of every row, with ``row`` giving the row of ``pairs``.
+    """
+    rows, counts = [], []
+    for name, ref_spec, hyp_spec, ref_sp, hyp_sp, ex in iter_pairs(corpus, comparisons):
+        for match in matches:
+            c = per_example(ref_sp, hyp_sp, ex, match=match, convention=convention, categories=CATEGORIES)
+            score = scores(c).iloc[0]
+            rows.append({"comparison": name, "ref": ref_spec, "hyp": hyp_spec, "match": match,
+                         **score.drop("category").to_dict()})
+            counts.append(c.assign(row=len(rows) - 1))
     return pd.DataFrame(rows), (pd.concat(counts, ignore_index=True) if counts else pd.DataFrame())
 
 
@@ -365,27 +373,15 @@ def per_category(corpus, comparisons: list[dict] | None = None) -> pd.DataFrame:
 
     Columns: ``comparison, category, variant, precision, recall, f1``.
     """
-    comparisons = comparisons if comparisons is not None else load_comparisons()
     rows = []
     variants = (("hard", "hard", "factgenie"), ("soft (factgenie)", "soft", "factgenie"),
                 ("soft (consistent)", "soft", "consistent"))
-    for comp in comparisons:
-        restrict = None
-        if comp.get("examples"):
-            restrict = corpus.records.loc[corpus.records["campaign"] == comp["examples"], KEY].drop_duplicates()
-        for ref_spec in comp["ref"]:
-            ref_rec, ref_sp = side(corpus, ref_spec)
-            for hyp_spec in comp["hyp"]:
-                hyp_rec, hyp_sp = side(corpus, hyp_spec)
-                ex = ref_rec[KEY].drop_duplicates().merge(hyp_rec[KEY].drop_duplicates(), on=KEY)
-                if restrict is not None:
-                    ex = ex.merge(restrict, on=KEY)
-                for name, match, pc in variants:
-                    table = scores(per_example(ref_sp, hyp_sp, ex, match=match, by_type=True, per_category=pc,
-                                               categories=CATEGORIES))
-                    for r in table.itertuples():
-                        rows.append({"comparison": comp["name"], "category": r.category, "variant": name,
-                                     "precision": r.precision, "recall": r.recall, "f1": r.f1})
+    for name, _, _, ref_sp, hyp_sp, ex in iter_pairs(corpus, comparisons):
+        for variant, match, pc in variants:
+            table = scores(per_example(ref_sp, hyp_sp, ex, match=match, by_type=True, per_category=pc,
+                                       categories=CATEGORIES))
+            rows += [{"comparison": name, "category": r.category, "variant": variant,
+                      "precision": r.precision, "recall": r.recall, "f1": r.f1} for r in table.itertuples()]
     out = pd.DataFrame(rows)
     return out.groupby(["comparison", "category", "variant"], sort=False)[["precision", "recall", "f1"]].mean().reset_index()
 

@@ -24,7 +24,6 @@ default. It is built in three steps, each from the paper's marginals
 from __future__ import annotations
 
 import json
-import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,9 +31,10 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from . import paths
 from .corpus import CATEGORIES, NO_ERROR_LABELS
 from .dedup import deduplicate
+from .paper import LLM_CAMPAIGNS as PAPER_LLM_CAMPAIGNS
+from .paper import figures
 
 SEED = 1  # the first seed from 0 up whose corpus meets every bound of marginal_checks (data/README.md)
 DATASET = "hotelcheckspan"
@@ -463,10 +463,6 @@ def _annotate(a: Annotator, claims: list[Claim], summary: str, scale: float, fa_
 # --- the generator --------------------------------------------------------------------------
 
 
-def _paper() -> dict:
-    return yaml.safe_load(paths.PAPER_FIGURES.read_text(encoding="utf-8"))
-
-
 @dataclass
 class Example:
     split: str
@@ -544,12 +540,13 @@ def _assign_batches(examples: list[Example], pool: list[Annotator], group: int, 
     return [(e, members[who[b]], b + 1) for b, batch in enumerate(batches) for e in batch]
 
 
-LLM_CAMPAIGNS = {  # folder: (Table 3 name, model id, prompt, span widening, weight of own type prior)
-    "gemma-3": ("gemma-3", "gemma-3-27b-it", "default", 0.75, 0.55),
-    "gpt-4o": ("gpt-4o", "gpt-4o-2024-08-06", "default", 0.45, 0.45),
-    "gpt-4o-ls": ("gpt-4o (LS)", "gpt-4o-2024-08-06", "less strict", 0.45, 0.45),
-    "o3-mini": ("o3-mini", "o3-mini-2025-01-31", "default", 0.2, 0.3),
-    "o3-mini-ls": ("o3-mini (LS)", "o3-mini-2025-01-31", "less strict", 0.5, 0.3),
+PAPER_NAME = {folder: name for name, folder in PAPER_LLM_CAMPAIGNS.items()}  # folder -> Table 3 row
+LLM_CAMPAIGNS = {  # folder: (model id, prompt, span widening, weight of own type prior)
+    "gemma-3": ("gemma-3-27b-it", "default", 0.75, 0.55),
+    "gpt-4o": ("gpt-4o-2024-08-06", "default", 0.45, 0.45),
+    "gpt-4o-ls": ("gpt-4o-2024-08-06", "less strict", 0.45, 0.45),
+    "o3-mini": ("o3-mini-2025-01-31", "default", 0.2, 0.3),
+    "o3-mini-ls": ("o3-mini-2025-01-31", "less strict", 0.5, 0.3),
 }
 LLM_REASON = {  # by type index
     0: "The description does not mention {x}, so the claim cannot be verified.",
@@ -569,15 +566,15 @@ def _targets(paper: dict) -> dict:
         out[(camp, g, True)] = t4[name]["total"]
         if camp == "stage1":
             out[(camp, g, False)] = (s1_total - s1_sub) * t4[name]["total"] / s1_sub
-    for folder, (name, *_rest) in LLM_CAMPAIGNS.items():
+    for folder, name in PAPER_NAME.items():
         out[(folder, 0, True)] = t4[name]["total"]
         out[(folder, 0, False)] = t3[name]["total"] - t4[name]["total"]
     return out
 
 
 def _llm_annotator(folder: str, paper: dict, rng: np.random.Generator) -> Annotator:
-    name, _, _, loose, prior_w = LLM_CAMPAIGNS[folder]
-    row = paper["table3_llm_campaigns"][name]
+    _, _, loose, prior_w = LLM_CAMPAIGNS[folder]
+    row = paper["table3_llm_campaigns"][PAPER_NAME[folder]]
     prior = np.array([row[NC], row[MIS], row[INC]], dtype=float) + 0.5
     return Annotator(id=folder, group=0, sens=1.0, false_alarm=1.0, swap=0.05, loose=loose, offset=0.0,
                      type_prior=tuple(prior / prior.sum()), prior_weight=prior_w)
@@ -592,7 +589,7 @@ def _impression(spans: list[dict], a: Annotator, quality: float, paper: dict, rn
     return int(min(7, max(1, round(value))))
 
 
-def _record(e: Example, a: Annotator, group: int, spans: list[dict], **extra) -> dict:
+def _record(e: Example, spans: list[dict], **extra) -> dict:
     rec = {"dataset": DATASET, "split": e.split, "setup_id": SETUP_ID, "example_idx": e.idx}
     rec |= extra.pop("head", {})
     rec["annotations"] = [
@@ -605,7 +602,7 @@ def _record(e: Example, a: Annotator, group: int, spans: list[dict], **extra) ->
 def generate(out_dir: Path | str, seed: int = SEED) -> Path:
     """Write the stand-in corpus in factgenie layout to ``out_dir``; deterministic for a seed."""
     out = Path(out_dir)
-    paper = _paper()
+    paper = figures()
     rng = np.random.default_rng(seed)
     examples = _build_examples(rng, paper)
     targets = _targets(paper)
@@ -638,14 +635,14 @@ def generate(out_dir: Path | str, seed: int = SEED) -> Path:
                 if camp in LLM_CAMPAIGNS:
                     for s in spans:
                         s["reason"] = LLM_REASON[s["type"]].format(x=f"'{e.summary[s['start']:s['end']]}'")
-                    rec = _record(e, a, 0, spans, head={"annotator_group": 0},
+                    rec = _record(e, spans, head={"annotator_group": 0},
                                   metadata={"annotator_id": camp, "campaign_id": camp})
                 else:
                     for s in spans:
                         s["reason"] = HUMAN_REASONS[ann_rng.integers(len(HUMAN_REASONS))]
                     imp = _impression(spans, a, quality[id(e)], paper, ann_rng)
                     rec = _record(
-                        e, a, g, spans, head={"annotator_id": a.id, "annotator_group": g},
+                        e, spans, head={"annotator_id": a.id, "annotator_group": g},
                         flags=[{"label": NO_ERROR_LABELS[g], "value": not spans}],
                         options=[{"type": "slider", "label": "Overall impression", "index": str(imp - 1),
                                   "value": str(imp), "optionList": [str(i) for i in range(1, 8)]}],
@@ -700,7 +697,7 @@ def _write(out: Path, examples: list[Example], campaign_records: dict[str, list[
         rows = sorted(campaign_records[camp], key=lambda r: (r["annotator_group"], r["metadata"]["batch"],
                                                              r["split"], r["example_idx"]))
         _dump_jsonl(folder / "annotations.jsonl", rows)
-    for camp, (name, model, prompt, *_rest) in LLM_CAMPAIGNS.items():
+    for camp, (model, prompt, *_rest) in LLM_CAMPAIGNS.items():
         folder = out / "annotations" / "model" / camp
         _dump_yaml(folder / "config.yaml", {
             "annotation_span_categories": cats, "annotation_overlap_allowed": False,
@@ -713,7 +710,7 @@ def _write(out: Path, examples: list[Example], campaign_records: dict[str, list[
                 "Description: {description}\nSummary: {summary}"
             ),
             "model_args": {"temperature": 0, "seed": 42},
-            "paper_name": name, "simulated": True,
+            "paper_name": PAPER_NAME[camp], "simulated": True,
         })
         rows = sorted(campaign_records[camp], key=lambda r: (r["split"], r["example_idx"]))
         _dump_jsonl(folder / "annotations.jsonl", rows)
@@ -722,13 +719,14 @@ def _write(out: Path, examples: list[Example], campaign_records: dict[str, list[
 # --- how the result compares with the paper's marginals -------------------------------------
 
 
-def marginal_checks(corpus, paper: dict | None = None) -> "pd.DataFrame":
-    """Each marginal the stand-in is set from, the paper's value, ours, the allowed band and a verdict."""
+def marginal_checks(corpus, paper: dict | None = None):
+    """Each marginal the stand-in is set from: a frame with the paper's value, ours, the allowed
+    band and a verdict (columns ``marginal, paper, corpus, low, high, ok``)."""
     import pandas as pd
 
     from . import dataset
 
-    paper = paper or _paper()
+    paper = paper or figures()
     rows = []
 
     def add(what, paper_value, value, lo, hi):
@@ -744,14 +742,14 @@ def marginal_checks(corpus, paper: dict | None = None) -> "pd.DataFrame":
         ref = paper["table2_human_span_types"][row.type]["pct"]
         add(f"human share {row.type} (%)", ref, round(row.pct, 1), ref - 5, ref + 5)
     full = dataset.campaign_table(corpus).set_index("campaign")
-    for folder, (name, *_r) in LLM_CAMPAIGNS.items():
+    for folder, name in PAPER_NAME.items():
         ref = paper["table3_llm_campaigns"][name]["total"]
         value = int(full.loc[folder, "spans"]) if folder in full.index else 0
         lo, hi = (0, 10) if folder.startswith("o3") else (0.9 * ref, 1.1 * ref)
         add(f"{name} spans, all examples", ref, value, lo, hi)
     sub = dataset.campaign_table(corpus, dataset.stage2_examples(corpus), by_group=True).set_index("name")
     for name in list(HUMAN_TABLE4.values()) + ["gemma-3", "gpt-4o", "gpt-4o (LS)"]:
-        folder = {v[0]: k for k, v in LLM_CAMPAIGNS.items()}.get(name, name)
+        folder = PAPER_LLM_CAMPAIGNS.get(name, name)
         ref = paper["table4_dataset_level_stage2_subset"][name]["total"]
         value = int(sub.loc[folder, "spans"]) if folder in sub.index else 0
         add(f"{name} spans, stage-2 examples", ref, value, 0.85 * ref, 1.15 * ref)

@@ -31,9 +31,15 @@ $(TEST_STAMP): pyproject.toml $(BOOK_STAMP)
 install: $(BOOK_STAMP)
 
 # Re-reads every page (so warnings always surface) but executes only changed notebooks
-# (Jupyter Book's execution cache); warnings are errors.
+# (Jupyter Book's execution cache); warnings are errors. The cache is keyed on notebook code
+# only, so it is dropped whenever the package, the data or the dependencies change.
+SOURCES_HASH := $(shell cat pyproject.toml $$(find src data -type f -not -name '*.pyc' | LC_ALL=C sort) | sha256sum | cut -c1-16)
 book: $(BOOK_STAMP)
+	@mkdir -p _build
+	@if [ "$$(cat _build/.sources-hash 2>/dev/null)" != "$(SOURCES_HASH)" ]; then \
+	  echo "package or data changed: re-executing every chapter"; rm -rf _build/.jupyter_cache; fi
 	$(VENV)/bin/jupyter-book build . --all --builder html -W -n --keep-going
+	@echo "$(SOURCES_HASH)" > _build/.sources-hash
 
 test: $(TEST_STAMP) book
 	$(PY) -m pytest tests notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg

@@ -125,3 +125,16 @@ def test_comparisons_are_data_and_pairs_average_like_table6(tmp_path):
     assert (pairs.set_index("match").loc["soft", "f1"].to_numpy() >= hard["f1"].to_numpy()).all()
     with pytest.raises(ValueError, match="no records"):
         S.pairwise(c, [{"name": "x", "ref": ["stage9/A"], "hyp": ["gemma-3"]}])
+    with pytest.raises(ValueError, match="neither a number nor A/B"):  # never silently pooled
+        S.pairwise(c, [{"name": "x", "ref": ["stage1/Z"], "hyp": ["gemma-3"]}])
+
+
+def test_highlight_draws_spans_and_says_what_it_cannot():
+    from hotelcheckspan import report
+
+    summary = "Stay in the heart of Kyoto."
+    spans = pd.DataFrame({"start": [8, 12, 21], "end": [26, 17, 26], "type": ["Misleading", "Incorrect", NC],
+                          "reason": ["", "why", ""]})
+    html = report._marked(summary, spans)
+    assert html.count("<mark") == 1 and "the heart of Kyoto</mark>" in html
+    assert "(+2 overlapping spans not drawn)" in html

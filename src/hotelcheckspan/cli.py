@@ -24,13 +24,10 @@ class CliError(Exception):
 def _group(value: str | None) -> int | None:
     if value is None:
         return None
-    letters = {"a": 0, "b": 1}
-    if value.lower() in letters:
-        return letters[value.lower()]
     try:
-        return int(value)
-    except ValueError:
-        raise CliError(f"group {value!r} is neither a number nor A/B") from None
+        return spans.parse_group(value)
+    except ValueError as err:
+        raise CliError(str(err)) from None
 
 
 def cmd_validate(args) -> int:

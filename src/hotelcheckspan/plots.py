@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
+import numpy as np
 import seaborn as sns
 
 TYPE_ORDER = ["Incorrect", "Misleading", "Not Checkable"]
@@ -90,8 +91,10 @@ def pair_spread(pairs, paper_table6=None):
         p = pairs[pairs["match"] == match]
         means = p.groupby("comparison", sort=False)["f1"].mean().reindex(comps)
         ax.barh(comps, means, color="#dddddd", label="our mean")
-        sns.stripplot(p, x="f1", y="comparison", order=comps, ax=ax, color="#2a6f97", size=6, jitter=0.15,
-                      label="one pair")
+        for i, comp in enumerate(comps):  # pairs spread evenly around the row: deterministic, unlike jitter
+            f1 = p.loc[p["comparison"] == comp, "f1"].to_numpy()
+            offsets = np.linspace(-0.2, 0.2, len(f1)) if len(f1) > 1 else np.zeros(1)
+            ax.scatter(f1, i + offsets, color="#2a6f97", s=30, zorder=4, label="one pair")
         if paper_table6:
             key = "F1_H" if match == "hard" else "F1_S"
             xs = [paper_table6.get(c, {}).get(key) for c in comps]
@@ -119,8 +122,6 @@ def silhouette(curve, chosen: int, paper_k: int | None = None):
 
 def cluster_map(xy, labels, types, names):
     """The spans in 2-D (PCA of their embeddings): colour per error type, cluster names at the centres."""
-    import numpy as np
-
     fig, ax = plt.subplots(figsize=(9, 6.5))
     for t in TYPE_ORDER:
         m = np.asarray(types) == t

@@ -27,12 +27,14 @@ def corpus_banner(corpus: Corpus) -> HTML:
 
 
 def _marked(summary: str, spans) -> str:
-    """The summary as HTML with each span in a <mark> coloured by its type (spans may not overlap)."""
+    """The summary as HTML with each span in a <mark> coloured by its type. Overlapping spans
+    (which the paper's interface forbids) cannot be drawn inline; the row says how many."""
     from .plots import TYPE_COLORS
 
-    out, pos = [], 0
+    out, pos, hidden = [], 0, 0
     for s in spans.sort_values("start").itertuples():
-        if s.start < pos:  # overlapping span: shown in the legend row only
+        if s.start < pos:
+            hidden += 1
             continue
         out.append(escape(summary[pos:s.start]))
         title = escape(f"{s.type}: {s.reason}" if s.reason else s.type)
@@ -41,6 +43,8 @@ def _marked(summary: str, spans) -> str:
                    f'border-bottom:2px solid {TYPE_COLORS.get(s.type, "#cccccc")}">{escape(summary[s.start:s.end])}</mark>')
         pos = s.end
     out.append(escape(summary[pos:]))
+    if hidden:
+        out.append(f" <em>(+{hidden} overlapping span{'s' if hidden > 1 else ''} not drawn)</em>")
     return "".join(out)
 
 

@@ -57,8 +57,8 @@ def _encode(spans: pd.DataFrame, ex_index: pd.MultiIndex, cats: list[str]) -> di
 def _segments(ref: dict, hyp: dict, active: np.ndarray):
     """Elementary segments between all span boundaries of the active examples.
 
-    Returns global boundaries ``b`` (segment i is [b[i], b[i+1])), each segment's example and
-    length, and a function mapping a side's spans to their first and past-the-end segment.
+    Returns global boundaries ``b`` (segment i is [b[i], b[i+1])), each segment's length and
+    example, and per side the global start and end of its active spans and the mask selecting them.
     """
     width = int(max(ref["end"].max(initial=0), hyp["end"].max(initial=0))) + 1
 
@@ -83,9 +83,10 @@ def _cover(b: np.ndarray, starts: np.ndarray, ends: np.ndarray, types: np.ndarra
     return np.cumsum(diff.reshape(n_cat, n), axis=1)[:, : n - 1]
 
 
-def _hyp_order_credit(b, hs, he, htype, order, r_all, n_cat) -> np.ndarray:
+def _hyp_order_credit(b, hs, he, htype, r_all, n_cat) -> np.ndarray:
     """factgenie's soft credit per hypothesis category: on each segment the first ``ref cover``
-    hypothesis spans (in factgenie's order) covering it get credit. (n_cat, n_segments)."""
+    hypothesis spans covering it get credit, in factgenie's order, which is the order of ``hs``.
+    Returns (n_cat, n_segments)."""
     n_seg = b.size - 1
     first, past = np.searchsorted(b, hs), np.searchsorted(b, he)
     k = past - first
@@ -93,7 +94,7 @@ def _hyp_order_credit(b, hs, he, htype, order, r_all, n_cat) -> np.ndarray:
         return np.zeros((n_cat, max(n_seg, 0)), np.int64)
     span = np.repeat(np.arange(k.size), k)
     seg = np.repeat(first, k) + np.arange(span.size) - np.repeat(np.cumsum(k) - k, k)
-    o = np.lexsort((order[span], seg))
+    o = np.lexsort((span, seg))
     seg_sorted = seg[o]
     new_group = np.r_[True, seg_sorted[1:] != seg_sorted[:-1]]
     group_start = np.maximum.accumulate(np.where(new_group, np.arange(seg_sorted.size), 0))
@@ -128,8 +129,7 @@ def _overlaps(ref: dict, hyp: dict, active: np.ndarray, n_ex: int, n_cat: int, m
         out[0] = per_ex(np.minimum(h, r_all[None, :]))
         out[1] = per_ex(np.minimum(r, h_all[None, :]))
     else:
-        # hypothesis spans are already in factgenie's order, so their rank is their position
-        out[0] = out[1] = per_ex(_hyp_order_credit(b, hs, he, hyp["type"][hon], np.arange(hs.size), r_all, n_cat))
+        out[0] = out[1] = per_ex(_hyp_order_credit(b, hs, he, hyp["type"][hon], r_all, n_cat))
     return out
 
 
@@ -251,12 +251,20 @@ def bootstrap(counts: pd.DataFrame, n_boot: int = 1000, seed: int = 0, level: fl
 # --- pairwise comparisons (Table 6) -----------------------------------------------------------
 
 
+def parse_group(text: str) -> int:
+    """An annotator group as written by a user: 'A' -> 0, 'B' -> 1, or a group number."""
+    if text.isdigit():
+        return int(text)
+    letters = {"A": 0, "B": 1}
+    if text.upper() not in letters:
+        raise ValueError(f"group {text!r} is neither a number nor A/B")
+    return letters[text.upper()]
+
+
 def parse_set(spec: str) -> tuple[str, int | None]:
     """'stage1/A' -> ('stage1', 0); 'gpt-4o' -> ('gpt-4o', None): all groups pooled."""
     campaign, _, group = spec.partition("/")
-    if not group:
-        return campaign, None
-    return campaign, {"A": 0, "B": 1}.get(group.upper(), None) if not group.isdigit() else int(group)
+    return campaign, (parse_group(group) if group else None)
 
 
 def side(corpus, spec: str) -> tuple[pd.DataFrame, pd.DataFrame]:

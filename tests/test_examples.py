@@ -138,3 +138,14 @@ def test_highlight_draws_spans_and_says_what_it_cannot():
     html = report._marked(summary, spans)
     assert html.count("<mark") == 1 and "the heart of Kyoto</mark>" in html
     assert "(+2 overlapping spans not drawn)" in html
+
+
+def test_resampling_weights_and_interval():
+    from hotelcheckspan import resampling
+
+    w = resampling.weights(5, 200, np.random.default_rng(0))
+    assert w.shape == (200, 5) and (w.sum(axis=1) == 5).all()
+    assert resampling.weights(0, 3, np.random.default_rng(0)).shape == (3, 0)
+    low, high = resampling.interval(np.r_[np.arange(101.0), np.nan], 0.9)
+    assert (low, high) == pytest.approx((5.0, 95.0))  # NaN replicates (undefined statistic) are ignored
+    assert all(np.isnan(resampling.interval([np.nan], 0.95)))

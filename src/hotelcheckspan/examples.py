@@ -21,8 +21,10 @@ from krippendorff import alpha as _kalpha
 from sklearn.metrics import balanced_accuracy_score, cohen_kappa_score
 from statsmodels.stats.inter_rater import fleiss_kappa
 
+from . import resampling
 from .corpus import CATEGORIES, KEY, Corpus
 from .dataset import label
+from .spans import select
 
 ANY = "Any"
 LABELS = [*CATEGORIES, ANY]
@@ -39,11 +41,7 @@ def marks(corpus: Corpus, raters: list[Rater], examples: pd.DataFrame | None = N
     """Per example and rater: did the rater mark an error of each type (and of any type)?"""
     frames = []
     for campaign, group in raters:
-        rec = corpus.records[corpus.records["campaign"] == campaign]
-        spans = corpus.spans[corpus.spans["campaign"] == campaign]
-        if group is not None:
-            rec = rec[rec["annotator_group"] == group]
-            spans = spans[spans["annotator_group"] == group]
+        rec, spans = select(corpus, campaign, group)
         base = rec[KEY].drop_duplicates()
         typed = spans.assign(hit=True).pivot_table(index=KEY, columns="type", values="hit", aggfunc="any")
         typed = typed.reindex(columns=CATEGORIES).astype("boolean").fillna(False).astype(bool).reset_index()
@@ -112,7 +110,7 @@ def _paired(majority_frame: pd.DataFrame, model_marks: pd.DataFrame) -> pd.DataF
 def _cells(merged: pd.DataFrame) -> np.ndarray:
     """(examples, rows, 4) counts of tp, fn, fp, tn per example for each alignment row."""
     out = np.zeros((len(merged), len(ALIGNMENT_ROWS), 4))
-    for j, t in enumerate(LABELS):
+    for t in LABELS:
         known = merged[f"{t}_h"].notna().to_numpy()
         truth = merged[f"{t}_h"].fillna(False).to_numpy(bool)
         pred = merged[f"{t}_m"].to_numpy(bool)
@@ -173,9 +171,7 @@ def alignment_ci(majority_frame: pd.DataFrame, model_marks: pd.DataFrame, n_boot
     Columns: ``label, measure, estimate, low, high``.
     """
     cells = _cells(_paired(majority_frame, model_marks))
-    rng = np.random.default_rng(seed)
-    n = len(cells)
-    weights = rng.multinomial(n, np.full(n, 1 / n), size=n_boot) if n else np.zeros((n_boot, 0))
+    weights = resampling.weights(len(cells), n_boot, np.random.default_rng(seed))
     reps = _from_counts(np.einsum("bn,nrc->brc", weights, cells))
     estimate = alignment(majority_frame, model_marks).set_index("label")
     return _intervals(estimate, {m: reps[m] for m in reps}, level)
@@ -183,14 +179,12 @@ def alignment_ci(majority_frame: pd.DataFrame, model_marks: pd.DataFrame, n_boot
 
 def _intervals(estimate: pd.DataFrame, reps: dict[str, np.ndarray], level: float) -> pd.DataFrame:
     """Percentile intervals from replicate arrays (n_boot, rows) per measure."""
-    alpha = (1 - level) / 2
     rows = []
     for measure, values in reps.items():
         for i, lab in enumerate(estimate.index):
-            col = values[:, i][~np.isnan(values[:, i])]
+            low, high = resampling.interval(values[:, i], level)
             rows.append({"label": lab, "measure": measure, "estimate": float(estimate.loc[lab, measure]),
-                         "low": float(np.quantile(col, alpha)) if col.size else float("nan"),
-                         "high": float(np.quantile(col, 1 - alpha)) if col.size else float("nan")})
+                         "low": low, "high": high})
     return pd.DataFrame(rows)
 
 

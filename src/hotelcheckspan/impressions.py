@@ -15,6 +15,7 @@ import statsmodels.formula.api as smf
 from scipy import stats
 from statsmodels.miscmodels.ordinal_model import OrderedModel
 
+from . import resampling
 from .corpus import CATEGORIES, KEY, Corpus
 
 TYPE_COLUMNS = {t: "n_" + t.lower().replace(" ", "_") for t in CATEGORIES}
@@ -52,10 +53,11 @@ def errors_vs_none(r: pd.DataFrame, n_boot: int = 2000, seed: int = 0) -> dict:
     test = stats.ttest_ind(none, some, equal_var=False)
     rng = np.random.default_rng(seed)
     boot = [cohens_d(rng.choice(none, none.size), rng.choice(some, some.size)) for _ in range(n_boot)]
+    d_low, d_high = resampling.interval(boot, 0.95)
     return {"mean_no_error": float(none.mean()), "mean_with_error": float(some.mean()),
             "n_no_error": int(none.size), "n_with_error": int(some.size),
             "t": float(test.statistic), "df": float(test.df), "p": float(test.pvalue),
-            "d": cohens_d(none, some), "d_low": float(np.quantile(boot, 0.025)), "d_high": float(np.quantile(boot, 0.975))}
+            "d": cohens_d(none, some), "d_low": d_low, "d_high": d_high}
 
 
 def count_correlation(r: pd.DataFrame) -> pd.DataFrame:

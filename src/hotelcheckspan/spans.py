@@ -33,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from . import resampling
 from .corpus import CATEGORIES, KEY
 
 COUNT_COLUMNS = ["overlap", "overlap_ref", "hyp_length", "ref_length", "hyp_count", "ref_count"]
@@ -235,16 +236,14 @@ def bootstrap(counts: pd.DataFrame, n_boot: int = 1000, seed: int = 0, level: fl
     """
     rng = np.random.default_rng(seed)
     rows = []
-    alpha = (1 - level) / 2
     for cat, grp in counts.groupby("category", sort=False):
         mat = grp[COUNT_COLUMNS[:4]].to_numpy(float)
-        weights = rng.multinomial(len(mat), np.full(len(mat), 1 / len(mat)), size=n_boot) if len(mat) else np.zeros((n_boot, 0))
-        boot = weights @ mat
+        boot = resampling.weights(len(mat), n_boot, rng) @ mat
         est = _prf(*mat.sum(axis=0))
         dist = _prf(*boot.T)
         for name, e, d in zip(("precision", "recall", "f1"), est, dist):
-            rows.append({"category": cat, "metric": name, "estimate": float(e),
-                         "low": float(np.quantile(d, alpha)), "high": float(np.quantile(d, 1 - alpha))})
+            low, high = resampling.interval(d, level)
+            rows.append({"category": cat, "metric": name, "estimate": float(e), "low": low, "high": high})
     return pd.DataFrame(rows)
 
 
@@ -267,13 +266,18 @@ def parse_set(spec: str) -> tuple[str, int | None]:
     return campaign, (parse_group(group) if group else None)
 
 
-def side(corpus, spec: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Records and spans of one annotator set."""
-    campaign, group = parse_set(spec)
+def select(corpus, campaign: str, group: int | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Records and spans of one campaign, of one group or (``None``) of all its groups pooled."""
     rec = corpus.records[corpus.records["campaign"] == campaign]
     sp = corpus.spans[corpus.spans["campaign"] == campaign]
     if group is not None:
         rec, sp = rec[rec["annotator_group"] == group], sp[sp["annotator_group"] == group]
+    return rec, sp
+
+
+def side(corpus, spec: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Records and spans of one annotator set written as in ``data/comparisons.yaml``."""
+    rec, sp = select(corpus, *parse_set(spec))
     if rec.empty:
         raise ValueError(f"annotator set {spec!r} has no records in this corpus")
     return rec, sp
@@ -336,7 +340,6 @@ def table6(pairs: pd.DataFrame, counts: pd.DataFrame, n_boot: int = 1000, seed: 
     ``<metric>_low``, ``<metric>_high``.
     """
     rng = np.random.default_rng(seed)
-    alpha = (1 - level) / 2
     out = []
     for (comp, match), grp in pairs.groupby(["comparison", "match"], sort=False):
         c = counts[counts["row"].isin(grp.index)]
@@ -344,7 +347,7 @@ def table6(pairs: pd.DataFrame, counts: pd.DataFrame, n_boot: int = 1000, seed: 
         keys["_u"] = np.arange(len(keys))
         c = c.merge(keys, on=KEY)
         n = len(keys)
-        weights = rng.multinomial(n, np.full(n, 1 / n), size=n_boot)
+        weights = resampling.weights(n, n_boot, rng)
         per_pair = []
         for _, pc in c.groupby("row", sort=True):
             mat = np.zeros((n, 4))
@@ -354,7 +357,7 @@ def table6(pairs: pd.DataFrame, counts: pd.DataFrame, n_boot: int = 1000, seed: 
         row = {"comparison": comp, "match": match, "pairs": len(grp)}
         for i, m in enumerate(("precision", "recall", "f1")):
             row[m] = float(grp[m].mean())
-            row[f"{m}_low"], row[f"{m}_high"] = np.quantile(reps[i], [alpha, 1 - alpha])
+            row[f"{m}_low"], row[f"{m}_high"] = resampling.interval(reps[i], level)
         out.append(row)
     return pd.DataFrame(out)
 

@@ -27,12 +27,14 @@
 # Every figure the paper reports sits beside ours in a "paper vs. this corpus" table.
 
 # %%
-from hotelcheckspan import corpus, dataset, paper, plots, report
+import hotelcheckspan
+from hotelcheckspan.analyses import dataset_level
+from hotelcheckspan.book import paper, plots, report
 
 plots.set_theme()
-c = corpus.load()
-fig = paper.figures()
-report.corpus_banner(c)
+corpus = hotelcheckspan.load()
+reported = paper.figures()
+report.corpus_banner(corpus)
 
 # %% [markdown]
 # (sizes)=
@@ -42,17 +44,17 @@ report.corpus_banner(c)
 # short split twice more. Five LLM campaigns annotated every example once.
 
 # %%
-dataset.sizes(c)
+dataset_level.sizes(corpus)
 
 # %%
-ov = dataset.overview(c, "human")
+ov = dataset_level.overview(corpus, "human")
 paper.versus([
-    ("examples", fig["dataset"]["examples"], len(c.examples)),
-    ("short split", fig["dataset"]["splits"]["short"], int((c.examples["split"] == "short").sum())),
-    ("long split", fig["dataset"]["splits"]["long"], int((c.examples["split"] == "long").sum())),
-    ("stage-2 examples", fig["campaigns"]["stage2"]["examples"], len(dataset.stage2_examples(c))),
-    ("human records", fig["dataset"]["human_records"], ov["records"]),
-    ("LLM records", fig["dataset"]["llm_records"], int((c.records["kind"] == "model").sum())),
+    ("examples", reported["dataset"]["examples"], len(corpus.examples)),
+    ("short split", reported["dataset"]["splits"]["short"], int((corpus.examples["split"] == "short").sum())),
+    ("long split", reported["dataset"]["splits"]["long"], int((corpus.examples["split"] == "long").sum())),
+    ("stage-2 examples", reported["campaigns"]["stage2"]["examples"], len(dataset_level.stage2_examples(corpus))),
+    ("human records", reported["dataset"]["human_records"], ov["records"]),
+    ("LLM records", reported["dataset"]["llm_records"], int((corpus.records["kind"] == "model").sum())),
 ])
 
 # %% [markdown]
@@ -63,16 +65,16 @@ paper.versus([
 # to annotate.
 
 # %% mystnb={"figure": {"caption": "Description length by split (left) and summary length (right).", "name": "fig-lengths"}, "image": {"alt": "Two histograms: description lengths in words for the short and long split, and summary lengths in words."}}
-plots.length_distributions(c.examples)
+plots.length_distributions(corpus.examples)
 
 # %%
-ex = c.examples
-dw, sw = fig["dataset"]["description_words"], fig["dataset"]["summary_words"]
+ex = corpus.examples
+dw, sw = reported["dataset"]["description_words"], reported["dataset"]["summary_words"]
 paper.versus([
     ("description words, mean", dw["mean"], round(float(ex["description_words"].mean()), 1)),
     ("description words, min", dw["min"], int(ex["description_words"].min())),
     ("description words, max", dw["max"], int(ex["description_words"].max())),
-    ("description sentences, mean", fig["dataset"]["description_sentences_mean"],
+    ("description sentences, mean", reported["dataset"]["description_sentences_mean"],
      round(float(ex["description_sentences"].mean()), 1)),
     ("summary words, mean", sw["mean"], round(float(ex["summary_words"].mean()), 1)),
     ("summary words, min", sw["min"], int(ex["summary_words"].min())),
@@ -88,23 +90,23 @@ paper.versus([
 # (`hotelcheckspan.dedup`, with sacrebleu and rouge-score). The more sources, the more is removed.
 
 # %%
-dataset.dedup_summary(c).round(1)
+dataset_level.dedup_summary(corpus).round(1)
 
 # %% [markdown]
 # (spans)=
 # ## Span lengths and types (Section 4.4, Table 2)
 
 # %% mystnb={"figure": {"caption": "Span length in words, human annotators against each LLM campaign.", "name": "fig-span-lengths"}, "image": {"alt": "Box plots of span lengths in words for humans and each LLM campaign."}}
-plots.span_lengths(c.spans)
+plots.span_lengths(corpus.spans)
 
 # %%
-types = dataset.type_distribution(c, "human").set_index("type")
-sw = fig["dataset"]["span_words"]
-t2 = fig["table2_human_span_types"]
+types = dataset_level.type_distribution(corpus, "human").set_index("type")
+sw = reported["dataset"]["span_words"]
+t2 = reported["table2_human_span_types"]
 paper.versus([
-    ("human spans", fig["dataset"]["human_spans"], ov["spans"]),
-    ("spans per record", fig["dataset"]["spans_per_record"], round(ov["spans_per_record"], 2)),
-    ("spans per error record", fig["dataset"]["spans_per_error_record"], round(ov["spans_per_error_record"], 2)),
+    ("human spans", reported["dataset"]["human_spans"], ov["spans"]),
+    ("spans per record", reported["dataset"]["spans_per_record"], round(ov["spans_per_record"], 2)),
+    ("spans per error record", reported["dataset"]["spans_per_error_record"], round(ov["spans_per_error_record"], 2)),
     ("span words, mean", sw["mean"], round(ov["span_words_mean"], 1)),
     ("span words, median", sw["median"], ov["span_words_median"]),
     ("span words, max", sw["max"], ov["span_words_max"]),

@@ -26,12 +26,14 @@
 # 4. How are the error types distributed per campaign? ([Figure](shares))
 
 # %%
-from hotelcheckspan import corpus, dataset, paper, plots, report
+import hotelcheckspan
+from hotelcheckspan.analyses import dataset_level
+from hotelcheckspan.book import paper, plots, report
 
 plots.set_theme()
-c = corpus.load()
-fig = paper.figures()
-report.corpus_banner(c)
+corpus = hotelcheckspan.load()
+reported = paper.figures()
+report.corpus_banner(corpus)
 
 # %% [markdown]
 # (table3)=
@@ -41,7 +43,7 @@ report.corpus_banner(c)
 # in words.
 
 # %%
-dataset.table3(c, fig, paper.LLM_CAMPAIGNS)
+dataset_level.table3(corpus, reported, paper.LLM_CAMPAIGNS)
 
 # %% [markdown]
 # The totals were set from Table 3, so they match by construction. The densities are not:
@@ -56,7 +58,7 @@ dataset.table3(c, fig, paper.LLM_CAMPAIGNS)
 # ## All campaigns on the stage-2 examples (Table 4)
 
 # %%
-dataset.table4(c, fig, paper.LLM_CAMPAIGNS)
+dataset_level.table4(corpus, reported, paper.LLM_CAMPAIGNS)
 
 # %% [markdown]
 # (effects)=
@@ -68,12 +70,12 @@ dataset.table4(c, fig, paper.LLM_CAMPAIGNS)
 # saying which agreement measure; we use agreement on whether an example has any error).
 
 # %%
-effects = dataset.group_effects(c)
+effects = dataset_level.group_effects(corpus)
 effects.round(1)
 
 # %%
 s1, s2 = effects.set_index("stage").loc["stage1"], effects.set_index("stage").loc["stage2"]
-text = fig["dataset_level_text"]
+text = reported["dataset_level_text"]
 volume_change = 100 * ((s2["spans A"] + s2["spans B"]) / (s1["spans A"] + s1["spans B"]) - 1)
 paper.versus([
     ("group B marks more (%), stage 1", text["group_b_more_annotations_pct"], round(s1["B more (%)"], 1)),
@@ -90,7 +92,7 @@ paper.versus([
 # ## Error types per campaign
 
 # %% mystnb={"figure": {"caption": "Share of each error type among a campaign's spans, on the 245 stage-2 examples.", "name": "fig-type-shares"}, "image": {"alt": "Stacked horizontal bars: share of Incorrect, Misleading and Not Checkable spans per human and LLM campaign."}}
-plots.type_shares(dataset.campaign_table(c, dataset.stage2_examples(c), by_group=True))
+plots.type_shares(dataset_level.campaign_table(corpus, dataset_level.stage2_examples(corpus), by_group=True))
 
 # %% [markdown]
 # ## Summary

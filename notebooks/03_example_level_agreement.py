@@ -27,13 +27,16 @@
 # Intervals are 95% percentile bootstrap intervals over examples (1,000 resamples, seeded).
 
 # %%
-from hotelcheckspan import corpus, dataset, examples, paper, plots, report
+import hotelcheckspan
+from hotelcheckspan.analyses import dataset_level, example_level
+from hotelcheckspan.book import paper, plots, report
+from hotelcheckspan.annotator_sets import HUMAN_SETS
 
 plots.set_theme()
-c = corpus.load()
-fig = paper.figures()
-sub = dataset.stage2_examples(c)
-report.corpus_banner(c)
+corpus = hotelcheckspan.load()
+reported = paper.figures()
+stage2 = dataset_level.stage2_examples(corpus)
+report.corpus_banner(corpus)
 
 # %% [markdown]
 # (table5)=
@@ -43,14 +46,14 @@ report.corpus_banner(c)
 # can vote for the same type having marked different spans.
 
 # %%
-marks = examples.marks(c, examples.STAGE2_RATERS, sub)
-votes = examples.votes(marks)
-examples.vote_table(votes).round(1)
+marks = example_level.marks(corpus, HUMAN_SETS, stage2)
+votes = example_level.votes(marks)
+example_level.vote_table(votes).round(1)
 
 # %%
-t5 = examples.vote_table(votes).set_index("votes")
-paper.versus([(f"{label}: {v} votes", fig["table5_example_level_votes"][label][v], int(t5.loc[v, label]))
-              for label in examples.LABELS for v in t5.index])
+t5 = example_level.vote_table(votes).set_index("votes")
+paper.versus([(f"{label}: {v} votes", reported["table5_example_level_votes"][label][v], int(t5.loc[v, label]))
+              for label in example_level.LABELS for v in t5.index])
 
 # %% [markdown]
 # (chance)=
@@ -60,7 +63,7 @@ paper.versus([(f"{label}: {v} votes", fig["table5_example_level_votes"][label][v
 # annotators agree beyond what their marking rates alone would produce (0 = chance, 1 = perfect).
 
 # %%
-examples.reliability_ci(marks, n_boot=1000, seed=0).pivot(index="label", columns="measure",
+example_level.reliability_ci(marks, n_boot=1000, seed=0).pivot(index="label", columns="measure",
                                                           values=["estimate", "low", "high"]).round(3)
 
 # %% [markdown]
@@ -75,13 +78,13 @@ examples.reliability_ci(marks, n_boot=1000, seed=0).pivot(index="label", columns
 
 # %%
 models = list(paper.LLM_CAMPAIGNS.values())
-llm = examples.models_vs_majority(c, models, examples=sub, n_boot=1000, seed=0)
+llm = example_level.models_vs_majority(corpus, models, examples=stage2, n_boot=1000, seed=0)
 llm[["model", "label", "examples", "majority_errors", "model_errors", "agreement", "bacc", "kappa",
      "recall_error"]].round(3)
 
 # %%
 by = llm.set_index(["model", "label"])
-ma = fig["llm_majority_alignment"]
+ma = reported["llm_majority_alignment"]
 paper.versus([
     (f"{model}: {which}", ma[name][key], round(float(by.loc[(model, label), "agreement"]), 2))
     for name, model in [("o3-mini", "o3-mini"), ("gemma-3", "gemma-3"), ("gpt-4o", "gpt-4o")]

@@ -28,12 +28,14 @@
 # 4. How much does factgenie's length convention move the numbers? ([Convention](convention))
 
 # %%
-from hotelcheckspan import corpus, paper, plots, report, spans
+import hotelcheckspan
+from hotelcheckspan.analyses import span_level
+from hotelcheckspan.book import paper, plots, report
 
 plots.set_theme()
-c = corpus.load()
-fig = paper.figures()
-report.corpus_banner(c)
+corpus = hotelcheckspan.load()
+reported = paper.figures()
+report.corpus_banner(corpus)
 
 # %% [markdown]
 # (table6)=
@@ -45,16 +47,16 @@ report.corpus_banner(c)
 # paper does. Intervals resample examples (1,000 times, seeded), jointly for all pairs.
 
 # %%
-pairs, counts = spans.pairwise(c)
-t6 = spans.table6(pairs, counts, n_boot=1000, seed=0)
-spans.versus_table6(t6, fig)
+pairs, counts = span_level.pairwise(corpus)
+t6 = span_level.table6(pairs, counts, n_boot=1000, seed=0)
+span_level.versus_table6(t6, reported)
 
 # %% [markdown]
 # (spread)=
 # ## What each average hides
 
 # %% mystnb={"figure": {"caption": "F1 of every annotator-set pair behind each Table 6 row (dots), their mean (bar) and the paper's value (cross).", "name": "fig-pair-spread"}, "image": {"alt": "Two strip plots, hard and soft match: per-pair F1 for each comparison, with the mean as a bar and the paper's value as a red cross."}}
-plots.pair_spread(pairs, fig["table6_span_level"])
+plots.pair_spread(pairs, reported["table6_span_level"])
 
 # %%
 pairs[["comparison", "ref", "hyp", "match", "precision", "recall", "f1", "ref_count", "hyp_count"]].round(3)
@@ -71,7 +73,7 @@ pairs[["comparison", "ref", "hyp", "match", "precision", "recall", "f1", "ref_co
 # (recall).
 
 # %%
-per_cat = spans.per_category(c)
+per_cat = span_level.per_category(corpus)
 per_cat.pivot_table(index=["comparison", "category"], columns="variant", values="f1", sort=False).round(3)
 
 # %% [markdown]
@@ -83,7 +85,7 @@ per_cat.pivot_table(index=["comparison", "category"], columns="variant", values=
 # Counting every example's lengths gives the stricter figure beside it.
 
 # %%
-spans.convention_effect(c).round(3)
+span_level.convention_effect(corpus).round(3)
 
 # %% [markdown]
 # ## Summary

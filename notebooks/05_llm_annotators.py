@@ -28,25 +28,27 @@
 # 5. What does it look like on a summary? ([Examples](show))
 
 # %%
-from hotelcheckspan import corpus, dataset, llms, paper, plots, report
+import hotelcheckspan
+from hotelcheckspan.analyses import dataset_level, llm_annotators
+from hotelcheckspan.book import paper, plots, report
 
 plots.set_theme()
-c = corpus.load()
-fig = paper.figures()
-sub = dataset.stage2_examples(c)
-report.corpus_banner(c)
+corpus = hotelcheckspan.load()
+reported = paper.figures()
+stage2 = dataset_level.stage2_examples(corpus)
+report.corpus_banner(corpus)
 
 # %% [markdown]
 # (volume)=
 # ## Over- and under-annotation (Section 5)
 
 # %%
-vol = llms.volume(c, sub)
+vol = llm_annotators.volume(corpus, stage2)
 vol.round(2)
 
 # %%
 v = vol.set_index("name")
-t4 = fig["table4_dataset_level_stage2_subset"]
+t4 = reported["table4_dataset_level_stage2_subset"]
 human_mean = sum(t4[g]["total"] for g in ("St. 1A", "St. 1B", "St. 2A", "St. 2B")) / 4
 paper.versus([(f"{name}: spans / mean human campaign", round(t4[name]["total"] / human_mean, 2),
                round(float(v.loc[model, "spans"] / v.loc[v["kind"] == "human", "spans"].mean()), 2))
@@ -60,10 +62,10 @@ paper.versus([(f"{name}: spans / mean human campaign", round(t4[name]["total"] /
 # minimal span.
 
 # %%
-paper.versus([(f"{name}: mean span words", fig["table3_llm_campaigns"][name]["avg_len"],
+paper.versus([(f"{name}: mean span words", reported["table3_llm_campaigns"][name]["avg_len"],
                round(float(v.loc[model, "mean_words"]), 1)) for name, model in paper.LLM_CAMPAIGNS.items()]
-             + [("humans: mean span words", fig["dataset"]["span_words"]["mean"],
-                 round(float(dataset.overview(c)["span_words_mean"]), 1))])
+             + [("humans: mean span words", reported["dataset"]["span_words"]["mean"],
+                 round(float(dataset_level.overview(corpus)["span_words_mean"]), 1))])
 
 # %% [markdown]
 # (llm-types)=
@@ -72,7 +74,7 @@ paper.versus([(f"{name}: mean span words", fig["table3_llm_campaigns"][name]["av
 # Percentage points above (+) or below (-) the pooled human share of each type.
 
 # %%
-llms.type_bias(c, sub).round(1)
+llm_annotators.type_bias(corpus, stage2).round(1)
 
 # %% [markdown]
 # (aspects)=
@@ -82,7 +84,7 @@ llms.type_bias(c, sub).round(1)
 # four pairs, per summary aspect.
 
 # %%
-llms.agreement_by_aspect(c, "gpt-4o", sub).round(3)
+llm_annotators.agreement_by_aspect(corpus, "gpt-4o", stage2).round(3)
 
 # %% [markdown]
 # (show)=
@@ -92,21 +94,21 @@ llms.agreement_by_aspect(c, "gpt-4o", sub).round(3)
 # gpt-4o marked something. Hover a highlight to see its type and, for LLMs, the stated reason.
 
 # %%
-contested = llms.contested_examples(c, "gpt-4o", n=3, examples=sub)
+contested = llm_annotators.contested_examples(corpus, "gpt-4o", n=3, examples=stage2)
 sets = ["stage1/A", "stage1/B", "stage2/A", "stage2/B", "gemma-3", "gpt-4o", "o3-mini"]
-report.highlight(c, contested.iloc[0].to_dict(), sets)
+report.highlight(corpus, contested.iloc[0].to_dict(), sets)
 
 # %%
-report.highlight(c, contested.iloc[1].to_dict(), sets)
+report.highlight(corpus, contested.iloc[1].to_dict(), sets)
 
 # %%
-report.highlight(c, contested.iloc[2].to_dict(), sets)
+report.highlight(corpus, contested.iloc[2].to_dict(), sets)
 
 # %% [markdown]
 # The reasons LLMs give for their spans, first five of gpt-4o:
 
 # %%
-llms.reasons(c, "gpt-4o", n=5, examples=sub)
+llm_annotators.reasons(corpus, "gpt-4o", n=5, examples=stage2)
 
 # %% [markdown]
 # ## Summary

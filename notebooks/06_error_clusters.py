@@ -29,12 +29,14 @@
 #    ([Clusters and consensus](consensus))
 
 # %%
-from hotelcheckspan import clusters, corpus, paper, plots, report
+import hotelcheckspan
+from hotelcheckspan.analyses import clusters
+from hotelcheckspan.book import paper, plots, report
 
 plots.set_theme()
-c = corpus.load()
-fig = paper.figures()
-report.corpus_banner(c)
+corpus = hotelcheckspan.load()
+reported = paper.figures()
+report.corpus_banner(corpus)
 
 # %% [markdown]
 # (choosing-k)=
@@ -43,16 +45,16 @@ report.corpus_banner(c)
 # Embeddings are cached on disk by model and text, so a rerun embeds nothing.
 
 # %%
-spans = clusters.human_spans(c)
-X = clusters.embed(list(spans["clean"]))
+error_spans = clusters.human_spans(corpus)
+X = clusters.embed(list(error_spans["clean"]))
 curve = clusters.silhouette_curve(X)
 k = clusters.best_k(curve)
-paper.versus([("spans embedded", fig["clustering"]["spans_embedded"], len(X)),
-              ("distinct span texts", "not reported", int(spans["clean"].nunique())),
-              ("chosen k", fig["clustering"]["k_chosen"], k)])
+paper.versus([("spans embedded", reported["clustering"]["spans_embedded"], len(X)),
+              ("distinct span texts", "not reported", int(error_spans["clean"].nunique())),
+              ("chosen k", reported["clustering"]["k_chosen"], k)])
 
 # %% mystnb={"figure": {"caption": "Silhouette of k-means++ over k; the dashed line marks the chosen k, the dotted one the paper's.", "name": "fig-silhouette"}, "image": {"alt": "Line plot of silhouette against k from 2 to 30, rising with k."}}
-plots.silhouette(curve, k, fig["clustering"]["k_chosen"])
+plots.silhouette(curve, k, reported["clustering"]["k_chosen"])
 
 # %% [markdown]
 # (table7)=
@@ -64,17 +66,17 @@ plots.silhouette(curve, k, fig["clustering"]["k_chosen"])
 
 # %%
 labels, centers = clusters.cluster(X, k)
-overview = clusters.overview(spans, X, labels, centers)
+overview = clusters.overview(error_spans, X, labels, centers)
 overview.round(1)
 
 # %% [markdown]
 # The paper's Table 7 lists 12 of its 15 clusters (shares of 425 spans):
 
 # %%
-paper.frame(fig["clustering"]["table7_clusters"], "cluster (paper)")
+paper.frame(reported["clustering"]["table7_clusters"], "cluster (paper)")
 
 # %% mystnb={"figure": {"caption": "Human spans in two dimensions (PCA of their embeddings), coloured by error type, with cluster names at cluster centres.", "name": "fig-cluster-map"}, "image": {"alt": "Scatter plot of human error spans in two dimensions coloured by error type, with cluster names placed at cluster centres."}}
-plots.cluster_map(clusters.map_2d(X), labels, spans["type"].to_numpy(), overview["label"].tolist())
+plots.cluster_map(clusters.map_2d(X), labels, error_spans["type"].to_numpy(), overview["label"].tolist())
 
 # %% [markdown]
 # (cluster-types)=
@@ -85,7 +87,7 @@ plots.cluster_map(clusters.map_2d(X), labels, spans["type"].to_numpy(), overview
 # output says how many.
 
 # %%
-cross, test = clusters.by_type(spans, labels)
+cross, test = clusters.by_type(error_spans, labels)
 cross.index = overview["label"]
 cross
 
@@ -102,7 +104,7 @@ test
 # of the labels file) and comparing their consensus with Fisher's exact test.
 
 # %%
-agreed = clusters.consensus(spans)
+agreed = clusters.consensus(error_spans)
 clusters.by_consensus(labels, agreed, overview).round(1)
 
 # %%

@@ -27,14 +27,16 @@
 #    their own scale? ([Beyond the paper](models))
 
 # %%
-from hotelcheckspan import corpus, impressions, paper, plots, report
+import hotelcheckspan
+from hotelcheckspan.analyses import impressions
+from hotelcheckspan.book import paper, plots, report
 
 plots.set_theme()
-c = corpus.load()
-fig = paper.figures()
-imp = fig["impressions"]
-r = impressions.ratings(c)
-report.corpus_banner(c)
+corpus = hotelcheckspan.load()
+reported = paper.figures()
+imp = reported["impressions"]
+ratings = impressions.ratings(corpus)
+report.corpus_banner(corpus)
 
 # %% [markdown]
 # (ttest)=
@@ -44,14 +46,14 @@ report.corpus_banner(c)
 # records with at least one, and Cohen's d with a 2,000-resample bootstrap interval.
 
 # %%
-t = impressions.errors_vs_none(r)
+welch = impressions.errors_vs_none(ratings)
 paper.versus([
-    ("mean impression, no errors", imp["mean_no_error"], round(t["mean_no_error"], 2)),
-    ("mean impression, with errors", imp["mean_with_error"], round(t["mean_with_error"], 2)),
-    ("t (Welch)", imp["t_errors_vs_none"], round(t["t"], 1)),
-    ("p", imp["p"], f"{t['p']:.1e}"),
-    ("degrees of freedom", "not reported", round(t["df"], 1)),
-    ("Cohen's d [95% CI]", "not reported", f"{t['d']:.2f} [{t['d_low']:.2f}, {t['d_high']:.2f}]"),
+    ("mean impression, no errors", imp["mean_no_error"], round(welch["mean_no_error"], 2)),
+    ("mean impression, with errors", imp["mean_with_error"], round(welch["mean_with_error"], 2)),
+    ("t (Welch)", imp["t_errors_vs_none"], round(welch["t"], 1)),
+    ("p", imp["p"], f"{welch['p']:.1e}"),
+    ("degrees of freedom", "not reported", round(welch["df"], 1)),
+    ("Cohen's d [95% CI]", "not reported", f"{welch['d']:.2f} [{welch['d_low']:.2f}, {welch['d_high']:.2f}]"),
 ])
 
 # %% [markdown]
@@ -59,15 +61,15 @@ paper.versus([
 # ## Number of errors (Section 6.5)
 
 # %%
-corr = impressions.count_correlation(r)
+corr = impressions.count_correlation(ratings)
 corr.round(3)
 
 # %%
-counts = impressions.by_count(r)
+counts = impressions.by_count(ratings)
 paper.versus([
     ("Pearson r, errors vs impression", imp["r_error_count_vs_impression"], round(float(corr.loc[0, "r"]), 2)),
     ("mean impression, more than 4 errors", imp["mean_when_more_than_4_errors"],
-     "no record has more than 4" if int(r["errors"].max()) <= 4 else round(float(r.loc[r["errors"] > 4, "impression"].mean()), 2)),
+     "no record has more than 4" if int(ratings["errors"].max()) <= 4 else round(float(ratings.loc[ratings["errors"] > 4, "impression"].mean()), 2)),
 ])
 
 # %% mystnb={"figure": {"caption": "Mean impression by number of errors marked in the record, with 95% confidence intervals; the paper's no-error and with-error means as crosses.", "name": "fig-impression-count"}, "image": {"alt": "Dot plot of mean impression falling from about 4.9 with no errors to below 3 with three or more errors, with confidence intervals."}}
@@ -84,7 +86,7 @@ counts.round(2)
 # no-error mean (a record with two types counts for both, as we read the paper).
 
 # %%
-per_type = impressions.by_type(r).set_index("type")
+per_type = impressions.by_type(ratings).set_index("type")
 paper.versus([(f"{t}: {what}", imp["by_type"][t][what], round(float(per_type.loc[t, what]), 2))
               for t in imp["by_type"] for what in ("mean", "drop")])
 
@@ -93,7 +95,7 @@ paper.versus([(f"{t}: {what}", imp["by_type"][t][what], round(float(per_type.loc
 # ## Rating bands (Section 6.5)
 
 # %%
-b = impressions.bands(r).set_index("band")
+b = impressions.bands(ratings).set_index("band")
 paper.versus([
     ("high (6-7) with errors (%)", imp["high_rated_6_7_with_errors_pct"], round(float(b.loc["high (6-7)", "with errors (%)"]), 1)),
     ("mid (4-5) with errors (%)", imp["mid_low_with_errors_pct"], round(float(b.loc["mid (4-5)", "with errors (%)"]), 1)),
@@ -108,13 +110,13 @@ paper.versus([
 # them, each with their own scale. How much of the variance sits between annotators?
 
 # %%
-impressions.annotator_variance(r)
+impressions.annotator_variance(ratings)
 
 # %% [markdown]
 # The any-error effect with and without a random intercept per annotator (statsmodels MixedLM):
 
 # %%
-impressions.error_effect_models(r).round(3)
+impressions.error_effect_models(ratings).round(3)
 
 # %% [markdown]
 # And the effect of one more error of each type, from ordinary least squares, the mixed model,
@@ -122,7 +124,7 @@ impressions.error_effect_models(r).round(3)
 # that treating the 1-7 scale as interval does not drive the ordering.
 
 # %%
-impressions.per_type_models(r).round(3)
+impressions.per_type_models(ratings).round(3)
 
 # %% [markdown]
 # ## Summary

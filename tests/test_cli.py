@@ -90,7 +90,7 @@ def test_f1_human_vs_model_soft_is_at_least_hard():
 @pytest.mark.parametrize("args, message", [
     (["missing.jsonl", STAGE1], "no such file"),
     ([STAGE1, STAGE1, "--ref-group", "7"], "no example has a record on both sides"),
-    ([STAGE1, STAGE1, "--ref-group", "Z"], "neither a number nor A/B"),
+    ([STAGE1, STAGE1, "--ref-group", "?"], "neither a number nor a letter"),
 ])
 def test_f1_errors_are_one_line(args, message):
     out = run("f1", *args)
@@ -104,3 +104,15 @@ def test_f1_reports_a_bad_line(tmp_path):
     out = run("f1", bad, STAGE1)
     assert out.returncode == 1 and "Traceback" not in out.stderr
     assert f"{bad}:1: <json>: malformed JSON" in out.stderr
+
+
+HEAVY = ["hotelcheckspan.simulation", "rouge_score", "nltk", "sacrebleu", "torch", "sentence_transformers",
+         "matplotlib", "seaborn", "sklearn"]
+
+
+def test_cli_imports_nothing_heavy():
+    """validate, stats and f1 start without the simulation, rouge-score, nltk, torch or plotting."""
+    code = ("import sys, hotelcheckspan.cli as cli; cli.build_parser(); "
+            f"print(' '.join(m for m in {HEAVY!r} if any(k == m or k.startswith(m + '.') for k in sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "", f"the CLI imports {out.stdout.strip()}"

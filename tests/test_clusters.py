@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from hotelcheckspan import clusters as K
+from hotelcheckspan.analyses import clusters as K
 
 
 class NoModel:
@@ -100,7 +100,7 @@ def test_cluster_by_type_and_claim_tests():
 
 
 def test_labels_file_names_every_bundled_cluster():
-    from hotelcheckspan import corpus
+    from hotelcheckspan import corpora as corpus
 
     spans = K.human_spans(corpus.load())
     X = K.embed(list(spans["clean"]))

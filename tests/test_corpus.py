@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from hotelcheckspan import corpus as C
+from hotelcheckspan.corpora import reader as C
 from hotelcheckspan import paths
 
 KEY = {"dataset": "d", "split": "short", "setup_id": "s"}

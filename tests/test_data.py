@@ -5,7 +5,9 @@ import hashlib
 import pytest
 import yaml
 
-from hotelcheckspan import corpus, paths, standin
+from hotelcheckspan import corpora as corpus
+from hotelcheckspan import paths
+from hotelcheckspan.simulation import dedup, standin
 
 SHARED = paths.REPO_ROOT.parent / "shared" / "reference" / "paper_figures.yaml"
 
@@ -41,8 +43,6 @@ def test_paper_figures_are_the_transcribed_reference():
 
 
 def test_dedup_rule_and_prefilter():
-    from hotelcheckspan import dedup
-
     kept, dropped = dedup.deduplicate([
         "The hotel has an outdoor pool and a spa.",
         "The hotel has an outdoor pool and a spa!",
@@ -58,8 +58,6 @@ def test_dedup_rule_and_prefilter():
 def test_prefilter_never_skips_a_redundant_pair():
     from hypothesis import given, settings
     from hypothesis import strategies as st
-
-    from hotelcheckspan import dedup
 
     words = st.lists(st.sampled_from(["the", "hotel", "pool", "a", "spa", "near", "beach", ",", ".", "Spa", "free"]),
                      min_size=1, max_size=12).map(" ".join)

@@ -5,9 +5,10 @@ import pandas as pd
 import pytest
 from sklearn.metrics import balanced_accuracy_score, cohen_kappa_score
 
-from hotelcheckspan import examples as E
-from hotelcheckspan import spans as S
-from hotelcheckspan.corpus import CATEGORIES, KEY, load
+from hotelcheckspan.analyses import example_level as E
+from hotelcheckspan.analyses import span_level as S
+from hotelcheckspan.categories import CATEGORIES
+from hotelcheckspan.corpora import KEY, load
 
 NC, MIS, INC = CATEGORIES
 
@@ -103,7 +104,7 @@ def test_bootstraps_are_seeded_and_bracket_the_estimate():
 
 def test_marks_from_a_corpus_match_its_spans():
     c = load()
-    m = E.marks(c, [("stage1", 0)])
+    m = E.marks(c, ["stage1/A"])
     spans = c.spans[(c.spans["campaign"] == "stage1") & (c.spans["annotator_group"] == 0)]
     assert len(m) == 496
     assert int(m[E.ANY].sum()) == spans[KEY].drop_duplicates().shape[0]
@@ -125,12 +126,12 @@ def test_comparisons_are_data_and_pairs_average_like_table6(tmp_path):
     assert (pairs.set_index("match").loc["soft", "f1"].to_numpy() >= hard["f1"].to_numpy()).all()
     with pytest.raises(ValueError, match="no records"):
         S.pairwise(c, [{"name": "x", "ref": ["stage9/A"], "hyp": ["gemma-3"]}])
-    with pytest.raises(ValueError, match="neither a number nor A/B"):  # never silently pooled
-        S.pairwise(c, [{"name": "x", "ref": ["stage1/Z"], "hyp": ["gemma-3"]}])
+    with pytest.raises(ValueError, match="neither a number nor a letter"):  # never silently pooled
+        S.pairwise(c, [{"name": "x", "ref": ["stage1/?"], "hyp": ["gemma-3"]}])
 
 
 def test_highlight_draws_spans_and_says_what_it_cannot():
-    from hotelcheckspan import report
+    from hotelcheckspan.book import report
 
     summary = "Stay in the heart of Kyoto."
     spans = pd.DataFrame({"start": [8, 12, 21], "end": [26, 17, 26], "type": ["Misleading", "Incorrect", NC],
@@ -141,7 +142,7 @@ def test_highlight_draws_spans_and_says_what_it_cannot():
 
 
 def test_resampling_weights_and_interval():
-    from hotelcheckspan import resampling
+    from hotelcheckspan.metrics import resampling
 
     w = resampling.weights(5, 200, np.random.default_rng(0))
     assert w.shape == (200, 5) and (w.sum(axis=1) == 5).all()

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from hotelcheckspan import impressions as I
+from hotelcheckspan.analyses import impressions as I
 
 
 def frame(rows):
@@ -81,7 +81,7 @@ def test_mixed_model_recovers_annotator_variance_and_effects():
 
 
 def test_ratings_from_the_bundled_corpus():
-    from hotelcheckspan import corpus
+    from hotelcheckspan import corpora as corpus
 
     c = corpus.load()
     r = I.ratings(c)

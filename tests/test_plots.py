@@ -4,7 +4,11 @@ import io
 
 import numpy as np
 
-from hotelcheckspan import corpus, dataset, impressions, plots, spans
+from hotelcheckspan import corpora as corpus
+from hotelcheckspan.analyses import dataset_level as dataset
+from hotelcheckspan.analyses import impressions
+from hotelcheckspan.analyses import span_level as spans
+from hotelcheckspan.book import plots
 
 
 def png(fig) -> bytes:

@@ -6,8 +6,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hotelcheckspan import spans as S
-from hotelcheckspan.corpus import CATEGORIES, KEY
+from hotelcheckspan.annotator_sets import AnnotatorSet
+from hotelcheckspan.categories import CATEGORIES
+from hotelcheckspan.corpora import KEY
+from hotelcheckspan.metrics import span_f1 as S
 from span_reference import FACTGENIE, factgenie_f1, per_character
 
 EXAMPLES = [("d", "short", "s", i) for i in range(4)]
@@ -151,13 +153,13 @@ def test_worked_example_of_the_methods_page():
 
 def test_pooled_annotator_set_is_one_side():
     """All groups of a campaign pooled: their spans are one reference, as factgenie does."""
-    from hotelcheckspan import corpus
+    from hotelcheckspan import corpora as corpus
 
     c = corpus.load()
-    rec_all, sp_all = S.side(c, "stage1")
-    rec_a, sp_a = S.side(c, "stage1/A")
-    rec_b, sp_b = S.side(c, "stage1/B")
-    _, hyp = S.side(c, "gpt-4o")
+    rec_all, sp_all = AnnotatorSet.parse("stage1").require(c)
+    rec_a, sp_a = AnnotatorSet.parse("stage1/A").require(c)
+    rec_b, sp_b = AnnotatorSet.parse("stage1/B").require(c)
+    _, hyp = AnnotatorSet.parse("gpt-4o").require(c)
     ex = rec_all[KEY].drop_duplicates()
     pooled = S.span_f1(sp_all, hyp, ex, match="soft").iloc[0]
     assert pooled["ref_count"] == len(sp_a) + len(sp_b)

@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import corpus as corpus_mod
-from . import dataset, spans, standin
-from .corpus import KEY
+from . import corpora
+from .analyses import dataset_level
+from .annotator_sets import AnnotatorSet, parse_group
+from .corpora import KEY
+from .metrics import span_f1
 
 
 class CliError(Exception):
@@ -25,29 +27,34 @@ def _group(value: str | None) -> int | None:
     if value is None:
         return None
     try:
-        return spans.parse_group(value)
+        return parse_group(value)
     except ValueError as err:
         raise CliError(str(err)) from None
 
 
 def cmd_validate(args) -> int:
-    problems = corpus_mod.validate(args.path)
+    problems = corpora.validate(args.path)
     for p in problems:
         print(p)
     if problems:
         print(f"{len(problems)} problem(s)", file=sys.stderr)
         return 1
-    c = corpus_mod.load(args.path)
+    c = corpora.load(args.path)
     print(f"ok: {len(c.examples)} examples, {len(c.records)} records, {len(c.spans)} spans")
     return 0
 
 
 def cmd_standin(args) -> int:
+    # imported here, not at the top: the simulation pulls in rouge-score and nltk, which
+    # validate, stats and f1 do not need and which would slow every command's start
+    from .simulation import standin
+
     out = Path(args.out)
     if out.exists() and any(out.iterdir()) and not args.force:
         raise CliError(f"{out} is not empty (use --force to overwrite)")
-    standin.generate(out, seed=args.seed)
-    print(f"wrote the stand-in corpus (seed {args.seed}) to {out}")
+    seed = standin.SEED if args.seed is None else args.seed
+    standin.generate(out, seed=seed)
+    print(f"wrote the stand-in corpus (seed {seed}) to {out}")
     return 0
 
 
@@ -56,14 +63,14 @@ def _json_ready(df: pd.DataFrame) -> list[dict]:
 
 
 def cmd_stats(args) -> int:
-    c = corpus_mod.load(args.path)
+    c = corpora.load(args.path)
     tables = {
-        "overview_human": dataset.overview(c, "human"),
-        "table2_human_types": dataset.type_distribution(c, "human"),
-        "campaigns_all_examples": dataset.campaign_table(c),
+        "overview_human": dataset_level.overview(c, "human"),
+        "table2_human_types": dataset_level.type_distribution(c, "human"),
+        "campaigns_all_examples": dataset_level.campaign_table(c),
     }
     if "stage2" in set(c.records["campaign"]):
-        tables["campaigns_stage2_examples"] = dataset.campaign_table(c, dataset.stage2_examples(c), by_group=True)
+        tables["campaigns_stage2_examples"] = dataset_level.campaign_table(c, dataset_level.stage2_examples(c), by_group=True)
     if args.json:
         print(json.dumps({k: v if isinstance(v, dict) else _json_ready(v) for k, v in tables.items()}, indent=1))
         return 0
@@ -76,13 +83,13 @@ def cmd_stats(args) -> int:
 
 
 def _side(path: str, group: int | None):
-    records, span_frame, categories, problems = corpus_mod.read_annotation_file(path)
+    records, span_frame, categories, problems = corpora.read_annotation_file(path)
     if problems:
         more = f" (and {len(problems) - 1} more problem(s) in the file)" if len(problems) > 1 else ""
         raise CliError(f"{problems[0]}{more}")
     if group is not None:
-        records = records[records["annotator_group"] == group]
-        span_frame = span_frame[span_frame["annotator_group"] == group]
+        annotators = AnnotatorSet(str(Path(path).parent.name), group)
+        records, span_frame = annotators.filter(records), annotators.filter(span_frame)
     return records, span_frame, categories
 
 
@@ -94,7 +101,7 @@ def cmd_f1(args) -> int:
     examples = ref_rec[KEY].drop_duplicates().merge(hyp_rec[KEY].drop_duplicates(), on=KEY)
     if examples.empty:
         raise CliError("no example has a record on both sides (check the files and --ref-group/--hyp-group)")
-    table = spans.span_f1(ref_spans, hyp_spans, examples, match=args.match, convention=args.convention,
+    table = span_f1.span_f1(ref_spans, hyp_spans, examples, match=args.match, convention=args.convention,
                           by_type=args.by_type, per_category=args.per_category, categories=ref_cats)
     overall = table.iloc[0]
     result = {"precision": float(overall["precision"]), "recall": float(overall["recall"]),
@@ -126,7 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("standin", help="regenerate the bundled simulated corpus")
     p.add_argument("--out", required=True)
-    p.add_argument("--seed", type=int, default=standin.SEED)
+    p.add_argument("--seed", type=int, default=None, help="default: the seed of the bundled corpus")
     p.add_argument("--force", action="store_true", help="write into a non-empty folder")
     p.set_defaults(func=cmd_standin)
 
@@ -156,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(args)
     except CliError as err:
         print(f"hotelcheckspan {args.command}: {err}", file=sys.stderr)
-    except corpus_mod.CorpusError as err:
+    except corpora.CorpusError as err:
         print(f"hotelcheckspan {args.command}: {err}", file=sys.stderr)
     except (FileNotFoundError, NotADirectoryError, PermissionError) as err:
         print(f"hotelcheckspan {args.command}: {err}", file=sys.stderr)

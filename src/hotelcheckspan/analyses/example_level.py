@@ -1,7 +1,7 @@
 """Example-level agreement (Table 5, Section 6.2): who said an example has an error of a type.
 
-A *rater* is an annotator set, ``(campaign, group)`` with ``group=None`` for all groups of the
-campaign pooled. A rater votes "error of type t" on an example when any of its records there
+A *rater* is an :class:`~hotelcheckspan.annotator_sets.AnnotatorSet` (a campaign, or one group
+of it), given as a set or as its spec (``"stage1/A"``, ``"gpt-4o"``). A rater votes "error of type t" on an example when any of its records there
 has a span of type t; "Any" is a vote for an error of any type.
 
 Frames:
@@ -21,34 +21,28 @@ from krippendorff import alpha as _kalpha
 from sklearn.metrics import balanced_accuracy_score, cohen_kappa_score
 from statsmodels.stats.inter_rater import fleiss_kappa
 
-from . import resampling
-from .corpus import CATEGORIES, KEY, Corpus
-from .dataset import label
-from .spans import select
+from ..annotator_sets import HUMAN_SETS, parse_all
+from ..categories import ANY, CATEGORIES
+from ..corpora import KEY, Corpus
+from ..metrics import resampling
 
-ANY = "Any"
 LABELS = [*CATEGORIES, ANY]
-Rater = tuple[str, int | None]
-STAGE2_RATERS: list[Rater] = [("stage1", 0), ("stage1", 1), ("stage2", 0), ("stage2", 1)]
 
 
-def rater_name(rater: Rater) -> str:
-    campaign, group = rater
-    return label(campaign, group)
+def marks(corpus: Corpus, raters, examples: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Per example and rater: did the rater mark an error of each type (and of any type)?
 
-
-def marks(corpus: Corpus, raters: list[Rater], examples: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Per example and rater: did the rater mark an error of each type (and of any type)?"""
+    ``raters`` are annotator sets (or their specs); the ``rater`` column holds their names."""
     frames = []
-    for campaign, group in raters:
-        rec, spans = select(corpus, campaign, group)
+    for rater in parse_all(raters):
+        rec, spans = rater.select(corpus)
         base = rec[KEY].drop_duplicates()
         typed = spans.assign(hit=True).pivot_table(index=KEY, columns="type", values="hit", aggfunc="any")
         typed = typed.reindex(columns=CATEGORIES).astype("boolean").fillna(False).astype(bool).reset_index()
         m = base.merge(typed, on=KEY, how="left").fillna({c: False for c in CATEGORIES})
         m[CATEGORIES] = m[CATEGORIES].astype(bool)
         m[ANY] = m[CATEGORIES].any(axis=1)
-        m.insert(len(KEY), "rater", rater_name((campaign, group)))
+        m.insert(len(KEY), "rater", rater.name)
         frames.append(m)
     out = pd.concat(frames, ignore_index=True)
     if examples is not None:
@@ -248,7 +242,7 @@ def bootstrap(units: pd.DataFrame, statistic, n_boot: int = 1000, seed: int = 0,
     return _intervals(estimate, {m: reps[:, :, j] for j, m in enumerate(measures)}, level)
 
 
-def models_vs_majority(corpus: Corpus, models: list[str], raters: list[Rater] = STAGE2_RATERS,
+def models_vs_majority(corpus: Corpus, models: list[str], raters=HUMAN_SETS,
                        examples: pd.DataFrame | None = None, n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
     """Every model against the clear human majority, with bootstrap intervals.
 
@@ -258,7 +252,7 @@ def models_vs_majority(corpus: Corpus, models: list[str], raters: list[Rater] = 
     maj = majority(votes(marks(corpus, raters, examples)))
     frames = []
     for i, model in enumerate(models):
-        model_marks = marks(corpus, [(model, None)], examples)
+        model_marks = marks(corpus, [model], examples)
         base = alignment(maj, model_marks)
         ci = alignment_ci(maj, model_marks, n_boot=n_boot, seed=seed + i)
         wide = ci.pivot(index="label", columns="measure", values=["low", "high"])

@@ -1,4 +1,5 @@
-"""One look for every figure: the seaborn theme and one colour per error type."""
+"""One look for every figure: the seaborn theme, with each error type in its colour from
+:mod:`hotelcheckspan.categories`."""
 
 from __future__ import annotations
 
@@ -6,14 +7,12 @@ import matplotlib.pyplot as plt
 import numpy as np
 import seaborn as sns
 
-TYPE_ORDER = ["Incorrect", "Misleading", "Not Checkable"]
-TYPE_COLORS = {"Incorrect": "#d62728", "Misleading": "#ff7f0e", "Not Checkable": "#1f77b4"}
-ANY_COLOR = "#555555"
+from ..categories import COLORS, PLOT_ORDER
 
 
 def set_theme() -> None:
     """Apply the compendium's seaborn theme (deterministic fonts and sizes for stable PNGs)."""
-    sns.set_theme(context="notebook", style="whitegrid", palette=[TYPE_COLORS[t] for t in TYPE_ORDER])
+    sns.set_theme(context="notebook", style="whitegrid", palette=[COLORS[t] for t in PLOT_ORDER])
     plt.rcParams.update({"figure.dpi": 100, "savefig.dpi": 100, "figure.figsize": (7.0, 4.0),
                          "axes.titleweight": "bold", "svg.hashsalt": "hotelcheckspan"})
 
@@ -23,11 +22,6 @@ def finish(fig):
     fig.tight_layout()
     plt.close(fig)
     return fig
-
-
-def type_palette(types=None) -> dict:
-    """Colour per error type, restricted to ``types`` when given."""
-    return {t: TYPE_COLORS[t] for t in (types or TYPE_ORDER)}
 
 
 def length_distributions(examples):
@@ -52,12 +46,12 @@ def span_lengths(spans):
 
 def type_shares(table, title="Error types per campaign"):
     """Stacked bars of type shares per campaign, from a ``dataset.campaign_table``."""
-    shares = table.set_index("name")[[f"{t} %" for t in TYPE_ORDER]].fillna(0)
-    shares.columns = TYPE_ORDER
+    shares = table.set_index("name")[[f"{t} %" for t in PLOT_ORDER]].fillna(0)
+    shares.columns = PLOT_ORDER
     fig, ax = plt.subplots(figsize=(8, 0.45 * len(shares) + 1.4))
     left = None
-    for t in TYPE_ORDER:
-        ax.barh(shares.index, shares[t], left=left, color=TYPE_COLORS[t], label=t)
+    for t in PLOT_ORDER:
+        ax.barh(shares.index, shares[t], left=left, color=COLORS[t], label=t)
         left = shares[t] if left is None else left + shares[t]
     ax.invert_yaxis()
     ax.set(xlabel="share of the campaign's spans (%)", xlim=(0, 100), title=title)
@@ -67,7 +61,7 @@ def type_shares(table, title="Error types per campaign"):
 
 def paradox(table):
     """Raw agreement against balanced accuracy per model, per type (pooled) and for any error,
-    from ``examples.models_vs_majority``: where the two diverge, agreement rewards silence."""
+    from ``example_level.models_vs_majority``: where the two diverge, agreement rewards silence."""
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
     for ax, lab in zip(axes, ["per type (pooled)", "Any"]):
         t = table[table["label"] == lab].reset_index(drop=True)
@@ -123,9 +117,9 @@ def silhouette(curve, chosen: int, paper_k: int | None = None):
 def cluster_map(xy, labels, types, names):
     """The spans in 2-D (PCA of their embeddings): colour per error type, cluster names at the centres."""
     fig, ax = plt.subplots(figsize=(9, 6.5))
-    for t in TYPE_ORDER:
+    for t in PLOT_ORDER:
         m = np.asarray(types) == t
-        ax.scatter(xy[m, 0], xy[m, 1], s=10, alpha=0.6, color=TYPE_COLORS[t], label=t)
+        ax.scatter(xy[m, 0], xy[m, 1], s=10, alpha=0.6, color=COLORS[t], label=t)
     for c, name in enumerate(names):
         pts = xy[labels == c]
         if len(pts):

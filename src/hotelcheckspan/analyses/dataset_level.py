@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .corpus import CATEGORIES, KEY, Corpus
-
-GROUP_LETTER = {0: "A", 1: "B"}
+from ..annotator_sets import AnnotatorSet
+from ..categories import CATEGORIES
+from ..corpora import KEY, Corpus
 
 
 def restrict(corpus: Corpus, examples: pd.DataFrame | None) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -27,11 +27,12 @@ def stage2_examples(corpus: Corpus, campaign: str = "stage2") -> pd.DataFrame:
     return corpus.records.loc[corpus.records["campaign"] == campaign, KEY].drop_duplicates().reset_index(drop=True)
 
 
-def label(campaign: str, group: int | None) -> str:
-    """Table 4's row names: 'St. 1A' for stage1 group 0; model campaigns keep their name."""
-    if campaign.startswith("stage") and group is not None:
-        return f"St. {campaign[5:]}{GROUP_LETTER.get(group, group)}"
-    return campaign
+def set_names(records: pd.DataFrame, campaigns, groups) -> list[str]:
+    """Display names of (campaign, group) rows: a group is named only where its campaign has
+    several ("St. 1A"), so single-group campaigns keep their name ("gemma-3")."""
+    n_groups = records.groupby("campaign")["annotator_group"].nunique()
+    return [AnnotatorSet(c, None if g is None or pd.isna(g) or n_groups.get(c, 1) < 2 else int(g)).name
+            for c, g in zip(campaigns, groups)]
 
 
 def campaign_table(corpus: Corpus, examples: pd.DataFrame | None = None, by_group: bool = False) -> pd.DataFrame:
@@ -52,8 +53,8 @@ def campaign_table(corpus: Corpus, examples: pd.DataFrame | None = None, by_grou
     for c in CATEGORIES:
         table[f"{c} %"] = 100 * table[c] / table["spans"].where(table["spans"] > 0)
     table = table.reset_index()
-    table.insert(0, "name", [label(r.campaign, r.annotator_group if by_group else None)
-                             for r in table.itertuples()])
+    groups = table["annotator_group"] if by_group else [None] * len(table)
+    table.insert(0, "name", set_names(corpus.records, table["campaign"], groups))
     cols = ["name", *keys, "kind", "records", "error_records", "spans", "spans_per_record",
             "spans_per_error_record", "mean_words", *CATEGORIES, *[f"{c} %" for c in CATEGORIES]]
     return table[cols]
@@ -92,7 +93,7 @@ def sizes(corpus: Corpus) -> pd.DataFrame:
     rec = corpus.records.groupby(["campaign", "annotator_group"], sort=False).agg(
         count=("record_id", "size"), annotators=("annotator_id", "nunique")).reset_index()
     rec.insert(0, "what", "records")
-    rec["which"] = [label(c, g) if c.startswith("stage") else c for c, g in zip(rec["campaign"], rec["annotator_group"])]
+    rec["which"] = set_names(corpus.records, rec["campaign"], rec["annotator_group"])
     return pd.concat([ex, rec[["what", "which", "count", "annotators"]]], ignore_index=True)
 
 

@@ -7,7 +7,7 @@ from functools import lru_cache
 import pandas as pd
 import yaml
 
-from . import paths
+from .. import paths
 
 
 @lru_cache(maxsize=1)

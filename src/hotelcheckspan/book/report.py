@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import platform
 from html import escape
+from importlib.metadata import PackageNotFoundError, version
 
+import pandas as pd
 from IPython.display import HTML
 
-from .corpus import Corpus
+from ..annotator_sets import AnnotatorSet
+from ..categories import color, plot_order
+from ..corpora import KEY, Corpus
 
 SIMULATED_TEXT = (
     "The numbers on this page come from the bundled stand-in corpus, a seeded "
@@ -29,8 +34,6 @@ def corpus_banner(corpus: Corpus) -> HTML:
 def _marked(summary: str, spans) -> str:
     """The summary as HTML with each span in a <mark> coloured by its type. Overlapping spans
     (which the paper's interface forbids) cannot be drawn inline; the row says how many."""
-    from .plots import TYPE_COLORS
-
     out, pos, hidden = [], 0, 0
     for s in spans.sort_values("start").itertuples():
         if s.start < pos:
@@ -39,8 +42,8 @@ def _marked(summary: str, spans) -> str:
         out.append(escape(summary[pos:s.start]))
         title = escape(f"{s.type}: {s.reason}" if s.reason else s.type)
         out.append(f'<mark class="span-{s.type.lower().replace(" ", "-")}" title="{title}" '
-                   f'style="background:{TYPE_COLORS.get(s.type, "#cccccc")}55;'
-                   f'border-bottom:2px solid {TYPE_COLORS.get(s.type, "#cccccc")}">{escape(summary[s.start:s.end])}</mark>')
+                   f'style="background:{color(s.type)}55;border-bottom:2px solid {color(s.type)}">'
+                   f'{escape(summary[s.start:s.end])}</mark>')
         pos = s.end
     out.append(escape(summary[pos:]))
     if hidden:
@@ -54,21 +57,16 @@ def highlight(corpus: Corpus, key: dict, sets: list[str]) -> HTML:
     ``key`` is the example key (dataset, split, setup_id, example_idx); ``sets`` are annotator
     sets as in ``data/comparisons.yaml`` ("stage1/A", "gpt-4o").
     """
-    import pandas as pd
-
-    from .corpus import KEY
-    from .plots import TYPE_COLORS, TYPE_ORDER
-    from .spans import side
-
     one = pd.DataFrame([key])[KEY]
     row = corpus.examples.merge(one, on=KEY).iloc[0]
     rows = []
     for spec in sets:
-        _, sp = side(corpus, spec)
-        rows.append(f"<tr><th style='text-align:left;padding-right:1em'>{escape(spec)}</th>"
+        annotators = AnnotatorSet.parse(spec)
+        _, sp = annotators.require(corpus)
+        rows.append(f"<tr><th style='text-align:left;padding-right:1em'>{escape(annotators.spec)}</th>"
                     f"<td>{_marked(row['summary'], sp.merge(one, on=KEY))}</td></tr>")
-    legend = " ".join(f'<span style="background:{TYPE_COLORS[t]}55;border-bottom:2px solid {TYPE_COLORS[t]};'
-                      f'padding:0 .3em">{t}</span>' for t in TYPE_ORDER)
+    legend = " ".join(f'<span style="background:{color(t)}55;border-bottom:2px solid {color(t)};'
+                      f'padding:0 .3em">{t}</span>' for t in plot_order())
     ident = f"{key['split']} #{key['example_idx']} ({escape(str(row['aspect']))})"
     return HTML(f"<div class='span-highlight'><p><strong>Example {ident}</strong> {legend}</p>"
                 f"<table>{''.join(rows)}</table><details><summary>Description "
@@ -83,11 +81,6 @@ PROVENANCE_PACKAGES = ["hotelcheckspan", "numpy", "pandas", "scipy", "statsmodel
 
 def versions(packages: list[str] = PROVENANCE_PACKAGES):
     """Installed versions of the packages the results depend on (a frame: package, version)."""
-    import platform
-    from importlib.metadata import PackageNotFoundError, version
-
-    import pandas as pd
-
     rows = [{"package": "python", "version": platform.python_version()}]
     for name in packages:
         try:

@@ -15,8 +15,9 @@ import statsmodels.formula.api as smf
 from scipy import stats
 from statsmodels.miscmodels.ordinal_model import OrderedModel
 
-from . import resampling
-from .corpus import CATEGORIES, KEY, Corpus
+from ..categories import CATEGORIES
+from ..corpora import KEY, Corpus
+from ..metrics import resampling
 
 TYPE_COLUMNS = {t: "n_" + t.lower().replace(" ", "_") for t in CATEGORIES}
 BANDS = {"low (1-3)": (1, 3), "mid (4-5)": (4, 5), "high (6-7)": (6, 7)}

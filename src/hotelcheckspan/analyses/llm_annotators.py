@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pandas as pd
 
-from . import dataset, spans
-from .corpus import CATEGORIES, KEY, Corpus
-
-HUMAN_SETS = ["stage1/A", "stage1/B", "stage2/A", "stage2/B"]
-
+from ..annotator_sets import HUMAN_SETS
+from ..categories import ANY, CATEGORIES
+from ..corpora import KEY, Corpus
+from ..metrics import span_f1
+from . import dataset_level, example_level, span_level
 
 def volume(corpus: Corpus, examples: pd.DataFrame | None = None) -> pd.DataFrame:
     """Spans per record and span length per campaign, and each as a ratio to the human mean.
@@ -19,7 +19,7 @@ def volume(corpus: Corpus, examples: pd.DataFrame | None = None) -> pd.DataFrame
     Columns: ``name, kind, spans, spans_per_record, mean_words, x human spans/record,
     x human length``.
     """
-    table = dataset.campaign_table(corpus, examples, by_group=True)
+    table = dataset_level.campaign_table(corpus, examples, by_group=True)
     human = table[table["kind"] == "human"]
     per_rec = human["spans"].sum() / human["records"].sum()
     words = (human["mean_words"] * human["spans"]).sum() / human["spans"].sum()
@@ -31,7 +31,7 @@ def volume(corpus: Corpus, examples: pd.DataFrame | None = None) -> pd.DataFrame
 
 def type_bias(corpus: Corpus, examples: pd.DataFrame | None = None) -> pd.DataFrame:
     """Each model's type shares minus the pooled human shares, in percentage points."""
-    table = dataset.campaign_table(corpus, examples)
+    table = dataset_level.campaign_table(corpus, examples)
     human = table[table["kind"] == "human"][CATEGORIES].sum()
     human_share = 100 * human / human.sum()
     models = table[table["kind"] == "model"].set_index("campaign")
@@ -49,12 +49,12 @@ def agreement_by_aspect(corpus: Corpus, model: str, examples: pd.DataFrame | Non
     """
     comparison = [{"name": model, "ref": HUMAN_SETS, "hyp": [model]}]
     frames = []
-    for *_, ref_sp, hyp_sp, ex in spans.iter_pairs(corpus, comparison):
+    for *_, ref_sp, hyp_sp, ex in span_level.iter_pairs(corpus, comparison):
         if examples is not None:
             ex = ex.merge(examples[KEY], on=KEY)
-        frames.append(spans.per_example(ref_sp, hyp_sp, ex, match=match, categories=CATEGORIES))
+        frames.append(span_f1.per_example(ref_sp, hyp_sp, ex, match=match, categories=CATEGORIES))
     counts = pd.concat(frames).merge(corpus.examples[KEY + ["aspect"]], on=KEY)
-    table = spans.scores(counts.assign(category=counts["aspect"])).rename(columns={"category": "aspect"})
+    table = span_f1.scores(counts.assign(category=counts["aspect"])).rename(columns={"category": "aspect"})
     table["examples"] = table["aspect"].map(counts.drop_duplicates(KEY).groupby("aspect").size())
     cols = ["aspect", "examples", "precision", "recall", "f1", "ref_count", "hyp_count"]
     return table[cols].sort_values("f1", ascending=False).reset_index(drop=True)
@@ -63,12 +63,10 @@ def agreement_by_aspect(corpus: Corpus, model: str, examples: pd.DataFrame | Non
 def contested_examples(corpus: Corpus, model: str, n: int = 3, examples: pd.DataFrame | None = None) -> pd.DataFrame:
     """Examples where the four human sets split 2-2 on whether there is an error and the model
     marked something: the cases a reader should look at. The first ``n`` by example key."""
-    from . import examples as ex_mod
-
-    votes = ex_mod.votes(ex_mod.marks(corpus, ex_mod.STAGE2_RATERS, examples))
-    model_marks = ex_mod.marks(corpus, [(model, None)], examples)
-    split = votes[votes[ex_mod.ANY] == 2][KEY]
-    marked = model_marks[model_marks[ex_mod.ANY]][KEY]
+    votes = example_level.votes(example_level.marks(corpus, HUMAN_SETS, examples))
+    model_marks = example_level.marks(corpus, [model], examples)
+    split = votes[votes[ANY] == 2][KEY]
+    marked = model_marks[model_marks[ANY]][KEY]
     return split.merge(marked, on=KEY).sort_values(KEY).head(n).reset_index(drop=True)
 
 

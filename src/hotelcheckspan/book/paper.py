@@ -8,6 +8,7 @@ import pandas as pd
 import yaml
 
 from .. import paths
+from ..annotator_sets import PAPER_NAMES
 
 
 @lru_cache(maxsize=1)
@@ -32,8 +33,7 @@ def versus(rows: list[tuple], label: str = "this corpus") -> pd.DataFrame:
 
 
 # The paper's row names for the LLM campaigns -> the campaign folders of the corpus
-LLM_CAMPAIGNS = {"gemma-3": "gemma-3", "gpt-4o": "gpt-4o", "gpt-4o (LS)": "gpt-4o-ls",
-                 "o3-mini": "o3-mini", "o3-mini (LS)": "o3-mini-ls"}
+LLM_CAMPAIGNS = {paper_name: campaign for campaign, paper_name in PAPER_NAMES.items()}
 
 
 def frame(rows: dict, index_name: str) -> pd.DataFrame:

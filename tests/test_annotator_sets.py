@@ -1,0 +1,44 @@
+"""AnnotatorSet: one parser, one filter and the paper's names for every annotator set."""
+
+import pandas as pd
+import pytest
+
+from hotelcheckspan.annotator_sets import HUMAN_SETS, AnnotatorSet, group_letter, groups_of, parse_group
+
+
+@pytest.mark.parametrize("text, group", [("A", 0), ("b", 1), ("0", 0), ("12", 12), ("Z", 25)])
+def test_groups_are_letters_or_numbers(text, group):
+    assert parse_group(text) == group
+
+
+@pytest.mark.parametrize("text", ["?", "AB", "", "-1", "1.5"])
+def test_anything_else_is_refused(text):
+    with pytest.raises(ValueError, match="neither a number nor a letter"):
+        parse_group(text)
+
+
+def test_spec_name_and_paper_name():
+    s = AnnotatorSet.parse("stage1/B")
+    assert (s.campaign, s.group, s.spec, s.name, s.paper_name) == ("stage1", 1, "stage1/B", "St. 1B", "St. 1B")
+    assert AnnotatorSet.parse("stage2/0") == AnnotatorSet("stage2", 0)
+    pooled = AnnotatorSet.parse("gpt-4o-ls")
+    assert (pooled.group, pooled.spec, pooled.name, pooled.paper_name) == (None, "gpt-4o-ls", "gpt-4o-ls", "gpt-4o (LS)")
+    assert AnnotatorSet("iaa", 30).spec == "iaa/30" and group_letter(2) == "C"
+    assert [s.name for s in HUMAN_SETS] == ["St. 1A", "St. 1B", "St. 2A", "St. 2B"]
+    with pytest.raises(ValueError, match="names no campaign"):
+        AnnotatorSet.parse("/A")
+
+
+class _Toy:
+    records = pd.DataFrame({"campaign": ["s", "s", "s", "m"], "annotator_group": [0, 1, 1, 0], "record_id": [0, 1, 2, 3]})
+    spans = pd.DataFrame({"campaign": ["s", "s", "m"], "annotator_group": [1, 1, 0], "record_id": [1, 2, 3]})
+
+
+def test_select_filters_by_campaign_and_group():
+    rec, sp = AnnotatorSet("s", 1).select(_Toy)
+    assert rec["record_id"].tolist() == [1, 2] and sp["record_id"].tolist() == [1, 2]
+    rec, sp = AnnotatorSet("s").select(_Toy)  # all groups pooled
+    assert rec["record_id"].tolist() == [0, 1, 2] and sp["record_id"].tolist() == [1, 2]
+    assert [g.spec for g in groups_of(_Toy, "s")] == ["s/A", "s/B"]
+    with pytest.raises(ValueError, match="no records"):
+        AnnotatorSet("s", 5).require(_Toy)

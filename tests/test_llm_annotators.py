@@ -4,7 +4,7 @@ from the span list in ``tests/toy.py``."""
 import pandas as pd
 import pytest
 
-from hotelcheckspan.analyses import dataset_level, llm_annotators as L
+from hotelcheckspan.analyses import dataset_level, example_level, llm_annotators as L
 from hotelcheckspan.categories import CATEGORIES
 from hotelcheckspan.corpora import KEY
 from toy import key
@@ -93,3 +93,34 @@ def test_reasons_are_the_models_spans_in_order(toy):
     assert L.reasons(toy, "m1", n=2)["example_idx"].tolist() == [0, 1]
     assert L.reasons(toy, "m1", examples=pd.DataFrame([key(3)]))["text"].tolist() == ["gh"]
     assert L.reasons(toy, "m2")["reason"].tolist() == [""]  # no reason given: empty, not missing
+
+
+def test_models_vs_majority_on_the_clear_cases(toy):
+    """Human majority on examples 0-1 (three of four sets must agree): ex 0 has an Incorrect
+    error (3 votes) and no Misleading (1) or Not Checkable (0) one; ex 1 has no error of any single
+    type (votes 1 NC, 0 MIS, 1 INC) and a 2-2 tie on any error, which drops out of the Any row."""
+    t = example_level.models_vs_majority(toy, ["m1", "m2"], examples=dataset_level.stage2_examples(toy),
+                                         n_boot=200, seed=0)
+    assert t["model"].tolist() == ["m1"] * 5 + ["m2"] * 5
+    assert t["label"].tolist()[:5] == [NC, MIS, INC, "per type (pooled)", "Any"]
+    got = t.set_index(["model", "label"])
+    assert got["examples"].xs("m1").tolist() == [2, 2, 2, 6, 1]
+    assert got["majority_errors"].xs("m1").tolist() == [0, 0, 1, 1, 1]
+    # m1 marks INC on ex 0 and MIS on ex 1
+    m1 = got.xs("m1")
+    assert m1["model_errors"].tolist() == [0, 1, 1, 2, 1]
+    assert m1["agreement"].tolist() == pytest.approx([1, 0.5, 1, 5 / 6, 1])
+    assert m1["bacc"].tolist() == pytest.approx([1, 0.5, 1, (1 + 4 / 5) / 2, 1])
+    # pooled kappa: observed 5/6, expected 1/6 * 2/6 + 5/6 * 4/6 = 22/36
+    assert m1.loc[[MIS, INC, "per type (pooled)"], "kappa"].tolist() == pytest.approx([0, 1, (30 - 22) / (36 - 22)])
+    assert m1.loc[[NC, "Any"], "kappa"].isna().all()  # one class only: undefined
+    assert m1.loc[[INC, "per type (pooled)", "Any"], "recall_error"].tolist() == [1, 1, 1]
+    # m2 marks NC on ex 0 only
+    m2 = got.xs("m2")
+    assert m2["agreement"].tolist() == pytest.approx([0.5, 1, 0.5, 4 / 6, 1])
+    assert m2.loc["per type (pooled)", "kappa"] == pytest.approx((24 - 26) / (36 - 26))
+    assert m2.loc[INC, "recall_error"] == 0
+    # intervals: a measure that is the same on every resample of two examples has a point interval
+    assert (m1.loc[INC, "agreement_low"], m1.loc[INC, "agreement_high"]) == (1, 1)
+    assert (m1.loc[MIS, "agreement_low"], m1.loc[MIS, "agreement_high"]) == (0, 1)  # 0, 0.5 or 1 per replicate
+    assert {f"{m}_{b}" for m in ("agreement", "bacc", "kappa", "recall_error") for b in ("low", "high")} <= set(t.columns)

@@ -2,3 +2,27 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+
+import pytest  # noqa: E402  (after the path line, which lets tests import their helpers)
+
+import toy as toy_corpus  # noqa: E402
+from hotelcheckspan import corpora  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def corpus():
+    """The bundled corpus, loaded once per session. Read-only: a test that needs a variant
+    builds one with ``dataclasses.replace(corpus, spans=...)`` instead of changing it in place."""
+    return corpora.load()
+
+
+@pytest.fixture(scope="session")
+def toy_root(tmp_path_factory):
+    """The folder of the toy corpus of ``tests/toy.py`` (factgenie layout), written once."""
+    return toy_corpus.write(tmp_path_factory.mktemp("toy"))
+
+
+@pytest.fixture(scope="session")
+def toy(toy_root):
+    """The toy corpus of ``tests/toy.py``, loaded once. Read-only, like ``corpus``."""
+    return corpora.load(toy_root)

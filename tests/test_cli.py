@@ -1,34 +1,66 @@
-"""The hotelcheckspan command: exit codes, one line per problem, never a traceback."""
+"""The hotelcheckspan command: exit codes, one line per problem, never a traceback.
+
+Commands run in process (``cli.main``, output captured by pytest), on the toy corpus of
+``tests/toy.py`` where the figures are worked out by hand; one smoke test runs the module in a
+fresh interpreter, and one checks what importing the CLI pulls in.
+"""
 
 import json
 import subprocess
 import sys
+from dataclasses import dataclass
 
 import pytest
 
+from hotelcheckspan import cli as hcs_cli
 from hotelcheckspan import paths
 from test_corpus import rec, write_corpus
 
 DATA = paths.BUNDLED_CORPUS
-STAGE1 = DATA / "annotations/human/stage1/annotations.jsonl"
-GPT4O = DATA / "annotations/model/gpt-4o/annotations.jsonl"
+STAGE1 = "annotations/human/stage1/annotations.jsonl"  # below the toy corpus' root
+M1 = "annotations/model/m1/annotations.jsonl"
 
 
-def run(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "hotelcheckspan.cli", *map(str, args)],
-                          capture_output=True, text=True, cwd=cwd)
+@dataclass
+class Result:
+    returncode: int
+    stdout: str
+    stderr: str
 
 
-def test_validate_bundled_corpus_exits_0():
-    out = run("validate", DATA)
-    assert out.returncode == 0, out.stdout + out.stderr
-    assert out.stdout.startswith("ok: 496 examples")
+@pytest.fixture
+def cli(capsys):
+    """Run ``hotelcheckspan ARGS`` in process; an uncaught exception fails the test."""
+    def run(*args) -> Result:
+        capsys.readouterr()
+        try:
+            code = hcs_cli.main([str(a) for a in args])
+        except SystemExit as done:  # argparse exits for --help and usage errors
+            code = done.code
+        out = capsys.readouterr()
+        return Result(code, out.out, out.err)
+    return run
 
 
-def test_validate_lists_every_problem_and_exits_1(tmp_path):
+def test_help_lists_every_command(cli):
+    out = cli("--help")
+    assert out.returncode == 0
+    assert all(cmd in out.stdout for cmd in ("validate", "standin", "stats", "f1"))
+    f1 = cli("f1", "--help")
+    assert f1.returncode == 0 and "--match {hard,soft}" in f1.stdout and "--ref-group" in f1.stdout
+    none = cli()
+    assert none.returncode == 2 and "required" in none.stderr
+
+
+def test_validate_clean_corpus_exits_0(cli, toy_root):
+    out = cli("validate", toy_root)
+    assert (out.returncode, out.stdout, out.stderr) == (0, "ok: 4 examples, 20 records, 14 spans\n", "")
+
+
+def test_validate_lists_every_problem_and_exits_1(cli, tmp_path):
     root = write_corpus(tmp_path, [rec(0, [(5, 2, "quiet")]), rec(1, impression="0")])
-    out = run("validate", root)
-    assert out.returncode == 1 and "Traceback" not in out.stderr
+    out = cli("validate", root)
+    assert out.returncode == 1
     lines = out.stdout.strip().splitlines()
     assert lines == [
         "annotations/human/stage1/annotations.jsonl:1: annotations.0.type: "
@@ -37,14 +69,16 @@ def test_validate_lists_every_problem_and_exits_1(tmp_path):
     ]
 
 
-def test_validate_missing_folder_is_one_line(tmp_path):
-    out = run("validate", tmp_path / "absent")
-    assert out.returncode == 1 and "Traceback" not in out.stderr
+def test_validate_missing_folder_is_one_line(cli, tmp_path):
+    out = cli("validate", tmp_path / "absent")
+    assert out.returncode == 1
     assert len(out.stderr.strip().splitlines()) == 1
 
 
-def test_standin_regenerates_the_committed_corpus_byte_for_byte(tmp_path):
-    out = run("standin", "--out", tmp_path / "c")
+def test_standin_regenerates_the_committed_corpus_byte_for_byte(cli, tmp_path):
+    """The one regeneration of the suite (about half a minute): the bundled corpus is exactly
+    what the seeded generator writes."""
+    out = cli("standin", "--out", tmp_path / "c")
     assert out.returncode == 0, out.stderr
     made = sorted(p.relative_to(tmp_path / "c") for p in (tmp_path / "c").rglob("*") if p.is_file())
     committed = sorted(p.relative_to(DATA) for p in DATA.rglob("*") if p.is_file())
@@ -53,38 +87,69 @@ def test_standin_regenerates_the_committed_corpus_byte_for_byte(tmp_path):
         assert (tmp_path / "c" / rel).read_bytes() == (DATA / rel).read_bytes(), rel
 
 
-def test_standin_refuses_a_non_empty_folder(tmp_path):
+def test_standin_refuses_a_non_empty_folder(cli, tmp_path):
     (tmp_path / "x").write_text("keep me")
-    out = run("standin", "--out", tmp_path)
+    out = cli("standin", "--out", tmp_path)
     assert out.returncode == 1 and "not empty" in out.stderr and (tmp_path / "x").exists()
 
 
-def test_stats_json_has_the_dataset_level_tables():
-    out = run("stats", DATA, "--json")
+def test_stats_json_has_the_dataset_level_tables(cli, toy_root):
+    out = cli("stats", toy_root, "--json")
     assert out.returncode == 0, out.stderr
     stats = json.loads(out.stdout)
-    assert stats["overview_human"]["records"] == 1482
-    rows = {r["name"]: r for r in stats["campaigns_stage2_examples"]}
-    assert set(rows) >= {"St. 1A", "St. 1B", "St. 2A", "St. 2B", "gpt-4o"}
-    assert rows["St. 2A"]["records"] == 245
-    assert sum(r["count"] for r in stats["table2_human_types"]) == stats["overview_human"]["spans"]
+    assert set(stats) == {"overview_human", "table2_human_types", "campaigns_all_examples", "campaigns_stage2_examples"}
+    assert (stats["overview_human"]["records"], stats["overview_human"]["spans"]) == (12, 10)
+    assert [(r["type"], r["count"]) for r in stats["table2_human_types"]] == [
+        ("Not Checkable", 3), ("Misleading", 2), ("Incorrect", 5)]
+    assert [(r["name"], r["records"], r["spans"]) for r in stats["campaigns_all_examples"]] == [
+        ("stage1", 8, 7), ("stage2", 4, 3), ("m1", 4, 3), ("m2", 4, 1)]
+    assert [(r["name"], r["spans"]) for r in stats["campaigns_stage2_examples"]] == [
+        ("St. 1A", 1), ("St. 1B", 3), ("St. 2A", 1), ("St. 2B", 2), ("m1", 2), ("m2", 1)]
 
 
-def test_f1_between_groups_of_one_file():
-    out = run("f1", STAGE1, STAGE1, "--ref-group", "A", "--hyp-group", "B", "--json", "--by-type")
+def test_stats_text_prints_each_table(cli, toy_root):
+    out = cli("stats", toy_root)
+    assert out.returncode == 0
+    headers = [line for line in out.stdout.splitlines() if line.startswith("== ")]
+    assert headers == ["== overview_human", "== table2_human_types", "== campaigns_all_examples",
+                       "== campaigns_stage2_examples"]
+    assert "Traceback" not in out.stderr and "St. 2B" in out.stdout
+
+
+def test_f1_between_groups_of_one_file(cli, toy_root):
+    """Stage 1 group A (reference) against group B on examples 0-3: hard overlap 2 (ex 0's "ab"),
+    lengths where both marked (ex 0 and 3): B 7 + 2, A 5 + 5."""
+    stage1 = toy_root / STAGE1
+    out = cli("f1", stage1, stage1, "--ref-group", "A", "--hyp-group", "B", "--json", "--by-type")
     assert out.returncode == 0, out.stderr
     res = json.loads(out.stdout)
     assert set(res) == {"precision", "recall", "f1", "ref_count", "hyp_count", "examples", "by_type"}
-    assert res["examples"] == 496 and 0 < res["f1"] < 1
+    assert (res["precision"], res["recall"], res["f1"]) == pytest.approx((2 / 9, 2 / 10, 4 / 19))
+    assert (res["ref_count"], res["hyp_count"], res["examples"]) == (3, 4, 4)
     assert set(res["by_type"]) == {"Not Checkable", "Misleading", "Incorrect"}
-    swapped = json.loads(run("f1", STAGE1, STAGE1, "--ref-group", "B", "--hyp-group", "A", "--json").stdout)
+    inc = res["by_type"]["Incorrect"]
+    assert (inc["precision"], inc["recall"], inc["ref_count"], inc["hyp_count"]) == pytest.approx((1, 0.4, 1, 1))
+    assert res["by_type"]["Not Checkable"]["hyp_count"] == 2 and res["by_type"]["Misleading"]["f1"] == 0
+    swapped = json.loads(cli("f1", stage1, stage1, "--ref-group", "B", "--hyp-group", "A", "--json").stdout)
     assert swapped["precision"] == pytest.approx(res["recall"]) and swapped["ref_count"] == res["hyp_count"]
 
 
-def test_f1_human_vs_model_soft_is_at_least_hard():
-    hard = json.loads(run("f1", STAGE1, GPT4O, "--json").stdout)
-    soft = json.loads(run("f1", STAGE1, GPT4O, "--json", "--match", "soft").stdout)
-    assert soft["f1"] >= hard["f1"] and soft["examples"] == hard["examples"] == 496
+def test_f1_match_and_convention_options(cli, toy_root):
+    stage1 = toy_root / STAGE1
+    groups = ["--ref-group", "A", "--hyp-group", "B", "--json"]
+    soft = json.loads(cli("f1", stage1, stage1, *groups, "--match", "soft").stdout)
+    assert (soft["precision"], soft["recall"], soft["f1"]) == pytest.approx((4 / 9, 4 / 10, 8 / 19))
+    every = json.loads(cli("f1", stage1, stage1, *groups, "--convention", "all").stdout)
+    assert (every["precision"], every["recall"]) == pytest.approx((2 / 11, 2 / 12))  # + ex 1 (B) and ex 2 (A)
+
+
+def test_f1_text_output(cli, toy_root):
+    out = cli("f1", toy_root / STAGE1, toy_root / M1, "--ref-group", "B")
+    assert out.returncode == 0
+    lines = out.stdout.splitlines()
+    # B against m1: overlap 2 (ex 0 "ab"), lengths 8 + 2 + 2 (m1 on ex 0, 1, 3) and 7 + 2 + 2
+    assert lines[0] == "hard match, factgenie convention, 4 examples, 4 reference and 3 hypothesis spans"
+    assert lines[2].split() == ["all", f"{2 / 12:.3f}", f"{2 / 11:.3f}", f"{4 / 23:.3f}", "4", "3"]
 
 
 @pytest.mark.parametrize("args, message", [
@@ -92,18 +157,28 @@ def test_f1_human_vs_model_soft_is_at_least_hard():
     ([STAGE1, STAGE1, "--ref-group", "7"], "no example has a record on both sides"),
     ([STAGE1, STAGE1, "--ref-group", "?"], "neither a number nor a letter"),
 ])
-def test_f1_errors_are_one_line(args, message):
-    out = run("f1", *args)
-    assert out.returncode == 1 and "Traceback" not in out.stderr
+def test_f1_errors_are_one_line(cli, toy_root, args, message):
+    out = cli("f1", *[toy_root / a for a in args[:2]], *args[2:])
+    assert out.returncode == 1
     assert message in out.stderr and len(out.stderr.strip().splitlines()) == 1
 
 
-def test_f1_reports_a_bad_line(tmp_path):
+def test_f1_reports_a_bad_line(cli, tmp_path, toy_root):
     bad = tmp_path / "annotations.jsonl"
     bad.write_text("not json\n")
-    out = run("f1", bad, STAGE1)
-    assert out.returncode == 1 and "Traceback" not in out.stderr
+    out = cli("f1", bad, toy_root / STAGE1)
+    assert out.returncode == 1
     assert f"{bad}:1: <json>: malformed JSON" in out.stderr
+
+
+def test_module_runs_in_a_fresh_interpreter(tmp_path):
+    """The one subprocess smoke test: ``python -m hotelcheckspan.cli`` parses, runs, prints and
+    hands its exit code to the shell."""
+    root = write_corpus(tmp_path, [rec(0, [(5, 2, "quiet")])])
+    out = subprocess.run([sys.executable, "-m", "hotelcheckspan.cli", "validate", str(root)],
+                         capture_output=True, text=True)
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    assert "annotations/human/stage1/annotations.jsonl:1: annotations.0.type" in out.stdout
 
 
 HEAVY = ["hotelcheckspan.simulation", "rouge_score", "nltk", "sacrebleu", "torch", "sentence_transformers",

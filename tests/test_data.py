@@ -1,11 +1,11 @@
 """Data integrity: checksums, the paper's marginals, and the copy of the paper's figures."""
 
+import dataclasses
 import hashlib
 
 import pytest
 import yaml
 
-from hotelcheckspan import corpora as corpus
 from hotelcheckspan import paths
 from hotelcheckspan.simulation import dedup, standin
 
@@ -23,16 +23,18 @@ def test_checksums_cover_every_data_file_and_match():
         assert hashlib.sha256((paths.DATA_ROOT / name).read_bytes()).hexdigest() == digest, name
 
 
-def test_bundled_corpus_meets_every_marginal_of_the_paper():
-    checks = standin.marginal_checks(corpus.load())
+@pytest.fixture(scope="module")
+def checks(corpus):
+    return standin.marginal_checks(corpus)
+
+
+def test_bundled_corpus_meets_every_marginal_of_the_paper(checks):
     assert len(checks) >= 25
     assert checks["ok"].all(), checks[~checks["ok"]].to_string()
 
 
-def test_marginal_checks_can_fail():
-    checks = standin.marginal_checks(corpus.load())
-    fake = corpus.load()
-    fake.spans = fake.spans[fake.spans["kind"] == "model"]  # no human spans at all
+def test_marginal_checks_can_fail(corpus, checks):
+    fake = dataclasses.replace(corpus, spans=corpus.spans[corpus.spans["kind"] == "model"])  # no human spans at all
     assert not standin.marginal_checks(fake).set_index("marginal").loc["human spans", "ok"]
     assert checks.set_index("marginal").loc["human spans", "ok"]
 

@@ -77,9 +77,6 @@ def test_contested_examples_on_stage2(toy):
     assert silent_there.empty and silent_there.columns.tolist() == KEY  # m2 marks nothing on ex 1
 
 
-@pytest.mark.xfail(strict=True, reason="contested_examples counts 2 votes as a 2-2 split even where only the two "
-                   "stage-1 sets rated the example (both marking an error), so with examples=None it returns "
-                   "examples that are unanimous, not contested")
 def test_contested_examples_needs_four_raters(toy):
     # ex 3: only St. 1A and St. 1B rated it, and both marked an error; m1 marked it too
     assert L.contested_examples(toy, "m1").to_dict("records") == [key(1)]

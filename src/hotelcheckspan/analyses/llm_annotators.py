@@ -65,7 +65,7 @@ def contested_examples(corpus: Corpus, model: str, n: int = 3, examples: pd.Data
     marked something: the cases a reader should look at. The first ``n`` by example key."""
     votes = example_level.votes(example_level.marks(corpus, HUMAN_SETS, examples))
     model_marks = example_level.marks(corpus, [model], examples)
-    split = votes[votes[ANY] == 2][KEY]
+    split = votes[(votes["raters"] == len(HUMAN_SETS)) & (2 * votes[ANY] == votes["raters"])][KEY]
     marked = model_marks[model_marks[ANY]][KEY]
     return split.merge(marked, on=KEY).sort_values(KEY).head(n).reset_index(drop=True)
 

@@ -179,12 +179,16 @@ def test_p_values_for_readers():
     assert K.p_text(0.2561) == "0.256" and K.p_text(float("nan")) == "–"
 
 
-def test_stability_across_seeds():
+def test_stability_across_seeds(tmp_path):
     X, _ = blobs()
-    ari = K.stability(X, 3, seeds=range(4))
+    ari = K.stability(X, 3, seeds=range(4), cache_dir=tmp_path)
     assert len(ari) == 6 and ari["ari"].tolist() == pytest.approx([1.0] * 6)  # clear blobs: same partition
+    assert len(list(tmp_path.glob("stability-*.csv"))) == 1
+    pd.testing.assert_frame_equal(K.stability(X, 3, seeds=range(4), cache_dir=tmp_path), ari)
+    noisy = np.random.default_rng(0).normal(size=(60, 4))  # no structure: partitions differ by seed
+    assert K.stability(noisy, 6, seeds=range(3), cache_dir=tmp_path)["ari"].max() < 0.9
     curve = pd.DataFrame({"k": [3], "silhouette": [0.9]})  # read from the curve where it has the k
-    both = K.compare_k(X, curve, {"silhouette": 3, "other": 5}, seeds=range(3))
+    both = K.compare_k(X, curve, {"silhouette": 3, "other": 5}, seeds=range(3), cache_dir=tmp_path)
     assert both["k"].tolist() == [3, 5] and both.loc[0, "silhouette"] == 0.9
     assert both.loc[1, "silhouette"] == pytest.approx(silhouette_score(X, K.cluster(X, 5)[0]))  # computed
     assert both.loc[0, "mean ARI"] == pytest.approx(1.0) and both.loc[0, "largest cluster %"] == pytest.approx(50)

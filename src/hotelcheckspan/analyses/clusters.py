@@ -44,6 +44,8 @@ from ..corpora import KEY, Corpus
 
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 SEED = 0
+N_INIT = 10
+SEEDS = range(10)  # seeds of the stability check
 K_RANGE = range(2, 31)
 CLAIM_LEXICON = paths.DATA_ROOT / "claim_lexicon.yaml"
 CLAIMS = ("soft", "concrete")
@@ -91,7 +93,7 @@ def human_spans(corpus: Corpus) -> pd.DataFrame:
 
 
 def _fit(X: np.ndarray, k: int, seed: int) -> KMeans:
-    return KMeans(n_clusters=k, init="k-means++", n_init=10, random_state=seed).fit(X)
+    return KMeans(n_clusters=k, init="k-means++", n_init=N_INIT, random_state=seed).fit(X)
 
 
 def silhouette_curve(X: np.ndarray, ks=K_RANGE, seed: int = SEED, cache_dir: Path | None = None) -> pd.DataFrame:
@@ -245,27 +247,38 @@ def overview(spans: pd.DataFrame, X: np.ndarray, labels: np.ndarray, centers: np
     return pd.DataFrame(rows)
 
 
-def stability(X: np.ndarray, k: int, seeds=range(10)) -> pd.DataFrame:
+def stability(X: np.ndarray, k: int, seeds=SEEDS, cache_dir: Path | None = None) -> pd.DataFrame:
     """How much the clustering depends on the seed: k-means++ (``n_init=10``) once per seed, and
     the adjusted Rand index (sklearn; 1 = identical partitions, 0 = chance) of every pair of
-    runs. Columns: ``k, seed_a, seed_b, ari``."""
+    runs. Columns: ``k, seed_a, seed_b, ari``.
+
+    Deterministic, so cached on disk by a hash of the embeddings, k and the seeds."""
+    seeds = list(seeds)
+    digest = hashlib.sha256(np.ascontiguousarray(X).tobytes() + f"{k}{seeds}{N_INIT}".encode()).hexdigest()[:16]
+    cache = (cache_dir or paths.cache_dir()) / f"stability-{digest}.csv"
+    if cache.exists():
+        return pd.read_csv(cache, dtype={"ari": float})
     runs = {s: _fit(X, k, s).labels_ for s in seeds}
-    return pd.DataFrame([{"k": k, "seed_a": a, "seed_b": b, "ari": float(adjusted_rand_score(runs[a], runs[b]))}
-                         for a, b in itertools.combinations(runs, 2)])
+    out = pd.DataFrame([{"k": k, "seed_a": a, "seed_b": b, "ari": float(adjusted_rand_score(runs[a], runs[b]))}
+                        for a, b in itertools.combinations(runs, 2)])
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    out.to_csv(cache, index=False, float_format="%.17g")
+    return out
 
 
-def compare_k(X: np.ndarray, curve: pd.DataFrame, ks: dict[str, int], seeds=range(10)) -> pd.DataFrame:
+def compare_k(X: np.ndarray, curve: pd.DataFrame, ks: dict[str, int], seeds=SEEDS,
+              cache_dir: Path | None = None) -> pd.DataFrame:
     """Candidate k side by side: silhouette (from ``curve``, computed if missing), the largest
     cluster's share of the spans, and the mean and lowest adjusted Rand index across seeds.
 
-    ``ks`` maps a reason ("silhouette's pick", "the paper's") to a k. Columns:
+    ``ks`` maps a reason ("silhouette's pick", "the paper") to a k. Columns:
     ``k, chosen by, silhouette, largest cluster %, mean ARI, lowest ARI``."""
     sil = curve.set_index("k")["silhouette"]
     rows = []
     for reason, k in ks.items():
         labels, _ = cluster(X, k)
         score = float(sil[k]) if k in sil.index else float(silhouette_score(X, labels))
-        ari = stability(X, k, seeds)["ari"]
+        ari = stability(X, k, seeds, cache_dir)["ari"]
         rows.append({"k": int(k), "chosen by": reason, "silhouette": score,
                      "largest cluster %": float(100 * np.bincount(labels).max() / len(labels)),
                      "mean ARI": float(ari.mean()), "lowest ARI": float(ari.min())})

@@ -94,12 +94,14 @@ glue("k_reading", (f"The silhouette picks k = {k}, the paper's k" if k == paper_
                    f"The silhouette picks k = {k} (silhouette {sil_pick:.3f}) where the paper reports "
                    f"k = {paper_k} (silhouette {sil_paper:.3f} here)")
      + (", the end of the search range: the curve has not peaked inside it." if k == k_hi else "."), display=False)
-lowest = min(cand["lowest ARI"])
+low_pick = round(float(cand.loc["silhouette's pick", "lowest ARI"]), 2)
+low_paper = round(float(cand.loc["the paper", "lowest ARI"]), 2)
 glue("ari_reading", ("runs with different seeds share only part of their partitions (mean ARI below 0.8); "
                     if max(ari_pick, ari_paper) < 0.8 else "")
      + ("the paper's k is the more stable" if ari_paper > ari_pick else
         "the silhouette's pick is the more stable" if ari_pick > ari_paper else "both are equally stable")
-     + f" (lowest pairwise ARI {round(float(lowest), 2):.2f}). Cluster names and shares below are one seed's.",
+     + f" (lowest pairwise ARI {low_pick:.2f} at the silhouette's pick, {low_paper:.2f} at the paper's k)."
+     + " Cluster names and shares below are one seed's.",
      display=False)
 
 # %% [markdown]

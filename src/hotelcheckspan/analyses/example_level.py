@@ -20,6 +20,7 @@ import pandas as pd
 from krippendorff import alpha as _kalpha
 from sklearn.metrics import balanced_accuracy_score, cohen_kappa_score
 from statsmodels.stats.inter_rater import fleiss_kappa
+from statsmodels.stats.proportion import proportion_confint
 
 from ..annotator_sets import HUMAN_SETS, parse_all
 from ..categories import ANY, CATEGORIES
@@ -65,6 +66,24 @@ def vote_table(votes_frame: pd.DataFrame) -> pd.DataFrame:
     counts.index.name = "votes"
     shares = 100 * counts / len(votes_frame)
     return counts.join(shares.add_suffix(" %")).reset_index()
+
+
+def vote_distance(vote_table_frame: pd.DataFrame, reported: dict[str, list[int]]) -> pd.DataFrame:
+    """Per type and Any, the total variation distance between this corpus' vote distribution
+    (Table 5) and a reported one (counts per number of votes, as in ``paper_figures.yaml``):
+    half the sum of absolute differences of the shares, 0 = identical, 1 = disjoint.
+
+    Columns: ``error type, examples, paper examples, distance``."""
+    counts = vote_table_frame.set_index("votes")
+    rows = []
+    for t in LABELS:
+        ours = counts[t].to_numpy(float)
+        theirs = np.asarray(reported[t], float)
+        size = max(len(ours), len(theirs))
+        ours, theirs = np.pad(ours, (0, size - len(ours))), np.pad(theirs, (0, size - len(theirs)))
+        rows.append({"error type": t, "examples": int(ours.sum()), "paper examples": int(theirs.sum()),
+                     "distance": float(np.abs(ours / ours.sum() - theirs / theirs.sum()).sum() / 2)})
+    return pd.DataFrame(rows)
 
 
 def majority(votes_frame: pd.DataFrame, min_agree: int | None = None) -> pd.DataFrame:
@@ -247,7 +266,10 @@ def models_vs_majority(corpus: Corpus, models: list[str], raters=HUMAN_SETS,
     """Every model against the clear human majority, with bootstrap intervals.
 
     Columns: ``model, label, examples, majority_errors, model_errors`` and, for ``agreement``,
-    ``bacc``, ``kappa`` and ``recall_error``, the estimate with ``<measure>_low/_high``.
+    ``bacc``, ``kappa`` and ``recall_error``, the estimate with ``<measure>_low/_high``
+    (bootstrap), and ``recall_exact_low/_high``: the exact (Clopper-Pearson) binomial interval
+    of the recall given the majority's errors, which stays honest when there are only one or a
+    few of them (a bootstrap of one error example collapses to a point).
     """
     maj = majority(votes(marks(corpus, raters, examples)))
     frames = []
@@ -259,4 +281,56 @@ def models_vs_majority(corpus: Corpus, models: list[str], raters=HUMAN_SETS,
         wide.columns = [f"{m}_{b}" for b, m in wide.columns]
         frames.append(base.merge(wide.reset_index(), on="label").assign(model=model))
     out = pd.concat(frames, ignore_index=True)
+    hits = (out["recall_error"] * out["majority_errors"]).round().astype(int)
+    out["recall_exact_low"], out["recall_exact_high"] = recall_interval(hits, out["majority_errors"])
     return out[["model", *[c for c in out.columns if c != "model"]]]
+
+
+def recall_interval(hits, n, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Exact (Clopper-Pearson, statsmodels) interval of ``hits`` out of ``n``; NaN where n is 0."""
+    hits, n = np.asarray(hits, float), np.asarray(n, float)
+    safe = np.where(n > 0, n, 1)
+    low, high = proportion_confint(hits, safe, alpha=1 - level, method="beta")
+    return np.where(n > 0, low, np.nan), np.where(n > 0, high, np.nan)
+
+
+def with_interval(estimate, low, high, digits: int = 2) -> list[str]:
+    """"0.64 [0.52, 0.75]" strings; a dash where the estimate is undefined."""
+    out = []
+    for e, lo, hi in zip(estimate, low, high):
+        if pd.isna(e):
+            out.append("–")
+        else:
+            out.append(f"{e:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]")
+    return out
+
+
+def alignment_summary(table: pd.DataFrame, labels=ALIGNMENT_ROWS, digits: int = 2) -> pd.DataFrame:
+    """A reader's table of :func:`models_vs_majority`: per model and label, the number of clear
+    examples and of majority errors (the sample behind recall and the error half of BACC), then
+    recall (exact interval), balanced accuracy and raw agreement (bootstrap intervals) as
+    "0.64 [0.52, 0.75]" strings."""
+    t = table[table["label"].isin(labels)]
+    return pd.DataFrame({
+        "model": t["model"].to_numpy(), "error type": t["label"].to_numpy(),
+        "clear examples": t["examples"].astype(int).to_numpy(),
+        "majority errors": t["majority_errors"].astype(int).to_numpy(),
+        "model marks": t["model_errors"].astype(int).to_numpy(),
+        "recall on majority errors [95% CI]": with_interval(t["recall_error"], t["recall_exact_low"],
+                                                            t["recall_exact_high"], digits),
+        "balanced accuracy [95% CI]": with_interval(t["bacc"], t["bacc_low"], t["bacc_high"], digits),
+        "raw agreement [95% CI]": with_interval(t["agreement"], t["agreement_low"], t["agreement_high"], digits),
+    })
+
+
+def reliability_summary(ci: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
+    """A reader's table of :func:`reliability_ci`: per label, Fleiss' kappa, Krippendorff's alpha
+    and the share of positive marks, each as "estimate [low, high]"."""
+    wide = ci.set_index(["label", "measure"])
+    labels = list(dict.fromkeys(ci["label"]))
+    out = {"error type": labels}
+    for measure, name in [("fleiss_kappa", "Fleiss' kappa"), ("krippendorff_alpha", "Krippendorff's alpha"),
+                          ("positive_share", "share of error votes")]:
+        part = wide.xs(measure, level="measure").loc[labels]
+        out[f"{name} [95% CI]"] = with_interval(part["estimate"], part["low"], part["high"], digits)
+    return pd.DataFrame(out)

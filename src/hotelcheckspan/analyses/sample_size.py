@@ -46,7 +46,7 @@ from statsmodels.stats.proportion import proportion_confint
 from ..annotator_sets import HUMAN_SETS, AnnotatorSet, parse_all
 from ..categories import ANY, CATEGORIES
 from ..corpora import KEY, Corpus
-from ..metrics.span_f1 import prf, per_example
+from ..metrics.span_f1 import per_example
 from . import example_level
 
 # The book's default span-F1 definition: character overlap, with span lengths counted on every
@@ -89,9 +89,17 @@ class ScoreTable:
 
 
 def _mean_f1(sums: np.ndarray, group_sizes: tuple[int, ...]) -> np.ndarray:
-    """F1 of every (reference, hypothesis) pair, averaged per system (Table 6's averaging)."""
-    r = sums.shape[0]
-    f1 = prf(*np.moveaxis(sums.reshape(r, -1, 4), 2, 0))[2]
+    """F1 of every (reference, hypothesis) pair, averaged per system (Table 6's averaging).
+
+    ``sums`` holds, per resample, the pairs' overlaps, then their recall-side overlaps, hypothesis
+    lengths and reference lengths (four blocks of one column per pair); the arithmetic is
+    :func:`~hotelcheckspan.metrics.span_f1.prf`'s."""
+    o, o_ref, hyp_len, ref_len = np.moveaxis(sums.reshape(sums.shape[0], 4, -1), 1, 0)
+    # 2PR / (P + R) with P = o / hyp_len and R = o_ref / ref_len; an empty side has no overlap,
+    # so the denominator is zero exactly where prf's F1 is zero
+    den = o * ref_len + o_ref * hyp_len
+    with np.errstate(invalid="ignore", divide="ignore"):
+        f1 = np.where(den > 0, 2 * o * o_ref / den, 0.0)
     starts = np.r_[0, np.cumsum(group_sizes)[:-1]]
     return np.add.reduceat(f1, starts, axis=1) / np.asarray(group_sizes)
 
@@ -136,22 +144,31 @@ def f1_table(systems: Mapping[str, Sequence[tuple[pd.DataFrame, pd.DataFrame, pd
 
     Each pair is counted by :func:`~hotelcheckspan.metrics.span_f1.per_example` on its own
     examples (those both sides annotated); an example a pair does not cover counts zero for it.
-    ``examples`` (default: every example of any pair) fixes the rows.
+    ``examples`` (default: every example of any pair) fixes the rows. All pairs are counted in
+    one call: each pair's examples get their own key (the pair's number prefixed to
+    ``dataset``), since per_example counts every example on its own.
     """
     index = _key_index([ex for pairs in systems.values() for *_, ex in pairs], examples)
-    mi = pd.MultiIndex.from_frame(index)
-    blocks, sizes = [], []
-    for pairs in systems.values():
-        for ref, hyp, ex in pairs:
-            c = per_example(ref, hyp, ex.merge(index, on=KEY), match=match, convention=convention,
-                            categories=categories)
-            block = np.zeros((len(index), 4))
-            block[mi.get_indexer(pd.MultiIndex.from_frame(c[KEY]))] = c[COUNTS].to_numpy(float)
-            blocks.append(block)
-        sizes.append(len(pairs))
+    triples = [t for pairs in systems.values() for t in pairs]
+    sizes = [len(pairs) for pairs in systems.values()]
     if 0 in sizes:
         raise ValueError("every system needs at least one (reference, hypothesis) pair")
-    return ScoreTable(f"span F1 ({match})", tuple(systems), index, np.hstack(blocks),
+
+    def tagged(frames):
+        return pd.concat([f.assign(dataset=f"{k}|" + f["dataset"].astype(str)) for k, f in enumerate(frames)],
+                         ignore_index=True)
+
+    refs, hyps = tagged([t[0] for t in triples]), tagged([t[1] for t in triples])
+    exs = tagged([t[2].merge(index, on=KEY) for t in triples])
+    if categories is None:  # any list holding every type present gives the same overall counts
+        categories = sorted(set(refs["type"]) | set(hyps["type"]))
+    c = per_example(refs, hyps, exs, match=match, convention=convention, categories=categories)
+    pair_no = c["dataset"].str.split("|", n=1).str[0].astype(int).to_numpy()
+    row = pd.MultiIndex.from_frame(index).get_indexer(
+        pd.MultiIndex.from_frame(c[KEY].assign(dataset=c["dataset"].str.split("|", n=1).str[1])))
+    counts = np.zeros((len(index), 4, len(triples)))  # column blocks: overlap, overlap_ref, lengths
+    counts[row, :, pair_no] = c[COUNTS].to_numpy(float)
+    return ScoreTable(f"span F1 ({match})", tuple(systems), index, counts.reshape(len(index), -1),
                       partial(_mean_f1, group_sizes=tuple(sizes)))
 
 
@@ -221,7 +238,7 @@ def confusion_table(truth: pd.Series, predictions: Mapping[str, pd.Series], exam
     for pred in predictions.values():
         p = pred.to_numpy(bool)
         blocks.append(np.stack([t & p, t & ~p, ~t & p, ~t & ~p], axis=1) * known[:, None])
-    return ScoreTable("balanced accuracy" if measure == "bacc" else "agreement", tuple(predictions),
+    return ScoreTable("balanced accuracy" if measure == "bacc" else "agreement with majority", tuple(predictions),
                       examples[KEY].reset_index(drop=True), np.hstack(blocks).astype(float),
                       partial(_confusion, measure=measure))
 
@@ -243,10 +260,16 @@ def majority_table(corpus: Corpus, judges, raters=HUMAN_SETS, examples: pd.DataF
     return confusion_table(frame[label].astype("boolean"), preds, frame, measure)
 
 
-def fleiss_table(marks_frame: pd.DataFrame, label: str = ANY) -> ScoreTable:
+def fleiss_table(marks_frame: pd.DataFrame, label: str = ANY, examples: pd.DataFrame | None = None) -> ScoreTable:
     """Fleiss' kappa of the raters of ``marks_frame`` (:func:`example_level.marks`) on ``label``,
-    on the examples every rater annotated: one system, ``"Fleiss' kappa"``."""
-    wide = marks_frame.pivot_table(index=KEY, columns="rater", values=label, aggfunc="first").dropna().astype(int)
+    on the examples every rater annotated (in the order of ``examples`` when given, each of
+    which must have every rater): one system, ``"Fleiss' kappa"``."""
+    wide = marks_frame.pivot_table(index=KEY, columns="rater", values=label, aggfunc="first")
+    if examples is not None:
+        wide = wide.reindex(pd.MultiIndex.from_frame(examples[KEY]))
+        if wide.isna().any().any():
+            raise ValueError("some of the examples lack a rater's marks; Fleiss' kappa needs every rater")
+    wide = wide.dropna().astype(int)
     data = wide.to_numpy()
     m = data.shape[1]
     ones = data.sum(axis=1).astype(float)
@@ -467,6 +490,17 @@ def interval_widths(tables, sizes, n_resamples: int = 1000, seed: int = 0, level
     return pd.DataFrame(rows)
 
 
+def width_slope(widths: pd.DataFrame) -> pd.DataFrame:
+    """Per measure and system, the slope of log width against log n (least squares): -0.5 is
+    the square-root law, under which halving an interval takes ``2 ** (-1 / slope)`` = 4 times
+    the examples. Columns: ``measure, system, slope, halving_factor``."""
+    rows = []
+    for (measure, system), g in widths.groupby(["measure", "system"], sort=False):
+        slope = float(np.polyfit(np.log(g["n"]), np.log(g["width"]), 1)[0])
+        rows.append({"measure": measure, "system": system, "slope": slope, "halving_factor": 2 ** (-1 / slope)})
+    return pd.DataFrame(rows)
+
+
 def n_for_width(widths: pd.DataFrame, target: float) -> pd.DataFrame:
     """Per measure and system, the smallest n of the grid whose interval is at most ``target``
     wide (``inf``: none). Columns: ``measure, system, n, width_at_n, max_n``."""
@@ -614,3 +648,29 @@ def examples_needed(corpus: Corpus, judge_a, judge_b, references=HUMAN_SETS, *, 
     return {"better": row["better"], "worse": row["worse"], "score_better": row["score_better"],
             "score_worse": row["score_worse"], "examples": table.n_examples, "n_needed": best["n_stable"],
             "n_low": unc["n_low"], "n_high": unc["n_high"], "max_n": best["max_n"]}
+
+
+# --- reading the results -------------------------------------------------------------------------
+
+
+def stable_n_summary(within: pd.DataFrame, beyond: pd.DataFrame, uncertainty: pd.DataFrame,
+                     threshold: float = THRESHOLD) -> pd.DataFrame:
+    """One row per measure and pair: the full-set difference, the smallest stable n among
+    subsets of the corpus (seed 004's design), the smallest stable n drawing with replacement
+    and its 95% interval over corpus replicates (:func:`stable_n_uncertainty`).
+
+    Columns: ``measure, pair, difference, n_subsets, n_with_replacement, n_low, n_high,
+    corpus_size, max_n``; ``inf`` where the threshold is not reached within the grid.
+    """
+    a = smallest_stable(within, threshold)[["measure", "pair", "difference", "n_stable", "max_n"]]
+    b = smallest_stable(beyond, threshold)[["measure", "pair", "n_stable", "max_n"]]
+    out = a.rename(columns={"n_stable": "n_subsets", "max_n": "corpus_size"}).merge(
+        b.rename(columns={"n_stable": "n_with_replacement"}), on=["measure", "pair"])
+    return out.merge(uncertainty[["measure", "pair", "n_low", "n_high"]], on=["measure", "pair"], how="left")[
+        ["measure", "pair", "difference", "n_subsets", "n_with_replacement", "n_low", "n_high", "corpus_size",
+         "max_n"]]
+
+
+def describe_n(value: float, max_n: int) -> str:
+    """An n for readers: the integer, or "> max_n" where the grid never reached the threshold."""
+    return f"> {max_n:,}" if not np.isfinite(value) else f"{int(value):,}"

@@ -86,6 +86,7 @@ def interval_widths(widths, corpus_size: int | None = None):
         ax.axvline(corpus_size, color="#777777", ls=":", lw=1.2)
     ax.set(xscale="log", yscale="log", xlabel="examples (n)", ylabel="width of the 95% interval")
     for axis in (ax.xaxis, ax.yaxis):
+        axis.set_major_locator(mticker.LogLocator(subs=(1, 2, 5)))
         axis.set_major_formatter(mticker.FuncFormatter(lambda v, _: f"{v:g}"))
         axis.set_minor_formatter(mticker.NullFormatter())
     _small_fonts(ax)

@@ -81,7 +81,7 @@ glue("convention", ss.DEFAULT_CONVENTION, display=False)
 glue("resamples", f"{RESAMPLES:,}", display=False)
 glue("level", f"{ss.THRESHOLD:.0%}", display=False)
 full = pd.DataFrame({t.measure: t.full() for t in tables}, index=tables[0].systems).rename_axis("LLM").reset_index()
-full.style.hide(axis="index").format(precision=3)
+full.style.set_uuid("full-scores").hide(axis="index").format(precision=3)
 
 # %% [markdown]
 # We then draw {glue:text}`resamples` test sets of n examples for each n, in two designs:
@@ -106,7 +106,7 @@ beyond = ss.stability(tables, beyond_sizes, RESAMPLES, seed=1, replace=True)
 glue("max_n", f"{int(beyond_sizes[-1]):,}", display=False)
 glue("mc_halfwidth", f"{(within['high'] - within['low']).max() / 2:.3f}", display=False)
 within.pivot_table(index=["measure", "pair"], columns="n", values="same_order", sort=False).round(3).reset_index() \
-    .style.hide(axis="index").format(precision=3)
+    .style.set_uuid("stability").hide(axis="index").format(precision=3)
 
 # %% mystnb={"figure": {"caption": "Share of the test sets of n examples that rank each pair of LLM campaigns as the full stage-2 set does, by hard and soft span F1 against the four human sets and by balanced accuracy against the human majority. Left: subsets of the corpus (without replacement); right: draws with replacement, extrapolating past the corpus size (dotted). Dashed: 95%.", "name": "fig-stability"}, "image": {"alt": "Six panels of stability curves, one line per pair of LLM campaigns; most lines sit at 1 from the smallest n, a few rise slowly towards the 95% line."}}
 ssp.stability_curves(within, beyond, ss.THRESHOLD, corpus_size=N)
@@ -137,7 +137,7 @@ shown = pd.DataFrame({
     "95% interval": [f"{ss.describe_n(lo, m)} to {ss.describe_n(hi, m)}"
                      for lo, hi, m in zip(summary["n_low"], summary["n_high"], summary["max_n"])],
 })
-shown.style.hide(axis="index").format(precision=3)
+shown.style.set_uuid("smallest-n").hide(axis="index").format(precision=3)
 
 # %% [markdown]
 # Readings, per measure:
@@ -242,7 +242,7 @@ glue("w_kappa_full", f"{kappa_ci['width']:.3f}", display=False)
 glue("kappa_word", "enough" if kappa_ci["low"] > 0 else "not enough", display=False)
 widths[widths["n"].isin([25, N, int(width_sizes[-1])])].pivot_table(
     index=["measure", "system"], columns="n", values="width", sort=False).round(3).reset_index() \
-    .style.hide(axis="index").format(precision=3)
+    .style.set_uuid("widths").hide(axis="index").format(precision=3)
 
 # %% mystnb={"figure": {"caption": "Width of the 95% interval against the number of examples (log-log), for human-human span F1, Fleiss' kappa and each LLM's raw agreement with the human majority; the stage-2 corpus size dotted.", "name": "fig-widths"}, "image": {"alt": "Straight falling lines on log-log axes, one per agreement figure, all with slope about minus one half."}}
 ssp.interval_widths(widths, corpus_size=N)
@@ -277,7 +277,7 @@ glue("t_sm80", int(need.iloc[0]), display=False)
 glue("r_sm80", int(need.iloc[1]), display=False)
 glue("target", "80%", display=False)
 glue("power_word", "a small fraction of" if first.max() < effects["records"] / 5 else "fewer than", display=False)
-power.round(3).style.hide(axis="index").format(precision=3)
+power.round(3).style.set_uuid("power").hide(axis="index").format(precision=3)
 
 # %% mystnb={"figure": {"caption": "Power of the impression tests against the number of records: resampled (solid, with its Monte Carlo interval) and statsmodels' analytic power (dashed); 80% dashed grey.", "name": "fig-power"}, "image": {"alt": "Two rising power curves, resampled and analytic close together, crossing 80% below a hundred records."}}
 ssp.power_curves(power)
@@ -296,11 +296,12 @@ ssp.power_curves(power)
 # %%
 plan = ss.examples_needed(corpus, "gpt-4o", "gpt-4o-ls", HUMAN_SETS, measure="span F1", match="soft",
                           examples=stage2, n_resamples=RESAMPLES, n_outer=50, n_inner=200, seed=6)
-pd.DataFrame([{"better": plan["better"], "worse": plan["worse"],
-               "soft F1, better": round(plan["score_better"], 3), "soft F1, worse": round(plan["score_worse"], 3),
-               "examples now": plan["examples"], "examples needed": ss.describe_n(plan["n_needed"], plan["max_n"]),
-               "95% interval": f"{ss.describe_n(plan['n_low'], plan['max_n'])} to "
-                               f"{ss.describe_n(plan['n_high'], plan['max_n'])}"}]).style.hide(axis="index").format(precision=3)
+plan_row = {"better": plan["better"], "worse": plan["worse"], "soft F1, better": plan["score_better"],
+            "soft F1, worse": plan["score_worse"], "examples now": plan["examples"],
+            "examples needed": ss.describe_n(plan["n_needed"], plan["max_n"]),
+            "95% interval": f"{ss.describe_n(plan['n_low'], plan['max_n'])} to "
+                            f"{ss.describe_n(plan['n_high'], plan['max_n'])}"}
+pd.DataFrame([plan_row]).style.set_uuid("plan").hide(axis="index").format(precision=3)
 
 # %% [markdown]
 # (public)=
@@ -354,7 +355,7 @@ if real is not None:
     display_frame = ss.stable_n_summary(real_within, real_beyond, real_unc).round(3)
 else:
     display_frame = pd.DataFrame({"status": ["public corpus not available in this build"]})
-display_frame.style.hide(axis="index").format(precision=3)
+display_frame.style.set_uuid("public").hide(axis="index").format(precision=3)
 
 # %%
 ssp.stability_curves(real_within, real_beyond, ss.THRESHOLD, corpus_size=real_n) if real is not None \

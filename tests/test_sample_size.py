@@ -257,3 +257,29 @@ def test_power_resampled_tracks_statsmodels_and_fisher_z_closed_form():
     need = SS.records_for_power(r).set_index("test")["records"]
     reached = SS.first_power(curve, "statsmodels").set_index("test")["n"]
     assert (need <= reached).all()
+
+
+# --- figures ------------------------------------------------------------------------------------
+
+
+def test_figures_render_the_same_bytes_twice():
+    import io
+
+    from hotelcheckspan.book import plots
+    from hotelcheckspan.book import sample_size_plots as ssp
+
+    def png(fig) -> bytes:
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", metadata={"Software": None})
+        return buf.getvalue()
+
+    plots.set_theme()
+    table = SS.judges_f1_table(constructed({"a": GOOD, "b": GOOD - {5}, "c": set(range(N // 2))}), ["a", "b", "c"], REFS)
+    within = SS.stability(table, [5, 20, N], 100, seed=0)
+    beyond = SS.stability(table, [5, 20, N, 2 * N], 100, seed=0, replace=True)
+    widths = SS.interval_widths(table, [5, 20, N], 100, seed=0)
+    power = SS.impression_power(ratings_frame(), [10, 40], 100, seed=0)
+    for make in (lambda: ssp.stability_curves(within, beyond, corpus_size=N), lambda: ssp.interval_widths(widths, N),
+                 lambda: ssp.power_curves(power)):
+        first, second = png(make()), png(make())
+        assert first == second and len(first) > 1000

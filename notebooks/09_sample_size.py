@@ -129,14 +129,7 @@ uncertainty = ss.stable_n_uncertainty(tables, beyond_sizes, replace=True, n_oute
 summary = ss.stable_n_summary(within, beyond, uncertainty)
 glue("n_outer", N_OUTER, display=False)
 glue("n_inner", N_INNER, display=False)
-shown = pd.DataFrame({
-    "measure": summary["measure"], "pair (better first)": summary["pair"],
-    "difference": summary["difference"].round(3),
-    "n, subsets": [ss.describe_n(v, m) for v, m in zip(summary["n_subsets"], summary["corpus_size"])],
-    "n, with replacement": [ss.describe_n(v, m) for v, m in zip(summary["n_with_replacement"], summary["max_n"])],
-    "95% interval": [f"{ss.describe_n(lo, m)} to {ss.describe_n(hi, m)}"
-                     for lo, hi, m in zip(summary["n_low"], summary["n_high"], summary["max_n"])],
-})
+shown = ss.readable(summary)
 shown.style.set_uuid("smallest-n").hide(axis="index").format(precision=3)
 
 # %% [markdown]
@@ -352,7 +345,7 @@ Markdown(real_status)
 
 # %%
 if real is not None:
-    display_frame = ss.stable_n_summary(real_within, real_beyond, real_unc).round(3)
+    display_frame = ss.readable(real_summary)
 else:
     display_frame = pd.DataFrame({"status": ["public corpus not available in this build"]})
 display_frame.style.set_uuid("public").hide(axis="index").format(precision=3)

@@ -671,6 +671,18 @@ def stable_n_summary(within: pd.DataFrame, beyond: pd.DataFrame, uncertainty: pd
          "max_n"]]
 
 
+def readable(summary: pd.DataFrame) -> pd.DataFrame:
+    """:func:`stable_n_summary` for readers: plain headers, n as integers or "> max"."""
+    return pd.DataFrame({
+        "measure": summary["measure"], "pair (better first)": summary["pair"],
+        "difference": summary["difference"].round(3),
+        "n, subsets": [describe_n(v, m) for v, m in zip(summary["n_subsets"], summary["corpus_size"])],
+        "n, with replacement": [describe_n(v, m) for v, m in zip(summary["n_with_replacement"], summary["max_n"])],
+        "95% interval": [f"{describe_n(lo, m)} to {describe_n(hi, m)}"
+                         for lo, hi, m in zip(summary["n_low"], summary["n_high"], summary["max_n"])],
+    })
+
+
 def describe_n(value: float, max_n: int) -> str:
     """An n for readers: the integer, or "> max_n" where the grid never reached the threshold."""
     return f"> {max_n:,}" if not np.isfinite(value) else f"{int(value):,}"

@@ -7,6 +7,8 @@ order of a pair can differ between measures).
 
 from __future__ import annotations
 
+import os
+
 import matplotlib.pyplot as plt
 import matplotlib.ticker as mticker
 import seaborn as sns
@@ -17,8 +19,16 @@ WIDTH = 6.7  # inches: 670 px at the theme's 100 dpi
 FONT = 9
 
 
-def _pair_key(row) -> str:
-    return " vs ".join(sorted([row["better"], row["worse"]]))
+def _pair_key(row, prefix: str = "") -> str:
+    return " vs ".join(sorted(name[len(prefix):] for name in (row["better"], row["worse"])))
+
+
+def _common_prefix(frames) -> str:
+    """A prefix every system name shares up to a separator ("zeroshot-"), dropped from labels."""
+    names = sorted({n for f in frames for n in (*f["better"], *f["worse"])})
+    prefix = os.path.commonprefix(names) if len(names) > 1 else ""
+    cut = max(prefix.rfind("-"), prefix.rfind("_"), prefix.rfind("/"))
+    return prefix[:cut + 1] if cut >= 0 else ""
 
 
 def _colours(keys) -> dict[str, tuple]:
@@ -40,15 +50,18 @@ def stability_curves(within, beyond=None, threshold: float = 0.95, corpus_size: 
     :func:`~hotelcheckspan.analyses.sample_size.stability` frames."""
     frames = [within] if beyond is None else [within, beyond]
     measures = list(dict.fromkeys(within["measure"]))
-    colours = _colours([_pair_key(r) for f in frames for _, r in f.iterrows()])
-    fig, axes = plt.subplots(len(measures), len(frames), figsize=(WIDTH, 2.1 * len(measures) + 1.3),
-                             sharey=True, squeeze=False)
+    prefix = _common_prefix(frames)
+    colours = _colours([_pair_key(r, prefix) for f in frames for _, r in f.iterrows()])
+    legend_rows = -(-len(colours) // 2)
+    legend_height = 0.22 * legend_rows + 0.2
+    height = 2.1 * len(measures) + 0.5 + legend_height
+    fig, axes = plt.subplots(len(measures), len(frames), figsize=(WIDTH, height), sharey=True, squeeze=False)
     for row, measure in enumerate(measures):
         for col, frame in enumerate(frames):
             ax = axes[row, col]
             part = frame[frame["measure"] == measure]
             for _, g in part.groupby("pair", sort=False):
-                key = _pair_key(g.iloc[0])
+                key = _pair_key(g.iloc[0], prefix)
                 ax.plot(g["n"], g["same_order"], color=colours[key], lw=1.4, marker="o", ms=2.5, label=key)
             ax.axhline(threshold, color="#333333", ls="--", lw=1)
             if col == 1 and corpus_size:
@@ -65,7 +78,7 @@ def stability_curves(within, beyond=None, threshold: float = 0.95, corpus_size: 
     axes[-1, 0].text(0.98, threshold - 0.03, f"{threshold:.0%}", transform=axes[-1, 0].get_yaxis_transform(),
                      ha="right", va="top", fontsize=FONT, color="#333333")
     handles = {h.get_label(): h for ax in axes.ravel() for h in ax.get_lines() if not h.get_label().startswith("_")}
-    fig.tight_layout(rect=(0, 0.06 + 0.012 * len(handles) / 2, 1, 1))
+    fig.tight_layout(rect=(0, legend_height / height, 1, 1))
     fig.legend(list(handles.values()), list(handles.keys()), loc="lower center", ncol=2, fontsize=FONT,
                frameon=False, bbox_to_anchor=(0.5, 0))
     plt.close(fig)

@@ -25,7 +25,7 @@ import numpy as np
 from hotelcheckspan import load
 from hotelcheckspan.analyses import dataset_level
 from hotelcheckspan.analyses import sample_size as ss
-from hotelcheckspan.annotator_sets import HUMAN_SETS
+from hotelcheckspan.annotator_sets import HUMAN_SETS, AnnotatorSet
 from hotelcheckspan.book.paper import LLM_CAMPAIGNS
 from hotelcheckspan.metrics.span_f1 import span_f1
 
@@ -71,7 +71,7 @@ def main() -> None:
     rng = np.random.default_rng(0)
     weights = ss.subset_weights(n, n // 2, 20, rng)
     refs = [s.require(corpus)[1] for s in HUMAN_SETS]
-    hyps = [ss.AnnotatorSet.parse(m).require(corpus)[1] for m in llms]
+    hyps = [AnnotatorSet.parse(m).require(corpus)[1] for m in llms]
 
     def naive():
         for w in weights:

@@ -169,7 +169,7 @@ for key, measure in (("soft", "span F1 (soft)"), ("hard", "span F1 (hard)"), ("b
     glue(f"{key}_hard_ci", f"{ss.describe_n(hardest['n_low'], hardest['max_n'])} to "
                            f"{ss.describe_n(hardest['n_high'], hardest['max_n'])}", display=False)
 ties = s[(s["measure"] == "span F1 (hard)") & (s["difference"] == 0)]["pair"].str.replace(" > ", " and ").tolist()
-glue("hard_ties", ("Tied on the full set, and so never ranked: " + ", ".join(ties) + ".") if ties else "", display=False)
+glue("hard_ties", f"Tied on the full set, and so never ranked: {', '.join(ties)}." if ties else "", display=False)
 trio = {"gemma-3", "gpt-4o", "o3-mini"}
 in_trio = s["pair"].str.split(" > ").map(lambda p: set(p) <= trio)
 soft_trio = s[in_trio & (s["measure"] == "span F1 (soft)")]
@@ -187,8 +187,8 @@ glue("close_n", ss.describe_n(unsettled["n_with_replacement"].min(), int(s["max_
      else "no more", display=False)
 median_bacc = s[(s["measure"] == "balanced accuracy") & (s["difference"] != 0)]["rank_n"].median()
 median_soft = soft_all["rank_n"].median()
-glue("bacc_median", ss.describe_n(median_bacc if median_bacc < 1e12 else np.inf, int(s["max_n"].iloc[0])), display=False)
-glue("soft_median", ss.describe_n(median_soft if median_soft < 1e12 else np.inf, int(s["max_n"].iloc[0])), display=False)
+for key, median in (("bacc_median", median_bacc), ("soft_median", median_soft)):
+    glue(key, ss.describe_n(median if median < 1e12 else np.inf, int(s["max_n"].iloc[0])), display=False)
 glue("bacc_vs_soft", "less stably than" if median_bacc > median_soft else "more stably than"
      if median_bacc < median_soft else "about as stably as", display=False)
 simulated_note = (

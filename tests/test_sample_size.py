@@ -274,7 +274,8 @@ def test_figures_render_the_same_bytes_twice():
         return buf.getvalue()
 
     plots.set_theme()
-    table = SS.judges_f1_table(constructed({"a": GOOD, "b": GOOD - {5}, "c": set(range(N // 2))}), ["a", "b", "c"], REFS)
+    corpus = constructed({"a": GOOD, "b": GOOD - {5}, "c": set(range(N // 2))})
+    table = SS.judges_f1_table(corpus, ["a", "b", "c"], REFS)
     within = SS.stability(table, [5, 20, N], 100, seed=0)
     beyond = SS.stability(table, [5, 20, N, 2 * N], 100, seed=0, replace=True)
     widths = SS.interval_widths(table, [5, 20, N], 100, seed=0)

@@ -44,7 +44,7 @@ from statsmodels.stats.power import NormalIndPower, TTestIndPower
 from statsmodels.stats.proportion import proportion_confint
 
 from ..annotator_sets import HUMAN_SETS, AnnotatorSet, parse_all
-from ..categories import ANY, CATEGORIES
+from ..categories import ANY
 from ..corpora import KEY, Corpus
 from ..metrics.span_f1 import per_example
 from . import example_level

@@ -71,9 +71,11 @@ def stability_curves(within, beyond=None, threshold: float = 0.95, corpus_size: 
             design = part["design"].iloc[0] if len(part) else ""
             ax.set(xlabel="examples in the test set (n)" if row == len(measures) - 1 else "",
                    ylabel=f"{measure}\nsame order" if col == 0 else "",
-                   title=(f"{design}" + (" (corpus size dotted)" if col == 1 and corpus_size else "")) if row == 0 else "")
+                   title="")
+            if row == 0:
+                ax.set_title(design + (" (corpus size dotted)" if col == 1 and corpus_size else ""))
             _small_fonts(ax)
-    for ax in axes[:, 1]:
+    for ax in axes[:, 1:].ravel():
         ax.xaxis.set_major_formatter(mticker.FuncFormatter(lambda v, _: f"{v:g}"))
     axes[-1, 0].text(0.98, threshold - 0.03, f"{threshold:.0%}", transform=axes[-1, 0].get_yaxis_transform(),
                      ha="right", va="top", fontsize=FONT, color="#333333")

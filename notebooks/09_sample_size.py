@@ -154,6 +154,8 @@ shown.style.set_uuid("smallest-n").hide(axis="index").format(precision=3)
 # upper bound of {glue:text}`paper_trio_hi`: the {glue:text}`n_examples` examples are
 # {glue:text}`paper_trio_word` for it. By BACC the same three need up to {glue:text}`paper_trio_bacc_n` (upper bound
 # {glue:text}`paper_trio_bacc_hi`).
+#
+# {glue:text}`simulated_note`
 
 # %%
 s = summary.assign(rank_n=summary["n_with_replacement"].replace(np.inf, 1e12))
@@ -199,7 +201,6 @@ simulated_note = (
     "are the hard cases here by construction; the real prompt variants may differ more."
 ) if corpus.simulated else ""
 glue("simulated_note", simulated_note, display=False)
-Markdown(simulated_note or "The numbers above come from the corpus named at the top of the page.")
 
 # %% [markdown]
 # (widths)=
@@ -312,13 +313,13 @@ pd.DataFrame([plan_row]).style.set_uuid("plan").hide(axis="index").format(precis
 real_path = getattr(paths, "REAL_CORPUS", None)  # the public corpus, once the package ships it
 real, real_status = None, ""
 if real_path is None or not real_path.exists():
-    real_status = ("This build has no copy of the public corpus (`hotelcheckspan.paths.REAL_CORPUS`), so "
-                   "this section has nothing to compute; rebuild with the corpus in `data/` to fill it.")
+    real_status = ("This build has no copy of the public corpus (hotelcheckspan.paths.REAL_CORPUS), so "
+                   "this section has nothing to compute; rebuild with the corpus in data/ to fill it.")
 else:
     try:
         real = hotelcheckspan.load(real_path)
     except CorpusError as error:
-        real_status = f"The public corpus at `{real_path.name}` could not be read: {len(error.problems)} problem(s)."
+        real_status = f"The public corpus at {real_path.name} could not be read: {len(error.problems)} problem(s)."
 if real is not None:
     real_llms = real.campaigns("model")
     real_humans = [g for c in real.campaigns("human") for g in groups_of(real, c)]
@@ -327,8 +328,9 @@ if real is not None:
     real_beyond_sizes = np.unique(np.geomspace(3, 50 * real_n, 10).astype(int))
     real_within = ss.stability(real_tables, range(3, real_n + 1), RESAMPLES, seed=7, replace=False)
     real_beyond = ss.stability(real_tables, real_beyond_sizes, RESAMPLES, seed=8, replace=True)
-    real_unc = ss.stable_n_uncertainty(real_tables, real_beyond_sizes, True, n_outer=N_OUTER // 2, n_inner=N_INNER,
-                                       seed=9)
+    # fewer replicates than for the stand-in: 29 reference groups make each replicate 29 times the work
+    real_unc = ss.stable_n_uncertainty(real_tables, real_beyond_sizes, True, n_outer=N_OUTER // 2,
+                                       n_inner=N_INNER // 2, seed=9)
     real_summary = ss.stable_n_summary(real_within, real_beyond, real_unc)
     soft = real_summary[(real_summary["measure"] == "span F1 (soft)") & (real_summary["difference"] != 0)]
     beyond_n = int((soft["n_with_replacement"] > real_n).sum())
@@ -337,11 +339,10 @@ if real is not None:
         f"The public corpus has {real_n} examples annotated by {len(real_llms)} LLM campaigns and "
         f"{len(real_humans)} human annotator groups, {len(soft)} pairs of campaigns with different soft F1. "
         f"Drawing with replacement, {beyond_n} of these pairs need more than {real_n} examples to be ordered "
-        f"as on the full set in 95% of test sets, and for {never} the upper end of the interval is beyond "
+        f"as on the full set in {ss.THRESHOLD:.0%} of test sets, and for {never} the upper end of the interval is beyond "
         f"{real_beyond_sizes[-1]:,} examples. With {real_n} examples the corpus can order LLM annotators only "
         f"where they differ grossly; telling close ones apart takes far more than {real_n} examples.")
 glue("public_reading", real_status, display=False)
-Markdown(real_status)
 
 # %%
 if real is not None:

@@ -65,10 +65,10 @@ report.corpus_banner(corpus)
 # Each LLM campaign is scored on the {glue:text}`n_examples` stage-2 examples by span F1
 # against each of the four human annotator sets, averaged over them as Table 6 averages its
 # pairs (hard: the type must match; soft: any type; the book's default span-F1 definition,
-# `convention="{glue:text}`convention`"`), and by balanced accuracy (BACC) against the clear
-# human majority on "any error" (all but one of the four sets agreeing, as in chapter 03). Both prompts of gpt-4o and
-# o3-mini are kept apart, which gives {glue:text}`n_pairs` pairs of {glue:text}`n_llms`
-# campaigns. The full-set scores:
+# span lengths convention {glue:text}`convention`), and by balanced accuracy (BACC) against
+# the clear human majority on "any error" (all but one of the four sets agreeing, as in
+# chapter 03). Both prompts of gpt-4o and o3-mini are kept apart, which gives
+# {glue:text}`n_pairs` pairs of {glue:text}`n_llms` campaigns. The full-set scores:
 
 # %%
 tables = [ss.judges_f1_table(corpus, llms, HUMAN_SETS, stage2, match=m) for m in ("hard", "soft")]

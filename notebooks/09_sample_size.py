@@ -1,0 +1,375 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # How many examples does it take?
+#
+# ## Overview
+#
+# The paper compares LLMs as span annotators on {glue:text}`n_examples` examples and reads differences of
+# a few F1 points. Would a smaller test set have led to the same conclusions, and how many examples does
+# a comparison like this need? Shaib et al. {cite:p}`shaib2024annotation` answer that question
+# for summarisation systems by drawing {glue:text}`resamples` smaller test sets from the full one and
+# counting how often they agree with it. This chapter applies their method to span annotation:
+#
+# 1. How often does a test set of n examples rank two LLM annotators as the full set does, by
+#    span F1 and by balanced accuracy against the human majority? ([Ranking stability](stability))
+# 2. From how many examples is each ranking stable with {glue:text}`level` probability, and how sure is that
+#    number? ([Smallest stable n](smallest))
+# 3. How wide are the intervals of the agreement figures at a given n? ([Precision](widths))
+# 4. How many ratings do the impression tests of Section 6.5 need? ([Power](power))
+# 5. How do I plan my own campaign? ([Planning](planning))
+# 6. What does the real public corpus say? ([The public corpus](public))
+#
+# Every measure is a function of per-example counts summed over the examples, so a test set
+# is a weight vector over the examples and thousands of test sets are one matrix product (see
+# the methods page). Everything is seeded.
+
+# %%
+import numpy as np
+import pandas as pd
+from IPython.display import Markdown
+from myst_nb import glue
+
+import hotelcheckspan
+from hotelcheckspan import paths
+from hotelcheckspan.analyses import dataset_level, example_level, impressions
+from hotelcheckspan.analyses import sample_size as ss
+from hotelcheckspan.annotator_sets import HUMAN_SETS, groups_of
+from hotelcheckspan.book import paper, plots, report
+from hotelcheckspan.book import sample_size_plots as ssp
+from hotelcheckspan.corpora import CorpusError
+
+plots.set_theme()
+corpus = hotelcheckspan.load()
+reported = paper.figures()
+stage2 = dataset_level.stage2_examples(corpus)
+llms = list(paper.LLM_CAMPAIGNS.values())
+RESAMPLES = 1000
+report.corpus_banner(corpus)
+
+# %% [markdown]
+# (stability)=
+# ## Ranking stability (Table 6 and Section 6.2)
+#
+# Each LLM campaign is scored on the {glue:text}`n_examples` stage-2 examples by span F1
+# against each of the four human annotator sets, averaged over them as Table 6 averages its
+# pairs (hard: the type must match; soft: any type; the book's default span-F1 definition,
+# span lengths convention {glue:text}`convention`), and by balanced accuracy (BACC) against
+# the clear human majority on "any error" (all but one of the four sets agreeing, as in
+# chapter 03). Both prompts of gpt-4o and o3-mini are kept apart, which gives
+# {glue:text}`n_pairs` pairs of {glue:text}`n_llms` campaigns. The full-set scores:
+
+# %%
+tables = [ss.judges_f1_table(corpus, llms, HUMAN_SETS, stage2, match=m) for m in ("hard", "soft")]
+tables.append(ss.majority_table(corpus, llms, HUMAN_SETS, stage2, measure="bacc"))
+N = tables[0].n_examples
+glue("n_examples", N, display=False)
+glue("n_llms", len(llms), display=False)
+glue("n_pairs", len(llms) * (len(llms) - 1) // 2, display=False)
+glue("convention", ss.DEFAULT_CONVENTION, display=False)
+glue("resamples", f"{RESAMPLES:,}", display=False)
+glue("level", f"{ss.THRESHOLD:.0%}", display=False)
+full = pd.DataFrame({t.measure: t.full() for t in tables}, index=tables[0].systems).rename_axis("LLM").reset_index()
+full.style.set_uuid("full-scores").hide(axis="index").format(precision=3)
+
+# %% [markdown]
+# We then draw {glue:text}`resamples` test sets of n examples for each n, in two designs:
+#
+# - **without replacement** (seed 004's design): subsets of the corpus, n from {glue:text}`smallest_n` up to all
+#   {glue:text}`n_examples`. This asks whether a smaller test set *taken from this one* reaches
+#   the same order; at the full size every test set is the full set, so the answer is certain
+#   by construction.
+# - **with replacement**: the corpus stands in for the population and each test set is a fresh
+#   draw of n examples from it, so n can go beyond the corpus (to {glue:text}`max_n`). This is
+#   the design for planning: it asks whether a *new* test set of n examples like these would
+#   reproduce the order, and it does not become certain at the corpus size.
+#
+# A test set "ranks the pair as the full set" when its difference has the full set's sign; a
+# tie, or a pair tied on the full set, never counts as ranked.
+
+# %%
+within_sizes = [*range(25, N, 25), N]
+beyond_sizes = np.unique(np.geomspace(25, 4 * N, 11).astype(int))
+within = ss.stability(tables, within_sizes, RESAMPLES, seed=0, replace=False)
+beyond = ss.stability(tables, beyond_sizes, RESAMPLES, seed=1, replace=True)
+glue("max_n", f"{int(beyond_sizes[-1]):,}", display=False)
+glue("mc_halfwidth", f"{(within['high'] - within['low']).max() / 2:.3f}", display=False)
+within.pivot_table(index=["measure", "pair"], columns="n", values="same_order", sort=False).round(3).reset_index() \
+    .style.set_uuid("stability").hide(axis="index").format(precision=3)
+
+# %% mystnb={"figure": {"caption": "Share of the test sets of n examples that rank each pair of LLM campaigns as the full stage-2 set does, by hard and soft span F1 against the four human sets and by balanced accuracy against the human majority. Left: subsets of the corpus (without replacement); right: draws with replacement, extrapolating past the corpus size (dotted). Dashed: 95%.", "name": "fig-stability"}, "image": {"alt": "Six panels of stability curves, one line per pair of LLM campaigns; most lines sit at 1 from the smallest n, a few rise slowly towards the 95% line."}}
+ssp.stability_curves(within, beyond, ss.THRESHOLD, corpus_size=N)
+
+# %% [markdown]
+# (smallest)=
+# ## Smallest stable n
+#
+# For each pair, the smallest n from which the order is reproduced in at least {glue:text}`level` of test sets
+# (at that n and every larger one on the grid). Beside the point estimate, its uncertainty: the
+# whole with-replacement procedure repeated on {glue:text}`n_outer` bootstrap replicates of the
+# corpus ({glue:text}`n_inner` test sets per size each); the interval holds the central
+# {glue:text}`level` of the replicates' answers, "> {glue:text}`max_n`" where replicates never get
+# there. The Monte Carlo error of a single curve is small beside it (Wilson half-width at most
+# {glue:text}`mc_halfwidth` at {glue:text}`resamples` draws).
+
+# %%
+N_OUTER, N_INNER = 100, 200
+uncertainty = ss.stable_n_uncertainty(tables, beyond_sizes, replace=True, n_outer=N_OUTER, n_inner=N_INNER, seed=2)
+summary = ss.stable_n_summary(within, beyond, uncertainty)
+glue("n_outer", N_OUTER, display=False)
+glue("n_inner", N_INNER, display=False)
+shown = ss.readable(summary)
+shown.style.set_uuid("smallest-n").hide(axis="index").format(precision=3)
+
+# %% [markdown]
+# Readings, per measure:
+#
+# - **Soft span F1**: {glue:text}`soft_early` of the {glue:text}`n_pairs` pairs are ordered in
+#   {glue:text}`level` of test sets from the smallest size tried ({glue:text}`smallest_n` examples). The
+#   hardest is {glue:text}`soft_hard_pair` (a difference of {glue:text}`soft_hard_diff`), stable
+#   from {glue:text}`soft_hard_n` examples drawn afresh (interval {glue:text}`soft_hard_ci`).
+# - **Hard span F1**: {glue:text}`hard_early` pairs are settled from {glue:text}`smallest_n`
+#   examples; the hardest, {glue:text}`hard_hard_pair` (difference {glue:text}`hard_hard_diff`),
+#   needs {glue:text}`hard_hard_n` (interval {glue:text}`hard_hard_ci`).
+#   {glue:text}`hard_ties`
+# - **BACC against the majority**: {glue:text}`bacc_early` pairs are settled from
+#   {glue:text}`smallest_n` examples, and {glue:text}`bacc_beyond` pairs need more examples than
+#   the corpus has (with replacement); the hardest, {glue:text}`bacc_hard_pair` (difference
+#   {glue:text}`bacc_hard_diff`), needs {glue:text}`bacc_hard_n` (interval
+#   {glue:text}`bacc_hard_ci`).
+#
+# The order of the three models the paper compares (gemma-3, gpt-4o and o3-mini with their
+# default prompts) by soft span F1 needs at most {glue:text}`paper_trio_n` examples, with an
+# upper bound of {glue:text}`paper_trio_hi`: the {glue:text}`n_examples` examples are
+# {glue:text}`paper_trio_word` for it. By BACC the same three need up to {glue:text}`paper_trio_bacc_n` (upper bound
+# {glue:text}`paper_trio_bacc_hi`).
+#
+# {glue:text}`simulated_note`
+
+# %%
+s = summary.assign(rank_n=summary["n_with_replacement"].replace(np.inf, 1e12))
+glue("smallest_n", int(within_sizes[0]), display=False)
+for key, measure in (("soft", "span F1 (soft)"), ("hard", "span F1 (hard)"), ("bacc", "balanced accuracy")):
+    part = s[(s["measure"] == measure) & (s["difference"] != 0)]
+    hardest = part.sort_values(["rank_n", "difference"], ascending=[False, True]).iloc[0]
+    glue(f"{key}_early", int((part["n_with_replacement"] <= within_sizes[0]).sum()), display=False)
+    glue(f"{key}_beyond", int((part["n_with_replacement"] > N).sum()), display=False)
+    glue(f"{key}_hard_pair", hardest["pair"], display=False)
+    glue(f"{key}_hard_diff", f"{hardest['difference']:.4f}", display=False)
+    glue(f"{key}_hard_n", ss.describe_n(hardest["n_with_replacement"], hardest["max_n"]), display=False)
+    glue(f"{key}_hard_ci", f"{ss.describe_n(hardest['n_low'], hardest['max_n'])} to "
+                           f"{ss.describe_n(hardest['n_high'], hardest['max_n'])}", display=False)
+ties = s[(s["measure"] == "span F1 (hard)") & (s["difference"] == 0)]["pair"].str.replace(" > ", " and ").tolist()
+glue("hard_ties", f"Tied on the full set, and so never ranked: {', '.join(ties)}." if ties else "", display=False)
+trio = {"gemma-3", "gpt-4o", "o3-mini"}
+in_trio = s["pair"].str.split(" > ").map(lambda p: set(p) <= trio)
+soft_trio = s[in_trio & (s["measure"] == "span F1 (soft)")]
+bacc_trio = s[in_trio & (s["measure"] == "balanced accuracy")]
+glue("paper_trio_n", ss.describe_n(soft_trio["n_with_replacement"].max(), int(s["max_n"].iloc[0])), display=False)
+glue("paper_trio_hi", ss.describe_n(soft_trio["n_high"].max(), int(s["max_n"].iloc[0])), display=False)
+glue("paper_trio_word", "enough" if soft_trio["n_high"].max() <= N else "not always enough", display=False)
+glue("paper_trio_bacc_n", ss.describe_n(bacc_trio["n_with_replacement"].max(), int(s["max_n"].iloc[0])), display=False)
+glue("paper_trio_bacc_hi", ss.describe_n(bacc_trio["n_high"].max(), int(s["max_n"].iloc[0])), display=False)
+soft_all = s[(s["measure"] == "span F1 (soft)") & (s["difference"] != 0)]
+unsettled = soft_all[soft_all["n_with_replacement"] > within_sizes[0]]
+glue("gap_unsettled", f"{unsettled['difference'].max():.3f}" if len(unsettled) else "zero", display=False)
+glue("close_pairs", ", ".join(unsettled["pair"]) if len(unsettled) else "none", display=False)
+glue("close_n", ss.describe_n(unsettled["n_with_replacement"].min(), int(s["max_n"].iloc[0])) if len(unsettled)
+     else "no more", display=False)
+median_bacc = s[(s["measure"] == "balanced accuracy") & (s["difference"] != 0)]["rank_n"].median()
+median_soft = soft_all["rank_n"].median()
+for key, median in (("bacc_median", median_bacc), ("soft_median", median_soft)):
+    glue(key, ss.describe_n(median if median < 1e12 else np.inf, int(s["max_n"].iloc[0])), display=False)
+glue("bacc_vs_soft", "less stably than" if median_bacc > median_soft else "more stably than"
+     if median_bacc < median_soft else "about as stably as", display=False)
+simulated_note = (
+    "In the simulation the answer depends on how far apart the LLM campaigns were set: their "
+    "span counts come from the paper's Tables 3 and 4 and their agreement with the humans "
+    "emerges from the simulated claims, while the two prompts of a model share every other "
+    "parameter. Pairs of prompts therefore differ by little more than how much they mark, and "
+    "are the hard cases here by construction; the real prompt variants may differ more."
+) if corpus.simulated else ""
+glue("simulated_note", simulated_note, display=False)
+
+# %% [markdown]
+# (widths)=
+# ## Precision of the agreement figures
+#
+# How wide is the {glue:text}`level` interval of a figure computed on n examples? For each n we
+# draw {glue:text}`resamples` sets with replacement and take the central {glue:text}`level` of the
+# figure's values: human-human span F1 (the mean over the six pairs of human sets, hard and soft),
+# Fleiss' kappa of the four human sets on "any error", and each LLM's raw agreement with the
+# majority (Section 6.2). On the full set the soft human-human F1 interval is
+# {glue:text}`w_soft_full` wide. Its width falls with n at a log-log slope of
+# {glue:text}`w_slope` (the square-root law), so halving it takes about {glue:text}`w_ratio`
+# times the examples.
+# Fleiss' kappa, {glue:text}`kappa`, has an interval {glue:text}`w_kappa_full` wide at the
+# full size, which is {glue:text}`kappa_word` to tell it from zero.
+
+# %%
+human_tables = [ss.human_f1_table(corpus, HUMAN_SETS, stage2, match=m) for m in ("hard", "soft")]
+human_tables.append(ss.fleiss_table(example_level.marks(corpus, HUMAN_SETS, stage2), examples=stage2))
+agree = ss.majority_table(corpus, llms, HUMAN_SETS, stage2, measure="agreement")
+width_sizes = np.unique(np.r_[np.geomspace(25, 4 * N, 9).astype(int), N])  # the corpus size on the grid
+widths = pd.concat([ss.interval_widths(human_tables, width_sizes, RESAMPLES, seed=3),
+                    ss.interval_widths(agree, width_sizes, RESAMPLES, seed=4)], ignore_index=True)
+soft_widths = widths[(widths["measure"] == "span F1 (soft)") & (widths["system"] == "human-human")]
+slope = ss.width_slope(soft_widths).iloc[0]
+glue("w_soft_full", f"{soft_widths.loc[soft_widths['n'] == N, 'width'].iloc[0]:.3f}", display=False)
+glue("w_slope", f"{slope['slope']:.2f}", display=False)
+glue("w_ratio", f"{slope['halving_factor']:.1f}", display=False)
+kappa = human_tables[2].full()[0]
+kappa_ci = widths[(widths["measure"] == human_tables[2].measure) & (widths["n"] == N)].iloc[0]
+glue("kappa", f"{kappa:.3f}", display=False)
+glue("w_kappa_full", f"{kappa_ci['width']:.3f}", display=False)
+glue("kappa_word", "enough" if kappa_ci["low"] > 0 else "not enough", display=False)
+widths[widths["n"].isin([25, N, int(width_sizes[-1])])].pivot_table(
+    index=["measure", "system"], columns="n", values="width", sort=False).round(3).reset_index() \
+    .style.set_uuid("widths").hide(axis="index").format(precision=3)
+
+# %% mystnb={"figure": {"caption": "Width of the 95% interval against the number of examples (log-log), for human-human span F1, Fleiss' kappa and each LLM's raw agreement with the human majority; the stage-2 corpus size dotted.", "name": "fig-widths"}, "image": {"alt": "Straight falling lines on log-log axes, one per agreement figure, all with slope about minus one half."}}
+ssp.interval_widths(widths, corpus_size=N)
+
+# %% [markdown]
+# (power)=
+# ## Power of the impression tests (Section 6.5)
+#
+# The paper's two impression tests, Welch's t-test of records without errors against records
+# with errors and the correlation of the error count with the impression, on n records drawn
+# with replacement from the {glue:text}`records` human records; beside the resampled power,
+# statsmodels' analytic power (`TTestIndPower` at the full set's Cohen's d of
+# {glue:text}`d` and its share of error-free records; `NormalIndPower` on Fisher's z of
+# r = {glue:text}`r`). The tests reach {glue:text}`target` power with about {glue:text}`t_n80` and
+# {glue:text}`r_n80` records (resampled; statsmodels' solvers: {glue:text}`t_sm80` and
+# {glue:text}`r_sm80`), {glue:text}`power_word` the {glue:text}`records` collected. Records are
+# treated as independent, as the tests assume; chapter 07 shows that ratings cluster by
+# annotator, so a campaign should count annotators as well as records.
+
+# %%
+ratings = impressions.ratings(corpus)
+power = ss.impression_power(ratings, [10, 15, 20, 30, 40, 50, 60, 80, 100, 150, 200], RESAMPLES, seed=5)
+effects = ss.impression_effects(ratings)
+need = ss.records_for_power(ratings).set_index("test")["records"]
+first = ss.first_power(power, "resampled").set_index("test")["n"]
+glue("records", f"{effects['records']:,}", display=False)
+glue("d", f"{effects['d']:.2f}", display=False)
+glue("r", f"{effects['r']:.2f}", display=False)
+glue("t_n80", ss.describe_n(first.iloc[0], 200), display=False)
+glue("r_n80", ss.describe_n(first.iloc[1], 200), display=False)
+glue("t_sm80", int(need.iloc[0]), display=False)
+glue("r_sm80", int(need.iloc[1]), display=False)
+glue("target", "80%", display=False)
+glue("power_word", "a small fraction of" if first.max() < effects["records"] / 5 else "fewer than", display=False)
+power.round(3).style.set_uuid("power").hide(axis="index").format(precision=3)
+
+# %% mystnb={"figure": {"caption": "Power of the impression tests against the number of records: resampled (solid, with its Monte Carlo interval) and statsmodels' analytic power (dashed); 80% dashed grey.", "name": "fig-power"}, "image": {"alt": "Two rising power curves, resampled and analytic close together, crossing 80% below a hundred records."}}
+ssp.power_curves(power)
+
+# %% [markdown]
+# (planning)=
+# ## Planning a campaign
+#
+# `sample_size.examples_needed(corpus, judge_a, judge_b)` answers "how many examples do I need
+# to tell these two judges apart?" on any corpus the package reads: it compares the two
+# annotator sets by span F1 against reference sets (or by BACC against their majority), draws
+# test sets with replacement up to eight times the corpus, and returns the smallest n from
+# which the full corpus' order holds in {glue:text}`level` of them, with its interval. For the two gpt-4o
+# prompts, the closest pair of campaigns that differ by prompt only:
+
+# %%
+plan = ss.examples_needed(corpus, "gpt-4o", "gpt-4o-ls", HUMAN_SETS, measure="span F1", match="soft",
+                          examples=stage2, n_resamples=RESAMPLES, n_outer=50, n_inner=200, seed=6)
+plan_row = {"better": plan["better"], "worse": plan["worse"], "soft F1, better": plan["score_better"],
+            "soft F1, worse": plan["score_worse"], "examples now": plan["examples"],
+            "examples needed": ss.describe_n(plan["n_needed"], plan["max_n"]),
+            "95% interval": f"{ss.describe_n(plan['n_low'], plan['max_n'])} to "
+                            f"{ss.describe_n(plan['n_high'], plan['max_n'])}"}
+pd.DataFrame([plan_row]).style.set_uuid("plan").hide(axis="index").format(precision=3)
+
+# %% [markdown]
+# (public)=
+# ## The public corpus
+#
+# The public "LLMs as span annotators" corpus of chapter 08 {cite:p}`kasner2025spanannotators` has many
+# human annotators but only a dozen examples, so the within-corpus design can only go up to
+# its size, and the with-replacement design extrapolates from very little. Its LLM campaigns
+# are compared by span F1 against every human annotator group (BACC is left out: a clear
+# majority among many annotators is a different notion from the paper's rule for four).
+#
+# {glue:text}`public_reading`
+
+# %%
+real_path = getattr(paths, "REAL_CORPUS", None)  # the public corpus, once the package ships it
+real, real_status = None, ""
+if real_path is None or not real_path.exists():
+    real_status = ("This build has no copy of the public corpus (hotelcheckspan.paths.REAL_CORPUS), so "
+                   "this section has nothing to compute; rebuild with the corpus in data/ to fill it.")
+else:
+    try:
+        real = hotelcheckspan.load(real_path)
+    except CorpusError as error:
+        real_status = f"The public corpus at {real_path.name} could not be read: {len(error.problems)} problem(s)."
+if real is not None:
+    real_llms = real.campaigns("model")
+    real_humans = [g for c in real.campaigns("human") for g in groups_of(real, c)]
+    real_tables = [ss.judges_f1_table(real, real_llms, real_humans, match=m) for m in ("hard", "soft")]
+    real_n = real_tables[0].n_examples
+    real_beyond_sizes = np.unique(np.geomspace(3, 50 * real_n, 10).astype(int))
+    real_within = ss.stability(real_tables, range(3, real_n + 1), RESAMPLES, seed=7, replace=False)
+    real_beyond = ss.stability(real_tables, real_beyond_sizes, RESAMPLES, seed=8, replace=True)
+    # fewer replicates than for the stand-in: 29 reference groups make each replicate 29 times the work
+    real_unc = ss.stable_n_uncertainty(real_tables, real_beyond_sizes, True, n_outer=N_OUTER // 2,
+                                       n_inner=N_INNER // 2, seed=9)
+    real_summary = ss.stable_n_summary(real_within, real_beyond, real_unc)
+    soft = real_summary[(real_summary["measure"] == "span F1 (soft)") & (real_summary["difference"] != 0)]
+    beyond_n = int((soft["n_with_replacement"] > real_n).sum())
+    never = int((~np.isfinite(soft["n_high"])).sum())
+    real_status = (
+        f"The public corpus has {real_n} examples annotated by {len(real_llms)} LLM campaigns and "
+        f"{len(real_humans)} human annotator groups, {len(soft)} pairs of campaigns with different soft F1. "
+        f"Drawing with replacement, {beyond_n} of these pairs need more than {real_n} examples to be ordered "
+        f"as on the full set in {ss.THRESHOLD:.0%} of test sets, and for {never} the upper end of the interval is beyond "
+        f"{real_beyond_sizes[-1]:,} examples. With {real_n} examples the corpus can order LLM annotators only "
+        f"where they differ grossly; telling close ones apart takes far more than {real_n} examples.")
+glue("public_reading", real_status, display=False)
+
+# %%
+if real is not None:
+    display_frame = ss.readable(real_summary)
+else:
+    display_frame = pd.DataFrame({"status": ["public corpus not available in this build"]})
+display_frame.style.set_uuid("public").hide(axis="index").format(precision=3)
+
+# %%
+ssp.stability_curves(real_within, real_beyond, ss.THRESHOLD, corpus_size=real_n) if real is not None \
+    else Markdown("No figure: the public corpus is not available in this build.")
+
+# %% [markdown]
+# ## Summary
+#
+# - Every pair of LLM campaigns further apart in soft span F1 than {glue:text}`gap_unsettled` is
+#   ordered as on the full set by {glue:text}`smallest_n` examples, as Shaib et al. found for
+#   summarisation systems; the {glue:text}`n_examples` stage-2 examples are
+#   {glue:text}`paper_trio_word` for the order of the three models the paper compares.
+# - Closer pairs are not: {glue:text}`close_pairs` need {glue:text}`close_n` examples or more
+#   by soft F1, and the uncertainty of that need is itself wide. A ranking of LLM annotators on
+#   a corpus of this size should report how stable each pair's order is, not only the scores.
+# - Balanced accuracy against the human majority ranks {glue:text}`bacc_vs_soft` soft span F1
+#   (the median pair needs {glue:text}`bacc_median` examples against {glue:text}`soft_median`):
+#   it rests on the examples with a clear majority only, and on few majority errors among them.
+# - The impression tests reach {glue:text}`target` power with {glue:text}`power_word` the
+#   ratings collected. Interval widths follow the square-root law, so halving an interval costs
+#   about {glue:text}`w_ratio` times the examples.
+# - `sample_size.examples_needed` answers the planning question for any pair of annotator sets
+#   on any corpus the package reads.

@@ -1,0 +1,688 @@
+"""How many examples does a comparison need? Ranking stability, interval widths and power as
+the test set grows, after Shaib et al. (seed 004), adapted to span annotation.
+
+Every measure here is a function of per-example counts summed over the examples (span F1 is a
+ratio of summed overlaps and lengths; balanced accuracy and raw agreement come from summed
+confusion cells; Fleiss' kappa from summed per-example agreement). A resample is therefore a
+weight vector over the examples (0/1 for a subset drawn without replacement, counts for a draw
+with replacement), and thousands of resamples at many sizes are one matrix product
+``weights @ counts``: nothing is re-matched per resample.
+
+A :class:`ScoreTable` holds the counts of one measure, ``(examples, columns)``, and how summed
+counts become one score per *system* (an LLM campaign, or "human-human"). The functions:
+
+``stability(table, sizes, replace=...)``
+    per pair of systems and size n, the share of resamples of n examples that rank the pair as
+    the full set does (``same_order``), with a Wilson interval for the Monte Carlo error.
+    Without replacement (seed 004's design) n runs up to the corpus size, where the answer is 1
+    by construction; with replacement the corpus stands in for the population and n can go
+    beyond it (extrapolation).
+``smallest_stable(curve)``
+    per pair, the smallest n from which ``same_order`` stays at or above the threshold (0.95).
+``stable_n_uncertainty(table, sizes, replace=...)``
+    the same smallest n on bootstrap replicates of the corpus: its sampling uncertainty.
+``interval_widths(table, sizes)``
+    the width of the 95% percentile interval of each score from n examples.
+``impression_power(ratings, sizes)``
+    the power of the impression t-test and of the error-count correlation, resampled and from
+    statsmodels' power tools.
+``examples_needed(corpus, a, b)``
+    the planning question for two judges of one's own corpus.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from itertools import combinations
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+from statsmodels.stats.power import NormalIndPower, TTestIndPower
+from statsmodels.stats.proportion import proportion_confint
+
+from ..annotator_sets import HUMAN_SETS, AnnotatorSet, parse_all
+from ..categories import ANY
+from ..corpora import KEY, Corpus
+from ..metrics.span_f1 import per_example
+from . import example_level
+
+# The book's default span-F1 definition: character overlap, with span lengths counted on every
+# example where either side marked (``per_example(convention="all")``). It belongs in
+# ``span_level``; until that module names its default, it is set here, in one place.
+DEFAULT_CONVENTION = "all"
+THRESHOLD = 0.95
+COUNTS = ["overlap", "overlap_ref", "hyp_length", "ref_length"]
+CELLS = ["tp", "fn", "fp", "tn"]
+
+
+@dataclass(frozen=True)
+class ScoreTable:
+    """Per-example counts of one measure and how their sums become one score per system.
+
+    ``examples``: the example keys (one row per row of ``counts``); ``counts``: (examples,
+    columns) floats; ``reduce``: summed counts (resamples, columns) -> scores (resamples, systems).
+    """
+
+    measure: str
+    systems: tuple[str, ...]
+    examples: pd.DataFrame
+    counts: np.ndarray
+    reduce: Callable[[np.ndarray], np.ndarray]
+
+    @property
+    def n_examples(self) -> int:
+        return len(self.counts)
+
+    def full(self) -> np.ndarray:
+        """The scores on every example: (systems,)."""
+        return self.reduce(self.counts.sum(axis=0, keepdims=True))[0]
+
+    def resampled(self, weights: np.ndarray) -> np.ndarray:
+        """Scores for every row of ``weights`` (resamples, examples): one matrix product."""
+        return self.reduce(np.asarray(weights, float) @ self.counts)
+
+
+# --- reducers: summed counts -> scores ---------------------------------------------------------
+
+
+def _mean_f1(sums: np.ndarray, group_sizes: tuple[int, ...]) -> np.ndarray:
+    """F1 of every (reference, hypothesis) pair, averaged per system (Table 6's averaging).
+
+    ``sums`` holds, per resample, the pairs' overlaps, then their recall-side overlaps, hypothesis
+    lengths and reference lengths (four blocks of one column per pair); the arithmetic is
+    :func:`~hotelcheckspan.metrics.span_f1.prf`'s."""
+    o, o_ref, hyp_len, ref_len = np.moveaxis(sums.reshape(sums.shape[0], 4, -1), 1, 0)
+    # 2PR / (P + R) with P = o / hyp_len and R = o_ref / ref_len; an empty side has no overlap,
+    # so the denominator is zero exactly where prf's F1 is zero
+    den = o * ref_len + o_ref * hyp_len
+    with np.errstate(invalid="ignore", divide="ignore"):
+        f1 = np.where(den > 0, 2 * o * o_ref / den, 0.0)
+    starts = np.r_[0, np.cumsum(group_sizes)[:-1]]
+    return np.add.reduceat(f1, starts, axis=1) / np.asarray(group_sizes)
+
+
+def _confusion(sums: np.ndarray, measure: str) -> np.ndarray:
+    """Balanced accuracy or raw agreement per system from summed tp, fn, fp, tn cells; the
+    balanced accuracy of a resample with one class only is that class's recall, as in
+    :mod:`example_level`."""
+    tp, fn, fp, tn = np.moveaxis(sums.reshape(sums.shape[0], -1, 4), 2, 0)
+    pos, neg = tp + fn, fp + tn
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if measure == "agreement":
+            return (tp + tn) / (pos + neg)
+        rec_pos, rec_neg = tp / pos, tn / neg
+        return np.where((pos > 0) & (neg > 0), (rec_pos + rec_neg) / 2, np.where(pos > 0, rec_pos, rec_neg))
+
+
+def _fleiss(sums: np.ndarray) -> np.ndarray:
+    """Fleiss' kappa from summed (units, per-unit agreement P_i, share of 'error' votes)."""
+    units, p_bar, ones = sums[:, 0], sums[:, 1], sums[:, 2]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p1 = ones / units
+        pe = p1**2 + (1 - p1) ** 2
+        kappa = (p_bar / units - pe) / (1 - pe)
+    return kappa[:, None]
+
+
+# --- score tables --------------------------------------------------------------------------------
+
+
+def _key_index(frames: Sequence[pd.DataFrame], examples: pd.DataFrame | None) -> pd.DataFrame:
+    if examples is not None:
+        return examples[KEY].drop_duplicates().reset_index(drop=True)
+    keys = pd.concat([f[KEY] for f in frames]).drop_duplicates()
+    return keys.sort_values(KEY).reset_index(drop=True)
+
+
+def f1_table(systems: Mapping[str, Sequence[tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]]],
+             examples: pd.DataFrame | None = None, *, match: str = "soft",
+             convention: str = DEFAULT_CONVENTION, categories: list[str] | None = None) -> ScoreTable:
+    """Span F1 per system, the mean over its (reference spans, hypothesis spans, examples) pairs.
+
+    Each pair is counted by :func:`~hotelcheckspan.metrics.span_f1.per_example` on its own
+    examples (those both sides annotated); an example a pair does not cover counts zero for it.
+    ``examples`` (default: every example of any pair) fixes the rows. All pairs are counted in
+    one call: each pair's examples get their own key (the pair's number prefixed to
+    ``dataset``), since per_example counts every example on its own.
+    """
+    index = _key_index([ex for pairs in systems.values() for *_, ex in pairs], examples)
+    triples = [t for pairs in systems.values() for t in pairs]
+    sizes = [len(pairs) for pairs in systems.values()]
+    if 0 in sizes:
+        raise ValueError("every system needs at least one (reference, hypothesis) pair")
+
+    def tagged(frames):
+        return pd.concat([f.assign(dataset=f"{k}|" + f["dataset"].astype(str)) for k, f in enumerate(frames)],
+                         ignore_index=True)
+
+    refs, hyps = tagged([t[0] for t in triples]), tagged([t[1] for t in triples])
+    exs = tagged([t[2].merge(index, on=KEY) for t in triples])
+    if categories is None:  # any list holding every type present gives the same overall counts
+        categories = sorted(set(refs["type"]) | set(hyps["type"]))
+    c = per_example(refs, hyps, exs, match=match, convention=convention, categories=categories)
+    pair_no = c["dataset"].str.split("|", n=1).str[0].astype(int).to_numpy()
+    row = pd.MultiIndex.from_frame(index).get_indexer(
+        pd.MultiIndex.from_frame(c[KEY].assign(dataset=c["dataset"].str.split("|", n=1).str[1])))
+    counts = np.zeros((len(index), 4, len(triples)))  # column blocks: overlap, overlap_ref, lengths
+    counts[row, :, pair_no] = c[COUNTS].to_numpy(float)
+    return ScoreTable(f"span F1 ({match})", tuple(systems), index, counts.reshape(len(index), -1),
+                      partial(_mean_f1, group_sizes=tuple(sizes)))
+
+
+def _examples_of(records: pd.DataFrame) -> pd.DataFrame:
+    return records[KEY].drop_duplicates()
+
+
+def judges_f1_table(corpus: Corpus, judges, references=HUMAN_SETS, examples: pd.DataFrame | None = None, *,
+                    match: str = "soft", convention: str = DEFAULT_CONVENTION,
+                    categories: list[str] | None = None) -> ScoreTable:
+    """Span F1 of each judge (an annotator set: an LLM campaign, ``"stage1/A"``...) against every
+    reference set, averaged over the references, as Table 6 averages its pairs.
+
+    ``examples`` defaults to those every judge annotated; each (reference, judge) pair is scored
+    on the examples both annotated among them.
+    """
+    judges, references = parse_all(judges), parse_all(references)
+    refs = {r: r.require(corpus) for r in references}
+    if examples is None:
+        examples = _common_examples(corpus, judges)
+    systems = {}
+    for judge in judges:
+        rec, spans = judge.require(corpus)
+        pairs = []
+        for ref_rec, ref_spans in refs.values():
+            ex = _examples_of(ref_rec).merge(_examples_of(rec), on=KEY).merge(examples[KEY], on=KEY)
+            pairs.append((ref_spans, spans, ex))
+        systems[judge.spec] = pairs
+    return f1_table(systems, examples, match=match, convention=convention, categories=categories)
+
+
+def human_f1_table(corpus: Corpus, sets=HUMAN_SETS, examples: pd.DataFrame | None = None, *,
+                   match: str = "soft", convention: str = DEFAULT_CONVENTION,
+                   categories: list[str] | None = None) -> ScoreTable:
+    """One system, ``"human-human"``: span F1 averaged over every pair of the human sets."""
+    sets = parse_all(sets)
+    sel = {s: s.require(corpus) for s in sets}
+    if examples is None:
+        examples = _common_examples(corpus, sets)
+    pairs = []
+    for a, b in combinations(sets, 2):
+        ex = _examples_of(sel[a][0]).merge(_examples_of(sel[b][0]), on=KEY).merge(examples[KEY], on=KEY)
+        pairs.append((sel[a][1], sel[b][1], ex))
+    return f1_table({"human-human": pairs}, examples, match=match, convention=convention, categories=categories)
+
+
+def _common_examples(corpus: Corpus, sets: list[AnnotatorSet]) -> pd.DataFrame:
+    out = None
+    for s in sets:
+        ex = _examples_of(s.require(corpus)[0])
+        out = ex if out is None else out.merge(ex, on=KEY)
+    return out.reset_index(drop=True)
+
+
+def confusion_table(truth: pd.Series, predictions: Mapping[str, pd.Series], examples: pd.DataFrame,
+                    measure: str = "bacc") -> ScoreTable:
+    """Balanced accuracy (``"bacc"``) or raw ``"agreement"`` of each system's boolean prediction
+    against a boolean truth with gaps (``<NA>``: no clear truth, the example counts for nobody).
+
+    ``truth`` and each prediction are aligned with the rows of ``examples``.
+    """
+    if measure not in ("bacc", "agreement"):
+        raise ValueError(f"measure must be 'bacc' or 'agreement', not {measure!r}")
+    known = truth.notna().to_numpy()
+    t = truth.fillna(False).to_numpy(bool)
+    blocks = []
+    for pred in predictions.values():
+        p = pred.to_numpy(bool)
+        blocks.append(np.stack([t & p, t & ~p, ~t & p, ~t & ~p], axis=1) * known[:, None])
+    return ScoreTable("balanced accuracy" if measure == "bacc" else "agreement with majority", tuple(predictions),
+                      examples[KEY].reset_index(drop=True), np.hstack(blocks).astype(float),
+                      partial(_confusion, measure=measure))
+
+
+def majority_table(corpus: Corpus, judges, raters=HUMAN_SETS, examples: pd.DataFrame | None = None, *,
+                   label: str = ANY, measure: str = "bacc", min_agree: int | None = None) -> ScoreTable:
+    """Each judge against the clear human majority (:func:`example_level.majority`, default 3-1
+    or 4-0 of four) on one label of :data:`example_level.LABELS` (default: any error), as
+    balanced accuracy or raw agreement. Examples without a clear majority count for nobody."""
+    judges = parse_all(judges)
+    if examples is None:
+        examples = _common_examples(corpus, judges)
+    maj = example_level.majority(example_level.votes(example_level.marks(corpus, raters, examples)), min_agree)
+    frame = examples[KEY].merge(maj[KEY + [label]], on=KEY, how="left")
+    preds = {}
+    for judge in judges:
+        m = example_level.marks(corpus, [judge], examples)
+        preds[judge.spec] = frame[KEY].merge(m[KEY + [label]], on=KEY, how="left")[label].fillna(False).astype(bool)
+    return confusion_table(frame[label].astype("boolean"), preds, frame, measure)
+
+
+def fleiss_table(marks_frame: pd.DataFrame, label: str = ANY, examples: pd.DataFrame | None = None) -> ScoreTable:
+    """Fleiss' kappa of the raters of ``marks_frame`` (:func:`example_level.marks`) on ``label``,
+    on the examples every rater annotated (in the order of ``examples`` when given, each of
+    which must have every rater): one system, ``"Fleiss' kappa"``."""
+    wide = marks_frame.pivot_table(index=KEY, columns="rater", values=label, aggfunc="first")
+    if examples is not None:
+        wide = wide.reindex(pd.MultiIndex.from_frame(examples[KEY]))
+        if wide.isna().any().any():
+            raise ValueError("some of the examples lack a rater's marks; Fleiss' kappa needs every rater")
+    wide = wide.dropna().astype(int)
+    data = wide.to_numpy()
+    m = data.shape[1]
+    ones = data.sum(axis=1).astype(float)
+    p_i = (ones**2 + (m - ones) ** 2 - m) / (m * (m - 1))
+    counts = np.stack([np.ones_like(ones), p_i, ones / m], axis=1)
+    return ScoreTable(f"Fleiss' kappa ({label})", ("Fleiss' kappa",), wide.reset_index()[KEY], counts,
+                      _fleiss)
+
+
+# --- resampling weights --------------------------------------------------------------------------
+
+
+def subset_weights(n_total: int, n: int, n_draws: int, rng: np.random.Generator,
+                   population: np.ndarray | None = None) -> np.ndarray:
+    """(n_draws, n_total) weights: each row ``n`` examples drawn without replacement (0/1), or,
+    given ``population`` (a list of example indices that may repeat one: a bootstrap replicate
+    of the corpus), ``n`` items of that list drawn without replacement (numpy's multivariate
+    hypergeometric draw)."""
+    colors = np.ones(n_total, np.int64) if population is None else np.bincount(population, minlength=n_total)
+    if not 0 < n <= colors.sum():
+        raise ValueError(f"a subset needs 0 < n <= {colors.sum()}, not {n}")
+    return rng.multivariate_hypergeometric(colors, n, size=n_draws, method="count").astype(float)
+
+
+def bootstrap_weights(n_total: int, n: int, n_draws: int, rng: np.random.Generator,
+                      population: np.ndarray | None = None) -> np.ndarray:
+    """(n_draws, n_total) counts: each row ``n`` examples drawn with replacement (uniformly from
+    ``population``, a list of example indices, when given: a bootstrap replicate of the corpus)."""
+    chosen = rng.integers(0, n_total if population is None else len(population), size=(n_draws, n))
+    return _to_weights(chosen if population is None else population[chosen], n_total)
+
+
+def _to_weights(chosen: np.ndarray, n_total: int) -> np.ndarray:
+    rows = np.repeat(np.arange(chosen.shape[0]), chosen.shape[1])
+    return np.bincount(rows * n_total + chosen.ravel(), minlength=chosen.shape[0] * n_total).reshape(
+        chosen.shape[0], n_total).astype(float)
+
+
+def _weights(n_total, sizes, n_draws, rng, replace, population=None):
+    """One block of ``n_draws`` weight rows per size, stacked: (len(sizes) * n_draws, n_total)."""
+    draw = bootstrap_weights if replace else subset_weights
+    return np.vstack([draw(n_total, n, n_draws, rng, population) for n in sizes])
+
+
+# --- stability of rankings ----------------------------------------------------------------------
+
+
+def _as_list(tables) -> list[ScoreTable]:
+    """One table or several on the same examples (resampled together, with the same weights)."""
+    tables = [tables] if isinstance(tables, ScoreTable) else list(tables)
+    if not tables:
+        raise ValueError("no score table given")
+    first = tables[0].examples.reset_index(drop=True)
+    for t in tables[1:]:
+        if not t.examples.reset_index(drop=True)[KEY].equals(first[KEY]):
+            raise ValueError(f"{t.measure!r} is not on the same examples as {tables[0].measure!r}")
+    return tables
+
+
+def _check_sizes(n_total: int, sizes, replace: bool) -> list[int]:
+    sizes = sorted({int(n) for n in sizes})
+    if not sizes or sizes[0] < 1:
+        raise ValueError("sizes must be positive")
+    if not replace and sizes[-1] > n_total:
+        raise ValueError(f"without replacement n cannot exceed the {n_total} examples; "
+                         "use replace=True to extrapolate")
+    return sizes
+
+
+def _pairs(full: np.ndarray) -> list[tuple[int, int]]:
+    """Every pair of systems, the one ahead on the full set first."""
+    return [(i, j) if full[i] >= full[j] else (j, i) for i, j in combinations(range(len(full)), 2)]
+
+
+def _same_order(scores: np.ndarray, full: np.ndarray, pairs) -> np.ndarray:
+    """(resamples, pairs): does the resample order each pair strictly as the full set does?
+    A tie, an undefined score, or a pair tied on the full set counts as not the same order."""
+    out = np.zeros((scores.shape[0], len(pairs)), bool)
+    for k, (i, j) in enumerate(pairs):
+        d_full = full[i] - full[j]
+        if d_full != 0 and np.isfinite(d_full):
+            out[:, k] = np.sign(scores[:, i] - scores[:, j]) == np.sign(d_full)
+    return out
+
+
+def _design(replace: bool) -> str:
+    return "with replacement" if replace else "without replacement"
+
+
+def stability(tables, sizes, n_resamples: int = 1000, seed: int = 0, replace: bool = False,
+              level: float = 0.95) -> pd.DataFrame:
+    """How often a test set of n examples ranks each pair of systems as the full set does.
+
+    ``tables``: one :class:`ScoreTable` or several on the same examples (drawn together). Without
+    replacement (``replace=False``, seed 004) the test sets are subsets of the corpus (n up to
+    its size; at the full size the answer is 1 by construction); with replacement they are drawn
+    from it as from a population, so n can exceed it. Columns: ``measure, better, worse, pair,
+    score_better, score_worse, difference, n, design, same_order`` and ``low, high`` (Wilson
+    interval of ``same_order`` for the Monte Carlo error of ``n_resamples`` draws, at
+    ``level``). ``better`` is the system ahead on the full set.
+    """
+    tables = _as_list(tables)
+    n_total = tables[0].n_examples
+    sizes = _check_sizes(n_total, sizes, replace)
+    weights = _weights(n_total, sizes, n_resamples, np.random.default_rng(seed), replace)
+    rows = []
+    for table in tables:
+        full = table.full()
+        pairs = _pairs(full)
+        same = _same_order(table.resampled(weights), full, pairs)
+        hits = same.reshape(len(sizes), n_resamples, len(pairs)).sum(axis=1)
+        for k, (i, j) in enumerate(pairs):
+            for s, n in enumerate(sizes):
+                low, high = proportion_confint(int(hits[s, k]), n_resamples, alpha=1 - level, method="wilson")
+                rows.append({"measure": table.measure, "better": table.systems[i], "worse": table.systems[j],
+                             "pair": f"{table.systems[i]} > {table.systems[j]}", "score_better": float(full[i]),
+                             "score_worse": float(full[j]), "difference": float(full[i] - full[j]), "n": n,
+                             "design": _design(replace), "same_order": hits[s, k] / n_resamples,
+                             "low": float(low), "high": float(high)})
+    return pd.DataFrame(rows)
+
+
+def _first_stable(n: np.ndarray, prob: np.ndarray, threshold: float) -> float:
+    """The smallest n from which ``prob`` stays at or above ``threshold`` (inf if never)."""
+    below = np.flatnonzero(prob < threshold)
+    if below.size == 0:
+        return float(n[0])
+    return float(n[below[-1] + 1]) if below[-1] + 1 < len(n) else float("inf")
+
+
+def smallest_stable(curve: pd.DataFrame, threshold: float = THRESHOLD) -> pd.DataFrame:
+    """Per pair, the smallest n of the grid from which the pair is ranked as on the full set
+    with probability at least ``threshold`` at that n and every larger one (``inf``: not within
+    the grid), and the same read off the Wilson bounds (``n_optimistic`` from ``high``,
+    ``n_pessimistic`` from ``low``: the Monte Carlo uncertainty).
+
+    Columns: ``measure, pair, better, worse, difference, design, n_stable, n_optimistic,
+    n_pessimistic, max_n``.
+    """
+    rows = []
+    for (measure, pair, design), g in curve.groupby(["measure", "pair", "design"], sort=False):
+        g = g.sort_values("n")
+        n = g["n"].to_numpy()
+        rows.append({"measure": measure, "pair": pair, "better": g["better"].iloc[0], "worse": g["worse"].iloc[0],
+                     "difference": g["difference"].iloc[0], "design": design,
+                     "n_stable": _first_stable(n, g["same_order"].to_numpy(), threshold),
+                     "n_optimistic": _first_stable(n, g["high"].to_numpy(), threshold),
+                     "n_pessimistic": _first_stable(n, g["low"].to_numpy(), threshold), "max_n": int(n[-1])})
+    return pd.DataFrame(rows)
+
+
+def stable_n_uncertainty(tables, sizes, replace: bool = True, n_outer: int = 100, n_inner: int = 200,
+                         seed: int = 0, threshold: float = THRESHOLD, level: float = 0.95) -> pd.DataFrame:
+    """The sampling uncertainty of the smallest stable n: the whole procedure repeated on
+    ``n_outer`` bootstrap replicates of the corpus (examples drawn with replacement), each with
+    ``n_inner`` resamples per size, a pair oriented by the replicate's own full-set order.
+
+    A test set drawn from a replicate picks *positions* of the replicate's list of examples, so
+    its weights over positions have the same law for every replicate: they are drawn once and
+    applied to each replicate's counts (``counts[replicate]``), common random numbers that make
+    the cost one matrix product per replicate.
+
+    Columns: ``measure, pair, design, n_median, n_low, n_high`` (percentiles over replicates at
+    ``level``; ``inf`` where a replicate does not reach the threshold within the grid),
+    ``reached`` (share of replicates that do), ``max_n``. Pairs are named by the full corpus'
+    order, as in :func:`stability`.
+    """
+    tables = _as_list(tables)
+    n_total = tables[0].n_examples
+    sizes = _check_sizes(n_total, sizes, replace)
+    rng = np.random.default_rng(seed)
+    weights = _weights(n_total, sizes, n_inner, rng, replace)
+    grid = np.asarray(sizes)
+    found = {t.measure: np.empty((n_outer, len(_pairs(t.full())))) for t in tables}
+    for b in range(n_outer):
+        replicate = rng.integers(0, n_total, size=n_total)
+        for table in tables:
+            counts = table.counts[replicate]
+            scores = table.reduce(weights @ counts)
+            prob = _same_order(scores, table.reduce(counts.sum(axis=0, keepdims=True))[0], _pairs(table.full()))
+            prob = prob.reshape(len(sizes), n_inner, -1).mean(axis=1)
+            found[table.measure][b] = [_first_stable(grid, prob[:, k], threshold) for k in range(prob.shape[1])]
+    alpha = (1 - level) / 2
+    rows = []
+    for table in tables:
+        for k, (i, j) in enumerate(_pairs(table.full())):
+            f = found[table.measure][:, k]
+            lo, med, hi = np.quantile(f, [alpha, 0.5, 1 - alpha], method="inverted_cdf")
+            rows.append({"measure": table.measure, "pair": f"{table.systems[i]} > {table.systems[j]}",
+                         "design": _design(replace), "n_median": float(med), "n_low": float(lo),
+                         "n_high": float(hi), "reached": float(np.isfinite(f).mean()), "max_n": int(grid[-1])})
+    return pd.DataFrame(rows)
+
+
+# --- precision of a figure ----------------------------------------------------------------------
+
+
+def interval_widths(tables, sizes, n_resamples: int = 1000, seed: int = 0, level: float = 0.95) -> pd.DataFrame:
+    """The width of the ``level`` percentile interval of each system's score from n examples
+    drawn with replacement (the interval a study of n examples like these would report), for
+    one table or several on the same examples.
+
+    Columns: ``measure, system, n, estimate`` (full set), ``low, high, width``.
+    """
+    tables = _as_list(tables)
+    sizes = _check_sizes(tables[0].n_examples, sizes, True)
+    weights = _weights(tables[0].n_examples, sizes, n_resamples, np.random.default_rng(seed), True)
+    alpha = (1 - level) / 2
+    rows = []
+    for table in tables:
+        scores = table.resampled(weights).reshape(len(sizes), n_resamples, len(table.systems))
+        full = table.full()
+        for s, n in enumerate(sizes):
+            lo, hi = np.nanquantile(scores[s], [alpha, 1 - alpha], axis=0)
+            for k, name in enumerate(table.systems):
+                rows.append({"measure": table.measure, "system": name, "n": n, "estimate": float(full[k]),
+                             "low": float(lo[k]), "high": float(hi[k]), "width": float(hi[k] - lo[k])})
+    return pd.DataFrame(rows)
+
+
+def width_slope(widths: pd.DataFrame) -> pd.DataFrame:
+    """Per measure and system, the slope of log width against log n (least squares): -0.5 is
+    the square-root law, under which halving an interval takes ``2 ** (-1 / slope)`` = 4 times
+    the examples. Columns: ``measure, system, slope, halving_factor``."""
+    rows = []
+    for (measure, system), g in widths.groupby(["measure", "system"], sort=False):
+        slope = float(np.polyfit(np.log(g["n"]), np.log(g["width"]), 1)[0])
+        rows.append({"measure": measure, "system": system, "slope": slope, "halving_factor": 2 ** (-1 / slope)})
+    return pd.DataFrame(rows)
+
+
+def n_for_width(widths: pd.DataFrame, target: float) -> pd.DataFrame:
+    """Per measure and system, the smallest n of the grid whose interval is at most ``target``
+    wide (``inf``: none). Columns: ``measure, system, n, width_at_n, max_n``."""
+    rows = []
+    for (measure, system), g in widths.groupby(["measure", "system"], sort=False):
+        g = g.sort_values("n")
+        ok = g[g["width"] <= target]
+        rows.append({"measure": measure, "system": system, "n": float(ok["n"].iloc[0]) if len(ok) else float("inf"),
+                     "width_at_n": float(ok["width"].iloc[0]) if len(ok) else float("nan"),
+                     "max_n": int(g["n"].iloc[-1])})
+    return pd.DataFrame(rows)
+
+
+# --- power of the impression tests --------------------------------------------------------------
+
+
+def _welch_p(sums: np.ndarray) -> np.ndarray:
+    """Two-sided Welch p-values from summed (n0, y0, y0^2, n1, y1, y1^2) per resample."""
+    n0, s0, q0, n1, s1, q1 = sums.T
+    with np.errstate(invalid="ignore", divide="ignore"):
+        v0 = (q0 - s0**2 / n0) / (n0 - 1)
+        v1 = (q1 - s1**2 / n1) / (n1 - 1)
+        se2 = v0 / n0 + v1 / n1
+        t = (s0 / n0 - s1 / n1) / np.sqrt(se2)
+        df = se2**2 / ((v0 / n0) ** 2 / (n0 - 1) + (v1 / n1) ** 2 / (n1 - 1))
+        p = 2 * stats.t.sf(np.abs(t), df)
+    return np.where((n0 >= 2) & (n1 >= 2) & (se2 > 0), p, np.nan)
+
+
+def _pearson_p(sums: np.ndarray) -> np.ndarray:
+    """Two-sided p-values of Pearson's r from summed (1, x, y, x^2, y^2, xy) per resample."""
+    n, sx, sy, sxx, syy, sxy = sums.T
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = (n * sxy - sx * sy) / np.sqrt((n * sxx - sx**2) * (n * syy - sy**2))
+        t = r * np.sqrt((n - 2) / (1 - r**2))
+        p = 2 * stats.t.sf(np.abs(t), n - 2)
+    return np.where(np.abs(r) < 1, p, np.where(np.abs(r) == 1, 0.0, np.nan))
+
+
+def impression_power(ratings: pd.DataFrame, sizes, n_resamples: int = 1000, seed: int = 0,
+                     alpha: float = 0.05) -> pd.DataFrame:
+    """Power of the two impression tests of Section 6.5 at n records, two ways.
+
+    ``ratings`` is :func:`hotelcheckspan.analyses.impressions.ratings` (columns ``impression``,
+    ``errors``, ``has_error``). Resampled: the share of ``n_resamples`` draws of n records (with
+    replacement, records independent, as the tests assume) in which Welch's t-test of no-error
+    against error records, or Pearson's r of error count and impression, rejects at ``alpha``
+    (an undefined test counts as no rejection). Analytic: statsmodels' ``TTestIndPower`` at the
+    full set's Cohen's d and group ratio, and ``NormalIndPower`` on Fisher's z of the full set's r
+    (``atanh(r) * sqrt(n - 3)``).
+
+    Columns: ``test, n, resampled, low, high`` (Wilson interval), ``statsmodels``.
+    """
+    sizes = sorted({int(n) for n in sizes})
+    y = ratings["impression"].to_numpy(float)
+    x = ratings["errors"].to_numpy(float)
+    err = ratings["has_error"].to_numpy(bool)
+    t_cols = np.stack([~err, y * ~err, y**2 * ~err, err, y * err, y**2 * err], axis=1).astype(float)
+    r_cols = np.stack([np.ones_like(x), x, y, x**2, y**2, x * y], axis=1)
+    rng = np.random.default_rng(seed)
+    w = _weights(len(y), sizes, n_resamples, rng, True)
+    reject = {"t-test (errors vs none)": _welch_p(w @ t_cols) < alpha,
+              "correlation (error count)": _pearson_p(w @ r_cols) < alpha}
+    e = impression_effects(ratings)
+    d, share_none, r = e["d"], e["share_no_error"], e["r"]
+    analytic = {
+        "t-test (errors vs none)": lambda n: TTestIndPower().power(
+            effect_size=d, nobs1=n * share_none, alpha=alpha, ratio=(1 - share_none) / share_none),
+        "correlation (error count)": lambda n: NormalIndPower().power(
+            effect_size=np.arctanh(r), nobs1=max(n - 3, 1), alpha=alpha, ratio=0),
+    }
+    rows = []
+    for test, rej in reject.items():
+        hits = rej.reshape(len(sizes), n_resamples).sum(axis=1)
+        for s, n in enumerate(sizes):
+            low, high = proportion_confint(int(hits[s]), n_resamples, alpha=0.05, method="wilson")
+            rows.append({"test": test, "n": n, "resampled": hits[s] / n_resamples, "low": float(low),
+                         "high": float(high), "statsmodels": float(analytic[test](n))})
+    return pd.DataFrame(rows)
+
+
+def impression_effects(ratings: pd.DataFrame) -> dict:
+    """The full-set effects the analytic power uses: Cohen's d (no errors minus errors), the
+    share of records without errors, Pearson's r of error count and impression."""
+    y = ratings["impression"].to_numpy(float)
+    err = ratings["has_error"].to_numpy(bool)
+    none, some = y[~err], y[err]
+    pooled = np.sqrt(((none.size - 1) * none.var(ddof=1) + (some.size - 1) * some.var(ddof=1)) / (y.size - 2))
+    return {"d": float((none.mean() - some.mean()) / pooled), "share_no_error": float(none.size / y.size),
+            "r": float(stats.pearsonr(ratings["errors"].to_numpy(float), y).statistic), "records": int(y.size)}
+
+
+def records_for_power(ratings: pd.DataFrame, power: float = 0.8, alpha: float = 0.05) -> pd.DataFrame:
+    """Records needed for ``power`` by statsmodels' solvers (total over both groups for the
+    t-test; n = 3 + the Fisher-z sample size for the correlation). Columns: ``test, records``."""
+    e = impression_effects(ratings)
+    ratio = (1 - e["share_no_error"]) / e["share_no_error"]
+    n1 = TTestIndPower().solve_power(effect_size=e["d"], alpha=alpha, power=power, ratio=ratio)
+    nz = NormalIndPower().solve_power(effect_size=np.arctanh(e["r"]), alpha=alpha, power=power, ratio=0)
+    return pd.DataFrame([{"test": "t-test (errors vs none)", "records": float(np.ceil(n1 * (1 + ratio)))},
+                         {"test": "correlation (error count)", "records": float(np.ceil(nz + 3))}])
+
+
+def first_power(curve: pd.DataFrame, column: str, power: float = 0.8) -> pd.DataFrame:
+    """Per test, the smallest n of the grid from which ``column`` stays at or above ``power``.
+    Columns: ``test, n``."""
+    return pd.DataFrame([{"test": test, "n": _first_stable(g["n"].to_numpy(), g[column].to_numpy(), power)}
+                         for test, g in curve.groupby("test", sort=False)])
+
+
+# --- the planning question ----------------------------------------------------------------------
+
+
+def examples_needed(corpus: Corpus, judge_a, judge_b, references=HUMAN_SETS, *, measure: str = "span F1",
+                    match: str = "soft", convention: str = DEFAULT_CONVENTION,
+                    examples: pd.DataFrame | None = None, sizes=None, threshold: float = THRESHOLD,
+                    n_resamples: int = 1000, n_outer: int = 100, n_inner: int = 200, seed: int = 0) -> dict:
+    """How many examples does it take to tell two judges apart, on a corpus like this one?
+
+    ``judge_a`` and ``judge_b`` are annotator sets (``"gpt-4o"``, ``"stage2/A"``); they are
+    compared by ``measure``: ``"span F1"`` against ``references`` (averaged over them, with
+    ``match`` and ``convention``) or ``"bacc"`` / ``"agreement"`` against the references' clear
+    majority on any error. Test sets of n examples are drawn with replacement from the corpus
+    (its examples standing in for the population), for n on ``sizes`` (default: 10 to 8x the
+    corpus, about 40 steps); the answer is the smallest n from which the full corpus' order
+    is reproduced with probability ``threshold``, with a 95% interval from
+    :func:`stable_n_uncertainty`.
+
+    Returns a dict: ``better, worse, score_better, score_worse, examples`` (corpus size),
+    ``n_needed, n_low, n_high`` (``inf``: not within ``sizes``), ``max_n``.
+    """
+    pair = [judge_a, judge_b]
+    if measure == "span F1":
+        table = judges_f1_table(corpus, pair, references, examples, match=match, convention=convention)
+    elif measure in ("bacc", "agreement"):
+        table = majority_table(corpus, pair, references, examples, measure=measure)
+    else:
+        raise ValueError(f"measure must be 'span F1', 'bacc' or 'agreement', not {measure!r}")
+    if sizes is None:
+        sizes = np.unique(np.geomspace(10, 8 * table.n_examples, 40).astype(int))
+    curve = stability(table, sizes, n_resamples, seed, replace=True)
+    best = smallest_stable(curve, threshold).iloc[0]
+    unc = stable_n_uncertainty(table, sizes, True, n_outer, n_inner, seed + 1, threshold).iloc[0]
+    row = curve.iloc[0]
+    return {"better": row["better"], "worse": row["worse"], "score_better": row["score_better"],
+            "score_worse": row["score_worse"], "examples": table.n_examples, "n_needed": best["n_stable"],
+            "n_low": unc["n_low"], "n_high": unc["n_high"], "max_n": best["max_n"]}
+
+
+# --- reading the results -------------------------------------------------------------------------
+
+
+def stable_n_summary(within: pd.DataFrame, beyond: pd.DataFrame, uncertainty: pd.DataFrame,
+                     threshold: float = THRESHOLD) -> pd.DataFrame:
+    """One row per measure and pair: the full-set difference, the smallest stable n among
+    subsets of the corpus (seed 004's design), the smallest stable n drawing with replacement
+    and its 95% interval over corpus replicates (:func:`stable_n_uncertainty`).
+
+    Columns: ``measure, pair, difference, n_subsets, n_with_replacement, n_low, n_high,
+    corpus_size, max_n``; ``inf`` where the threshold is not reached within the grid.
+    """
+    a = smallest_stable(within, threshold)[["measure", "pair", "difference", "n_stable", "max_n"]]
+    b = smallest_stable(beyond, threshold)[["measure", "pair", "n_stable", "max_n"]]
+    out = a.rename(columns={"n_stable": "n_subsets", "max_n": "corpus_size"}).merge(
+        b.rename(columns={"n_stable": "n_with_replacement"}), on=["measure", "pair"])
+    return out.merge(uncertainty[["measure", "pair", "n_low", "n_high"]], on=["measure", "pair"], how="left")[
+        ["measure", "pair", "difference", "n_subsets", "n_with_replacement", "n_low", "n_high", "corpus_size",
+         "max_n"]]
+
+
+def readable(summary: pd.DataFrame) -> pd.DataFrame:
+    """:func:`stable_n_summary` for readers: plain headers, n as integers or "> max"."""
+    return pd.DataFrame({
+        "measure": summary["measure"], "pair (better first)": summary["pair"],
+        "difference": summary["difference"].round(3),
+        "n, subsets": [describe_n(v, m) for v, m in zip(summary["n_subsets"], summary["corpus_size"])],
+        "n, with replacement": [describe_n(v, m) for v, m in zip(summary["n_with_replacement"], summary["max_n"])],
+        "95% interval": [f"{describe_n(lo, m)} to {describe_n(hi, m)}"
+                         for lo, hi, m in zip(summary["n_low"], summary["n_high"], summary["max_n"])],
+    })
+
+
+def describe_n(value: float, max_n: int) -> str:
+    """An n for readers: the integer, or "> max_n" where the grid never reached the threshold."""
+    return f"> {max_n:,}" if not np.isfinite(value) else f"{int(value):,}"

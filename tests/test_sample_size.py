@@ -1,0 +1,286 @@
+"""Sample size: constructed cases whose answer is known, and the weight-matrix computation
+against naive loops that re-score each resample from scratch."""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+from sklearn.metrics import balanced_accuracy_score
+from statsmodels.stats.inter_rater import fleiss_kappa
+
+from hotelcheckspan.analyses import example_level as E
+from hotelcheckspan.analyses import sample_size as SS
+from hotelcheckspan.annotator_sets import AnnotatorSet
+from hotelcheckspan.categories import ANY
+from hotelcheckspan.corpora import KEY, Corpus, load
+from hotelcheckspan.metrics import span_f1 as F
+
+N = 40  # examples of the constructed corpus
+TRUE_SPAN = (10, 20)
+
+
+def constructed(judges: dict[str, set[int]], n: int = N, wrong: dict[str, set[int]] | None = None) -> Corpus:
+    """A corpus of ``n`` examples, each with one error at TRUE_SPAN that two reference sets
+    ("ref/A", "ref/B") always mark. A judge marks the error on the examples it is given, and a
+    span elsewhere (40-50) on the examples of ``wrong``."""
+    wrong = wrong or {}
+    examples = pd.DataFrame({"dataset": "d", "split": "s", "setup_id": "x", "example_idx": range(n)})
+    records, spans = [], []
+
+    def add(campaign, group, marked, misplaced=()):
+        for i in range(n):
+            rid = len(records)
+            records.append({"record_id": rid, "kind": "model" if group is None else "human", "campaign": campaign,
+                            "annotator_group": 0 if group is None else group, **examples.iloc[i].to_dict()})
+            for j, (start, end) in enumerate([TRUE_SPAN] * (i in marked) + [(40, 50)] * (i in misplaced)):
+                spans.append({"record_id": rid, "campaign": campaign, "annotator_group": records[-1]["annotator_group"],
+                              **examples.iloc[i].to_dict(), "order": j, "start": start, "end": end,
+                              "type": "Incorrect"})
+
+    add("ref", 0, set(range(n)))
+    add("ref", 1, set(range(n)))
+    for name, marked in judges.items():
+        add(name, None, marked, wrong.get(name, ()))
+    cols = ["record_id", "campaign", "annotator_group", *KEY, "order", "start", "end", "type"]
+    return Corpus(Path("constructed"), examples, pd.DataFrame(records), pd.DataFrame(spans, columns=cols))
+
+
+REFS = ["ref/A", "ref/B"]
+GOOD = set(range(N)) - {3, 17, 29}  # finds 37 of the 40 errors
+
+
+@pytest.fixture(scope="module")
+def bundled():
+    return load()
+
+
+# --- weights ------------------------------------------------------------------------------------
+
+
+def test_subset_weights_draw_each_example_at_most_once():
+    w = SS.subset_weights(30, 12, 500, np.random.default_rng(0))
+    assert w.shape == (500, 30) and set(np.unique(w)) <= {0.0, 1.0}
+    assert (w.sum(axis=1) == 12).all()
+    # every example equally likely: inclusion rate n/N
+    assert np.allclose(w.mean(axis=0), 12 / 30, atol=0.08)
+
+
+def test_bootstrap_weights_are_counts_summing_to_n_and_stay_in_the_population():
+    rng = np.random.default_rng(1)
+    w = SS.bootstrap_weights(20, 75, 300, rng)
+    assert (w.sum(axis=1) == 75).all() and (w >= 0).all()
+    population = np.array([0, 0, 3, 7, 7, 7])
+    w = SS.bootstrap_weights(20, 10, 300, rng, population)
+    assert (w.sum(axis=1) == 10).all() and not w[:, ~np.isin(np.arange(20), population)].any()
+    s = SS.subset_weights(20, 5, 300, rng, population)
+    assert (s.sum(axis=1) == 5).all() and (s[:, 7] <= 3).all() and (s[:, 0] <= 2).all() and (s[:, 3] <= 1).all()
+
+
+def test_subset_larger_than_corpus_is_refused():
+    with pytest.raises(ValueError, match="n <= 10"):
+        SS.subset_weights(10, 11, 5, np.random.default_rng(0))
+    table = SS.judges_f1_table(constructed({"a": GOOD, "b": GOOD}), ["a", "b"], REFS)
+    with pytest.raises(ValueError, match="replace=True"):
+        SS.stability(table, [N + 1], 10)
+
+
+# --- the matrix product equals re-scoring every resample ---------------------------------------
+
+
+def test_span_f1_of_every_resample_equals_a_naive_loop(bundled):
+    """Subsets: each resample re-scored with span_f1 on its examples; with replacement: the
+    per-example rows repeated as drawn, summed and scored."""
+    judges, refs = ["gpt-4o", "gemma-3"], ["stage2/A", "stage2/B"]
+    ex = E.marks(bundled, ["stage2/A"])[KEY].drop_duplicates().reset_index(drop=True)
+    for match in ("hard", "soft"):
+        table = SS.judges_f1_table(bundled, judges, refs, ex, match=match)
+        rng = np.random.default_rng(3)
+        sub = SS.subset_weights(len(ex), 60, 5, rng)
+        boot = SS.bootstrap_weights(len(ex), 60, 5, rng)
+        fast_sub, fast_boot = table.resampled(sub), table.resampled(boot)
+        for k, judge in enumerate(judges):
+            hyp = AnnotatorSet.parse(judge).require(bundled)[1]
+            ref_spans = [AnnotatorSet.parse(ref).require(bundled)[1] for ref in refs]
+            for r in range(len(sub)):
+                chosen = table.examples.loc[sub[r] > 0]
+                f1 = np.mean([F.span_f1(ref, hyp, chosen, match=match, convention=SS.DEFAULT_CONVENTION)
+                              .iloc[0]["f1"] for ref in ref_spans])
+                assert fast_sub[r, k] == pytest.approx(f1, abs=1e-12)
+            per_ref = [F.per_example(ref, hyp, table.examples, match=match, convention=SS.DEFAULT_CONVENTION)
+                       .merge(table.examples, on=KEY) for ref in ref_spans]
+            for r in range(len(boot)):
+                f1s = [F.scores(c.loc[c.index.repeat(boot[r].astype(int))]).iloc[0]["f1"] for c in per_ref]
+                assert fast_boot[r, k] == pytest.approx(np.mean(f1s), abs=1e-12)
+
+
+def test_balanced_accuracy_and_agreement_of_every_resample_equal_example_level(bundled):
+    ex = E.marks(bundled, ["stage2/A"])[KEY].drop_duplicates().reset_index(drop=True)
+    judges = ["gpt-4o", "o3-mini"]
+    bacc = SS.majority_table(bundled, judges, examples=ex)
+    agree = SS.majority_table(bundled, judges, examples=ex, measure="agreement")
+    maj = E.majority(E.votes(E.marks(bundled, E.HUMAN_SETS, ex)))
+    w = SS.subset_weights(len(ex), 80, 4, np.random.default_rng(4))
+    fast_b, fast_a = bacc.resampled(w), agree.resampled(w)
+    for k, judge in enumerate(judges):
+        judge_marks = E.marks(bundled, [judge], ex)
+        for r in range(len(w)):
+            chosen = bacc.examples.loc[w[r] > 0]
+            al = E.alignment(maj.merge(chosen, on=KEY), judge_marks.merge(chosen, on=KEY)).set_index("label")
+            assert fast_b[r, k] == pytest.approx(al.loc[ANY, "bacc"], abs=1e-12)
+            assert fast_a[r, k] == pytest.approx(al.loc[ANY, "agreement"], abs=1e-12)
+
+
+def test_fleiss_kappa_of_every_resample_equals_statsmodels(bundled):
+    marks = E.marks(bundled, E.HUMAN_SETS)
+    table = SS.fleiss_table(marks)
+    assert table.full()[0] == pytest.approx(E.reliability(marks).set_index("label").loc[ANY, "fleiss_kappa"])
+    w = SS.bootstrap_weights(table.n_examples, 50, 10, np.random.default_rng(5))
+    wide = marks.pivot_table(index=KEY, columns="rater", values=ANY, aggfunc="first").dropna().astype(int).to_numpy()
+    for r, kappa in enumerate(table.resampled(w)[:, 0]):
+        data = np.repeat(wide, w[r].astype(int), axis=0)
+        ones = data.sum(axis=1)
+        assert kappa == pytest.approx(fleiss_kappa(np.c_[data.shape[1] - ones, ones]), abs=1e-12)
+
+
+def test_confusion_table_matches_sklearn_balanced_accuracy():
+    rng = np.random.default_rng(6)
+    truth = pd.Series(rng.random(50) < 0.4, dtype="boolean").mask(rng.random(50) < 0.2)
+    pred = pd.Series(rng.random(50) < 0.5)
+    ex = pd.DataFrame({"dataset": "d", "split": "s", "setup_id": "x", "example_idx": range(50)})
+    table = SS.confusion_table(truth, {"m": pred}, ex)
+    known = truth.notna().to_numpy()
+    assert table.full()[0] == pytest.approx(balanced_accuracy_score(truth[known].astype(bool), pred[known]))
+
+
+# --- constructed cases with known answers -------------------------------------------------------
+
+
+@pytest.mark.parametrize("replace", [False, True])
+def test_identical_annotators_are_never_reliably_ranked(replace):
+    table = SS.judges_f1_table(constructed({"a": GOOD, "b": set(GOOD)}), ["a", "b"], REFS)
+    sizes = [5, 10, 20, N] if not replace else [5, 20, N, 4 * N]
+    curve = SS.stability(table, sizes, 300, seed=0, replace=replace)
+    assert (curve["same_order"] == 0).all()
+    assert np.isinf(SS.smallest_stable(curve)["n_stable"]).all()
+
+
+@pytest.mark.parametrize("replace", [False, True])
+def test_far_apart_annotators_are_ranked_correctly_from_small_n(replace):
+    """One judge finds 37 of 40 errors, the other marks the wrong words everywhere."""
+    corpus = constructed({"good": GOOD, "bad": set()}, wrong={"bad": set(range(N))})
+    table = SS.judges_f1_table(corpus, ["good", "bad"], REFS)
+    curve = SS.stability(table, [5, 10, 20, N], 500, seed=0, replace=replace)
+    assert curve["pair"].iloc[0] == "good > bad"
+    assert SS.smallest_stable(curve)["n_stable"].iloc[0] == 5
+    assert (curve["same_order"] >= 0.99).all()
+
+
+def test_examples_needed_answers_small_for_far_apart_and_never_for_identical():
+    far = constructed({"good": GOOD, "bad": set()}, wrong={"bad": set(range(N))})
+    need = SS.examples_needed(far, "bad", "good", REFS, n_resamples=200, n_outer=20, n_inner=50)
+    assert need["better"] == "good" and need["examples"] == N
+    assert need["n_needed"] <= 10 and need["n_high"] <= 10
+    same = constructed({"a": GOOD, "b": set(GOOD)})
+    need = SS.examples_needed(same, "a", "b", REFS, n_resamples=200, n_outer=20, n_inner=50)
+    assert np.isinf(need["n_needed"]) and np.isinf(need["n_low"])
+
+
+def test_annotators_differing_on_one_example_are_ordered_exactly_when_it_is_drawn():
+    """b misses one error a finds; otherwise they agree. A subset of n of N examples contains
+    that example with probability n/N (hypergeometric), and only then are they ordered."""
+    table = SS.judges_f1_table(constructed({"a": GOOD, "b": GOOD - {5}}), ["a", "b"], REFS)
+    curve = SS.stability(table, [4, 10, 20, 30, N], 2000, seed=0)
+    assert curve["pair"].iloc[0] == "a > b"
+    assert np.allclose(curve["same_order"], curve["n"] / N, atol=0.035)
+    assert curve["same_order"].iloc[-1] == 1  # the whole corpus is the full set
+    assert ((curve["low"] <= curve["n"] / N + 1e-9) & (curve["n"] / N <= curve["high"] + 1e-9)).mean() >= 0.8
+
+
+def test_stable_n_uncertainty_brackets_the_point_estimate_and_is_seeded():
+    corpus = constructed({"a": GOOD, "b": GOOD - {1, 2, 4, 8, 9, 11}})
+    table = SS.judges_f1_table(corpus, ["a", "b"], REFS)
+    sizes = [2, 4, 8, 16, 32, 64]
+    point = SS.smallest_stable(SS.stability(table, sizes, 500, seed=0, replace=True)).iloc[0]
+    unc = SS.stable_n_uncertainty(table, sizes, True, n_outer=40, n_inner=100, seed=1).iloc[0]
+    assert unc["n_low"] <= point["n_stable"] <= unc["n_high"]
+    again = SS.stable_n_uncertainty(table, sizes, True, n_outer=40, n_inner=100, seed=1).iloc[0]
+    assert unc.equals(again)
+
+
+def test_interval_width_shrinks_like_one_over_root_n(bundled):
+    table = SS.human_f1_table(bundled, E.HUMAN_SETS, match="soft")
+    w = SS.interval_widths(table, [50, 200, 800], 2000, seed=0).set_index("n")["width"]
+    assert w[50] / w[200] == pytest.approx(2, rel=0.2) and w[200] / w[800] == pytest.approx(2, rel=0.2)
+
+
+def test_tables_on_different_examples_are_not_resampled_together():
+    a = SS.judges_f1_table(constructed({"a": GOOD, "b": GOOD}), ["a", "b"], REFS)
+    b = SS.judges_f1_table(constructed({"a": GOOD, "b": GOOD}, n=N - 1), ["a", "b"], REFS)
+    with pytest.raises(ValueError, match="same examples"):
+        SS.stability([a, b], [5], 10)
+
+
+# --- power --------------------------------------------------------------------------------------
+
+
+def ratings_frame(n=400, seed=7):
+    rng = np.random.default_rng(seed)
+    errors = rng.poisson(0.8, n)
+    impression = np.clip(np.round(5 - 0.6 * errors + rng.normal(0, 1.2, n)), 1, 7)
+    return pd.DataFrame({"impression": impression, "errors": errors, "has_error": errors > 0})
+
+
+def test_resampled_welch_and_pearson_p_values_equal_scipy():
+    r = ratings_frame()
+    y, x, err = r["impression"].to_numpy(), r["errors"].to_numpy(float), r["has_error"].to_numpy()
+    w = SS.subset_weights(len(r), 30, 5, np.random.default_rng(8))
+    t_cols = np.stack([~err, y * ~err, y**2 * ~err, err, y * err, y**2 * err], axis=1).astype(float)
+    r_cols = np.stack([np.ones_like(x), x, y, x**2, y**2, x * y], axis=1)
+    for row, p_t, p_r in zip(w, SS._welch_p(w @ t_cols), SS._pearson_p(w @ r_cols)):
+        keep = row > 0
+        assert p_t == pytest.approx(stats.ttest_ind(y[keep & ~err], y[keep & err], equal_var=False).pvalue, rel=1e-9)
+        assert p_r == pytest.approx(stats.pearsonr(x[keep], y[keep]).pvalue, rel=1e-9)
+
+
+def test_power_resampled_tracks_statsmodels_and_fisher_z_closed_form():
+    r = ratings_frame()
+    curve = SS.impression_power(r, [10, 30, 60, 120], 1000, seed=0)
+    assert (curve.groupby("test")["resampled"].apply(lambda s: s.is_monotonic_increasing)).all()
+    assert np.abs(curve["resampled"] - curve["statsmodels"]).max() < 0.08
+    z = np.arctanh(stats.pearsonr(r["errors"], r["impression"]).statistic)
+    crit = stats.norm.ppf(0.975)
+    for n, analytic in curve.loc[curve["test"].str.startswith("correlation"), ["n", "statsmodels"]].to_numpy():
+        closed = stats.norm.cdf(abs(z) * np.sqrt(n - 3) - crit) + stats.norm.cdf(-abs(z) * np.sqrt(n - 3) - crit)
+        assert analytic == pytest.approx(closed, rel=1e-9)
+    need = SS.records_for_power(r).set_index("test")["records"]
+    reached = SS.first_power(curve, "statsmodels").set_index("test")["n"]
+    assert (need <= reached).all()
+
+
+# --- figures ------------------------------------------------------------------------------------
+
+
+def test_figures_render_the_same_bytes_twice():
+    import io
+
+    from hotelcheckspan.book import plots
+    from hotelcheckspan.book import sample_size_plots as ssp
+
+    def png(fig) -> bytes:
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", metadata={"Software": None})
+        return buf.getvalue()
+
+    plots.set_theme()
+    corpus = constructed({"a": GOOD, "b": GOOD - {5}, "c": set(range(N // 2))})
+    table = SS.judges_f1_table(corpus, ["a", "b", "c"], REFS)
+    within = SS.stability(table, [5, 20, N], 100, seed=0)
+    beyond = SS.stability(table, [5, 20, N, 2 * N], 100, seed=0, replace=True)
+    widths = SS.interval_widths(table, [5, 20, N], 100, seed=0)
+    power = SS.impression_power(ratings_frame(), [10, 40], 100, seed=0)
+    for make in (lambda: ssp.stability_curves(within, beyond, corpus_size=N), lambda: ssp.interval_widths(widths, N),
+                 lambda: ssp.power_curves(power)):
+        first, second = png(make()), png(make())
+        assert first == second and len(first) > 1000

@@ -338,11 +338,14 @@ def versus(rows: Sequence[tuple], corpus=None, *, simulated: bool | None = None,
     return Table(frame, [False, True, True, True] + ([False] if simulated else []))
 
 
-def side_by_side(frame: pd.DataFrame, name: str = "campaign", decimals: Mapping[str, int] | None = None) -> Table:
+def side_by_side(frame: pd.DataFrame, name: str = "campaign", decimals: Mapping[str, int] | None = None,
+                 columns: Sequence[str] | None = None) -> Table:
     """A paper-vs-ours frame with columns ``x`` and ``paper x`` as one compact table whose cells
-    read ``ours (paper)``: half the columns of the wide form, so it fits the content column."""
+    read ``ours (paper)``: half the columns of the wide form, so it fits the content column.
+    ``columns`` picks which measures to show (default: all)."""
     dec = decimals or {}
-    cols = [c for c in frame.columns if c != name and not str(c).startswith("paper ")]
+    cols = list(columns) if columns is not None else [
+        c for c in frame.columns if c != name and not str(c).startswith("paper ")]
     out = {header(name): frame[name].astype(str).tolist()}
     for c in cols:
         ours, theirs = frame[c], frame.get(f"paper {c}")
@@ -360,6 +363,18 @@ def wide(frame: pd.DataFrame, name: str = "campaign", summary: str = "The full t
 
 
 # --- chapter tables (each takes an analysis' frame) --------------------------------------------------
+
+def table3(frame: pd.DataFrame) -> Table:
+    """``dataset_level.table3`` compactly, cells ``ours (paper)``; spans per error record is left
+    to the full table (:func:`wide`), so the rest fits the content column."""
+    return side_by_side(frame, decimals={"avg len": 1},
+                        columns=["total", "spans/rec.", "avg len", *CATEGORIES])
+
+
+def table4(frame: pd.DataFrame) -> Table:
+    """``dataset_level.table4`` compactly, cells ``ours (paper)``."""
+    return side_by_side(frame)
+
 
 def sizes(frame: pd.DataFrame) -> Table:
     """``dataset_level.sizes``: examples per split and records per campaign and group."""

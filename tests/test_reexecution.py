@@ -50,7 +50,8 @@ def glued(nb) -> dict[str, str]:
             name = o.get("metadata", {}).get("scrapbook", {}).get("name")
             if name:
                 data = o["data"]
-                out[name] = "".join(data.get(GLUE_MIME + "text/markdown") or data.get(GLUE_MIME + "text/plain") or "")
+                key = GLUE_MIME + ("text/markdown" if GLUE_MIME + "text/markdown" in data else "text/plain")
+                out[name] = "".join(data[key])
     return out
 
 

@@ -36,7 +36,9 @@ def set_theme() -> None:
     plt.rcParams.update({"figure.dpi": DPI, "savefig.dpi": DPI, "figure.figsize": (WIDTH, 3.6),
                          "font.family": "sans-serif", "font.sans-serif": ["DejaVu Sans"],
                          "axes.titleweight": "bold", "svg.hashsalt": "hotelcheckspan",
-                         "legend.frameon": False})
+                         "legend.frameon": False,
+                         # notebooks save with bbox_inches="tight": a small pad keeps the PNG at the content width
+                         "savefig.pad_inches": 0.02})
 
 
 def figure(nrows: int = 1, ncols: int = 1, height: float = 3.6, **kwargs):

@@ -86,7 +86,12 @@ def span_lengths(spans):
     data = spans.assign(annotator=spans["campaign"].where(spans["kind"] == "model", "humans"))
     order = ["humans", *[c for c in dict.fromkeys(data["annotator"]) if c != "humans"]]
     fig, ax = figure(height=0.35 * len(order) + 1.2)
-    sns.boxplot(data, x="words", y="annotator", order=order, ax=ax, color=MUTED, fliersize=2)
+    groups = [data.loc[data["annotator"] == a, "words"].to_numpy() for a in order]
+    ax.boxplot(groups, orientation="horizontal", tick_labels=order, widths=0.6, patch_artist=True,
+               boxprops={"facecolor": MUTED, "edgecolor": "#555555"}, medianprops={"color": "#333333"},
+               whiskerprops={"color": "#555555"}, capprops={"color": "#555555"},
+               flierprops={"marker": "o", "markersize": 2, "markerfacecolor": "#555555", "markeredgecolor": "#555555"})
+    ax.invert_yaxis()
     ax.set(xlabel="span length (words)", ylabel="")
     return finish(fig)
 

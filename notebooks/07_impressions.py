@@ -16,7 +16,8 @@
 #
 # ## Overview
 #
-# Every human annotator also rated each summary's overall impression from 1 to 7. Section 6.5
+# Every human annotator also rated each summary's overall impression on a scale from
+# {glue:text}`scale_low` to {glue:text}`scale_high`. Section 6.5
 # of the paper asks how errors move that rating. This chapter answers:
 #
 # 1. Are summaries with errors rated lower? ([t-test](ttest))
@@ -29,13 +30,16 @@
 # %%
 import hotelcheckspan
 from hotelcheckspan.analyses import impressions
-from hotelcheckspan.book import paper, plots, report
+from hotelcheckspan.book import paper, plots, prose, report, tables
 
 plots.set_theme()
 corpus = hotelcheckspan.load()
 reported = paper.figures()
 imp = reported["impressions"]
 ratings = impressions.ratings(corpus)
+low, high = reported["campaigns"]["impression_scale"]
+prose.number("scale_low", low)
+prose.number("scale_high", high)
 report.corpus_banner(corpus)
 
 # %% [markdown]
@@ -43,18 +47,21 @@ report.corpus_banner(corpus)
 # ## With and without errors (Section 6.5)
 #
 # Welch's t-test (unequal variances) of the impression of records without errors against
-# records with at least one, and Cohen's d with a 2,000-resample bootstrap interval.
+# records with at least one, and Cohen's d with a {glue:text}`n_boot`-resample bootstrap
+# interval.
 
 # %%
-welch = impressions.errors_vs_none(ratings)
-paper.versus([
-    ("mean impression, no errors", imp["mean_no_error"], round(welch["mean_no_error"], 2)),
-    ("mean impression, with errors", imp["mean_with_error"], round(welch["mean_with_error"], 2)),
-    ("t (Welch)", imp["t_errors_vs_none"], round(welch["t"], 1)),
-    ("p", imp["p"], f"{welch['p']:.1e}"),
-    ("degrees of freedom", "not reported", round(welch["df"], 1)),
-    ("Cohen's d [95% CI]", "not reported", f"{welch['d']:.2f} [{welch['d_low']:.2f}, {welch['d_high']:.2f}]"),
-])
+n_boot = 2000
+prose.number("n_boot", n_boot)
+welch = impressions.errors_vs_none(ratings, n_boot=n_boot)
+tables.versus([
+    ("mean impression, no errors", "impressions/mean_no_error", welch["mean_no_error"]),
+    ("mean impression, with errors", "impressions/mean_with_error", welch["mean_with_error"]),
+    ("t (Welch)", "impressions/t_errors_vs_none", welch["t"], 1),
+    ("p", "impressions/p", tables.pvalue(welch["p"])),
+    ("degrees of freedom", None, welch["df"], 0),
+    ("Cohen's d [95% CI]", None, (welch["d"], welch["d_low"], welch["d_high"])),
+], corpus)
 
 # %% [markdown]
 # (count)=
@@ -62,21 +69,24 @@ paper.versus([
 
 # %%
 corr = impressions.count_correlation(ratings)
-corr.round(3)
+tables.correlation(corr)
 
 # %%
 counts = impressions.by_count(ratings)
-paper.versus([
-    ("Pearson r, errors vs impression", imp["r_error_count_vs_impression"], round(float(corr.loc[0, "r"]), 2)),
-    ("mean impression, more than 4 errors", imp["mean_when_more_than_4_errors"],
-     "no record has more than 4" if int(ratings["errors"].max()) <= 4 else round(float(ratings.loc[ratings["errors"] > 4, "impression"].mean()), 2)),
-])
+paper_many = imp["mean_when_more_than_4_errors"]
+threshold = 4  # the paper reports the mean "when more than 4 errors" (the key of its figure)
+many = ratings.loc[ratings["errors"] > threshold, "impression"]
+tables.versus([
+    ("Pearson r, errors vs impression", "impressions/r_error_count_vs_impression", float(corr.loc[0, "r"])),
+    ("mean impression, more than four errors", "impressions/mean_when_more_than_4_errors",
+     "no record has more than four" if many.empty else float(many.mean())),
+], corpus)
 
-# %% mystnb={"figure": {"caption": "Mean impression by number of errors marked in the record, with 95% confidence intervals; the paper's no-error and with-error means as crosses.", "name": "fig-impression-count"}, "image": {"alt": "Dot plot of mean impression falling from about 4.9 with no errors to below 3 with three or more errors, with confidence intervals."}}
-plots.impression_by_count(counts, {"0": imp["mean_no_error"]})
+# %% mystnb={"figure": {"caption": "Mean impression by number of errors marked in the record (blue dots, with 95% confidence intervals; the last group pools that many errors and more). Red cross: the paper's mean for records without errors; red dashed line: its mean over all records with errors.", "name": "fig-impression-count"}, "image": {"alt": "Dot plot of mean impression falling as the number of marked errors grows, with confidence intervals, and the paper's two means in red."}}
+plots.impression_by_count(counts, {"0": imp["mean_no_error"]}, paper_with_error=imp["mean_with_error"])
 
 # %%
-counts.round(2)
+tables.by_count(counts)
 
 # %% [markdown]
 # (impression-types)=
@@ -87,8 +97,8 @@ counts.round(2)
 
 # %%
 per_type = impressions.by_type(ratings).set_index("type")
-paper.versus([(f"{t}: {what}", imp["by_type"][t][what], round(float(per_type.loc[t, what]), 2))
-              for t in imp["by_type"] for what in ("mean", "drop")])
+tables.versus([(f"{t}: {what}", f"impressions/by_type/{t}/{what}", float(per_type.loc[t, what]))
+               for t in imp["by_type"] for what in ("mean", "drop")], corpus)
 
 # %% [markdown]
 # (bands)=
@@ -96,49 +106,114 @@ paper.versus([(f"{t}: {what}", imp["by_type"][t][what], round(float(per_type.loc
 
 # %%
 b = impressions.bands(ratings).set_index("band")
-paper.versus([
-    ("high (6-7) with errors (%)", imp["high_rated_6_7_with_errors_pct"], round(float(b.loc["high (6-7)", "with errors (%)"]), 1)),
-    ("mid (4-5) with errors (%)", imp["mid_low_with_errors_pct"], round(float(b.loc["mid (4-5)", "with errors (%)"]), 1)),
-    ("low (1-3) with errors (%)", imp["mid_low_with_errors_pct"], round(float(b.loc["low (1-3)", "with errors (%)"]), 1)),
-])
+tables.versus([
+    ("high (6-7) with errors (%)", "impressions/high_rated_6_7_with_errors_pct", float(b.loc["high (6-7)", "with errors (%)"]), 1),
+    ("mid (4-5) with errors (%)", "impressions/mid_low_with_errors_pct", float(b.loc["mid (4-5)", "with errors (%)"]), 1),
+    ("low (1-3) with errors (%)", "impressions/mid_low_with_errors_pct", float(b.loc["low (1-3)", "with errors (%)"]), 1),
+], corpus)
 
 # %% [markdown]
 # (models)=
 # ## Beyond the paper: ratings cluster by annotator
 #
-# The t-test and the correlation treat 1,482 ratings as independent, but 90 annotators gave
-# them, each with their own scale. How much of the variance sits between annotators?
+# The t-test and the correlation treat {glue:text}`n_ratings` ratings as independent, but
+# {glue:text}`n_annotators` annotators gave them, each with their own scale. How much of the
+# variance sits between annotators?
 
 # %%
-impressions.annotator_variance(ratings)
+prose.number("n_ratings", len(ratings))
+prose.number("n_annotators", ratings["annotator_id"].nunique())
+variance = impressions.annotator_variance(ratings)
+tables.annotator_variance(variance)
 
 # %% [markdown]
 # The any-error effect with and without a random intercept per annotator (statsmodels MixedLM):
 
 # %%
-impressions.error_effect_models(ratings).round(3)
+effect = impressions.error_effect_models(ratings)
+tables.models(effect)
 
 # %% [markdown]
 # And the effect of one more error of each type, from ordinary least squares, the mixed model,
 # and an ordinal logit (statsmodels OrderedModel, coefficients on the log-odds scale) as a check
-# that treating the 1-7 scale as interval does not drive the ordering.
+# that treating the rating scale as interval does not drive the ordering.
 
 # %%
-impressions.per_type_models(ratings).round(3)
+per_type_models = impressions.per_type_models(ratings)
+tables.models(per_type_models)
+
+# %%
+# Readings for the summary, computed from the tables above
+d = welch["d"]
+size = "negligible" if abs(d) < 0.2 else "small" if abs(d) < 0.5 else "medium" if abs(d) < 0.8 else "large"
+prose.word("effect_size", size)
+prose.ci("d_ci", welch["d"], welch["d_low"], welch["d_high"])
+prose.word("direction", "lower" if welch["mean_with_error"] < welch["mean_no_error"] else "not lower")
+prose.word("significance", "significantly" if welch["p"] < 0.05 else "not significantly")
+prose.p("p_welch", welch["p"])
+gap_none = welch["mean_no_error"] - imp["mean_no_error"]
+prose.number("gap_no_error", abs(gap_none))
+prose.word("gap_dir", prose.compare(welch["mean_no_error"], imp["mean_no_error"], 2, "above", "below", "equal to"))
+inc = "Incorrect"
+prose.word("inc_drop_reading", prose.compare(per_type.loc[inc, "drop"], imp["by_type"][inc]["drop"], 2,
+                                             "larger than", "smaller than", "the same as"))
+prose.number("inc_drop", per_type.loc[inc, "drop"])
+prose.number("paper_inc_drop", imp["by_type"][inc]["drop"])
+prose.word("t_reading", prose.compare(abs(welch["t"]), abs(imp["t_errors_vs_none"]), 1, "larger", "smaller", "the same"))
+prose.word("r_reading", prose.compare(abs(corr.loc[0, "r"]), abs(imp["r_error_count_vs_impression"]), 2,
+                                      "stronger", "weaker", "as strong"))
+prose.number("t_ours", welch["t"], 1)
+prose.number("r_ours", corr.loc[0, "r"])
+mid = float(b.loc["mid (4-5)", "with errors (%)"])
+prose.number("mid_pct", mid, 1)
+prose.word("mid_reading", "more than half, as the paper says" if mid > 50 else
+           "fewer than the paper's \"over half\"")
+prose.simulated("sim_means_note", corpus,
+    "On the stand-in, the no-error mean and the per-type drops are inputs of the simulated ratings "
+    "(calibrated), so closeness of the means to the paper's is by design; the simulated rating loses only part "
+    "of a type's drop for each span, which bounds how far a single error can pull it, and the simulated raters' "
+    "noise, not the paper, sets how large t and r come out.")
+paper_order = sorted(imp["by_type"], key=lambda t: -imp["by_type"][t]["drop"])
+type_of = {"n_" + t.lower().replace(" ", "_"): t for t in imp["by_type"]}
+orders = {m: [type_of[t] for t in g.sort_values("coef")["term"]] for m, g in per_type_models.groupby("model", sort=False)}
+agree = [m for m, o in orders.items() if o == paper_order]
+prose.word("paper_order", ", then ".join(paper_order))
+prose.word("order_reading", "in all three models, as in the paper" if len(agree) == len(orders) else
+           f"in {', '.join(agree) if agree else 'none'} of the models ({prose.count_words(len(agree))} of "
+           f"{prose.count_words(len(orders))})")
+prose.number("icc_pct", 100 * variance["icc"], 0)
+e = effect.set_index("model")["coef"]
+ols, mixed = e.iloc[0], e.iloc[1]
+prose.number("ols_coef", ols)
+prose.number("mixed_coef", mixed)
+prose.word("mixed_reading", "changes little" if abs(mixed - ols) < 0.1 * abs(ols) else "changes the estimate")
+prose.simulated("mixed_note", corpus,
+    "The simulated annotators' offsets are independent of how much they mark, so the mixed model's estimates "
+    "stay close to the ordinary ones by design. On real data, where annotators who mark more may also rate more "
+    "harshly, the mixed model is the one to trust.")
 
 # %% [markdown]
 # ## Summary
 #
-# - Records with errors are rated lower, strongly and significantly. The no-error mean and the
-#   per-type drops were inputs of the simulation, so the means are close by construction; the
-#   Incorrect drop comes out smaller than the paper's because a simulated rating loses three
-#   quarters of a type's drop for its first span. t and r come out larger than the paper's: the
-#   simulated raters are less noisy than real ones. Fewer mid-rated (4-5) records carry errors
-#   than the paper's "over half".
-# - Incorrect costs most, then Not Checkable, then Misleading, in all three models, as in the
-#   paper; the ordinal model keeps that order.
-# - About a sixth of the variance of the ratings lies between annotators. Accounting for it
-#   changes little here: the simulated annotators' offsets are independent of how much they
-#   mark, so the mixed model's estimates stay close to the ordinary ones and the paper's
-#   conclusion stands. On real data, where annotators who mark more may also rate more harshly,
-#   the mixed model is the one to trust.
+# - Records with errors are rated {glue:text}`direction`, {glue:text}`significance`
+#   (p {glue:text}`p_welch`), with a {glue:text}`effect_size` effect (Cohen's d
+#   {glue:text}`d_ci`). The no-error mean is {glue:text}`gap_no_error` {glue:text}`gap_dir` the
+#   paper's; the Incorrect drop ({glue:text}`inc_drop`) is {glue:text}`inc_drop_reading` the
+#   paper's {glue:text}`paper_inc_drop`; t ({glue:text}`t_ours`) comes out
+#   {glue:text}`t_reading` than the paper's and r ({glue:text}`r_ours`)
+#   {glue:text}`r_reading`. Of the mid-rated records, {glue:text}`mid_pct`% carry errors,
+#   {glue:text}`mid_reading`.
+#
+# ```{glue:md} sim_means_note
+# :format: myst
+# ```
+#
+# - The paper's order of costs, {glue:text}`paper_order`, holds {glue:text}`order_reading`.
+# - About {glue:text}`icc_pct`% of the variance of the ratings lies between annotators.
+#   Accounting for it {glue:text}`mixed_reading`: the any-error effect is
+#   {glue:text}`ols_coef` without and {glue:text}`mixed_coef` with a random intercept per
+#   annotator.
+#
+# ```{glue:md} mixed_note
+# :format: myst
+# ```

@@ -26,3 +26,8 @@ def toy_root(tmp_path_factory):
 def toy(toy_root):
     """The toy corpus of ``tests/toy.py``, loaded once. Read-only, like ``corpus``."""
     return corpora.load(toy_root)
+
+
+def pytest_configure(config):
+    """`slow`: re-executes notebooks (minutes); `-m "not slow"` leaves them out."""
+    config.addinivalue_line("markers", "slow: re-executes notebooks; takes minutes (deselect with -m 'not slow')")

@@ -1,14 +1,25 @@
-"""Figures are deterministic (nbval skips PNGs, so this is where that is checked)."""
+"""Every figure function draws at the content width, with fonts of at least 9 pt as displayed,
+legends outside the data, no overlapping text, and byte-identical PNGs on a re-run (nbval
+skips PNGs, so this is where that is checked)."""
 
+import inspect
 import io
+import itertools
 
 import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.text import Text
 
 from hotelcheckspan import corpora as corpus
 from hotelcheckspan.analyses import dataset_level as dataset
 from hotelcheckspan.analyses import impressions
 from hotelcheckspan.analyses import span_level as spans
 from hotelcheckspan.book import plots
+
+CONTENT_PX = 672
+MIN_PX = 9 * 96 / 72  # 9 pt in CSS pixels: what a reader sees at 100%
 
 
 def png(fig) -> bytes:
@@ -17,23 +28,106 @@ def png(fig) -> bytes:
     return buf.getvalue()
 
 
-def test_every_figure_renders_the_same_bytes_twice():
+@pytest.fixture(scope="module")
+def makers():
     plots.set_theme()
     c = corpus.load()
     pairs, _ = spans.pairwise(c)
     table = dataset.campaign_table(c, dataset.stage2_examples(c), by_group=True)
     counts = impressions.by_count(impressions.ratings(c))
     rng = np.random.default_rng(0)
-    xy, labels = rng.normal(size=(60, 2)), np.repeat(np.arange(3), 20)
-    types = np.array(["Incorrect", "Misleading", "Not Checkable"] * 20)
-    makers = [
-        lambda: plots.length_distributions(c.examples),
-        lambda: plots.span_lengths(c.spans),
-        lambda: plots.type_shares(table),
-        lambda: plots.pair_spread(pairs, {"Stage 1 - Stage 2": {"F1_H": 0.12, "F1_S": 0.24}}),
-        lambda: plots.impression_by_count(counts, {"0": 4.79}),
-        lambda: plots.cluster_map(xy, labels, types, ["a", "b", "c"]),
-    ]
-    for make in makers:
-        first, second = png(make()), png(make())
-        assert first == second and len(first) > 1000
+    k = 15  # as many clusters as the paper, with long names close together: the hard case for labels
+    centres = rng.normal(scale=1.5, size=(k, 2))
+    labels = np.repeat(np.arange(k), 30)
+    xy = centres[labels] + rng.normal(scale=0.6, size=(len(labels), 2))
+    types = np.array(["Incorrect", "Misleading", "Not Checkable"] * (len(labels) // 3))
+    names = [f"Amenity Availability {i}" if i % 2 else f"Proximity (var.) {i}" for i in range(k)]
+    curve = pd.DataFrame({"k": range(2, 31), "silhouette": np.linspace(0.05, 0.2, 29)})
+    models = ["gemma-3", "gpt-4o", "gpt-4o-ls", "o3-mini", "o3-mini-ls"]
+    paradox = pd.DataFrame([{"model": m, "label": lab, **{f"{x}{s}": v for x in ("agreement", "bacc")
+                                                          for s, v in (("", 0.6), ("_low", 0.5), ("_high", 0.7))}}
+                            for m in models for lab in ("per type (pooled)", "Any")])
+    pr = pd.DataFrame([{"name": n, **{f"{x}{s}": v for x in ("precision", "recall")
+                                      for s, v in (("", 0.5), ("_low", 0.4), ("_high", 0.6))}}
+                       for n in [*models, "stage 1 vs stage 2 (humans)"]])
+    return {
+        "length_distributions": lambda: plots.length_distributions(c.examples),
+        "span_lengths": lambda: plots.span_lengths(c.spans),
+        "type_shares": lambda: plots.type_shares(table),
+        "paradox": lambda: plots.paradox(paradox),
+        "pair_spread": lambda: plots.pair_spread(pairs, {"Stage 1 - Stage 2": {"F1_H": 0.12, "F1_S": 0.24}}),
+        "silhouette": lambda: plots.silhouette(curve, 30, 15),
+        "cluster_map": lambda: plots.cluster_map(xy, labels, types, names),
+        "impression_by_count": lambda: plots.impression_by_count(counts, {"0": 4.79}, paper_with_error=3.71),
+        "precision_recall": lambda: plots.precision_recall(pr),
+    }
+
+
+def figure_functions() -> set[str]:
+    helpers = {"set_theme", "figure", "finish", "legend_above"}
+    return {n for n, f in inspect.getmembers(plots, inspect.isfunction)
+            if f.__module__ == plots.__name__ and not n.startswith("_") and n not in helpers}
+
+
+def test_every_figure_function_is_covered(makers):
+    assert figure_functions() <= set(makers), f"add to tests/test_plots.py: {figure_functions() - set(makers)}"
+
+
+def texts(fig):
+    """Every drawn, non-empty text of a figure with its window extent (tick labels outside the
+    axis' view are not drawn, so they are left out)."""
+    canvas = FigureCanvasAgg(fig)  # a closed figure has lost its canvas; draw on a fresh one
+    canvas.draw()
+    r = canvas.get_renderer()
+    hidden = set()
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            lo, hi = sorted(axis.get_view_interval())
+            eps = 1e-9 * max(1.0, abs(hi - lo))
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                if not lo - eps <= tick.get_loc() <= hi + eps:
+                    hidden |= {id(tick.label1), id(tick.label2)}
+    out, seen = [], set()
+    for t in fig.findobj(Text):
+        if id(t) in seen or id(t) in hidden or not t.get_visible() or not t.get_text().strip():
+            continue
+        seen.add(id(t))
+        out.append((t, t.get_window_extent(r)))
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(figure_functions()))
+def test_figure_renders_the_same_bytes_twice(makers, name):
+    first, second = png(makers[name]()), png(makers[name]())
+    assert first == second and len(first) > 1000
+
+
+@pytest.mark.parametrize("name", sorted(figure_functions()))
+def test_figure_reads_at_the_size_it_is_shown(makers, name):
+    fig = makers[name]()
+    width_px = fig.get_figwidth() * fig.dpi
+    assert width_px <= CONTENT_PX + 1, f"{name} is {width_px:.0f} px wide, wider than the content column"
+    shown = texts(fig)
+    assert shown
+    for t, _ in shown:
+        px = t.get_fontsize() * fig.dpi / 72  # displayed at 100%: figure pixels are screen pixels
+        assert px >= MIN_PX - 0.01, f"{name}: {t.get_text()!r} is {px:.1f} px high, below 9 pt"
+
+
+@pytest.mark.parametrize("name", sorted(figure_functions()))
+def test_no_text_overlaps_and_legends_stay_outside_the_data(makers, name):
+    fig = makers[name]()
+    shown = texts(fig)
+    fig_box = fig.bbox
+    for t, box in shown:
+        assert fig_box.x0 - 1 <= box.x0 and box.x1 <= fig_box.x1 + 1 and fig_box.y0 - 1 <= box.y0 \
+            and box.y1 <= fig_box.y1 + 1, f"{name}: {t.get_text()!r} is cut off by the figure's edge"
+    for (a, ba), (b, bb) in itertools.combinations(shown, 2):
+        inter = min(ba.x1, bb.x1) - max(ba.x0, bb.x0), min(ba.y1, bb.y1) - max(ba.y0, bb.y0)
+        assert not (inter[0] > 1 and inter[1] > 1), f"{name}: {a.get_text()!r} overlaps {b.get_text()!r}"
+    r = FigureCanvasAgg(fig).get_renderer()
+    legends = [*fig.legends, *(ax.get_legend() for ax in fig.axes if ax.get_legend())]
+    for leg in legends:
+        lbox = leg.get_window_extent(r)
+        for ax in fig.axes:
+            assert not lbox.overlaps(ax.get_window_extent(r)), f"{name}: a legend sits on the data"

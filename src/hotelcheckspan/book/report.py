@@ -14,21 +14,35 @@ from ..categories import color, plot_order
 from ..corpora import KEY, Corpus
 
 SIMULATED_TEXT = (
-    "The numbers on this page come from the bundled stand-in corpus, a seeded "
-    "simulation set from the paper's marginals, not from the real (gated) HotelCheckSpan "
-    "annotations. Agreement, clusters and test statistics emerge from the simulation and are "
-    "compared with the paper, not tuned to it."
+    "The numbers on this page come from the bundled stand-in corpus, a seeded simulation built "
+    "from the paper's marginals, not from the real (gated) HotelCheckSpan annotations. Some of its "
+    "figures were set or calibrated to the paper's, the rest emerge from the simulation; where a "
+    "table sets the paper beside this corpus, its \"Figure is\" column says which."
 )
 
 
+def _warnings_note(corpus: Corpus) -> str:
+    """A sentence on the load warnings (quirks factgenie computes with), if the corpus keeps them."""
+    warnings = getattr(corpus, "warnings", None)
+    if warnings is None:
+        return ""
+    n = len(warnings)
+    if n == 0:
+        return " Loading raised no warnings."
+    return (f" Loading raised {n} warning{'s' if n != 1 else ''} (quirks such as overlapping or repeated "
+            f"spans, computed with as factgenie does; <code>hotelcheckspan validate</code> lists them).")
+
+
 def corpus_banner(corpus: Corpus) -> HTML:
-    """An HTML notice naming the corpus; a warning when it is the simulated stand-in."""
+    """An HTML notice naming the corpus, saying whether it is simulated (``corpus.simulated``)
+    and, when the corpus records them (a ``warnings`` attribute), how many load warnings it had."""
+    note = _warnings_note(corpus)
     if corpus.simulated:
         return HTML(f'<div class="admonition warning simulated-notice"><p class="admonition-title">'
-                    f"Simulated data</p><p>{escape(SIMULATED_TEXT)}</p></div>")
+                    f"Simulated data</p><p>{escape(SIMULATED_TEXT)}{note}</p></div>")
     return HTML(f'<div class="admonition note corpus-notice"><p class="admonition-title">Corpus</p>'
                 f"<p>Running on the corpus at <code>{escape(corpus.root.name)}</code> "
-                f"({len(corpus.records)} records).</p></div>")
+                f"({len(corpus.records)} records), not simulated.{note}</p></div>")
 
 
 def _marked(summary: str, spans) -> str:

@@ -1,0 +1,465 @@
+"""The one presentation layer: every table a chapter shows goes through :func:`show`.
+
+Analyses return tidy frames with machine names and full-precision floats; readers need
+something else. :func:`show` turns a frame into a :class:`Table` that a notebook displays as
+the cell's result, following the book's rules:
+
+- no index column; plain-English headers (``majority_errors`` -> "Majority errors",
+  ``f1`` -> "F1"; pass ``headers={"col": "Header"}`` to choose one);
+- integers as integers (a float column whose values are all whole, such as counts that went
+  through a join, shows ``31`` not ``31.0``); other numbers with ``decimals`` (default 2;
+  a mapping per column is accepted);
+- p-values (a column named ``p`` or ``p-value``, or listed in ``pvalues=``) as ``0.012`` or
+  ``<0.001``, never ``0.0``;
+- a dash where a value does not exist or a comparison does not apply (None, NaN);
+- intervals in one cell, ``0.15 [0.07, 0.24]``: a column ``x`` with ``x_low``/``x_high`` (or
+  ``x low``/``x high``) beside it is merged automatically; ``intervals={"x": ("low", "high")}``
+  names the bounds explicitly;
+- booleans as "yes"/"no"; a dict or list in a cell is an error, not a dump; text is never cut.
+
+The result renders as HTML (``_repr_html_``; deterministic, so nbval compares it strictly) and
+as a clean fixed-width text (``repr``), never as a memory address. A table wider than the
+672-pixel content column should be shown compactly (see :func:`side_by_side`) with the full
+version in :func:`dropdown`, which collapses it and scrolls it sideways.
+
+Paper against ours: :func:`versus` builds the compact comparison from rows
+``(measure, figure_key, ours)`` where ``figure_key`` is the path of the paper's value in
+``data/paper_figures.yaml`` with ``/`` between levels (``"dataset/human_spans"``,
+``"table3_llm_campaigns/gemma-3/total"``; ``None`` when the paper reports nothing). On a
+simulated corpus it adds a "Figure is" column read from ``data/standin_provenance.yaml``::
+
+    # data/standin_provenance.yaml: how each paper figure entered the stand-in corpus
+    dataset/examples: {status: set, why: "the generator writes 496 examples"}
+    table3_llm_campaigns/gemma-3/total: {status: calibrated, why: "expected count solved to the paper's"}
+    table3_llm_campaigns: {status: calibrated, why: "applies to every key below it"}
+
+``status`` is ``set`` (written into the corpus as given), ``calibrated`` (a generator parameter
+was tuned so the figure comes out near the paper's; it still varies with the seed) or
+``emergent`` (nothing aimed at it). The most specific key wins (a key covers every figure
+below it); a figure with no key, or a missing file, is ``emergent``. On a real corpus the
+column is left out: nothing was set there.
+
+Chapter-specific helpers (``table3``, ``correlation``, ...) sit at the bottom; each takes the
+frame an analysis returns and calls :func:`show` with the right headers. ``tests/test_tables.py``
+renders every public function of this module on a toy corpus, so add a case there when adding one.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import re
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from html import escape
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import yaml
+
+from .. import paths
+from ..categories import CATEGORIES
+from . import paper
+
+DASH = "–"
+CONTENT_WIDTH_PX = 672
+PROVENANCE = paths.DATA_ROOT / "standin_provenance.yaml"
+STATUSES = ("set", "calibrated", "emergent")
+
+# words that keep their own spelling in headers
+_WORDS = {"f1": "F1", "ci": "CI", "p": "p", "llm": "LLM", "llms": "LLMs", "id": "ID", "bacc": "BACC", "icc": "ICC",
+          "ols": "OLS", "se": "SE", "df": "df", "pct": "%", "idx": "index", "rec": "record", "n": "n"}
+
+
+# --- cells ---------------------------------------------------------------------------------------
+
+def header(name) -> str:
+    """A plain-English header for a column name: ``spans_per_record`` -> "Spans per record"."""
+    text = str(name)
+    if not re.fullmatch(r"[a-z0-9_ ]+", text):  # already written for readers ("B more (%)")
+        return text[:1].upper() + text[1:]
+    words = [_WORDS.get(w, w) for w in re.split(r"[_ ]+", text.strip()) if w]
+    if not words:
+        return text
+    first = words[0]
+    words[0] = first if first in _WORDS.values() else first[:1].upper() + first[1:]
+    return " ".join(words)
+
+
+def is_missing(v) -> bool:
+    """None, NaN and pandas' NA: a cell where a value does not exist or does not apply."""
+    if v is None or v is pd.NA or v is pd.NaT:
+        return True
+    return isinstance(v, numbers.Real) and not isinstance(v, bool) and math.isnan(float(v))
+
+
+def number(v, decimals: int = 2) -> str:
+    """A number for readers: integers as integers, other numbers with ``decimals``, a dash for
+    missing values, text unchanged. Negative zero is shown as zero."""
+    if is_missing(v):
+        return DASH
+    if isinstance(v, (bool, np.bool_)):
+        return "yes" if v else "no"
+    if isinstance(v, (Mapping, list, tuple, set, np.ndarray)):
+        raise TypeError(f"a table cell holds a {type(v).__name__} ({v!r:.60}); show its parts as columns")
+    if isinstance(v, numbers.Integral):
+        return str(int(v))
+    if isinstance(v, numbers.Real):
+        text = f"{float(v):.{decimals}f}"
+        return text[1:] if re.fullmatch(r"-0\.?0*", text) else text
+    return str(v)
+
+
+def signed_number(v, decimals: int = 2) -> str:
+    """A difference: "+" on positive values, no sign on zero at the precision shown."""
+    text = number(v, decimals)
+    if text == DASH or isinstance(v, str):
+        return text
+    return "+" + text if float(v) > 0 and text.strip("0.") else text
+
+
+def pvalue(p) -> str:
+    """A p-value: three decimals, ``<0.001`` below that (never ``0.0``), text kept as given."""
+    if is_missing(p):
+        return DASH
+    if isinstance(p, str):
+        return p
+    p = float(p)
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def interval(estimate, low, high, decimals: int = 2) -> str:
+    """An estimate with its interval in one cell: ``0.15 [0.07, 0.24]`` (a dash if no estimate)."""
+    if is_missing(estimate):
+        return DASH
+    if is_missing(low) or is_missing(high):
+        return number(estimate, decimals)
+    return f"{number(estimate, decimals)} [{number(low, decimals)}, {number(high, decimals)}]"
+
+
+def _whole(values: pd.Series) -> bool:
+    """Whether every present value of a numeric column is a whole number (counts as floats)."""
+    v = pd.to_numeric(values, errors="coerce").dropna()
+    return len(v) > 0 and bool(np.all(np.isclose(v, np.round(v), rtol=0, atol=1e-9)))
+
+
+# --- the table -----------------------------------------------------------------------------------
+
+class Table:
+    """A formatted table: ``frame`` holds the display strings (one per cell), ``numeric`` says
+    which columns are right-aligned. Displays as HTML in a notebook, as text in a console."""
+
+    def __init__(self, frame: pd.DataFrame, numeric: Sequence[bool], caption: str | None = None):
+        self.frame = frame
+        self.numeric = list(numeric)
+        self.caption = caption
+
+    def to_html(self) -> str:
+        """Deterministic HTML (no random ids, so stored outputs compare strictly)."""
+        align = ["right" if n else "left" for n in self.numeric]
+        head = "".join(f'<th style="text-align:{a}">{escape(str(c))}</th>' for c, a in zip(self.frame.columns, align))
+        body = "".join("<tr>" + "".join(f'<td style="text-align:{a}">{escape(v)}</td>' for v, a in zip(row, align))
+                       + "</tr>" for row in self.frame.itertuples(index=False))
+        cap = f"<caption>{escape(self.caption)}</caption>" if self.caption else ""
+        return (f'<table class="dataframe hcs-table">{cap}<thead><tr>{head}</tr></thead>'
+                f"<tbody>{body}</tbody></table>")
+
+    def _repr_html_(self) -> str:
+        return self.to_html()
+
+    def __repr__(self) -> str:
+        cols = [str(c) for c in self.frame.columns]
+        widths = [max([len(c), *(len(v) for v in self.frame[col])]) for c, col in zip(cols, self.frame.columns)]
+        line = lambda cells: "  ".join(  # noqa: E731 (one-line layout helper)
+            v.rjust(w) if n else v.ljust(w) for v, w, n in zip(cells, widths, self.numeric)).rstrip()
+        return "\n".join([line(cols), *(line(list(r)) for r in self.frame.itertuples(index=False))])
+
+    def width_px(self, char_px: float = 7.6, pad_px: float = 16.0) -> float:
+        """Estimated rendered width at the book's table font (about 7.6 px per character,
+        headers wrapping at spaces): what a table must keep under ``CONTENT_WIDTH_PX``."""
+        total = 0.0
+        for col in self.frame.columns:
+            longest_word = max((len(w) for w in str(col).split()), default=0)
+            cell = max((len(v) for v in self.frame[col]), default=0)
+            total += max(longest_word, cell) * char_px + pad_px
+        return total
+
+
+def show(frame: pd.DataFrame, *, headers: Mapping[str, str] | None = None, decimals: int | Mapping[str, int] = 2,
+         pvalues: Sequence[str] = (), intervals: Mapping[str, tuple[str, str]] | None = None,
+         columns: Sequence[str] | None = None, signed: Sequence[str] = (), caption: str | None = None) -> Table:
+    """Format a tidy frame for readers (see the module docstring for the rules).
+
+    ``columns`` selects and orders the columns shown (after intervals are merged, by their
+    original names); ``headers`` renames them (others get :func:`header`); ``decimals`` is one
+    number or a mapping per column; ``pvalues`` are extra p-value columns; ``intervals`` maps an
+    estimate column to its (low, high) columns; ``signed`` columns show "+" on positive values.
+    """
+    data = frame.reset_index(drop=True)
+    bounds = dict(intervals or {})
+    for col in data.columns:  # x with x_low/x_high (or "x low"/"x high") beside it
+        for sep in ("_", " "):
+            if col not in bounds and f"{col}{sep}low" in data.columns and f"{col}{sep}high" in data.columns:
+                bounds[col] = (f"{col}{sep}low", f"{col}{sep}high")
+    hidden = {c for pair in bounds.values() for c in pair}
+    shown = list(columns) if columns is not None else [c for c in data.columns if c not in hidden]
+    pcols = set(pvalues) | {c for c in shown if str(c).lower() in ("p", "p-value", "p value", "pvalue")}
+    dec = (lambda c: decimals.get(c, 2)) if isinstance(decimals, Mapping) else (lambda c: decimals)
+
+    out, numeric = {}, []
+    for col in shown:
+        values = data[col]
+        is_num = pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
+        mixed_num = values.map(lambda v: isinstance(v, numbers.Real) and not isinstance(v, bool) or is_missing(v)).all()
+        if col in pcols:
+            cells = values.map(pvalue)
+        elif col in bounds:
+            lo, hi = bounds[col]
+            cells = [interval(e, a, b, dec(col)) for e, a, b in zip(values, data[lo], data[hi])]
+        elif col in signed:
+            cells = values.map(lambda v, d=dec(col): signed_number(v, d))
+        elif (is_num or mixed_num) and _whole(values):
+            cells = values.map(lambda v: DASH if is_missing(v) else (number(v) if isinstance(v, str) else str(int(round(float(v))))))
+        else:
+            cells = values.map(lambda v, d=dec(col): number(v, d))
+        name = headers.get(col, header(col)) if headers else header(col)
+        if col in bounds and (not headers or col not in headers):
+            name = f"{name} [95% CI]"
+        out[name] = list(cells)
+        numeric.append(bool(is_num or mixed_num or col in pcols or col in bounds))
+    return Table(pd.DataFrame(out, columns=list(out)), numeric, caption)
+
+
+def record(mapping: Mapping, *, labels: Mapping[str, str] | None = None, decimals: int = 3) -> Table:
+    """A dict of results (one figure per key) as a two-column table, never as a dict dump."""
+    rows = [{"measure": (labels or {}).get(k, header(k)), "value": number(v, decimals)} for k, v in mapping.items()]
+    return Table(pd.DataFrame(rows).rename(columns={"measure": "Measure", "value": "Value"}), [False, True])
+
+
+def dropdown(table: Table, summary: str = "The full table"):
+    """A wide table collapsed under a summary line, scrolling sideways instead of overflowing."""
+    from IPython.display import HTML  # IPython is a notebook dependency; the rest of the module does not need it
+
+    return HTML(f'<details class="hcs-dropdown"><summary>{escape(summary)}</summary>'
+                f'<div style="overflow-x:auto">{table.to_html()}</div></details>')
+
+
+# --- paper against ours -------------------------------------------------------------------------------
+
+def _lookup(tree, key: str):
+    """Resolve a ``/``-separated path (``.`` also accepted where unambiguous) in a nested mapping;
+    returns (path tuple, value) or raises KeyError."""
+    parts: list[str] = []
+    node, rest = tree, key
+    while rest:
+        if not isinstance(node, Mapping):
+            raise KeyError(key)
+        match = next((k for k in sorted(map(str, node), key=len, reverse=True)
+                      if rest == k or rest.startswith(k + "/") or rest.startswith(k + ".")), None)
+        if match is None:
+            raise KeyError(key)
+        parts.append(match)
+        node = node[match] if match in node else node[type(next(iter(node)))(match)]
+        rest = rest[len(match) + 1:]
+    return tuple(parts), node
+
+
+def paper_value(key):
+    """The paper's figure at ``key`` in ``data/paper_figures.yaml`` (None for no key; a number
+    is taken as a figure derived from the paper's, returned as it is)."""
+    if key is None or (isinstance(key, numbers.Real) and not isinstance(key, bool)):
+        return key
+    try:
+        return _lookup(paper.figures(), key)[1]
+    except KeyError:
+        raise KeyError(f"{key!r} is not a figure in {paths.PAPER_FIGURES.name}") from None
+
+
+@lru_cache(maxsize=4)
+def _provenance(path: Path) -> dict[tuple, dict]:
+    if not path.is_file():
+        return {}
+    raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    out = {}
+    for key, entry in raw.items():
+        try:
+            parts = _lookup(paper.figures(), str(key))[0]
+        except KeyError:
+            parts = tuple(re.split(r"/", str(key)))
+        status = entry.get("status") if isinstance(entry, Mapping) else entry
+        if status not in STATUSES:
+            raise ValueError(f"{path.name}: {key}: status must be one of {', '.join(STATUSES)}, not {status!r}")
+        out[parts] = {"status": status, "why": entry.get("why", "") if isinstance(entry, Mapping) else ""}
+    return out
+
+
+def figure_status(key: str | None, path: Path | None = None) -> str:
+    """How a paper figure entered the stand-in: set, calibrated or emergent (the default)."""
+    if not isinstance(key, str):
+        return "emergent"
+    prov = _provenance(path or PROVENANCE)
+    try:
+        parts = _lookup(paper.figures(), key)[0]
+    except KeyError:
+        parts = tuple(key.split("/"))
+    for n in range(len(parts), 0, -1):
+        if parts[:n] in prov:
+            return prov[parts[:n]]["status"]
+    return "emergent"
+
+
+def versus(rows: Sequence[tuple], corpus=None, *, simulated: bool | None = None, label: str = "This corpus",
+           decimals: int = 2, provenance: Path | None = None) -> Table:
+    """Paper beside ours: one row per ``(measure, figure_key, ours)`` (an optional fourth item
+    sets that row's decimals). ``figure_key`` may also be a number derived from the paper's
+    figures (a ratio of two of them, say): it is shown as the paper's value. ``ours`` may be a number, text or an ``(estimate, low, high)``
+    triple. Difference is ours minus paper where both are numbers, else a dash. "Figure is"
+    (set / calibrated / emergent) is added when the corpus is simulated."""
+    simulated = bool(getattr(corpus, "simulated", False)) if simulated is None else simulated
+    out = []
+    for row in rows:
+        measure, key, ours = row[:3]
+        d = row[3] if len(row) > 3 else decimals
+        theirs = paper_value(key)
+        est = ours[0] if isinstance(ours, tuple) else ours
+        both = all(isinstance(v, numbers.Real) and not isinstance(v, bool) and not is_missing(v) for v in (theirs, est))
+        cell = interval(*ours, decimals=d) if isinstance(ours, tuple) else number(ours, d)
+        line = {"Measure": measure, "Paper": "not reported" if key is None else number(theirs, d), label: cell,
+                "Difference": DASH}
+        if both and isinstance(theirs, numbers.Integral) and isinstance(est, numbers.Integral):
+            line["Difference"] = signed_number(int(est) - int(theirs))
+        elif both:
+            line["Difference"] = signed_number(float(est) - float(theirs), d)
+        if simulated:
+            line["Figure is"] = figure_status(key, provenance)
+        out.append(line)
+    frame = pd.DataFrame(out)
+    return Table(frame, [False, True, True, True] + ([False] if simulated else []))
+
+
+def side_by_side(frame: pd.DataFrame, name: str = "campaign", decimals: Mapping[str, int] | None = None,
+                 columns: Sequence[str] | None = None) -> Table:
+    """A paper-vs-ours frame with columns ``x`` and ``paper x`` as one compact table whose cells
+    read ``ours (paper)``: half the columns of the wide form, so it fits the content column.
+    ``columns`` picks which measures to show (default: all)."""
+    dec = decimals or {}
+    cols = list(columns) if columns is not None else [
+        c for c in frame.columns if c != name and not str(c).startswith("paper ")]
+    out = {header(name): frame[name].astype(str).tolist()}
+    for c in cols:
+        ours, theirs = frame[c], frame.get(f"paper {c}")
+        d = dec.get(c, 2)
+        whole = _whole(ours) and (theirs is None or _whole(theirs))
+        fmt = (lambda v: DASH if is_missing(v) else str(int(round(float(v))))) if whole else (lambda v: number(v, d))
+        out[header(c)] = [fmt(o) if theirs is None else f"{fmt(o)} ({fmt(t)})"
+                          for o, t in zip(ours, theirs if theirs is not None else ours)]
+    return Table(pd.DataFrame(out), [False] + [True] * len(cols))
+
+
+def wide(frame: pd.DataFrame, name: str = "campaign", summary: str = "The full table, paper and ours in separate columns"):
+    """The wide paper-vs-ours form, collapsed (for the reader who wants every column)."""
+    return dropdown(show(frame, decimals=2), summary)
+
+
+# --- chapter tables (each takes an analysis' frame) --------------------------------------------------
+
+def table3(frame: pd.DataFrame) -> Table:
+    """``dataset_level.table3`` compactly, cells ``ours (paper)``; spans per error record is left
+    to the full table (:func:`wide`), so the rest fits the content column."""
+    return side_by_side(frame, decimals={"avg len": 1},
+                        columns=["total", "spans/rec.", "avg len", *CATEGORIES])
+
+
+def table4(frame: pd.DataFrame) -> Table:
+    """``dataset_level.table4`` compactly, cells ``ours (paper)``."""
+    return side_by_side(frame)
+
+
+def sizes(frame: pd.DataFrame) -> Table:
+    """``dataset_level.sizes``: examples per split and records per campaign and group."""
+    return show(frame, headers={"what": "What", "which": "Split or annotator set", "count": "Count",
+                                "annotators": "Annotators"})
+
+
+def dedup(frame: pd.DataFrame) -> Table:
+    """``dataset_level.dedup_summary``: de-duplication by number of sources."""
+    return show(frame, headers={"sources": "Sources", "examples": "Examples", "segments": "Segments before",
+                                "dropped": "Segments dropped", "words_mean": "Mean words after",
+                                "dropped %": "Dropped (%)"}, decimals=1)
+
+
+def group_effects(frame: pd.DataFrame) -> Table:
+    """``dataset_level.group_effects``: stage and group effects per stage."""
+    f = frame.assign(stage=frame["stage"].map(lambda s: s.replace("stage", "Stage ")))
+    return show(f, headers={"spans A": "Spans, group A", "spans B": "Spans, group B",
+                            "agreement on any error (%)": "Agree on any error (%)",
+                            "B marked the error (%)": "B marked, where they disagree (%)"}, decimals=1)
+
+
+def volume(frame: pd.DataFrame) -> Table:
+    """``llm_annotators.volume``: spans and span length per campaign, as ratios to humans."""
+    return show(frame, columns=["name", "spans", "spans_per_record", "mean_words", "x human spans/record",
+                                "x human length"],
+                headers={"name": "Annotator set", "spans_per_record": "Spans per record",
+                         "mean_words": "Mean span words", "x human spans/record": "x human spans per record",
+                         "x human length": "x human span length"})
+
+
+def type_bias(frame: pd.DataFrame) -> Table:
+    """``llm_annotators.type_bias``: percentage points above (+) or below the human share."""
+    return show(frame, headers={"campaign": "Campaign", "spans": "Spans", **{t: f"{t} (points)" for t in CATEGORIES}},
+                signed=CATEGORIES, decimals=1)
+
+
+def aspects(frame: pd.DataFrame) -> Table:
+    """``llm_annotators.agreement_by_aspect``: pooled P/R/F1 per summary aspect."""
+    return show(frame, headers={"ref_count": "Human span characters", "hyp_count": "Model span characters"},
+                decimals=2)
+
+
+def reasons(frame: pd.DataFrame) -> Table:
+    """``llm_annotators.reasons``: spans with their type and stated reason, in full."""
+    return show(frame, headers={"example_idx": "Example", "text": "Span"})
+
+
+def correlation(frame: pd.DataFrame) -> Table:
+    """``impressions.count_correlation``: r with its 95% interval and p."""
+    return show(frame, intervals={"r": ("low", "high")}, headers={"r": "r [95% CI]"})
+
+
+def by_count(frame: pd.DataFrame) -> Table:
+    """``impressions.by_count``: mean impression per number of errors with its 95% interval."""
+    return show(frame, intervals={"mean": ("low", "high")},
+                headers={"errors": "Errors in the record", "mean": "Mean impression [95% CI]"})
+
+
+def by_type(frame: pd.DataFrame) -> Table:
+    """``impressions.by_type``: mean impression per error type and its drop from no error."""
+    return show(frame, headers={"mean": "Mean impression", "drop": "Drop from no error"})
+
+
+def bands(frame: pd.DataFrame) -> Table:
+    """``impressions.bands``: share of records with errors per rating band."""
+    return show(frame, decimals=1)
+
+
+def _term(term: str) -> str:
+    """A model term (``n_not_checkable``) as the type it counts ("Not Checkable")."""
+    names = {"n_" + t.lower().replace(" ", "_"): t for t in CATEGORIES}
+    return names.get(term, term)
+
+
+def models(frame: pd.DataFrame) -> Table:
+    """``impressions.error_effect_models`` / ``per_type_models``: coefficient [95% CI], SE, p."""
+    f = frame.assign(term=frame["term"].map(_term)) if "term" in frame else frame
+    return show(f, intervals={"coef": ("low", "high")},
+                headers={"coef": "Effect [95% CI]", "term": "One more error of type", "se": "SE"})
+
+
+def annotator_variance(result: Mapping) -> Table:
+    """``impressions.annotator_variance``: variance between and within annotators, and the ICC."""
+    return record(result, labels={"annotators": "Annotators", "between_var": "Variance between annotators",
+                                  "within_var": "Variance within annotators",
+                                  "icc": "Intraclass correlation (share between)", "converged": "Model converged"})
+

@@ -1,0 +1,145 @@
+"""Every table function of the presentation layer, rendered on a toy corpus, follows the book's
+rules: no index column, plain-English headers, integers as integers, at most three decimals,
+p-values never "0.0", a dash for what does not apply, no dict/list dumps, no cut text, and
+(outside a dropdown) no wider than the content column."""
+
+import dataclasses
+import inspect
+import re
+from html import unescape
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from hotelcheckspan import corpora
+from hotelcheckspan.analyses import dataset_level, impressions, llm_annotators
+from hotelcheckspan.book import paper, tables
+from hotelcheckspan.corpora import KEY
+
+
+@pytest.fixture(scope="module")
+def toy():
+    """The bundled corpus cut to its first examples of each split (stage 2 keeps its share)."""
+    full = corpora.load()
+    ex = full.examples.groupby("split", sort=False).head(60)
+    keys = ex[KEY]
+    return dataclasses.replace(full, examples=ex.reset_index(drop=True),
+                               records=full.records.merge(keys, on=KEY), spans=full.spans.merge(keys, on=KEY))
+
+
+@pytest.fixture(scope="module")
+def rendered(toy):
+    """Every public table function of book/tables.py applied to the toy corpus' analyses."""
+    figs = paper.figures()
+    stage2 = dataset_level.stage2_examples(toy)
+    r = impressions.ratings(toy)
+    t3 = dataset_level.table3(toy, figs, paper.LLM_CAMPAIGNS)
+    return {
+        "sizes": tables.sizes(dataset_level.sizes(toy)),
+        "dedup": tables.dedup(dataset_level.dedup_summary(toy)),
+        "group_effects": tables.group_effects(dataset_level.group_effects(toy)),
+        "side_by_side": tables.side_by_side(t3, columns=["total", "spans/rec."]),
+        "table3": tables.table3(t3),
+        "table4": tables.table4(dataset_level.table4(toy, figs, paper.LLM_CAMPAIGNS)),
+        "volume": tables.volume(llm_annotators.volume(toy, stage2)),
+        "type_bias": tables.type_bias(llm_annotators.type_bias(toy, stage2)),
+        "aspects": tables.aspects(llm_annotators.agreement_by_aspect(toy, "gpt-4o", stage2)),
+        "reasons": tables.reasons(llm_annotators.reasons(toy, "gpt-4o", n=5, examples=stage2)),
+        "correlation": tables.correlation(impressions.count_correlation(r)),
+        "by_count": tables.by_count(impressions.by_count(r)),
+        "by_type": tables.by_type(impressions.by_type(r)),
+        "bands": tables.bands(impressions.bands(r)),
+        "models": tables.models(impressions.error_effect_models(r)),
+        "models_per_type": tables.models(impressions.per_type_models(r)),
+        "annotator_variance": tables.annotator_variance(impressions.annotator_variance(r)),
+        "record": tables.record({"spans_per_record": 0.5, "examples": 496}),
+        "show": tables.show(pd.DataFrame({"recall_error": [0.123456, np.nan], "p": [0.0, 0.04],
+                                          "majority_errors": [31.0, 794.0], "f1": [0.2, 0.3],
+                                          "f1_low": [0.1, 0.2], "f1_high": [0.3, 0.4]})),
+        "versus": tables.versus([("examples", "dataset/examples", len(toy.examples)),
+                                 ("t", "impressions/t_errors_vs_none", 12.3456, 1),
+                                 ("p", "impressions/p", tables.pvalue(1e-60)),
+                                 ("not in the paper", None, (0.5, 0.4, 0.6))], toy),
+        "wide": tables.wide(t3),
+        "dropdown": tables.dropdown(tables.sizes(dataset_level.sizes(toy))),
+    }
+
+
+# functions of tables.py that build or format cells rather than tables
+HELPERS = {"header", "is_missing", "number", "signed_number", "pvalue", "interval", "paper_value", "figure_status"}
+
+
+def test_every_table_function_is_rendered(rendered):
+    public = {n for n, f in inspect.getmembers(tables, inspect.isfunction)
+              if not n.startswith("_") and f.__module__ == tables.__name__}
+    missing = public - HELPERS - set(rendered) - {"models"}
+    assert not missing, f"add a case to tests/test_tables.py for: {sorted(missing)}"
+
+
+def cells_and_headers(table):
+    if isinstance(table, tables.Table):
+        return table.frame, list(table.frame.columns)
+    html = table.data  # IPython HTML of a dropdown: read its cells back as they are shown
+    headers = [unescape(h) for h in re.findall(r"<th[^>]*>(.*?)</th>", html)]
+    cells = [unescape(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", html)]
+    return pd.DataFrame(np.array(cells).reshape(-1, len(headers)), columns=headers), headers
+
+
+@pytest.mark.parametrize("name", ["sizes", "dedup", "group_effects", "side_by_side", "table3", "table4", "volume", "type_bias", "aspects",
+                                  "reasons", "correlation", "by_count", "by_type", "bands", "models", "models_per_type",
+                                  "annotator_variance", "record", "show", "versus", "wide", "dropdown"])
+def test_table_follows_the_rules(rendered, name):
+    table = rendered[name]
+    frame, headers = cells_and_headers(table)
+    html = table.to_html() if isinstance(table, tables.Table) else table.data
+    assert "<th></th>" not in html and "Unnamed" not in " ".join(headers), "an index column is shown"
+    for h in headers:
+        assert not re.search(r"[a-z]_[a-z]", h), f"snake_case header {h!r}"
+    for v in frame.to_numpy().ravel():
+        v = str(v)
+        assert v not in ("nan", "NaN", "None", "<NA>"), f"missing value shown as {v!r}"
+        assert not re.search(r"\d\.\d{4,}", v), f"more than three decimals: {v!r}"
+        assert not re.fullmatch(r"0\.0+", v) or "p" not in headers, "p shown as 0.0"
+        assert not re.search(r"^[\[{].*[\]}]$", v) and "{'" not in v, f"a dict or list dump: {v!r}"
+        assert "..." not in v and "…" not in v, f"cut text: {v!r}"
+    for h in headers:
+        col = frame[h].astype(str)
+        assert not col.str.fullmatch(r"-?\d+\.0+").all(), f"whole numbers shown as floats in {h!r}: {col.tolist()}"
+    if isinstance(table, tables.Table) and name not in ("reasons",):
+        assert table.width_px() <= tables.CONTENT_WIDTH_PX, f"{name} is wider than the content column"
+    if isinstance(table, tables.Table):
+        assert repr(table) and "object at 0x" not in repr(table)
+
+
+def test_cells(rendered):
+    assert tables.pvalue(0.0) == "<0.001" and tables.pvalue(4e-58) == "<0.001" and tables.pvalue(0.0123) == "0.012"
+    assert tables.interval(0.15, 0.07, 0.243) == "0.15 [0.07, 0.24]"
+    assert tables.number(float("nan")) == tables.DASH and tables.number(None) == tables.DASH
+    assert tables.header("majority_errors") == "Majority errors" and tables.header("f1") == "F1"
+    shown = rendered["show"].frame
+    assert list(shown.columns) == ["Recall error", "p", "Majority errors", "F1 [95% CI]"]
+    assert shown["Majority errors"].tolist() == ["31", "794"] and shown["p"].tolist() == ["<0.001", "0.040"]
+    assert shown["F1 [95% CI]"].tolist() == ["0.20 [0.10, 0.30]", "0.30 [0.20, 0.40]"]
+    assert shown["Recall error"].tolist() == ["0.12", tables.DASH]
+    with pytest.raises(TypeError):
+        tables.show(pd.DataFrame({"x": [{"a": 1}]}))
+
+
+def test_versus_says_how_each_figure_entered_a_simulated_corpus(tmp_path):
+    prov = tmp_path / "standin_provenance.yaml"
+    prov.write_text("dataset/examples: {status: set, why: written by the generator}\n"
+                    "table3_llm_campaigns: {status: calibrated, why: expected counts solved}\n")
+    rows = [("examples", "dataset/examples", 496), ("gemma-3", "table3_llm_campaigns/gemma-3/total", 191),
+            ("r", "impressions/r_error_count_vs_impression", -0.45)]
+    sim = tables.versus(rows, simulated=True, provenance=prov).frame
+    assert sim["Figure is"].tolist() == ["set", "calibrated", "emergent"]
+    assert sim["Difference"].tolist() == ["0", "+14", "-0.14"]
+    missing = tables.versus(rows, simulated=True, provenance=tmp_path / "absent.yaml").frame
+    assert set(missing["Figure is"]) == {"emergent"}
+    real = tables.versus(rows, simulated=False, provenance=prov).frame
+    assert "Figure is" not in real.columns
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("dataset/examples: {status: tuned}\n")
+    with pytest.raises(ValueError, match="status"):
+        tables.versus(rows, simulated=True, provenance=bad)

@@ -53,7 +53,7 @@ def problems_of(tex: str) -> list[str]:
     for rule in (r"\toprule", r"\midrule", r"\bottomrule"):
         if tex.count(rule) != 1:
             out.append(f"{rule} appears {tex.count(rule)} times")
-    spec = re.search(r"\\begin\{tabular\}\{([^}]*(?:\{[^}]*\}[^}]*)*)\}", tex)
+    spec = re.search(r"\\begin\{tabular\}\{([^{}]*(?:\{[^}]*\}[^{}]*)*)\}", tex)
     if not spec:
         return out + ["no tabular"]
     ncols = len(re.findall(r"p\{[^}]*\}|[lrc]", spec.group(1)))

@@ -97,10 +97,14 @@ def ids_of(path: Path) -> frozenset:
     return frozenset(parser.ids)
 
 
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
 @pytest.fixture(scope="module")
 def server():
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(SITE))
-    handler.log_message = lambda *a, **k: None
+    handler = functools.partial(_QuietHandler, directory=str(SITE))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
@@ -247,9 +251,9 @@ def test_phone_navigation_opens_and_closes(server, browser, rel):
     page = reader.open(rel)
     name = rel.replace("/", "__").replace(".html", "")
     try:
-        sidebars = [("primary", ".primary-toggle", "#pst-primary-sidebar")]
+        sidebars = [("primary", ".primary-toggle", ".bd-sidebar-primary")]
         if page.locator(".secondary-toggle").count():
-            sidebars.append(("secondary", ".secondary-toggle", "#pst-secondary-sidebar"))
+            sidebars.append(("secondary", ".secondary-toggle", ".bd-sidebar-secondary"))
         for which, toggle, sidebar in sidebars:
             assert not in_view(page, sidebar), f"{which} sidebar shown before it was opened"
             page.click(toggle)
@@ -278,15 +282,15 @@ def test_desktop_toggle_collapses_the_sidebar(server, browser):
         for rel in (PAGES[0], CHAPTERS[0]):
             page = reader.open(rel)
             width = page.eval_on_selector("main", "e => e.getBoundingClientRect().width")
-            assert in_view(page, "#pst-primary-sidebar")
+            assert in_view(page, ".bd-sidebar-primary")
             page.click(".primary-toggle")
             page.wait_for_timeout(500)
-            assert not in_view(page, "#pst-primary-sidebar"), f"{rel}: the toggle does not collapse the sidebar"
+            assert not in_view(page, ".bd-sidebar-primary"), f"{rel}: the toggle does not collapse the sidebar"
             assert page.eval_on_selector("main", "e => e.getBoundingClientRect().width") > width
             page.screenshot(path=str(SHOTS / f"desktop-collapsed__{rel.replace('/', '__').replace('.html', '')}.png"))
             page.click(".primary-toggle")
             page.wait_for_timeout(500)
-            assert in_view(page, "#pst-primary-sidebar"), f"{rel}: the toggle does not bring the sidebar back"
+            assert in_view(page, ".bd-sidebar-primary"), f"{rel}: the toggle does not bring the sidebar back"
             assert not reader.problems(rel)
     finally:
         reader.close()
@@ -343,7 +347,7 @@ def test_exports_are_linked_for_download(server, browser):
     reader = Reader(browser, server, DESKTOP)
     try:
         page = reader.open("book/citing.html")
-        links = page.eval_on_selector_all(".exports-table a[href]", "els => els.map(e => e.href)")
+        links = page.eval_on_selector_all(".exports-table a.download[href]", "els => els.map(e => e.href)")
         with index.open(encoding="utf-8") as fh:
             files = [f for row in csv.DictReader(fh) for f in row["files"].split()]
         assert sorted(Path(urlparse(h).path).name for h in links) == sorted(files)

@@ -11,11 +11,12 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import yaml
 from docutils import nodes
-from pybtex.database import BibliographyData, parse_file
+from pybtex.database import parse_string
 from pybtex.plugin import register_plugin
 from pybtex.style.formatting.unsrt import Style as UnsrtStyle
 from pybtex.style.labels import BaseLabelStyle
@@ -73,21 +74,38 @@ def _code(text: str) -> nodes.literal_block:
     return block
 
 
+def raw_entry(text: str, key: str) -> str | None:
+    """An entry exactly as written in a .bib file (pybtex keeps no source text): from its
+    ``@type{key,`` to the brace that closes it."""
+    match = re.search(r"@\w+\s*\{\s*" + re.escape(key) + r"\s*,", text)
+    if not match:
+        return None
+    depth = 0
+    for i in range(match.start(), len(text)):
+        depth += {"{": 1, "}": -1}.get(text[i], 0)
+        if depth == 0 and text[i] == "}":
+            return text[match.start() : i + 1]
+    return None
+
+
 class BibtexEntries(SphinxDirective):
+    """The entries as written in the book's .bib files, for readers to copy."""
+
     required_arguments = 1
     final_argument_whitespace = True
 
     def run(self):
-        wanted = self.arguments[0].split()
-        entries = {}
+        found = {}
         for path in _bibfiles(self.env):
             self.env.note_dependency(str(path))
-            entries.update(parse_file(str(path), bib_format="bibtex").entries)
-        missing = [k for k in wanted if k not in entries]
+            text = path.read_text(encoding="utf-8")
+            parse_string(text, "bibtex")  # a malformed file fails the build here, not in a reader's paper
+            for key in self.arguments[0].split():
+                found.setdefault(key, raw_entry(text, key))
+        missing = [k for k, v in found.items() if v is None]
         if missing:
             raise self.error(f"no BibTeX entry for {', '.join(missing)} in {self.env.config.bibtex_bibfiles}")
-        data = BibliographyData({k: entries[k] for k in wanted})
-        return [_code(data.to_string("bibtex").strip() + "\n")]
+        return [_code("\n\n".join(found.values()) + "\n")]
 
 
 def _bibtex_name(person: dict) -> str:

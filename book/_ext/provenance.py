@@ -164,7 +164,9 @@ class ProvenanceTable(SphinxDirective):
             ("python", platform.python_version()),
             ("machine", f"{platform.system()} {platform.machine()}"),
         ]
-        return [_table(["what", "value"], [[nodes.Text(a), nodes.literal(text=b)] for a, b in rows])]
+        table = _table(["what", "value"], [[nodes.Text(a), nodes.literal(text=b)] for a, b in rows])
+        table["classes"].append("provenance-table")
+        return [table]
 
 
 class ChapterRunsNode(nodes.General, nodes.Element):

@@ -46,8 +46,9 @@ mathjax: $(MATHJAX)
 
 # Re-reads every page (so warnings always surface) but executes only changed notebooks
 # (Jupyter Book's execution cache); warnings are errors. The cache is keyed on notebook code
-# only, so it is dropped whenever the package, the data or the dependencies change.
-SOURCES_HASH := $(shell cat pyproject.toml $$(find src data -type f -not -name '*.pyc' | LC_ALL=C sort) | sha256sum | cut -c1-16)
+# only, so it is dropped whenever the package, the data, the dependencies or the corpus chosen
+# with HOTELCHECKSPAN_DATA change.
+SOURCES_HASH := $(shell (echo "corpus=$$HOTELCHECKSPAN_DATA"; cat pyproject.toml $$(find src data -type f -not -name '*.pyc' | LC_ALL=C sort)) | sha256sum | cut -c1-16)
 book: $(BOOK_STAMP) $(MATHJAX) exports
 	@mkdir -p _build
 	@if [ "$$(cat _build/.sources-hash 2>/dev/null)" != "$(SOURCES_HASH)" ]; then \

@@ -1,18 +1,25 @@
-"""The rendered site, opened page by page in headless Chromium, as a reader meets it.
+"""The rendered site, opened page by page in headless Chromium, as a reader meets it, offline.
 
-Fails on: a console error, an image that did not load, an internal link or anchor that does not
-resolve, a page of the table of contents missing from the navigation, a chapter without the
-simulated-data notice. Saves a screenshot of each page under _build/screenshots/.
+Every request that leaves the local server is blocked and is a failure: the site must work on a
+train (MathJax, fonts and icons are served from the site). On every page of ``_toc.yml``, at
+1280 px: no console error, no uncaught exception, no failed request or HTTP error, every image
+loaded, every internal link and anchor resolving, one search box, the provenance footer, the
+mathematics typeset; chapters carry the simulated-data notice and a figure or table. At 390 px
+(a phone) the primary and secondary sidebar toggles open and close the navigation; at 1280 px
+the toggle collapses the sidebar and brings it back. Launch (Binder, Colab), source and
+repository links are well formed for the repository of ``_config.yml`` (they need the network,
+so they are not followed); the downloads (CITATION.cff, licences, data sheet) are the real files.
+Screenshots go to _build/screenshots/.
 
-`make test` builds the site first (`make book`); Chromium comes from Debian (`.ci/run`
-installs it). The only resource allowed from outside the site is MathJax's CDN script, which a
-reader online loads and this machine cannot reach.
+`make test` builds the site first (`make book`); Chromium comes from Debian (`.ci/run` installs it).
 """
 
 from __future__ import annotations
 
+import csv
 import functools
 import http.server
+import re
 import shutil
 import threading
 from html.parser import HTMLParser
@@ -28,8 +35,17 @@ ROOT = paths.REPO_ROOT
 SITE = ROOT / "_build" / "html"
 SHOTS = ROOT / "_build" / "screenshots"
 CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
-ALLOWED_EXTERNAL = ("https://cdn.jsdelivr.net/npm/mathjax@3/",)
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
 
 pytestmark = [
     pytest.mark.skipif(not (SITE / "index.html").exists(), reason="no built site: run `make book` first"),
@@ -55,6 +71,14 @@ def toc_pages() -> list[str]:
     return [str(Path(f).with_suffix(".html")) for f in files]
 
 
+PAGES = toc_pages()
+CHAPTERS = [p for p in PAGES if p.startswith("notebooks/")]
+
+
+def repository() -> dict:
+    return yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]
+
+
 class _Ids(HTMLParser):
     def __init__(self):
         super().__init__()
@@ -66,17 +90,21 @@ class _Ids(HTMLParser):
                 self.ids.add(v)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def ids_of(path: Path) -> frozenset:
     parser = _Ids()
     parser.feed(path.read_text(encoding="utf-8"))
     return frozenset(parser.ids)
 
 
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
 @pytest.fixture(scope="module")
 def server():
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(SITE))
-    handler.log_message = lambda *a, **k: None
+    handler = functools.partial(_QuietHandler, directory=str(SITE))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
@@ -94,48 +122,103 @@ def browser():
         b.close()
 
 
-def test_every_page_renders_cleanly(server, browser):
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    pages = toc_pages()
-    problems: list[str] = []
-    external_seen: set[str] = set()
+class Reader:
+    """A browser tab that blocks and records every request leaving the site, and records every
+    console error, uncaught exception, failed request and HTTP error."""
 
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.route("**/*", lambda route: route.continue_() if urlparse(route.request.url).hostname == "127.0.0.1"
-               else (external_seen.add(route.request.url), route.abort())[1])
+    def __init__(self, browser, server: str, viewport: dict):
+        self.server = server
+        self.context = browser.new_context(viewport=viewport)
+        self.page = self.context.new_page()
+        self.events: list[str] = []
+        self.page.route("**/*", self._route)
+        self.page.on("console", lambda m: self.events.append(f"console error: {m.text}") if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.events.append(f"uncaught: {e}"))
+        self.page.on("requestfailed", lambda r: self.events.append(f"request failed: {r.url} ({r.failure})"))
+        self.page.on("response", lambda r: self.events.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
 
-    # the navigation of the landing page (index.html redirects to it) must list every page of the toc
-    page.goto(server + "index.html", wait_until="load")
-    page.wait_for_url(server + pages[0])
-    nav = {urlparse(urljoin(page.url, h)).path.lstrip("/")
-           for h in page.eval_on_selector_all("nav.bd-docs-nav a, #bd-docs-nav a", "els => els.map(e => e.getAttribute('href'))")
-           if h}
-    for rel in pages[1:]:
-        if rel not in nav:
-            problems.append(f"{rel}: missing from the navigation")
+    def _route(self, route):
+        if urlparse(route.request.url).hostname == "127.0.0.1":
+            route.continue_()
+        else:
+            self.events.append(f"request leaving the site: {route.request.url}")
+            route.abort()
 
-    for rel in pages:
-        errors: list[str] = []
-        on_console = lambda msg: errors.append(msg.text) if msg.type == "error" else None  # noqa: E731
-        on_error = lambda exc: errors.append(f"uncaught: {exc}")  # noqa: E731
-        page.on("console", on_console)
-        page.on("pageerror", on_error)
-        response = page.goto(server + rel, wait_until="load")
-        page.wait_for_timeout(300)
+    def open(self, rel: str):
+        self.events.clear()
+        response = self.page.goto(self.server + rel, wait_until="load")
+        self.page.wait_for_load_state("networkidle")
         if response is None or response.status != 200:
-            problems.append(f"{rel}: HTTP {response.status if response else 'no response'}")
-        for e in errors:
-            if "net::ERR_FAILED" in e and any(u.startswith(ALLOWED_EXTERNAL) for u in external_seen):
-                continue  # the allowed external script, unreachable from this machine
-            problems.append(f"{rel}: console error: {e}")
-        page.remove_listener("console", on_console)
-        page.remove_listener("pageerror", on_error)
+            self.events.append(f"HTTP {response.status if response else 'no response'}")
+        return self.page
 
+    def problems(self, rel: str) -> list[str]:
+        found = [f"{rel}: {e}" for e in self.events]
+        self.events.clear()
+        return found
+
+    def close(self):
+        self.context.close()
+
+
+def visible(page, selector: str) -> int:
+    return page.eval_on_selector_all(
+        selector,
+        "els => els.filter(e => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);"
+        " return r.width > 0 && r.height > 0 && s.visibility !== 'hidden'"
+        " && r.right > 0 && r.left < innerWidth; }).length",
+    )
+
+
+def in_view(page, selector: str) -> bool:
+    """Whether the element is shown and inside the viewport (a hidden sidebar slides off-screen)."""
+    return page.eval_on_selector(
+        selector,
+        "e => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);"
+        " return r.width > 0 && s.visibility !== 'hidden' && r.right > 1 && r.left < innerWidth - 1; }",
+    )
+
+
+def test_every_page_renders_cleanly_offline(server, browser):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    reader = Reader(browser, server, DESKTOP)
+    problems: list[str] = []
+
+    # the landing page (index.html redirects to it) lists every page of the toc in its navigation
+    page = reader.open("index.html")
+    page.wait_for_url(server + PAGES[0])
+    nav = {
+        urlparse(urljoin(page.url, h)).path.lstrip("/")
+        for h in page.eval_on_selector_all("nav.bd-docs-nav a", "els => els.map(e => e.getAttribute('href'))")
+        if h
+    }
+    problems += [f"{rel}: missing from the navigation" for rel in PAGES[1:] if rel not in nav]
+    problems += reader.problems("index.html")
+
+    for rel in PAGES:
+        page = reader.open(rel)
+        math = page.locator("main .math").count()
+        if math:  # MathJax (served from the site) typesets every formula; none is left as raw TeX
+            page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+            page.evaluate("() => MathJax.startup.promise")
+            typeset = page.locator("main .math mjx-container").count()
+            if typeset < math:
+                problems.append(f"{rel}: {math - typeset} of {math} formulas not typeset")
         broken = page.eval_on_selector_all(
-            "img", "els => els.filter(e => !(e.complete && e.naturalWidth > 0)).map(e => e.getAttribute('src'))")
+            "img", "els => els.filter(e => !(e.complete && e.naturalWidth > 0)).map(e => e.getAttribute('src'))"
+        )
         problems += [f"{rel}: image did not load: {src}" for src in broken]
-        if rel.startswith("notebooks/"):
+        searches = visible(page, ".search-button-field, input[type=search], form.bd-search")
+        if searches != 1:
+            problems.append(f"{rel}: {searches} search boxes")
+        footer = page.locator(".provenance-footer")
+        if footer.count() != 1 or not re.search(
+            r"hotelcheckspan \S+; commit \S+.*sha256 [0-9a-f]{12}", footer.inner_text()
+        ):
+            problems.append(f"{rel}: no provenance footer (version, commit, corpus checksum)")
+        if page.locator("link[rel=icon]").count() != 1:
+            problems.append(f"{rel}: no favicon link")
+        if rel in CHAPTERS:
             if page.locator(".simulated-notice").count() == 0 or "Simulated data" not in page.inner_text("main"):
                 problems.append(f"{rel}: no simulated-data notice")
             if page.locator("main img").count() == 0 and page.locator("main table").count() == 0:
@@ -155,9 +238,120 @@ def test_every_page_renders_cleanly(server, browser):
                 problems.append(f"{rel}: link to a missing anchor: {href}")
 
         page.screenshot(path=str(SHOTS / (rel.replace("/", "__").replace(".html", ".png"))), full_page=True)
+        problems += reader.problems(rel)
 
-    unexpected = sorted(u for u in external_seen if not u.startswith(ALLOWED_EXTERNAL))
-    problems += [f"unexpected external resource: {u}" for u in unexpected]
-    context.close()
+    reader.close()
     assert not problems, "\n".join(problems)
-    assert len(list(SHOTS.glob("*.png"))) >= len(pages)
+    assert len(list(SHOTS.glob("*.png"))) >= len(PAGES)
+
+
+@pytest.mark.parametrize("rel", PAGES)
+def test_phone_navigation_opens_and_closes(server, browser, rel):
+    reader = Reader(browser, server, PHONE)
+    page = reader.open(rel)
+    name = rel.replace("/", "__").replace(".html", "")
+    try:
+        sidebars = [("primary", ".primary-toggle", ".bd-sidebar-primary")]
+        if page.locator(".secondary-toggle").count():
+            sidebars.append(("secondary", ".secondary-toggle", ".bd-sidebar-secondary"))
+        for which, toggle, sidebar in sidebars:
+            assert not in_view(page, sidebar), f"{which} sidebar shown before it was opened"
+            page.click(toggle)
+            page.wait_for_function(
+                f"() => {{ const r = document.querySelector('{sidebar}').getBoundingClientRect();"
+                " return r.left >= 0 && r.right <= innerWidth; }"
+            )
+            assert in_view(page, sidebar), f"the {which} toggle does not open the {which} sidebar"
+            links = page.locator(f"{sidebar} a[href]")
+            assert links.count() and links.first.is_visible(), f"the {which} sidebar opened without links"
+            page.screenshot(path=str(SHOTS / f"phone-{which}-open__{name}.png"))
+            # a reader closes it by tapping beside it, on the page it covers
+            box = page.locator(sidebar).bounding_box()
+            x = box["x"] + box["width"] + 20 if which == "primary" else max(box["x"] - 20, 5)
+            page.mouse.click(x, PHONE["height"] / 2)
+            page.wait_for_timeout(400)
+            assert not in_view(page, sidebar), f"the {which} sidebar does not close"
+        assert not reader.problems(rel), reader.problems(rel)
+    finally:
+        reader.close()
+
+
+def test_desktop_toggle_collapses_the_sidebar(server, browser):
+    reader = Reader(browser, server, DESKTOP)
+    try:
+        for rel in (PAGES[0], CHAPTERS[0]):
+            page = reader.open(rel)
+            width = page.eval_on_selector("main", "e => e.getBoundingClientRect().width")
+            assert in_view(page, ".bd-sidebar-primary")
+            page.click(".primary-toggle")
+            page.wait_for_timeout(500)
+            assert not in_view(page, ".bd-sidebar-primary"), f"{rel}: the toggle does not collapse the sidebar"
+            assert page.eval_on_selector("main", "e => e.getBoundingClientRect().width") > width
+            page.screenshot(path=str(SHOTS / f"desktop-collapsed__{rel.replace('/', '__').replace('.html', '')}.png"))
+            page.click(".primary-toggle")
+            page.wait_for_timeout(500)
+            assert in_view(page, ".bd-sidebar-primary"), f"{rel}: the toggle does not bring the sidebar back"
+            assert not reader.problems(rel)
+    finally:
+        reader.close()
+
+
+def test_links_to_the_repository_source_and_launch_services(server, browser):
+    repo = repository()
+    url, branch = repo["url"].rstrip("/"), repo.get("branch", "main")
+    owner_repo = urlparse(url).path.strip("/")
+    reader = Reader(browser, server, DESKTOP)
+    try:
+        for rel in [PAGES[0], *CHAPTERS]:
+            page = reader.open(rel)
+            hrefs = page.eval_on_selector_all(
+                ".article-header-buttons a[href], .header-article-items a[href]", "els => els.map(e => e.href)"
+            )
+            assert url in hrefs, f"{rel}: no repository button"
+            source = Path(rel).with_suffix(".ipynb" if rel in CHAPTERS else ".md").as_posix()
+            assert any(h.startswith(f"{url}/blob/{branch}/{source}") for h in hrefs), f"{rel}: no source link"
+            if rel in CHAPTERS:
+                binder = f"https://mybinder.org/v2/gh/{owner_repo}/{branch}?urlpath=lab/tree/{source}"
+                colab = f"https://colab.research.google.com/github/{owner_repo}/blob/{branch}/{source}"
+                assert binder in hrefs, f"{rel}: no Binder launch link ({binder})"
+                assert colab in hrefs, f"{rel}: no Colab launch link ({colab})"
+            assert not reader.problems(rel)
+    finally:
+        reader.close()
+
+
+@pytest.mark.parametrize(
+    "page_rel, files",
+    [
+        ("book/citing.html", ["CITATION.cff", "LICENSE", "LICENSE-data", ".zenodo.json"]),
+        ("book/datasheet.html", ["data/README.md", "data/SHA256SUMS", "LICENSE-data"]),
+    ],
+)
+def test_downloads_are_the_real_documents(server, browser, page_rel, files):
+    reader = Reader(browser, server, DESKTOP)
+    try:
+        page = reader.open(page_rel)
+        links = page.eval_on_selector_all("main a.download[href], main a[download]", "els => els.map(e => e.href)")
+        for name in files:
+            matches = [h for h in links if h.endswith("/" + Path(name).name)]
+            assert matches, f"{page_rel}: no download link to {name}"
+            body = page.request.get(matches[0]).body()
+            assert body == (ROOT / name).read_bytes(), f"{page_rel}: the download of {name} is not the file"
+        assert not reader.problems(page_rel)
+    finally:
+        reader.close()
+
+
+def test_exports_are_linked_for_download(server, browser):
+    index = ROOT / "_build" / "exports" / "index.csv"
+    reader = Reader(browser, server, DESKTOP)
+    try:
+        page = reader.open("book/citing.html")
+        links = page.eval_on_selector_all(".exports-table a.download[href]", "els => els.map(e => e.href)")
+        with index.open(encoding="utf-8") as fh:
+            files = [f for row in csv.DictReader(fh) for f in row["files"].split()]
+        assert sorted(Path(urlparse(h).path).name for h in links) == sorted(files)
+        for h in links:
+            assert page.request.get(h).status == 200, h
+    finally:
+        reader.close()

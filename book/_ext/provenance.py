@@ -1,0 +1,240 @@
+"""What built this site, on every page: package version, git commit, corpus checksum, simulation.
+
+Computed once per build (``builder-inited``) and shown in the footer of every page; chapters
+(executed notebooks) also say when they last ran, how long it took and whether their outputs
+came from the execution cache. Two directives show the same facts in full on the provenance
+page:
+
+``{provenance}``            a table: package version, commit, corpus path and checksum, simulated
+``{execution-statistics}``  one row per executed chapter, in the style of QuantEcon's
+                            "Execution statistics" page (run time, last run, cache or executed)
+
+The corpus checksum is the SHA-256 of the corpus' ``sha256sum`` listing (one ``<hash>  <path>``
+line per file, paths sorted bytewise), so for the bundled stand-in it equals
+``sha256sum data/SHA256SUMS``, and the footer says whether the files still match that list.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import platform
+import subprocess
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from html import escape
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from docutils import nodes
+from sphinx.addnodes import pending_xref
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util.docutils import SphinxDirective
+
+PROVENANCE_DOC = "book/provenance"
+
+
+@dataclass(frozen=True)
+class Provenance:
+    package: str
+    commit: str  # short hash, "<hash> + uncommitted changes", or "uncommitted" outside git
+    corpus: Path
+    checksum: str
+    simulated: bool
+    matches_manifest: bool | None  # bundled corpus only: do the files match data/SHA256SUMS?
+    built: datetime
+
+    def corpus_label(self) -> str:
+        kind = "simulated stand-in" if self.simulated else "real or external corpus"
+        return f"{kind}, sha256 {self.checksum[:12]}"
+
+
+def git_commit(root: Path) -> str:
+    """The checked-out commit; ``+ uncommitted changes`` if the tree differs; ``uncommitted`` outside git."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short=10", "HEAD"], cwd=root, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "uncommitted"
+    return f"{head} + uncommitted changes" if dirty else head
+
+
+def corpus_listing(corpus: Path) -> str:
+    """``sha256sum``-style listing of every file of the corpus, paths relative to its parent."""
+    lines = []
+    files = sorted((p for p in corpus.rglob("*") if p.is_file()), key=lambda p: p.relative_to(corpus.parent).as_posix())
+    for p in files:
+        digest = hashlib.sha256(p.read_bytes()).hexdigest()
+        lines.append(f"{digest}  {p.relative_to(corpus.parent).as_posix()}\n")
+    return "".join(lines)
+
+
+def collect(root: Path) -> Provenance:
+    from hotelcheckspan import paths  # the book's own package: the corpus it will read
+
+    corpus = paths.corpus_dir()
+    listing = corpus_listing(corpus)
+    simulated = paths.is_bundled(corpus)
+    manifest = paths.DATA_ROOT / "SHA256SUMS"
+    matches = (manifest.read_text(encoding="utf-8") == listing) if simulated and manifest.exists() else None
+    try:
+        pkg = version("hotelcheckspan")
+    except PackageNotFoundError:
+        pkg = "not installed"
+    return Provenance(
+        package=pkg,
+        commit=git_commit(root),
+        corpus=corpus,
+        checksum=hashlib.sha256(listing.encode()).hexdigest(),
+        simulated=simulated,
+        matches_manifest=matches,
+        built=datetime.now(UTC),
+    )
+
+
+def _when(ts: float | None) -> str:
+    return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M UTC") if ts else "-"
+
+
+def from_cache(app, data: dict) -> bool:
+    """A chapter came from the execution cache if its cached run predates this build."""
+    return bool(data.get("mtime")) and data["mtime"] < app.env.hotelcheckspan_build_start
+
+
+def exec_data(env) -> dict[str, dict]:
+    from myst_nb.sphinx_ import NbMetadataCollector
+
+    return {doc: d["exec_data"] for doc, d in NbMetadataCollector.get_doc_data(env).items() if d.get("exec_data")}
+
+
+# --- build hooks ------------------------------------------------------------------------------
+
+
+def on_builder_inited(app):
+    app.env.hotelcheckspan_build_start = time.time()
+    app.env.hotelcheckspan_provenance = collect(Path(app.srcdir))
+
+
+def on_page_context(app, pagename, templatename, context, doctree):
+    prov: Provenance = app.env.hotelcheckspan_provenance
+    link = context["pathto"](PROVENANCE_DOC)
+    parts = [
+        f"hotelcheckspan {escape(prov.package)}",
+        f"commit {escape(prov.commit)}",
+        f"corpus: {escape(prov.corpus_label())}",
+    ]
+    run = exec_data(app.env).get(pagename)
+    if run:
+        how = "from the execution cache" if from_cache(app, run) else "executed in this build"
+        parts.append(f"this chapter ran {_when(run.get('mtime'))} in {run.get('runtime') or 0:.1f} s ({how})")
+    context["theme_extra_footer"] = (
+        f'<p class="provenance-footer">Built {prov.built:%Y-%m-%d %H:%M} UTC from '
+        f'{"; ".join(parts)}. <a href="{link}">Provenance</a></p>'
+    )
+
+
+# --- directives -------------------------------------------------------------------------------
+
+
+class ProvenanceTable(SphinxDirective):
+    """A two-column table of what built this page."""
+
+    def run(self):
+        prov: Provenance = self.env.hotelcheckspan_provenance
+        if prov.matches_manifest is None:
+            manifest = "not applicable (not the bundled corpus)"
+        else:
+            manifest = "yes" if prov.matches_manifest else "no: the bundled files differ from data/SHA256SUMS"
+        rows = [
+            ("hotelcheckspan version", prov.package),
+            ("git commit", prov.commit),
+            ("built", f"{prov.built:%Y-%m-%d %H:%M} UTC"),
+            ("corpus", prov.corpus.name),
+            ("simulated", "yes: the bundled stand-in" if prov.simulated else "no"),
+            ("corpus checksum (sha256 of its file listing)", prov.checksum),
+            ("files match data/SHA256SUMS", manifest),
+            ("python", platform.python_version()),
+            ("machine", f"{platform.system()} {platform.machine()}"),
+        ]
+        table = _table(["what", "value"], [[nodes.Text(a), nodes.literal(text=b)] for a, b in rows])
+        table["classes"].append("provenance-table")
+        return [table]
+
+
+class ChapterRunsNode(nodes.General, nodes.Element):
+    """Placeholder, filled once every chapter has executed."""
+
+
+class ExecutionStatistics(SphinxDirective):
+    def run(self):
+        self.env.hotelcheckspan_exec_table_docs = getattr(self.env, "hotelcheckspan_exec_table_docs", set())
+        self.env.hotelcheckspan_exec_table_docs.add(self.env.docname)
+        return [ChapterRunsNode()]
+
+
+class ExecutionStatsTransform(SphinxPostTransform):
+    default_priority = 8  # before the references are resolved
+
+    def run(self, **kwargs):
+        for node in list(self.document.findall(ChapterRunsNode)):
+            node.replace_self(self.table())
+
+    def table(self):
+        app, env, here = self.app, self.env, self.env.docname
+        rows = []
+        for doc, data in sorted(exec_data(env).items()):
+            ref = pending_xref(
+                refdoc=here, reftarget="/" + doc, reftype="doc", refdomain="std", refexplicit=False, refwarn=True
+            )
+            ref += nodes.inline(text=doc)
+            status = "ok" if data.get("succeeded") else f"failed: {data.get('error') or ''}"
+            source = "execution cache" if from_cache(app, data) else "executed in this build"
+            rows.append(
+                [
+                    ref,
+                    nodes.Text(_when(data.get("mtime"))),
+                    nodes.Text("-" if data.get("runtime") is None else f"{data['runtime']:.1f}"),
+                    nodes.Text(source),
+                    nodes.Text(status),
+                ]
+            )
+        return _table(["chapter", "last executed", "run time (s)", "outputs from", "status"], rows)
+
+
+def _table(header: list[str], rows: list[list[nodes.Node]]) -> nodes.table:
+    table = nodes.table(classes=["colwidths-auto"])
+    group = nodes.tgroup(cols=len(header))
+    table += group
+    group += [nodes.colspec(colwidth=1) for _ in header]
+    head = nodes.thead()
+    group += head
+    head += nodes.row("", *[nodes.entry("", nodes.paragraph(text=h)) for h in header])
+    body = nodes.tbody()
+    group += body
+    for cells in rows:
+        body += nodes.row("", *[nodes.entry("", nodes.paragraph("", "", c)) for c in cells])
+    return table
+
+
+def on_env_updated(app, env):
+    """Re-write the pages with an execution table whenever any chapter has been read."""
+    return sorted(getattr(env, "hotelcheckspan_exec_table_docs", set()))
+
+
+def setup(app):
+    app.connect("builder-inited", on_builder_inited)
+    app.connect("html-page-context", on_page_context)
+    app.connect("env-updated", on_env_updated)
+    app.add_node(ChapterRunsNode)
+    app.add_directive("provenance", ProvenanceTable)
+    app.add_directive("execution-statistics", ExecutionStatistics)
+    app.add_post_transform(ExecutionStatsTransform)
+    return {"parallel_read_safe": False, "parallel_write_safe": True, "env_version": 1}

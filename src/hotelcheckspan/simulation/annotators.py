@@ -70,23 +70,24 @@ TYPE_INDEX = {NC: 0, MIS: 1, INC: 2}
 
 @dataclass(frozen=True)
 class HumanProcess:
-    """The human annotation process: six calibrated parameters, and three set ones."""
+    """The human annotation process: eight calibrated parameters, and three set ones."""
 
     salience: tuple[float, float]        # logit slope on the shared clarity score z_c, stage 1 and 2
     false_alarm: float                   # logit offset of a supported claim (a false alarm)
     type_agreement: tuple[float, float]  # P(take the claim's shared perceived type), stage 1 and 2
     example_effect: float                # logit spread of an example effect shared by all annotators
     partial: float                       # P(span covers one side of a word cut of the claim phrase)
-    type_lean: float = 2.0               # set: spread of an annotator's own Not Checkable vs Misleading lean (log-odds)
+    type_lean: float                     # spread of an annotator's own Not Checkable vs Misleading lean (log-odds)
     widen: float = 0.75                  # set: mean P(span extends beyond the claim's core), for 4-word spans
     sensitivity_sd: float = 0.5          # set: spread of u_a (logit)
     false_alarm_sd: float = 0.5          # set: spread of v_a (logit)
 
     NAMES = ("salience_stage1", "salience_stage2", "false_alarm", "type_agreement_stage1",
-             "type_agreement_stage2", "example_effect", "partial")
+             "type_agreement_stage2", "example_effect", "partial", "type_lean")
 
     def vector(self) -> tuple[float, ...]:
-        return (*self.salience, self.false_alarm, *self.type_agreement, self.example_effect, self.partial)
+        return (*self.salience, self.false_alarm, *self.type_agreement, self.example_effect, self.partial,
+                self.type_lean)
 
     def as_dict(self) -> dict:
         return dict(zip(self.NAMES, self.vector()))
@@ -95,13 +96,13 @@ class HumanProcess:
     def from_vector(cls, x, **fixed) -> "HumanProcess":
         """From the calibrated parameters in :attr:`NAMES` order (set ones as keywords)."""
         x = [float(v) for v in x]
-        return cls((x[0], x[1]), x[2], (x[3], x[4]), x[5], x[6], **fixed)
+        return cls((x[0], x[1]), x[2], (x[3], x[4]), x[5], x[6], x[7], **fixed)
 
 
 # Fitted by calibration.calibrate() (data/README.md, "Calibration"): rerun
 # `python -m hotelcheckspan.simulation.calibration` to reproduce these values.
-HUMAN = HumanProcess(salience=(0.0, 0.5), false_alarm=-1.0, type_agreement=(0.0, 0.4), example_effect=0.5,
-                     partial=0.0)
+HUMAN = HumanProcess(salience=(0.0, 0.5), false_alarm=-1.0, type_agreement=(0.0, 0.4), example_effect=0.75,
+                     partial=0.0, type_lean=2.0)
 
 
 @dataclass
@@ -355,15 +356,23 @@ def impression(spans: list[dict], a: Annotator, quality: float, paper: dict, rng
     return int(min(7, max(1, round(value))))
 
 
-def annotate(examples: list[Example], paper: dict, rng: np.random.Generator, process: HumanProcess = HUMAN,
-             parts: tuple[bool, ...] = (True, False), llms: bool = True) -> dict[str, list[dict]]:
-    """Every campaign's records (factgenie record dicts, key fields still to add by the writer:
-    ``example``, ``spans`` and per kind ``annotator_id, group, batch, impression``), per campaign.
+CAMPAIGN_ORDER = ["stage1", "stage2", *LLM_CAMPAIGNS]  # fixes each campaign's random stream
 
-    ``parts`` restricts to the stage-2 examples (True) and/or the rest (False); ``llms=False``
-    skips the LLM campaigns (calibration uses both to simulate the human campaigns only)."""
+
+def annotate(examples: list[Example], paper: dict, seed: tuple[int, ...], process: HumanProcess = HUMAN,
+             parts: tuple[bool, ...] = (True, False), llms: bool = True) -> dict[str, list[dict]]:
+    """Every campaign's simulated records, per campaign: dicts with ``example, spans,
+    annotator_group`` and for humans ``annotator_id, stage, batch, impression, no_errors_label``.
+
+    ``seed`` (integers) roots independent random streams: one for the claims' shared latents,
+    one for the annotator pools, batches and example effects on impressions, and one per
+    campaign, group and part, so that any part can be simulated alone and comes out exactly as
+    in the whole corpus. ``parts`` restricts to the stage-2 examples (True) and/or the rest
+    (False); ``llms=False`` skips the LLM campaigns (calibration simulates only the humans)."""
+    seed = tuple(int(x) for x in np.atleast_1d(seed))
     want = targets(paper)
-    latents = claim_latents(examples, rng)
+    latents = claim_latents(examples, np.random.default_rng([*seed, 0]))
+    rng = np.random.default_rng([*seed, 1])
     jobs: dict[tuple[str, int], list[tuple[Example, Annotator, int]]] = {}
     pools = {"stage1": human_pool("s1", paper["campaigns"]["stage1"]["annotators"], rng, process),
              "stage2": human_pool("s2", paper["campaigns"]["stage2"]["qualified"], rng, process)}
@@ -382,6 +391,7 @@ def annotate(examples: list[Example], paper: dict, rng: np.random.Generator, pro
     out: dict[str, list[dict]] = {}
     for (camp, g), todo in jobs.items():
         for part in parts:
+            rng = np.random.default_rng([*seed, 2, CAMPAIGN_ORDER.index(camp), g, int(part)])
             chosen = [(e, a, b) for e, a, b in todo if e.stage2 == part]
             spans_target, flagged_target = want.get((camp, g, part), (0.0, None))
             if camp in LLM_CAMPAIGNS:

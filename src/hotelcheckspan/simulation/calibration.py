@@ -1,7 +1,8 @@
 """Calibrating the human annotation process to the paper's human-human agreement.
 
-The six calibrated parameters of :class:`.annotators.HumanProcess` (clarity salience and type
-agreement in stages 1 and 2, false-alarm offset, annotators' type lean) are fitted so that, under
+The eight calibrated parameters of :class:`.annotators.HumanProcess` (clarity salience and
+type agreement in stages 1 and 2, false-alarm offset, shared example effect, partial-span habit,
+annotators' type lean) are fitted so that, under
 the span-F1 definition the evidence supports (character overlap, span lengths of every example
 counted: ``convention="all"``), the stand-in's
 
@@ -42,15 +43,16 @@ TOLERANCE = 0.05
 CONVENTION = "all"  # span lengths of every example count (factgenie's May 2025 script rule)
 SEEDS = (101, 102, 103, 104)
 GRID = {  # the values tried per parameter, in HumanProcess.NAMES order
-    "salience_stage1": [0.0, 0.5, 1.0],
-    "salience_stage2": [0.0, 0.5, 1.0, 1.5, 2.0],
-    "false_alarm": [-1.5, -1.0, -0.5, 0.0],
-    "type_agreement_stage1": [0.0, 0.2, 0.4],
+    "salience_stage1": [0.0, 0.5],
+    "salience_stage2": [0.0, 0.5, 1.0],
+    "false_alarm": [-1.5, -1.0, -0.5],
+    "type_agreement_stage1": [0.0, 0.2],
     "type_agreement_stage2": [0.2, 0.4, 0.6],
-    "example_effect": [0.0, 0.5, 1.0, 1.5],
-    "partial": [0.0, 0.2, 0.4, 0.6],
+    "example_effect": [0.5, 0.75, 1.0],
+    "partial": [0.0, 0.2],
+    "type_lean": [2.0, 3.0, 4.0],
 }
-START = (0.5, 0.5, -0.5, 0.0, 0.4, 1.0, 0.4)
+START = (0.0, 0.5, -1.0, 0.0, 0.4, 0.75, 0.0, 2.0)  # from a first, coarser search (data/README.md)
 WORDS_TOLERANCE = 0.5  # the mean human span length (paper: 4 words) enters the loss in units of half a word
 
 
@@ -143,7 +145,7 @@ def evaluate(process: HumanProcess, examples, paper: dict | None = None, seeds=S
     paper = paper or figures()
     runs, shares = [], []
     for seed in seeds:
-        recs = annotate(examples, paper, np.random.default_rng(seed), process, parts=(True,), llms=False)
+        recs = annotate(examples, paper, (seed,), process, parts=(True,), llms=False)
         corpus = frames(recs)
         runs.append(measure(corpus, paper).set_index("figure"))
         shares.append(vote_shares(corpus))

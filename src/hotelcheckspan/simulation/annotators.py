@@ -1,26 +1,29 @@
 """Simulated annotators: who marks a planted claim, where the span starts and ends, which type it
 gets, false alarms, and the overall impression.
 
-**Humans** (a logistic marking model). Annotator ``a`` marks claim ``c`` with probability
+**Humans** (a logistic marking model). Annotator ``a`` marks claim ``c`` of example ``e`` with
+probability
 
-    sigmoid(alpha_set + salience * z_c + u_a + [c supported] * (false_alarm + v_a))
+    sigmoid(alpha_set + salience * z_c + example_effect * x_e + u_a + [c supported] * (false_alarm + v_a))
 
-* ``z_c`` is the claim's *clarity score*, shared by every annotator (the probit of its clarity
-  rank; supported claims add their family's vagueness): agreement on *whether* a summary has an
-  error comes from it;
+* ``z_c`` is the claim's *clarity score* (the probit of its clarity rank; supported claims add
+  their family's vagueness) and ``x_e`` the example's effect (a summary that looks wrong to
+  everyone), both shared by every annotator: agreement on *whether* a summary has an error
+  comes from them;
 * ``u_a`` (sensitivity) and ``v_a`` (false-alarm habit) are the annotator's own;
 * ``alpha_set`` is solved per campaign, group and part (the 245 stage-2 examples or the rest) so
   that the *expected* span count equals the paper's (Table 4, and the 794 human spans), so group
   B's extra marking and stage 2's selectivity are set by the paper's counts.
 
 A marked claim gets the claim's *perceived type* (drawn once per claim from the confusion row
-of its true status, shared by all annotators) with probability ``type_agreement`` (stage 1,
-stage 2: qualified annotators agree more), else a type of the annotator's own from the same
-row. The span is the claim's core, or with the annotator's widening habit (mean ``widen``) the
-whole claim phrase (rarely the whole sentence), or a trimmed core.
+of its true status, shared by all annotators) with probability ``type_agreement`` (per stage),
+else the annotator's own reading of the same row, tilted by their Not Checkable / Misleading
+lean (spread ``type_lean``). The span is, with probability ``partial``, one side of a word cut
+of the claim phrase; else the claim's core, widened to the whole phrase (rarely the sentence)
+with the annotator's widening habit, or trimmed.
 
-``salience, false_alarm, type_agreement, widen`` are calibrated (:mod:`.calibration`) so that
-human-human agreement matches Tables 5 and 6; the fitted values are the constants of
+The eight parameters in :attr:`HumanProcess.NAMES` are calibrated (:mod:`.calibration`) so
+that human-human agreement matches Tables 5 and 6; the fitted values are the constants of
 :data:`HUMAN`.
 
 **LLMs** are set from Table 3 and 4 only and never tuned to agreement: per campaign and part,
@@ -101,7 +104,7 @@ class HumanProcess:
 
 # Fitted by calibration.calibrate() (data/README.md, "Calibration"): rerun
 # `python -m hotelcheckspan.simulation.calibration` to reproduce these values.
-HUMAN = HumanProcess(salience=(0.0, 0.5), false_alarm=-1.0, type_agreement=(0.0, 0.4), example_effect=0.75,
+HUMAN = HumanProcess(salience=(0.0, 1.0), false_alarm=-1.0, type_agreement=(0.0, 0.4), example_effect=0.75,
                      partial=0.0, type_lean=2.0)
 
 

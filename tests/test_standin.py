@@ -143,3 +143,14 @@ def test_provenance_lookup_takes_the_deepest_status():
     assert provenance.status("impressions", "by_type", "Incorrect") == "set"
     with pytest.raises(KeyError):
         provenance.status("no such table")
+
+
+def test_bundled_corpus_meets_every_bound_its_draw_was_chosen_on(bundled):
+    from hotelcheckspan.simulation import standin
+
+    result = standin.checks(bundled)
+    assert result["ok"].all(), result[~result["ok"]].to_string()
+    # a check can fail: a corpus without group B's stage-2 spans misses Table 6 and Table 4
+    fake = corpora.load()
+    fake.spans = fake.spans[~((fake.spans["campaign"] == "stage2") & (fake.spans["annotator_group"] == 1))]
+    assert not standin.checks(fake)["ok"].all()

@@ -35,7 +35,7 @@ from myst_nb import glue
 import hotelcheckspan
 from hotelcheckspan.analyses import dataset_level, example_level
 from hotelcheckspan.annotator_sets import HUMAN_SETS
-from hotelcheckspan.book import paper, plots, report, standin_origin
+from hotelcheckspan.book import paper, plots, report, tables
 
 N_BOOT, LEVEL = 1000, 0.95
 plots.set_theme()
@@ -71,12 +71,12 @@ t5.style.hide(axis="index").format(precision=1).set_uuid("t5")
 counts = t5.set_index("votes")
 versus_t5 = paper.versus([(f"{label}: {v} votes", reported["table5_example_level_votes"][label][v],
                            int(counts.loc[v, label])) for label in example_level.LABELS for v in counts.index])
-(standin_origin.mark(versus_t5, "table5_example_level_votes", corpus)
+(tables.mark(versus_t5, "table5_example_level_votes", corpus)
  .style.hide(axis="index").format(precision=0, na_rep="–").set_uuid("t5v"))
 
 # %%
 distance = example_level.vote_distance(t5, reported["table5_example_level_votes"])
-(standin_origin.mark(distance, [f"table5_example_level_votes.{t}" for t in distance["error type"]], corpus)
+(tables.mark(distance, [f"table5_example_level_votes/{t}" for t in distance["error type"]], corpus)
  .style.hide(axis="index").format({"distance": "{:.3f}"}).set_uuid("t5d"))
 
 # %% [markdown]
@@ -127,7 +127,7 @@ versus_llm = paper.versus([
     for name, model in [("o3-mini", "o3-mini"), ("gemma-3", "gemma-3"), ("gpt-4o", "gpt-4o")]
     for which, key, label in [("per type", "per_type", "per type (pooled)"), ("any error", "any", "Any")]
 ])
-(standin_origin.mark(versus_llm, "llm_majority_alignment", corpus)
+(tables.mark(versus_llm, "llm_majority_alignment", corpus)
  .style.hide(axis="index").format(precision=2, na_rep="–").set_uuid("llmv"))
 
 # %% mystnb={"figure": {"caption": "The conservative alignment paradox: raw agreement with the human majority against balanced accuracy, per model, with 95% bootstrap intervals.", "name": "fig-paradox"}, "image": {"alt": "Two dot plots, per type pooled and any error: for each LLM campaign, raw agreement and balanced accuracy with intervals; silent models have high agreement but balanced accuracy near 0.5."}}
@@ -197,7 +197,7 @@ glue("nc_zero_reading", "fewer than" if nc_ours < nc_paper else "more than" if n
      display=False)
 glue("tvd_min", round(float(distance["distance"].min()), 3), display=False)
 glue("tvd_max", round(float(distance["distance"].max()), 3), display=False)
-kinds = sorted({standin_origin.kind(f"table5_example_level_votes.{t}") for t in distance["error type"]})
+kinds = sorted({tables.figure_status(f"table5_example_level_votes/{t}") for t in distance["error type"]})
 glue("sim_table5", (f"On the simulated stand-in these distributions are {' or '.join(kinds)} "
                     "(see the last column of the tables above); the alignment of the LLMs with the "
                     "majority is emergent: nothing in the simulation aims at it.") if corpus.simulated else "",

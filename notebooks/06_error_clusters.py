@@ -34,7 +34,7 @@ from myst_nb import glue
 
 import hotelcheckspan
 from hotelcheckspan.analyses import clusters
-from hotelcheckspan.book import paper, plots, report, standin_origin
+from hotelcheckspan.book import paper, plots, report, tables
 
 LEVEL = 0.95
 plots.set_theme()
@@ -61,7 +61,7 @@ k = clusters.best_k(curve)
 versus_k = paper.versus([("spans embedded", reported["clustering"]["spans_embedded"], len(X)),
                          ("distinct span texts", "not reported", int(error_spans["clean"].nunique())),
                          ("chosen k", paper_k, k)])
-(standin_origin.mark(versus_k, ["clustering.spans_embedded", "clustering.spans_embedded", "clustering.k_chosen"],
+(tables.mark(versus_k, ["clustering/spans_embedded", "clustering/spans_embedded", "clustering/k_chosen"],
                      corpus)
  .style.hide(axis="index").format(precision=0, na_rep="–").set_uuid("k"))
 

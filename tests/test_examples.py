@@ -184,23 +184,28 @@ def test_vote_distance_by_hand():
 
 
 def test_standin_figure_origin(tmp_path, monkeypatch):
-    from hotelcheckspan.book import standin_origin as O
+    from hotelcheckspan.book import tables
+    from hotelcheckspan.simulation import provenance as P
 
     path = tmp_path / "standin_provenance.yaml"
-    assert O.read(path) == {}
-    path.write_text("figures:\n  table5_example_level_votes: calibrated\n  table3_llm_campaigns: {kind: set}\n"
-                    "  table5_example_level_votes.Incorrect: emergent\n")
-    table = O.read(path)
-    assert O.kind("table5_example_level_votes.Any", table) == "calibrated"  # from its parent
-    assert O.kind("table5_example_level_votes.Incorrect", table) == "emergent"
-    assert O.kind("table3_llm_campaigns", table) == "set" and O.kind("clustering", table) == "emergent"
-    path.write_text("table6: tuned\n")
-    with pytest.raises(ValueError, match="standin_provenance.yaml: figure 'table6'"):
-        O.read(path)
-    monkeypatch.setattr(O, "PROVENANCE", tmp_path / "absent.yaml")
+    assert P.load(path) == {}
+    path.write_text("table5_example_level_votes:\n  status: calibrated\n  reason: fitted\n"
+                    "  Incorrect: {status: emergent, reason: not a target}\n"
+                    "table3_llm_campaigns:\n  status: set\n  reason: counts\n  avg_len: {status: emergent, reason: x}\n")
+    assert P.status("table5_example_level_votes", "Any", path=path) == "calibrated"  # from its parent
+    assert P.status("table5_example_level_votes", "Incorrect", path=path) == "emergent"
+    assert P.status("table3_llm_campaigns", "gemma-3", "total", path=path) == "set"
+    assert P.status("table3_llm_campaigns", "gemma-3", "avg_len", path=path) == "emergent"  # a column's entry
+    assert P.status("clustering", path=path, default="emergent") == "emergent"
+    with pytest.raises(KeyError):
+        P.status("clustering", path=path)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("table6:\n  status: tuned\n")
+    with pytest.raises(ValueError, match="bad.yaml: table6: status must be one of"):
+        P.load(bad)
     c = load()
     frame = pd.DataFrame({"measure": ["a", "b"]})
-    marked = O.mark(frame, "clustering", c)
-    assert c.simulated and marked["stand-in figure"].tolist() == ["emergent", "emergent"]
+    marked = tables.mark(frame, ["table5_example_level_votes/Any", "llm_majority_alignment"], c)
+    assert c.simulated and marked["Figure is"].tolist() == ["calibrated", "emergent"]
     monkeypatch.setattr(type(c), "simulated", property(lambda self: False), raising=False)
-    assert "stand-in figure" not in O.mark(frame, "clustering", c).columns
+    assert "Figure is" not in tables.mark(frame, "clustering", c).columns

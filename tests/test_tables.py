@@ -128,8 +128,8 @@ def test_cells(rendered):
 
 def test_versus_says_how_each_figure_entered_a_simulated_corpus(tmp_path):
     prov = tmp_path / "standin_provenance.yaml"
-    prov.write_text("dataset/examples: {status: set, why: written by the generator}\n"
-                    "table3_llm_campaigns: {status: calibrated, why: expected counts solved}\n")
+    prov.write_text("dataset:\n  examples: {status: set, reason: written by the generator}\n"
+                    "table3_llm_campaigns: {status: calibrated, reason: expected counts solved}\n")
     rows = [("examples", "dataset/examples", 496), ("gemma-3", "table3_llm_campaigns/gemma-3/total", 191),
             ("r", "impressions/r_error_count_vs_impression", -0.45)]
     sim = tables.versus(rows, simulated=True, provenance=prov).frame
@@ -140,6 +140,6 @@ def test_versus_says_how_each_figure_entered_a_simulated_corpus(tmp_path):
     real = tables.versus(rows, simulated=False, provenance=prov).frame
     assert "Figure is" not in real.columns
     bad = tmp_path / "bad.yaml"
-    bad.write_text("dataset/examples: {status: tuned}\n")
+    bad.write_text("dataset:\n  examples: {status: tuned}\n")
     with pytest.raises(ValueError, match="status"):
         tables.versus(rows, simulated=True, provenance=bad)

@@ -26,18 +26,11 @@ Paper against ours: :func:`versus` builds the compact comparison from rows
 ``(measure, figure_key, ours)`` where ``figure_key`` is the path of the paper's value in
 ``data/paper_figures.yaml`` with ``/`` between levels (``"dataset/human_spans"``,
 ``"table3_llm_campaigns/gemma-3/total"``; ``None`` when the paper reports nothing). On a
-simulated corpus it adds a "Figure is" column read from ``data/standin_provenance.yaml``::
-
-    # data/standin_provenance.yaml: how each paper figure entered the stand-in corpus
-    dataset/examples: {status: set, why: "the generator writes 496 examples"}
-    table3_llm_campaigns/gemma-3/total: {status: calibrated, why: "expected count solved to the paper's"}
-    table3_llm_campaigns: {status: calibrated, why: "applies to every key below it"}
-
-``status`` is ``set`` (written into the corpus as given), ``calibrated`` (a generator parameter
-was tuned so the figure comes out near the paper's; it still varies with the seed) or
-``emergent`` (nothing aimed at it). The most specific key wins (a key covers every figure
-below it); a figure with no key, or a missing file, is ``emergent``. On a real corpus the
-column is left out: nothing was set there.
+simulated corpus it adds a "Figure is" column: ``set`` (a simulation input), ``calibrated``
+(the simulated annotators were fitted to this figure) or ``emergent`` (nothing aimed at it), read
+through :mod:`hotelcheckspan.simulation.provenance` from ``data/standin_provenance.yaml``; a
+figure the file does not cover is ``emergent``. On a real corpus the column is left out: nothing
+was set there. :func:`mark` adds the same column to any frame.
 
 Chapter-specific helpers (``table3``, ``correlation``, ...) sit at the bottom; each takes the
 frame an analysis returns and calls :func:`show` with the right headers. ``tests/test_tables.py``
@@ -50,22 +43,19 @@ import math
 import numbers
 import re
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from html import escape
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import yaml
 
 from .. import paths
 from ..categories import CATEGORIES
+from ..simulation import provenance
 from . import paper
 
 DASH = "–"
 CONTENT_WIDTH_PX = 672
-PROVENANCE = paths.DATA_ROOT / "standin_provenance.yaml"
-STATUSES = ("set", "calibrated", "emergent")
 
 # words that keep their own spelling in headers
 _WORDS = {"f1": "F1", "ci": "CI", "p": "p", "llm": "LLM", "llms": "LLMs", "id": "ID", "bacc": "BACC", "icc": "ICC",
@@ -276,37 +266,26 @@ def paper_value(key):
         raise KeyError(f"{key!r} is not a figure in {paths.PAPER_FIGURES.name}") from None
 
 
-@lru_cache(maxsize=4)
-def _provenance(path: Path) -> dict[tuple, dict]:
-    if not path.is_file():
-        return {}
-    raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    out = {}
-    for key, entry in raw.items():
-        try:
-            parts = _lookup(paper.figures(), str(key))[0]
-        except KeyError:
-            parts = tuple(re.split(r"/", str(key)))
-        status = entry.get("status") if isinstance(entry, Mapping) else entry
-        if status not in STATUSES:
-            raise ValueError(f"{path.name}: {key}: status must be one of {', '.join(STATUSES)}, not {status!r}")
-        out[parts] = {"status": status, "why": entry.get("why", "") if isinstance(entry, Mapping) else ""}
-    return out
-
-
 def figure_status(key: str | None, path: Path | None = None) -> str:
-    """How a paper figure entered the stand-in: set, calibrated or emergent (the default)."""
+    """How a paper figure entered the stand-in: set, calibrated or emergent (the default for a
+    figure ``data/standin_provenance.yaml`` does not cover: nothing in the simulation aims at it)."""
     if not isinstance(key, str):
         return "emergent"
-    prov = _provenance(path or PROVENANCE)
     try:
         parts = _lookup(paper.figures(), key)[0]
     except KeyError:
         parts = tuple(key.split("/"))
-    for n in range(len(parts), 0, -1):
-        if parts[:n] in prov:
-            return prov[parts[:n]]["status"]
-    return "emergent"
+    return provenance.status(*parts, path=path, default="emergent")
+
+
+def mark(frame: pd.DataFrame, figures, corpus, column: str = "Figure is") -> pd.DataFrame:
+    """``frame`` with a column saying, per row, whether the stand-in's figure was set,
+    calibrated or emergent; ``figures`` is one figure key (``"table5_example_level_votes/Any"``)
+    for every row or one per row. Unchanged for a corpus that is not simulated."""
+    if not getattr(corpus, "simulated", False):
+        return frame
+    keys = [figures] * len(frame) if isinstance(figures, str) else list(figures)
+    return frame.assign(**{column: [figure_status(k) for k in keys]})
 
 
 def versus(rows: Sequence[tuple], corpus=None, *, simulated: bool | None = None, label: str = "This corpus",

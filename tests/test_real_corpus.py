@@ -114,7 +114,8 @@ def quirky(name: str) -> bool:
 
 
 # factgenie walks every character with pandas' iterrows (about 0.5 s per pair): every pair is
-# compared in hard mode, and in soft mode for the LLM campaigns with overlapping/duplicate spans
+# compared in hard mode; soft mode is checked for the LLM campaigns with overlapping or
+# duplicate spans, against every fourth human group
 @pytest.mark.skipif(FACTGENIE is None, reason="factgenie is not installed")
 @pytest.mark.parametrize("model, match", [(p.parent.name, "hard") for p in MODELS] +
                          [(p.parent.name, "soft") for p in MODELS if quirky(p.parent.name)])
@@ -122,7 +123,7 @@ def test_f1_equals_factgenie_for_every_human_vs_llm_pair(sides, model, match):
     human, models = sides
     index = factgenie_span_index()
     groups = sorted(int(g) for g in human.records["annotator_group"].unique())
-    for group in groups:
+    for group in groups if match == "hard" else groups[::4]:
         examples = factgenie_examples(group)
         pair = index[((index["campaign_id"] == "iaa") & (index["annotator_group"] == group))
                      | (index["campaign_id"] == model)].reset_index(drop=True)

@@ -41,6 +41,9 @@ def read_bytes(path: Path, rel: str, problems: list[Problem]) -> bytes | None:
     """The bytes of a regular file, or None with a path-level problem."""
     try:
         mode = path.stat().st_mode
+    except FileNotFoundError:
+        problems.append(Problem(rel, 0, "", "no such file" if not path.is_symlink() else "broken symlink"))
+        return None
     except OSError as err:
         problems.append(Problem(rel, 0, "", f"cannot read: {_os_message(err)}"))
         return None

@@ -66,9 +66,11 @@ class CorpusError(ValueError):
 
     def __init__(self, problems: list[Problem], what: str = "the corpus"):
         self.problems = problems
+        if len(problems) == 1:  # one line, naming its file
+            super().__init__(str(problems[0]))
+            return
         lines = "\n".join(str(p) for p in problems)
-        n = len(problems)
-        super().__init__(f"{n} error{'s' if n != 1 else ''} in {what}:\n{lines}")
+        super().__init__(f"{len(problems)} errors in {what}:\n{lines}")
 
 
 class CategoryMismatch(ValueError):

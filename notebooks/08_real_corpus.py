@@ -131,11 +131,11 @@ table = pd.DataFrame({"label": wide.index,
                          for part in ("estimate", "low", "high")}})
 table = table.set_index("label").loc[[*corpus.categories, "Any"]].reset_index()
 kappas = table.set_index("label")["fleiss_kappa (estimate)"].drop("Any")
-glue("kappa_any", float(table.set_index("label").loc["Any", "fleiss_kappa (estimate)"]), display=False)
+glue("kappa_any", round(float(table.set_index("label").loc["Any", "fleiss_kappa (estimate)"]), 3), display=False)
 glue("kappa_best_category", kappas.idxmax(), display=False)
-glue("kappa_best", float(kappas.max()), display=False)
+glue("kappa_best", round(float(kappas.max()), 3), display=False)
 glue("kappa_worst_category", kappas.idxmin(), display=False)
-glue("kappa_worst", float(kappas.min()), display=False)
+glue("kappa_worst", round(float(kappas.min()), 3), display=False)
 table.style.set_uuid("reliability").hide(axis="index").format(precision=2, na_rep="n/a")
 
 # %% [markdown]
@@ -167,11 +167,12 @@ by = t6.set_index(["comparison", "match"])
 human_f1 = float(by.loc[("humans vs humans", "hard"), "f1"])
 llm_rows = t6[(t6["comparison"] != "humans vs humans") & (t6["match"] == "hard")]
 best = llm_rows.loc[llm_rows["f1"].idxmax()]
-glue("human_f1_hard", human_f1, display=False)
-glue("human_f1_soft", float(by.loc[("humans vs humans", "soft"), "f1"]), display=False)
+glue("human_f1_hard", round(human_f1, 3), display=False)
+glue("human_f1_soft", round(float(by.loc[("humans vs humans", "soft"), "f1"]), 3), display=False)
 glue("best_llm", best["comparison"].removeprefix("humans vs "), display=False)
-glue("best_llm_f1", float(best["f1"]), display=False)
+glue("best_llm_f1", round(float(best["f1"]), 3), display=False)
 glue("llm_vs_human_word", "above" if best["f1"] > human_f1 else "below", display=False)
+glue("within_word", "within" if best["f1_low"] <= human_f1 <= best["f1_high"] else "outside", display=False)
 
 # %% mystnb={"figure": {"caption": "Span F1 of every pair behind each row (dots) and their mean (bar), hard and soft match, on the real data-to-text corpus.", "name": "fig-real-pair-spread"}, "image": {"alt": "Two strip plots, hard and soft match: per-pair F1 for humans vs humans and for humans vs each LLM, with the mean as a bar."}}
 plots.pair_spread(pairs)
@@ -180,7 +181,7 @@ plots.pair_spread(pairs)
 # Two human groups share {glue:text}`human_f1_hard:.2f` F1 on average (hard; soft
 # {glue:text}`human_f1_soft:.2f`). The LLM closest to the human groups is
 # {glue:text}`best_llm` ({glue:text}`best_llm_f1:.2f`), {glue:text}`llm_vs_human_word` the
-# human-human figure.
+# human-human figure, which lies {glue:text}`within_word` that LLM's interval.
 
 # %% [markdown]
 # (llms)=
@@ -200,7 +201,7 @@ llm_show = llm[llm["label"].isin(["per type (pooled)", "Any"])][
     ["model", "label", "examples", "majority_errors", "model_errors", "agreement", "bacc", "bacc_low", "bacc_high"]]
 pooled = llm[llm["label"] == "per type (pooled)"].set_index("model")
 glue("best_bacc_model", pooled["bacc"].idxmax(), display=False)
-glue("best_bacc", float(pooled["bacc"].max()), display=False)
+glue("best_bacc", round(float(pooled["bacc"].max()), 3), display=False)
 same_order = list(pooled["bacc"].rank(method="first")) == list(pooled["agreement"].rank(method="first"))
 glue("rank_word", "in the same order as" if same_order else "in a different order from", display=False)
 llm_show.style.set_uuid("bacc").hide(axis="index").format(precision=2, na_rep="n/a")

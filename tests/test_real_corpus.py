@@ -146,3 +146,13 @@ def test_f1_cli_computes_every_human_vs_llm_comparison(capsys):
         out, _ = capsys.readouterr()
         result = json.loads(out)
         assert result["examples"] == len(raw_records(model)) and 0 <= result["f1"] <= 1
+
+
+def test_chapter_08_shows_real_data_loaded_through_the_public_api():
+    source = (paths.REPO_ROOT / "notebooks" / "08_real_corpus.py").read_text()
+    assert "hotelcheckspan.load(paths.REAL_CORPUS)" in source and "kasner2025spans" in source
+    nb = json.loads((paths.REPO_ROOT / "notebooks" / "08_real_corpus.ipynb").read_text())
+    first_code = next(c for c in nb["cells"] if c["cell_type"] == "code")
+    html = "".join("".join(o.get("data", {}).get("text/html", "")) for o in first_code["outputs"])
+    assert "corpus-notice" in html and ROOT.name in html
+    assert "simulated-notice" not in html and "Simulated data" not in html

@@ -15,6 +15,9 @@ CACHE_ENV = "HOTELCHECKSPAN_CACHE"
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DATA_ROOT = REPO_ROOT / "data"
 BUNDLED_CORPUS = DATA_ROOT / "hotelcheckspan"
+# a real, public factgenie export (MIT): the d2t "iaa" split of "Large Language Models as Span
+# Annotators" (Kasner et al.), copied verbatim; see its SOURCE.md
+REAL_CORPUS = DATA_ROOT / "span-annotation-d2t-iaa"
 PAPER_FIGURES = DATA_ROOT / "paper_figures.yaml"
 CLUSTER_LABELS = DATA_ROOT / "cluster_labels.yaml"
 COMPARISONS = DATA_ROOT / "comparisons.yaml"
@@ -26,15 +29,21 @@ def corpus_dir() -> Path:
     return Path(override).expanduser().resolve() if override else BUNDLED_CORPUS
 
 
-def is_bundled(path: Path | str | None = None) -> bool:
-    """Whether ``path`` (default: the active corpus) is the bundled simulated corpus."""
-    p = Path(path).resolve() if path is not None else corpus_dir()
-    return p == BUNDLED_CORPUS.resolve()
+def _cache_root() -> Path:
+    override = os.environ.get(CACHE_ENV)
+    return Path(override).expanduser() if override else REPO_ROOT / ".cache" / "hotelcheckspan"
 
 
 def cache_dir() -> Path:
     """Where derived artefacts (embeddings) are cached; ``$HOTELCHECKSPAN_CACHE`` overrides."""
-    override = os.environ.get(CACHE_ENV)
-    path = Path(override).expanduser() if override else REPO_ROOT / ".cache" / "hotelcheckspan"
+    path = _cache_root()
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def keep_matplotlib_cache_local() -> Path:
+    """Point matplotlib's config and font cache (``MPLCONFIGDIR``) into the cache folder, unless
+    the user has chosen one, so that plotting writes nothing in the home folder. Only sets the
+    variable: matplotlib creates the folder if and when it is imported."""
+    os.environ.setdefault("MPLCONFIGDIR", str(_cache_root() / "matplotlib"))
+    return Path(os.environ["MPLCONFIGDIR"])

@@ -36,7 +36,9 @@ def set_names(records: pd.DataFrame, campaigns, groups) -> list[str]:
 
 
 def campaign_table(corpus: Corpus, examples: pd.DataFrame | None = None, by_group: bool = False) -> pd.DataFrame:
-    """Spans per campaign (and group) and type, with density and length, on ``examples``."""
+    """Spans per campaign (and group) and type, with density and length, on ``examples``; one
+    column per category of the corpus (``corpus.categories``)."""
+    cats = corpus.categories
     records, spans = restrict(corpus, examples)
     keys = ["campaign", "annotator_group"] if by_group else ["campaign"]
     rec = records.groupby(keys, sort=False).agg(
@@ -44,27 +46,28 @@ def campaign_table(corpus: Corpus, examples: pd.DataFrame | None = None, by_grou
     )
     sp = spans.groupby(keys, sort=False).agg(spans=("record_id", "size"), mean_words=("words", "mean"))
     types = spans.pivot_table(index=keys, columns="type", values="record_id", aggfunc="size", fill_value=0)
-    types = types.reindex(columns=CATEGORIES, fill_value=0)
-    table = rec.join(sp).join(types).fillna({"spans": 0, **{c: 0 for c in CATEGORIES}})
+    types = types.reindex(columns=cats, fill_value=0)
+    table = rec.join(sp).join(types).fillna({"spans": 0, **{c: 0 for c in cats}})
     table["spans"] = table["spans"].astype(int)
-    table[CATEGORIES] = table[CATEGORIES].astype(int)
+    table[cats] = table[cats].astype(int)
     table["spans_per_record"] = table["spans"] / table["records"]
     table["spans_per_error_record"] = table["spans"] / table["error_records"].where(table["error_records"] > 0)
-    for c in CATEGORIES:
+    for c in cats:
         table[f"{c} %"] = 100 * table[c] / table["spans"].where(table["spans"] > 0)
     table = table.reset_index()
     groups = table["annotator_group"] if by_group else [None] * len(table)
     table.insert(0, "name", set_names(corpus.records, table["campaign"], groups))
     cols = ["name", *keys, "kind", "records", "error_records", "spans", "spans_per_record",
-            "spans_per_error_record", "mean_words", *CATEGORIES, *[f"{c} %" for c in CATEGORIES]]
+            "spans_per_error_record", "mean_words", *cats, *[f"{c} %" for c in cats]]
     return table[cols]
 
 
 def type_distribution(corpus: Corpus, kind: str = "human") -> pd.DataFrame:
-    """Table 2: count and share of each type over all spans of one kind."""
+    """Table 2: count and share of each of the corpus' categories over all spans of one kind."""
+    cats = corpus.categories
     spans = corpus.spans[corpus.spans["kind"] == kind]
-    counts = spans["type"].value_counts().reindex(CATEGORIES, fill_value=0)
-    return pd.DataFrame({"type": CATEGORIES, "count": counts.values,
+    counts = spans["type"].value_counts().reindex(cats, fill_value=0)
+    return pd.DataFrame({"type": cats, "count": counts.values,
                          "pct": 100 * counts.values / max(1, counts.sum())})
 
 

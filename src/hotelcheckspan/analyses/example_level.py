@@ -30,19 +30,26 @@ from ..metrics import resampling
 LABELS = [*CATEGORIES, ANY]
 
 
-def marks(corpus: Corpus, raters, examples: pd.DataFrame | None = None) -> pd.DataFrame:
+def _labels(frame: pd.DataFrame) -> list[str]:
+    """The label columns of a marks, votes or majority frame (its categories, then Any)."""
+    return [c for c in frame.columns if c not in (*KEY, "rater", "raters")]
+
+
+def marks(corpus: Corpus, raters, examples: pd.DataFrame | None = None, categories: list[str] | None = None) -> pd.DataFrame:
     """Per example and rater: did the rater mark an error of each type (and of any type)?
 
-    ``raters`` are annotator sets (or their specs); the ``rater`` column holds their names."""
+    ``raters`` are annotator sets (or their specs); the ``rater`` column holds their names.
+    ``categories`` default to the corpus' (``corpus.categories``)."""
+    cats = list(categories) if categories is not None else corpus.categories
     frames = []
     for rater in parse_all(raters):
         rec, spans = rater.select(corpus)
         base = rec[KEY].drop_duplicates()
         typed = spans.assign(hit=True).pivot_table(index=KEY, columns="type", values="hit", aggfunc="any")
-        typed = typed.reindex(columns=CATEGORIES).astype("boolean").fillna(False).astype(bool).reset_index()
-        m = base.merge(typed, on=KEY, how="left").fillna({c: False for c in CATEGORIES})
-        m[CATEGORIES] = m[CATEGORIES].astype(bool)
-        m[ANY] = m[CATEGORIES].any(axis=1)
+        typed = typed.reindex(columns=cats).astype("boolean").fillna(False).astype(bool).reset_index()
+        m = base.merge(typed, on=KEY, how="left").fillna({c: False for c in cats})
+        m[cats] = m[cats].astype(bool)
+        m[ANY] = m[cats].any(axis=1)
         m.insert(len(KEY), "rater", rater.name)
         frames.append(m)
     out = pd.concat(frames, ignore_index=True)
@@ -54,7 +61,7 @@ def marks(corpus: Corpus, raters, examples: pd.DataFrame | None = None) -> pd.Da
 def votes(marks_frame: pd.DataFrame) -> pd.DataFrame:
     """Number of raters voting error per example and type (Table 5's unit)."""
     grouped = marks_frame.groupby(KEY, sort=True)
-    out = grouped[LABELS].sum().astype(int)
+    out = grouped[_labels(marks_frame)].sum().astype(int)
     out["raters"] = grouped.size()
     return out.reset_index()
 
@@ -62,7 +69,8 @@ def votes(marks_frame: pd.DataFrame) -> pd.DataFrame:
 def vote_table(votes_frame: pd.DataFrame) -> pd.DataFrame:
     """Table 5: how many examples got 0, 1, ... n error votes, per type and Any (count and %)."""
     n = int(votes_frame["raters"].max())
-    counts = pd.DataFrame({t: votes_frame[t].value_counts().reindex(range(n + 1), fill_value=0) for t in LABELS})
+    counts = pd.DataFrame({t: votes_frame[t].value_counts().reindex(range(n + 1), fill_value=0)
+                           for t in _labels(votes_frame)})
     counts.index.name = "votes"
     shares = 100 * counts / len(votes_frame)
     return counts.join(shares.add_suffix(" %")).reset_index()
@@ -92,7 +100,7 @@ def majority(votes_frame: pd.DataFrame, min_agree: int | None = None) -> pd.Data
     n = votes_frame["raters"]
     need = n - 1 if min_agree is None else min_agree
     out = votes_frame[KEY].copy()
-    for t in LABELS:
+    for t in _labels(votes_frame):
         v = votes_frame[t]
         out[t] = pd.Series(pd.NA, index=v.index, dtype="boolean").mask(v >= need, True).mask(n - v >= need, False)
     return out
@@ -117,20 +125,25 @@ ALIGNMENT_ROWS = [*CATEGORIES, "per type (pooled)", ANY]
 
 
 def _paired(majority_frame: pd.DataFrame, model_marks: pd.DataFrame) -> pd.DataFrame:
-    return majority_frame.merge(model_marks[KEY + LABELS], on=KEY, suffixes=("_h", "_m"))
+    return majority_frame.merge(model_marks[KEY + _labels(majority_frame)], on=KEY, suffixes=("_h", "_m"))
 
 
-def _cells(merged: pd.DataFrame) -> np.ndarray:
+def _rows(majority_frame: pd.DataFrame) -> list[str]:
+    """The alignment rows: each category, the categories pooled, then Any."""
+    return [*[t for t in _labels(majority_frame) if t != ANY], "per type (pooled)", ANY]
+
+
+def _cells(merged: pd.DataFrame, rows: list[str]) -> np.ndarray:
     """(examples, rows, 4) counts of tp, fn, fp, tn per example for each alignment row."""
-    out = np.zeros((len(merged), len(ALIGNMENT_ROWS), 4))
-    for t in LABELS:
+    out = np.zeros((len(merged), len(rows), 4))
+    for t in [r for r in rows if r != "per type (pooled)"]:
         known = merged[f"{t}_h"].notna().to_numpy()
         truth = merged[f"{t}_h"].fillna(False).to_numpy(bool)
         pred = merged[f"{t}_m"].to_numpy(bool)
         cells = np.stack([truth & pred, truth & ~pred, ~truth & pred, ~truth & ~pred], axis=1) * known[:, None]
-        out[:, ALIGNMENT_ROWS.index(t)] = cells
+        out[:, rows.index(t)] = cells
         if t != ANY:
-            out[:, ALIGNMENT_ROWS.index("per type (pooled)")] += cells
+            out[:, rows.index("per type (pooled)")] += cells
     return out
 
 
@@ -157,7 +170,7 @@ def alignment(majority_frame: pd.DataFrame, model_marks: pd.DataFrame) -> pd.Dat
     merged = _paired(majority_frame, model_marks)
     rows = []
     pooled_t, pooled_p = [], []
-    for t in ALIGNMENT_ROWS:
+    for t in _rows(majority_frame):
         if t == "per type (pooled)":
             truth, pred = np.concatenate(pooled_t), np.concatenate(pooled_p)
         else:
@@ -183,7 +196,7 @@ def alignment_ci(majority_frame: pd.DataFrame, model_marks: pd.DataFrame, n_boot
     Each replicate only changes the confusion counts, so replicates are computed from counts.
     Columns: ``label, measure, estimate, low, high``.
     """
-    cells = _cells(_paired(majority_frame, model_marks))
+    cells = _cells(_paired(majority_frame, model_marks), _rows(majority_frame))
     weights = resampling.weights(len(cells), n_boot, np.random.default_rng(seed))
     reps = _from_counts(np.einsum("bn,nrc->brc", weights, cells))
     estimate = alignment(majority_frame, model_marks).set_index("label")
@@ -203,13 +216,13 @@ def _intervals(estimate: pd.DataFrame, reps: dict[str, np.ndarray], level: float
 
 def _wide(marks_frame: pd.DataFrame) -> pd.DataFrame:
     """One row per example, columns (label, rater); only examples every rater annotated."""
-    wide = marks_frame.pivot_table(index=KEY, columns="rater", values=LABELS, aggfunc="first")
+    wide = marks_frame.pivot_table(index=KEY, columns="rater", values=_labels(marks_frame), aggfunc="first", sort=False)
     return wide.dropna().astype(int)
 
 
 def _reliability_of(wide: pd.DataFrame) -> pd.DataFrame:
     rows = []
-    for t in LABELS:
+    for t in dict.fromkeys(wide.columns.get_level_values(0)):
         data = wide[t].to_numpy()
         rows.append({"label": t, "examples": len(data), "raters": data.shape[1],
                      "fleiss_kappa": _fleiss(data), "krippendorff_alpha": _alpha(data),
@@ -262,7 +275,8 @@ def bootstrap(units: pd.DataFrame, statistic, n_boot: int = 1000, seed: int = 0,
 
 
 def models_vs_majority(corpus: Corpus, models: list[str], raters=HUMAN_SETS,
-                       examples: pd.DataFrame | None = None, n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
+                       examples: pd.DataFrame | None = None, n_boot: int = 1000, seed: int = 0,
+                       min_agree: int | None = None) -> pd.DataFrame:
     """Every model against the clear human majority, with bootstrap intervals.
 
     Columns: ``model, label, examples, majority_errors, model_errors`` and, for ``agreement``,
@@ -271,7 +285,7 @@ def models_vs_majority(corpus: Corpus, models: list[str], raters=HUMAN_SETS,
     of the recall given the majority's errors, which stays honest when there are only one or a
     few of them (a bootstrap of one error example collapses to a point).
     """
-    maj = majority(votes(marks(corpus, raters, examples)))
+    maj = majority(votes(marks(corpus, raters, examples)), min_agree)
     frames = []
     for i, model in enumerate(models):
         model_marks = marks(corpus, [model], examples)

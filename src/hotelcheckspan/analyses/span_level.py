@@ -16,7 +16,6 @@ import yaml
 
 from .. import paths
 from ..annotator_sets import parse_all
-from ..categories import CATEGORIES
 from ..corpora import KEY
 from ..metrics import resampling
 from ..metrics.span_f1 import COUNT_COLUMNS, prf, per_example, scores
@@ -59,7 +58,8 @@ def pairwise(corpus, comparisons: list[dict] | None = None, matches=("hard", "so
     rows, counts = [], []
     for name, ref_set, hyp_set, ref_sp, hyp_sp, ex in iter_pairs(corpus, comparisons):
         for match in matches:
-            c = per_example(ref_sp, hyp_sp, ex, match=match, convention=convention, categories=CATEGORIES)
+            c = per_example(ref_sp, hyp_sp, ex, match=match, convention=convention,
+                            categories=corpus.categories_of(ref_set.campaign, hyp_set.campaign))
             score = scores(c).iloc[0]
             rows.append({"comparison": name, "ref": ref_set.spec, "hyp": hyp_set.spec, "match": match,
                          **score.drop("category").to_dict()})
@@ -122,10 +122,11 @@ def per_category(corpus, comparisons: list[dict] | None = None) -> pd.DataFrame:
     rows = []
     variants = (("hard", "hard", "factgenie"), ("soft (factgenie)", "soft", "factgenie"),
                 ("soft (consistent)", "soft", "consistent"))
-    for name, _, _, ref_sp, hyp_sp, ex in iter_pairs(corpus, comparisons):
+    for name, ref_set, hyp_set, ref_sp, hyp_sp, ex in iter_pairs(corpus, comparisons):
+        cats = corpus.categories_of(ref_set.campaign, hyp_set.campaign)
         for variant, match, pc in variants:
             table = scores(per_example(ref_sp, hyp_sp, ex, match=match, by_type=True, per_category=pc,
-                                       categories=CATEGORIES))
+                                       categories=cats))
             rows += [{"comparison": name, "category": r.category, "variant": variant,
                       "precision": r.precision, "recall": r.recall, "f1": r.f1} for r in table.itertuples()]
     out = pd.DataFrame(rows)

@@ -1,5 +1,16 @@
-"""Reading and validating factgenie annotation corpora into tidy frames."""
+"""Reading and validating factgenie annotation corpora into tidy frames.
 
-from .reader import KEY, Corpus, CorpusError, Problem, load, read_annotation_file, read_corpus, validate
+Modules: ``problems`` (Problem, its two severities, CorpusError), ``schema`` (the pydantic
+shapes of lines and configs), ``files`` (defensive reading), ``layouts`` (where campaigns and
+texts are, in our layout and factgenie's), ``corpus`` (the Corpus), ``reader`` (load,
+validate, read_annotations).
+"""
 
-__all__ = ["KEY", "Corpus", "CorpusError", "Problem", "load", "read_annotation_file", "read_corpus", "validate"]
+from .corpus import RECORD_COLUMNS, SPAN_COLUMNS, Corpus
+from .layouts import EXAMPLE_COLUMNS, KEY, slug_frame
+from .problems import ERROR, WARNING, CategoryMismatch, CorpusError, Problem
+from .reader import Annotations, load, read_annotations, read_corpus, validate
+
+__all__ = ["ERROR", "EXAMPLE_COLUMNS", "KEY", "RECORD_COLUMNS", "SPAN_COLUMNS", "WARNING", "Annotations",
+           "CategoryMismatch", "Corpus", "CorpusError", "Problem", "load", "read_annotations", "read_corpus",
+           "slug_frame", "validate"]

@@ -1,253 +1,40 @@
-"""Read a factgenie-layout corpus into tidy frames, reporting every problem at once.
+"""Read a corpus (or one campaign file) into tidy frames, reporting every problem at once.
 
-Layout (DESIGN.md): ``inputs.jsonl`` at the root and one folder per campaign below
-``annotations/{human,model}/``, each with its ``config.yaml`` (or factgenie's own
-``metadata.json``) and one or more ``*.jsonl`` annotation files (directly or under ``files/``).
+Severities (see ``book/methods.md``):
 
-Frames of a :class:`Corpus`:
-
-``examples``
-    ``dataset, split, setup_id, example_idx`` (the key), ``description, summary, aspect,
-    sources, description_words, description_sentences, summary_words`` and, where the input has
-    them, ``segments, segments_dropped`` (segments before de-duplication, and how many it dropped).
-``records``
-    one row per annotation record: ``record_id, kind`` ("human"|"model"), ``campaign, stage,
-    annotator_id, annotator_group``, the key, ``impression`` (1-7 or <NA>), ``no_errors``
-    (the checkbox, <NA> when absent), ``n_spans, file, line``.
-``spans``
-    one row per span: ``record_id, kind, campaign, stage, annotator_id, annotator_group``, the
-    key, ``order`` (position within the record), ``start, end`` (end = start + len(text)),
-    ``type`` (category name), ``type_idx, text, reason, words``.
+errors
+    the data cannot be read or means nothing: an unreadable, non-UTF-8 or non-regular file,
+    malformed JSON or YAML, a wrong type or missing field, a span type outside the campaign's
+    categories, a span whose text is not what the annotated text holds at its offsets, a record
+    of an example with no text, an impression outside 1-7, an ``annotator_group`` outside
+    ``annotators_per_example``, a malformed config value, a missing or empty file the corpus
+    needs. :func:`load` raises :class:`CorpusError` listing them all.
+warnings
+    quirks of real exports that factgenie computes with, kept as factgenie keeps them:
+    overlapping spans where the config forbids overlaps, a record repeated for the same annotator
+    group and example, the same span twice in a record. :func:`load` returns the corpus with
+    them in ``Corpus.warnings``.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
 
 import pandas as pd
-import yaml
-from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, StrictStr, ValidationError
+from pydantic import ValidationError
 
-from .. import paths
-from ..categories import CATEGORIES
+from . import files, layouts
+from .corpus import RECORD_COLUMNS, SPAN_COLUMNS, Corpus
+from .layouts import KEY, Campaign, Texts
+from .problems import WARNING, CorpusError, Problem, errors, ordered, warnings
+from .schema import OptionIn, RecordIn, RecordMetadataIn
 
-KEY = ["dataset", "split", "setup_id", "example_idx"]
 IMPRESSION_RANGE = (1, 7)
 NO_ERROR_LABELS = (
     "I did not find any errors in the summary",
     "There were no errors in the summary",
 )
-
-EXAMPLE_COLUMNS = KEY + [
-    "description", "summary", "aspect", "sources",
-    "description_words", "description_sentences", "summary_words", "segments", "segments_dropped",
-]
-RECORD_COLUMNS = ["record_id", "kind", "campaign", "stage", "annotator_id", "annotator_group"] + KEY + [
-    "impression", "no_errors", "n_spans", "file", "line",
-]
-SPAN_COLUMNS = ["record_id", "kind", "campaign", "stage", "annotator_id", "annotator_group"] + KEY + [
-    "order", "start", "end", "type", "type_idx", "text", "reason", "words",
-]
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One defect in the input: where it is and what is wrong."""
-
-    file: str
-    line: int
-    field: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}: {self.field}: {self.message}"
-
-
-class CorpusError(ValueError):
-    """Raised by :func:`load` with every problem found, one per line."""
-
-    def __init__(self, problems: list[Problem]):
-        self.problems = problems
-        lines = "\n".join(str(p) for p in problems)
-        super().__init__(f"{len(problems)} problem(s) in the corpus:\n{lines}")
-
-
-@dataclass
-class Corpus:
-    """The three tidy frames of a corpus, plus campaign configs and what lenient mode skipped."""
-
-    root: Path
-    examples: pd.DataFrame
-    records: pd.DataFrame
-    spans: pd.DataFrame
-    configs: dict[str, dict] = field(default_factory=dict)
-    skipped: list[Problem] = field(default_factory=list)
-
-    @property
-    def simulated(self) -> bool:
-        return paths.is_bundled(self.root)
-
-    def campaigns(self, kind: str | None = None) -> list[str]:
-        recs = self.records if kind is None else self.records[self.records["kind"] == kind]
-        return list(dict.fromkeys(recs["campaign"]))
-
-
-# --- schemas of one JSON line ---------------------------------------------------------------
-
-
-class _Loose(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-
-class SpanIn(_Loose):
-    type: StrictInt
-    start: StrictInt
-    text: StrictStr
-    reason: StrictStr | None = None
-
-
-class FlagIn(_Loose):
-    label: StrictStr
-    value: StrictBool
-
-
-class OptionIn(_Loose):
-    label: StrictStr
-    value: StrictStr | StrictInt | None = None
-
-
-class RecordIn(_Loose):
-    dataset: StrictStr
-    split: StrictStr
-    setup_id: StrictStr
-    example_idx: StrictInt
-    annotations: list[SpanIn]
-    annotator_id: StrictStr | None = None
-    annotator_group: StrictInt | None = None
-    flags: list[FlagIn] = []
-    options: list[OptionIn] = []
-    metadata: dict[str, Any] = {}
-
-
-class ExampleIn(_Loose):
-    dataset: StrictStr
-    split: StrictStr
-    setup_id: StrictStr
-    example_idx: StrictInt
-    summary: StrictStr
-    description: StrictStr = ""
-    aspect: StrictStr | None = None
-    sources: list[StrictStr] | StrictInt | None = None
-
-
-def _loc(loc: tuple) -> str:
-    return ".".join(str(x) for x in loc)
-
-
-def _read_jsonl(path: Path, model: type[BaseModel], rel: str, problems: list[Problem]) -> Iterator[tuple[int, BaseModel]]:
-    with open(path, encoding="utf-8") as fh:
-        for lineno, raw in enumerate(fh, start=1):
-            if not raw.strip():
-                continue
-            try:
-                obj = json.loads(raw)
-            except json.JSONDecodeError as err:
-                problems.append(Problem(rel, lineno, "<json>", f"malformed JSON: {err.msg} at column {err.colno}"))
-                continue
-            if not isinstance(obj, dict):
-                problems.append(Problem(rel, lineno, "<json>", f"expected an object, got {type(obj).__name__}"))
-                continue
-            try:
-                yield lineno, model.model_validate(obj)
-            except ValidationError as err:
-                for e in err.errors():
-                    msg = "missing field" if e["type"] == "missing" else e["msg"]
-                    problems.append(Problem(rel, lineno, _loc(e["loc"]), msg))
-
-
-# --- campaigns -------------------------------------------------------------------------------
-
-
-@dataclass
-class Campaign:
-    name: str
-    kind: str
-    folder: Path
-    config: dict
-    files: list[Path]
-
-    @property
-    def categories(self) -> list[str]:
-        return [c["name"] if isinstance(c, dict) else str(c) for c in self.config.get("annotation_span_categories", [])]
-
-    @property
-    def overlap_allowed(self) -> bool:
-        return bool(self.config.get("annotation_overlap_allowed", False))
-
-
-def _campaign_config(folder: Path) -> tuple[dict | None, str | None]:
-    if (folder / "config.yaml").exists():
-        return yaml.safe_load((folder / "config.yaml").read_text(encoding="utf-8")) or {}, None
-    if (folder / "metadata.json").exists():
-        meta = json.loads((folder / "metadata.json").read_text(encoding="utf-8"))
-        mode = meta.get("mode", "")
-        return meta.get("config", {}), ("model" if "llm" in mode else "human" if mode else None)
-    return None, None
-
-
-def discover_campaigns(root: Path) -> list[Campaign]:
-    """Every folder below ``root`` that holds a campaign config and annotation files."""
-    campaigns = []
-    for folder in sorted(p for p in root.rglob("*") if p.is_dir()):
-        config, mode_kind = _campaign_config(folder)
-        if config is None:
-            continue
-        files = sorted(folder.glob("*.jsonl")) + sorted((folder / "files").glob("*.jsonl"))
-        parts = folder.relative_to(root).parts
-        kind = "model" if "model" in parts else "human" if "human" in parts else (mode_kind or "human")
-        campaigns.append(Campaign(folder.name, kind, folder, config, files))
-    return campaigns
-
-
-# --- loading ---------------------------------------------------------------------------------
-
-
-def _word_count(text: pd.Series) -> pd.Series:
-    return text.str.split().str.len().fillna(0).astype(int)
-
-
-def _sentence_count(text: pd.Series) -> pd.Series:
-    return text.map(lambda t: len([s for s in re.split(r"(?<=[.!?])\s+", t.strip()) if s]) if t else 0)
-
-
-def _read_examples(root: Path, problems: list[Problem]) -> pd.DataFrame:
-    path = root / "inputs.jsonl"
-    if not path.exists():
-        return pd.DataFrame(columns=EXAMPLE_COLUMNS)
-    rows, seen = [], {}
-    rel = str(path.relative_to(root))
-    for lineno, ex in _read_jsonl(path, ExampleIn, rel, problems):
-        key = (ex.dataset, ex.split, ex.setup_id, ex.example_idx)
-        if key in seen:
-            problems.append(Problem(rel, lineno, "example_idx", f"duplicate example {key}, first on line {seen[key]}"))
-            continue
-        seen[key] = lineno
-        n_sources = len(ex.sources) if isinstance(ex.sources, list) else ex.sources
-        extra = ex.model_extra or {}
-        rows.append(dict(zip(KEY, key)) | {
-            "description": ex.description, "summary": ex.summary, "aspect": ex.aspect, "sources": n_sources,
-            "segments": extra.get("segments"), "segments_dropped": extra.get("segments_dropped"),
-        })
-    examples = pd.DataFrame(rows, columns=KEY + ["description", "summary", "aspect", "sources", "segments",
-                                                 "segments_dropped"])
-    examples["description_words"] = _word_count(examples["description"])
-    examples["description_sentences"] = _sentence_count(examples["description"])
-    examples["summary_words"] = _word_count(examples["summary"])
-    return examples[EXAMPLE_COLUMNS]
 
 
 def _impression(options: list[OptionIn], rel: str, lineno: int, problems: list[Problem]):
@@ -267,112 +54,104 @@ def _impression(options: list[OptionIn], rel: str, lineno: int, problems: list[P
     return pd.NA
 
 
-def _no_errors(flags: list[FlagIn]):
+def _no_errors(flags) -> bool | type(pd.NA):
     for flag in flags:
-        if flag.label in NO_ERROR_LABELS or "no error" in flag.label.lower() or "any errors" in flag.label.lower():
+        label = flag.label.lower()
+        if flag.label in NO_ERROR_LABELS or "no error" in label or "any errors" in label:
             return flag.value
     return pd.NA
 
 
-def _check_spans(rec: RecordIn, camp: Campaign, summary: str | None, rel: str, lineno: int,
-                 problems: list[Problem]) -> list[int]:
-    """Problems of each span in a record; returns the indices of the spans that are bad."""
-    bad = []
+def _check_spans(rec: RecordIn, camp: Campaign, text: str | None, rel: str, lineno: int,
+                 problems: list[Problem]) -> None:
+    """Errors of each span (type, offsets, text) and warnings (duplicates, forbidden overlaps)."""
     n_cat = len(camp.categories)
     for i, span in enumerate(rec.annotations):
         where = f"annotations.{i}"
-        ok = True
         if not 0 <= span.type < n_cat:
             problems.append(Problem(rel, lineno, f"{where}.type",
                                     f"type {span.type} outside the campaign's {n_cat} categories {camp.categories}"))
-            ok = False
-        if span.start < 0 or not span.text:
-            problems.append(Problem(rel, lineno, f"{where}.start", f"empty span or negative start {span.start}"))
-            ok = False
-        elif summary is not None and summary[span.start:span.start + len(span.text)] != span.text:
-            found = summary[span.start:span.start + len(span.text)]
+        if text is None:
+            continue
+        end = span.start + len(span.text)
+        if end > len(text):
+            problems.append(Problem(rel, lineno, f"{where}.start", f"span [{span.start}, {end}) runs past the end "
+                                    f"of the text ({len(text)} characters)"))
+        elif text[span.start:end] != span.text:
             problems.append(Problem(rel, lineno, f"{where}.text",
-                                    f"{span.text!r} is not what the summary holds at {span.start} ({found!r})"))
-            ok = False
-        if not ok:
-            bad.append(i)
-    if not camp.overlap_allowed:
-        ivs = sorted((s.start, s.start + len(s.text), i) for i, s in enumerate(rec.annotations) if i not in bad)
-        for (s0, e0, i0), (s1, e1, i1) in zip(ivs, ivs[1:]):
-            if s1 < e0:
-                problems.append(Problem(rel, lineno, f"annotations.{i1}.start",
-                                        f"span [{s1}, {e1}) overlaps annotations.{i0} [{s0}, {e0}) "
-                                        "but the campaign forbids overlaps"))
-                bad.append(i1)
-    return bad
-
-
-def read_corpus(root: Path | str | None = None) -> tuple[Corpus, list[Problem], list[Problem]]:
-    """Read a corpus; return it with its problems split into record-level and span-level ones.
-
-    Record-level problems (unreadable line, missing field, duplicate, unknown example, bad
-    impression) leave the record out; span-level problems leave the span out. :func:`load`
-    decides what to do with them.
-    """
-    root = Path(root) if root is not None else paths.corpus_dir()
-    if not root.is_dir():
-        raise FileNotFoundError(f"no corpus folder at {root}")
-    problems: list[Problem] = []
-    span_problems: list[Problem] = []
-    examples = _read_examples(root, problems)
-    summaries = {tuple(r[:4]): r[4] for r in examples[KEY + ["summary"]].itertuples(index=False)}
-    campaigns = discover_campaigns(root)
-    if not campaigns:
-        problems.append(Problem(str(root), 0, "annotations", "no campaign folder (config.yaml or metadata.json with *.jsonl) found"))
-
-    records: list[dict] = []
-    spans: list[dict] = []
-    seen: dict = {}
-    for camp in campaigns:
-        if not camp.categories:
-            crel = str((camp.folder / "config.yaml").relative_to(root))
-            problems.append(Problem(crel, 0, "annotation_span_categories", "missing or empty"))
+                                    f"{span.text!r:.80} is not what the text holds at {span.start} "
+                                    f"({text[span.start:end]!r:.80})"))
+    seen: dict[tuple, int] = {}
+    intervals = []
+    for i, span in enumerate(rec.annotations):
+        ident = (span.start, span.start + len(span.text), span.type)
+        if ident in seen:
+            problems.append(Problem(rel, lineno, f"annotations.{i}",
+                                    f"duplicate of annotations.{seen[ident]} (same text, offsets and type); "
+                                    "kept, as factgenie keeps it", WARNING))
             continue
-        for path in camp.files:
-            _read_records(camp, path, str(path.relative_to(root)), summaries, seen, problems, span_problems,
-                          records, spans)
-    records_df, spans_df = _frames(records, spans)
-    if examples.empty and not records_df.empty:
-        examples = records_df[KEY].drop_duplicates().reset_index(drop=True).reindex(columns=EXAMPLE_COLUMNS)
-    corpus = Corpus(root, examples, records_df, spans_df, {c.name: c.config for c in campaigns})
-    return corpus, problems, span_problems
+        seen[ident] = i
+        intervals.append((span.start, span.start + len(span.text), i))
+    if camp.overlap_allowed:
+        return
+    intervals.sort()
+    reach, reach_i = -1, None
+    for s, e, i in intervals:
+        if s < reach:
+            other = rec.annotations[reach_i]
+            o_s, o_e = other.start, other.start + len(other.text)
+            what = (f"marks the same text as annotations.{reach_i} with another type" if (s, e) == (o_s, o_e)
+                    else f"span [{s}, {e}) overlaps annotations.{reach_i} [{o_s}, {o_e})")
+            problems.append(Problem(rel, lineno, f"annotations.{i}.start",
+                                    f"{what} although the campaign's config forbids overlaps; kept, as factgenie "
+                                    "keeps it", WARNING))
+        if e > reach:
+            reach, reach_i = e, i
 
 
-def _read_records(camp: Campaign, path: Path, rel: str, summaries: dict, seen: dict, problems: list[Problem],
-                  span_problems: list[Problem], records: list[dict], spans: list[dict]) -> None:
-    """Append the records and spans of one annotation file; problems go to the two lists."""
-    for lineno, rec in _read_jsonl(path, RecordIn, rel, problems):
+def _read_records(camp: Campaign, path: Path, rel: str, texts: Texts | None, seen: dict,
+                  problems: list[Problem], records: list[dict], spans: list[dict]) -> None:
+    """Append the records and spans of one annotation file; problems go to ``problems``."""
+    max_group = camp.config.get("annotators_per_example")
+    for lineno, rec in files.iter_jsonl(path, RecordIn, rel, problems):
+        n_errors = len(errors(problems))
+        try:
+            meta = RecordMetadataIn.model_validate(rec.metadata)
+        except ValidationError as err:
+            problems.extend(files.validation_problems(err, rel, lineno, "metadata."))
+            meta = RecordMetadataIn()
+        group = rec.annotator_group if rec.annotator_group is not None else meta.annotator_group
+        group = group if group is not None else 0
+        if max_group is not None and group >= max_group:
+            problems.append(Problem(rel, lineno, "annotator_group", f"group {group} outside 0-{max_group - 1} "
+                                    f"(the config's annotators_per_example is {max_group})"))
+        annotator = rec.annotator_id or meta.annotator_id or f"{camp.name}-group{group}"
         key = (rec.dataset, rec.split, rec.setup_id, rec.example_idx)
-        n_before = len(problems)
-        group = rec.annotator_group if rec.annotator_group is not None else rec.metadata.get("annotator_group", 0)
-        annotator = rec.annotator_id or rec.metadata.get("annotator_id") or f"{camp.name}-group{group}"
-        dup_key = (camp.name, annotator, key)
-        if dup_key in seen:
-            problems.append(Problem(rel, lineno, "annotator_id",
-                                    f"duplicate record of {annotator} for {key}, first at {seen[dup_key]}"))
+        slug = layouts.slug_key(*key)
+        text = None
+        if texts is not None:
+            found = texts.by_key.get(slug)
+            if found is None:
+                problems.append(Problem(rel, lineno, "example_idx", f"example {key} has no text in {texts.source}"))
+            else:
+                key, text = found
+        dup = (camp.name, group, slug)
+        if dup in seen:
+            problems.append(Problem(rel, lineno, "annotator_group", f"a second record of group {group} for {key} "
+                                    f"(first at {seen[dup]}); both kept, as factgenie keeps them", WARNING))
         else:
-            seen[dup_key] = f"{rel}:{lineno}"
-        summary = summaries.get(key)
-        if summaries and summary is None:
-            problems.append(Problem(rel, lineno, "example_idx", f"example {key} is not in inputs.jsonl"))
+            seen[dup] = f"{rel}:{lineno}"
         impression = _impression(rec.options, rel, lineno, problems)
-        if len(problems) > n_before:
+        _check_spans(rec, camp, text, rel, lineno, problems)
+        if len(errors(problems)) > n_errors:
             continue
-        bad = _check_spans(rec, camp, summary, rel, lineno, span_problems)
-        record_id = len(records)
-        stage = rec.metadata.get("stage", camp.config.get("stage"))
-        stage = stage if stage is not None else pd.NA
-        kept = [(i, s) for i, s in enumerate(rec.annotations) if i not in bad]
-        who = {"record_id": record_id, "kind": camp.kind, "campaign": camp.name, "stage": stage,
-               "annotator_id": annotator, "annotator_group": group, **dict(zip(KEY, key))}
-        records.append(who | {"impression": impression, "no_errors": _no_errors(rec.flags), "n_spans": len(kept),
-                              "file": rel, "line": lineno})
-        for order, (i, s) in enumerate(kept):
+        stage = meta.stage if meta.stage is not None else camp.config.get("stage")
+        who = {"record_id": len(records), "kind": camp.kind, "campaign": camp.name,
+               "stage": stage if stage is not None else pd.NA, "annotator_id": annotator,
+               "annotator_group": group, **dict(zip(KEY, key))}
+        records.append(who | {"impression": impression, "no_errors": _no_errors(rec.flags),
+                              "n_spans": len(rec.annotations), "file": rel, "line": lineno})
+        for order, s in enumerate(rec.annotations):
             spans.append(who | {"order": order, "start": s.start, "end": s.start + len(s.text),
                                 "type": camp.categories[s.type], "type_idx": s.type, "text": s.text,
                                 "reason": s.reason or ""})
@@ -383,51 +162,138 @@ def _frames(records: list[dict], spans: list[dict]) -> tuple[pd.DataFrame, pd.Da
     records_df["impression"] = records_df["impression"].astype("Int64")
     records_df["no_errors"] = records_df["no_errors"].astype("boolean")
     records_df["stage"] = records_df["stage"].astype("Int64")
+    for col in ("record_id", "annotator_group", "example_idx", "n_spans", "line"):
+        records_df[col] = records_df[col].astype("int64")
     spans_df = pd.DataFrame(spans, columns=SPAN_COLUMNS[:-1])
     spans_df["stage"] = spans_df["stage"].astype("Int64")
-    spans_df["words"] = _word_count(spans_df["text"])
+    for col in ("record_id", "annotator_group", "example_idx", "order", "start", "end", "type_idx"):
+        spans_df[col] = spans_df[col].astype("int64")
+    spans_df["words"] = spans_df["text"].str.split().str.len().fillna(0).astype(int)
     return records_df, spans_df
 
 
-def read_annotation_file(path: Path | str) -> tuple[pd.DataFrame, pd.DataFrame, list[str], list[Problem]]:
-    """Records, spans, categories and problems of one factgenie ``annotations.jsonl``.
+def read_corpus(root: Path | str | None = None) -> tuple[Corpus, list[Problem]]:
+    """Read the corpus at ``root`` (default: ``paths.corpus_dir()``): the corpus (records with
+    errors left out) and every problem, errors and warnings, in file and line order."""
+    from .. import paths  # the package's locations; imported here to keep corpora importable alone
 
-    The campaign's ``config.yaml`` (or ``metadata.json``) beside the file gives the categories;
-    without one, types 0-2 are read as the HotelCheckSpan categories. Span texts cannot be
-    checked against summaries here, so only the record and span fields are validated.
-    """
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"{path}: no such file")
-    config, mode_kind = _campaign_config(path.parent)
-    if config is None:
-        config = {"annotation_span_categories": [{"name": c} for c in CATEGORIES], "annotation_overlap_allowed": True}
-    camp = Campaign(path.parent.name, mode_kind or "human", path.parent, config, [path])
+    root = Path(root) if root is not None else paths.corpus_dir()
     problems: list[Problem] = []
+    empty = Corpus(root, layouts._finish([]), *_frames([], []))
+    if not layouts._exists(root):
+        return empty, [Problem(str(root), 0, "", "no corpus folder here")]
+    if not root.is_dir():
+        return empty, [Problem(str(root), 0, "", "is not a folder")]
+    texts = layouts.read_texts(root, problems)
+    campaigns = layouts.discover(root, problems)
+    if not campaigns and not errors(problems):
+        problems.append(Problem(str(root), 0, "", "no campaign (a folder with config.yaml or metadata.json and "
+                                "*.jsonl annotation files) found"))
     records: list[dict] = []
     spans: list[dict] = []
-    if not camp.categories:
-        problems.append(Problem(str(path.parent / "config.yaml"), 0, "annotation_span_categories", "missing or empty"))
-    else:
-        _read_records(camp, path, str(path), {}, {}, problems, problems, records, spans)
+    seen: dict = {}
+    for camp in campaigns:
+        for path in camp.files:
+            _read_records(camp, path, layouts._rel(path, root), texts if texts.source else None, seen, problems,
+                          records, spans)
     records_df, spans_df = _frames(records, spans)
-    return records_df, spans_df, camp.categories, problems
+    corpus = Corpus(root, texts.examples, records_df, spans_df, {c.name: c.config for c in campaigns},
+                    {c.name: c.categories for c in campaigns})
+    return corpus, ordered(problems)
 
 
-def load(path: Path | str | None = None, lenient: bool = False) -> Corpus:
-    """Load a corpus (default: ``paths.corpus_dir()``).
+def load(path: Path | str | None = None) -> Corpus:
+    """Load a corpus (default: ``paths.corpus_dir()``, the bundled stand-in unless
+    ``$HOTELCHECKSPAN_DATA`` says otherwise).
 
-    Raises :class:`CorpusError` listing every problem. With ``lenient=True`` bad spans are
-    skipped instead and listed in ``Corpus.skipped``; record-level problems still raise.
+    Raises :class:`CorpusError` listing every error; otherwise returns the corpus with every
+    warning in ``corpus.warnings`` (the data they concern is kept, as factgenie keeps it).
     """
-    corpus, problems, span_problems = read_corpus(path)
-    if problems or (span_problems and not lenient):
-        raise CorpusError(sorted(problems + span_problems, key=lambda p: (p.file, p.line)))
-    corpus.skipped = span_problems
+    corpus, problems = read_corpus(path)
+    if errors(problems):
+        raise CorpusError(errors(problems), str(corpus.root))
+    corpus.warnings = warnings(problems)
     return corpus
 
 
 def validate(path: Path | str) -> list[Problem]:
-    """Every problem of the corpus at ``path``, in file and line order (empty when clean)."""
-    _, problems, span_problems = read_corpus(path)
-    return sorted(problems + span_problems, key=lambda p: (p.file, p.line))
+    """Every problem (errors and warnings) of the corpus at ``path``, in file and line order."""
+    return read_corpus(path)[1]
+
+
+# --- one campaign file ----------------------------------------------------------------------
+
+
+@dataclass
+class Annotations:
+    """One campaign's annotation file read with its config (:func:`read_annotations`).
+
+    ``records`` and ``spans`` are frames as in :class:`Corpus`; ``categories`` the campaign's
+    span categories; ``problems`` every error and warning of the file (records with errors are
+    left out of the frames).
+    """
+
+    path: Path
+    campaign: str
+    kind: str
+    records: pd.DataFrame
+    spans: pd.DataFrame
+    categories: list[str]
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Problem]:
+        return errors(self.problems)
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return warnings(self.problems)
+
+
+def corpus_root(path: Path) -> Path | None:
+    """The corpus folder an annotation file belongs to (the parent of its ``annotations`` or
+    ``campaigns`` folder) when that folder has texts, else None."""
+    for parent in path.parents:
+        if parent.name in ("annotations", "campaigns"):
+            root = parent.parent
+            if layouts._exists(root / "inputs.jsonl") or layouts._exists(root / "outputs"):
+                return root
+    return None
+
+
+def read_annotations(path: Path | str) -> Annotations:
+    """Records, spans, categories and problems of one factgenie annotation file (``*.jsonl``).
+
+    The campaign's ``config.yaml`` (or factgenie's ``metadata.json``) must be beside the file
+    (or one folder up from ``files/``): it gives the categories. When the file sits in a corpus
+    folder with texts (``inputs.jsonl`` or ``outputs/``), span texts are checked against them.
+    """
+    path = Path(path)
+    problems: list[Problem] = []
+    rel = str(path)
+    folder = layouts.campaign_folder(path)
+    if not files.is_regular(path):
+        files.read_bytes(path, rel, problems)  # says why: missing, a folder, a FIFO, a loop
+        records, spans = _frames([], [])
+        return Annotations(path, folder.name, "human", records, spans, [], problems)
+    config_file, config, mode_kind = layouts.read_config(folder, None, problems)
+    if config_file is None:
+        problems.append(Problem(str(folder / "config.yaml"), 0, "", "missing: the campaign's categories are unknown"))
+    root = corpus_root(path.resolve())
+    texts = layouts.read_texts(root, problems) if root is not None else None
+    parts = path.resolve().parts
+    camp = Campaign(folder.name, layouts._kind(parts, config, mode_kind), folder, config_file, config,
+                    [c["name"] for c in config.get("annotation_span_categories", [])], [path])
+    records: list[dict] = []
+    spans: list[dict] = []
+    if config:
+        _read_records(camp, path, rel, texts, {}, problems, records, spans)
+    else:  # still report every problem of the file itself
+        for _ in files.iter_jsonl(path, RecordIn, rel, problems):
+            pass
+    records_df, spans_df = _frames(records, spans)
+    return Annotations(path, camp.name, camp.kind, records_df, spans_df, camp.categories, ordered(problems))
+
+
+__all__ = ["KEY", "NO_ERROR_LABELS", "Annotations", "Corpus", "CorpusError", "Problem", "load", "read_annotations",
+           "read_corpus", "validate"]

@@ -1,0 +1,362 @@
+"""Where things are in a corpus folder: campaigns and the annotated texts, in either layout.
+
+*Our layout* (the bundled corpus): ``inputs.jsonl`` at the root holds every example with its
+input (``description``) and annotated text (``summary``); campaigns sit below
+``annotations/{human,model}/<name>/`` with a ``config.yaml`` and ``annotations.jsonl``.
+
+*factgenie's export layout* (e.g. "Large Language Models as Span Annotators"): the annotated
+texts are in ``outputs/**/*.jsonl`` (``dataset, split, setup_id, example_idx, output``), the
+inputs in ``inputs/**/<dataset>/<split>.json`` (a JSON list, or an object holding one list,
+whose ``example_idx``-th element is the input), campaigns below ``annotations/`` as above or
+factgenie's own ``campaigns/<id>/metadata.json`` with ``files/*.jsonl``.
+
+Records find their text by the example key after python-slugify's ``slugify`` of dataset,
+split and setup_id, as factgenie joins them (``setup_id: llama3-3`` finds ``llama3.3``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import pandas as pd
+from pydantic import ValidationError
+from slugify import slugify
+
+from . import files
+from .problems import WARNING, Problem
+from .schema import ConfigIn, ExampleIn, MetadataIn, OutputIn
+
+KEY = ["dataset", "split", "setup_id", "example_idx"]
+CONFIG_FILES = ("config.yaml", "metadata.json")
+TEXT_FOLDERS = ("outputs", "inputs")
+EXAMPLE_COLUMNS = KEY + [
+    "description", "summary", "aspect", "sources",
+    "description_words", "description_sentences", "summary_words", "segments", "segments_dropped",
+]
+
+
+@lru_cache(maxsize=None)
+def _slug(text: str) -> str:
+    return slugify(text)
+
+
+def slug_key(dataset: str, split: str, setup_id: str, example_idx: int) -> tuple:
+    """The example key as factgenie compares it."""
+    return (_slug(dataset), _slug(split), _slug(setup_id), int(example_idx))
+
+
+def slug_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``frame`` with dataset, split and setup_id slugified (for joining two files)."""
+    out = frame.copy()
+    for col in KEY[:3]:
+        out[col] = out[col].map(_slug)
+    return out
+
+
+# --- walking the folder ---------------------------------------------------------------------
+
+
+def walk(root: Path, problems: list[Problem], skip_top=TEXT_FOLDERS) -> list[Path]:
+    """Every file below ``root`` (symlinks followed once; loops and unreadable folders reported),
+    except those in the top-level text folders, sorted."""
+    out, seen = [], set()
+
+    def visit(folder: Path, depth: int):
+        try:
+            st = folder.stat()
+        except OSError as err:
+            problems.append(Problem(_rel(folder, root), 0, "", f"cannot read folder: {err.strerror or err}"))
+            return
+        if (st.st_dev, st.st_ino) in seen:
+            problems.append(Problem(_rel(folder, root), 0, "", "symlink loop: this folder is already being read"))
+            return
+        seen.add((st.st_dev, st.st_ino))
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError as err:
+            problems.append(Problem(_rel(folder, root), 0, "", f"cannot list folder: {err.strerror or err}"))
+            return
+        for entry in entries:
+            path = Path(entry.path)
+            if depth == 0 and entry.name in skip_top:
+                continue
+            try:
+                is_dir = entry.is_dir()  # follows symlinks
+            except OSError:
+                is_dir = False
+            if is_dir:
+                visit(path, depth + 1)
+            else:
+                out.append(path)
+
+    visit(root, 0)
+    return out
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return str(path.relative_to(root))
+    except ValueError:
+        return str(path)
+
+
+def _exists(path: Path) -> bool:
+    """True for anything at ``path``, broken or looping symlinks included."""
+    try:
+        path.lstat()
+        return True
+    except OSError:
+        return False
+
+
+# --- campaigns ------------------------------------------------------------------------------
+
+
+@dataclass
+class Campaign:
+    """One campaign folder: its name, kind, validated config and annotation files."""
+
+    name: str
+    kind: str
+    folder: Path
+    config_file: Path | None
+    config: dict = field(default_factory=dict)
+    categories: list[str] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
+
+    @property
+    def overlap_allowed(self) -> bool:
+        # factgenie reads a missing value as "not allowed"
+        return bool(self.config.get("annotation_overlap_allowed"))
+
+    @property
+    def simulated(self) -> bool:
+        return bool(self.config.get("simulated", False))
+
+
+def campaign_folder(annotation_file: Path) -> Path:
+    """The campaign folder of an annotation file (factgenie keeps them in ``files/``)."""
+    parent = annotation_file.parent
+    if parent.name == "files" and any(_exists(parent.parent / c) for c in CONFIG_FILES):
+        return parent.parent
+    return parent
+
+
+def read_config(folder: Path, root: Path | None, problems: list[Problem]) -> tuple[Path | None, dict, str | None]:
+    """The campaign config of ``folder`` (``config.yaml``, else factgenie's ``metadata.json``),
+    validated. Returns ``(config file or None, config, kind from metadata mode or None)``;
+    every defect is a problem (an empty config means the campaign cannot be used)."""
+    def rel(p):
+        return _rel(p, root) if root is not None else str(p)
+
+    yaml_file, meta_file = folder / "config.yaml", folder / "metadata.json"
+    kind = None
+    if _exists(yaml_file):
+        path = yaml_file
+        raw, lines = files.read_yaml(path, rel(path), problems)
+        if raw is None and not any(p.file == rel(path) for p in problems):
+            problems.append(Problem(rel(path), 0, "", "is empty"))
+            return path, {}, None
+        prefix = ""
+    elif _exists(meta_file):
+        path = meta_file
+        meta = files.read_json(path, rel(path), problems)
+        lines = {}
+        if meta is None:
+            return path, {}, None
+        try:
+            meta = MetadataIn.model_validate(meta)
+        except ValidationError as err:
+            problems.extend(files.validation_problems(err, rel(path), 0))
+            return path, {}, None
+        mode = (meta.mode or "").lower()
+        kind = "model" if "llm" in mode else "human" if mode else None
+        raw, prefix = meta.config, "config."
+    else:
+        return None, {}, None
+    if raw is None:
+        return path, {}, kind
+    if not isinstance(raw, dict):
+        problems.append(Problem(rel(path), 0, "<root>", f"expected a mapping of settings, got {type(raw).__name__}"))
+        return path, {}, kind
+    try:
+        config = ConfigIn.model_validate(raw)
+    except ValidationError as err:
+        problems.extend(files.validation_problems(err, rel(path), lines, prefix))
+        return path, {}, kind
+    names = [c.name for c in config.annotation_span_categories]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        problems.append(Problem(rel(path), lines.get("annotation_span_categories", 0),
+                                prefix + "annotation_span_categories", f"category named twice: {dupes}"))
+        return path, {}, kind
+    return path, raw, kind
+
+
+def _kind(parts: tuple, config: dict, mode_kind: str | None) -> str:
+    if "model" in parts or "llm" in parts:
+        return "model"
+    if "human" in parts:
+        return "human"
+    if mode_kind:
+        return mode_kind
+    return "model" if "model" in config else "human"
+
+
+def discover(root: Path, problems: list[Problem]) -> list[Campaign]:
+    """Every campaign below ``root``: a folder with annotation files (``*.jsonl``) and a config.
+
+    An annotation file without a config beside it, and a config without annotation files, are
+    errors: neither is dropped silently.
+    """
+    all_files = walk(root, problems)
+    annotation_files = [p for p in all_files if p.suffix == ".jsonl" and p.parent != root]
+    configs = {p.parent for p in all_files if p.name in CONFIG_FILES}
+    by_folder: dict[Path, list[Path]] = {}
+    for p in annotation_files:
+        by_folder.setdefault(campaign_folder(p), []).append(p)
+    campaigns = []
+    for folder in sorted(set(by_folder) | configs):
+        rel_folder = _rel(folder, root)
+        config_file, config, mode_kind = read_config(folder, root, problems)
+        if config_file is None:
+            for p in by_folder[folder]:
+                problems.append(Problem(_rel(p, root), 0, "", f"no config.yaml or metadata.json in {rel_folder}/: "
+                                        "the campaign's categories are unknown"))
+            continue
+        if folder not in by_folder:
+            problems.append(Problem(_rel(config_file, root), 0, "", f"campaign {rel_folder}/ has no annotation file (*.jsonl)"))
+            continue
+        if not config:
+            continue  # the config's problems are already reported
+        parts = folder.relative_to(root).parts
+        categories = [c["name"] for c in config["annotation_span_categories"]]
+        campaigns.append(Campaign(folder.name, _kind(parts, config, mode_kind), folder, config_file, config,
+                                  categories, sorted(by_folder[folder])))
+    _unique_names(campaigns, root)
+    return campaigns
+
+
+def _unique_names(campaigns: list[Campaign], root: Path) -> None:
+    """Campaigns are named by their folder; two folders with one name get their parents' names."""
+    names = [c.name for c in campaigns]
+    for c in campaigns:
+        if names.count(c.name) > 1:
+            parts = [p for p in c.folder.relative_to(root).parts if p not in ("annotations", "campaigns", "human", "model")]
+            c.name = "-".join(parts)
+
+
+# --- texts ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Texts:
+    """The examples of a corpus and, by slugified key, each example's key and annotated text."""
+
+    examples: pd.DataFrame
+    by_key: dict[tuple, tuple[tuple, str]]
+    source: str  # "inputs.jsonl", "outputs/" or "" (none)
+
+
+def _word_count(text: pd.Series) -> pd.Series:
+    return text.fillna("").str.split().str.len().fillna(0).astype(int)
+
+
+def _sentence_count(text: pd.Series) -> pd.Series:
+    return text.fillna("").map(lambda t: len([s for s in re.split(r"(?<=[.!?])\s+", t.strip()) if s]) if t else 0)
+
+
+def _finish(rows: list[dict]) -> pd.DataFrame:
+    examples = pd.DataFrame(rows, columns=[c for c in EXAMPLE_COLUMNS if not c.endswith(("_words", "_sentences"))])
+    examples["description_words"] = _word_count(examples["description"])
+    examples["description_sentences"] = _sentence_count(examples["description"])
+    examples["summary_words"] = _word_count(examples["summary"])
+    return examples[EXAMPLE_COLUMNS]
+
+
+def _from_inputs_jsonl(path: Path, rel: str, problems: list[Problem]) -> Texts:
+    rows, by_key, first = [], {}, {}
+    for lineno, ex in files.iter_jsonl(path, ExampleIn, rel, problems):
+        key = (ex.dataset, ex.split, ex.setup_id, ex.example_idx)
+        slug = slug_key(*key)
+        if slug in first:
+            problems.append(Problem(rel, lineno, "example_idx", f"duplicate example {key}, first on line {first[slug]}"))
+            continue
+        first[slug] = lineno
+        by_key[slug] = (key, ex.summary)
+        n_sources = len(ex.sources) if isinstance(ex.sources, list) else ex.sources
+        rows.append(dict(zip(KEY, key)) | {"description": ex.description, "summary": ex.summary, "aspect": ex.aspect,
+                                           "sources": n_sources, "segments": ex.segments,
+                                           "segments_dropped": ex.segments_dropped})
+    return Texts(_finish(rows), by_key, "inputs.jsonl")
+
+
+def _inputs(root: Path, problems: list[Problem]) -> dict[tuple, str]:
+    """factgenie inputs by (slug dataset, slug split, example_idx): the input as JSON text."""
+    out = {}
+    folder = root / "inputs"
+    if not _exists(folder):
+        return out
+    for path in walk(folder, problems, skip_top=()):
+        if path.suffix != ".json":
+            continue
+        rel = _rel(path, root)
+        data = files.read_json(path, rel, problems)
+        if data is None:
+            continue
+        items = data
+        if isinstance(data, dict):
+            lists = [v for v in data.values() if isinstance(v, list)]
+            items = lists[0] if len(lists) == 1 else None
+        if not isinstance(items, list):
+            problems.append(Problem(rel, 0, "<root>", "not a JSON list of inputs (nor an object holding one list): "
+                                    "these inputs are not shown", WARNING))
+            continue
+        dataset, split = path.parent.name, path.stem
+        for i, item in enumerate(items):
+            out[(_slug(dataset), _slug(split), i)] = json.dumps(item, ensure_ascii=False, indent=1)
+    return out
+
+
+def _from_outputs(root: Path, problems: list[Problem]) -> Texts:
+    rows, by_key, first = [], {}, {}
+    inputs = _inputs(root, problems)
+    out_files = [p for p in walk(root / "outputs", problems, skip_top=()) if p.suffix == ".jsonl"]
+    if not out_files:
+        problems.append(Problem("outputs", 0, "", "holds no *.jsonl file: the annotated texts are missing"))
+    for path in out_files:
+        rel = _rel(path, root)
+        for lineno, out in files.iter_jsonl(path, OutputIn, rel, problems):
+            key = (out.dataset, out.split, out.setup_id, out.example_idx)
+            slug = slug_key(*key)
+            if slug in first:
+                same = by_key[slug][1] == out.output
+                problems.append(Problem(rel, lineno, "example_idx",
+                                        f"output {key} already read at {first[slug]}" +
+                                        (" (same text)" if same else " with a different text"),
+                                        WARNING if same else "error"))
+                continue
+            first[slug] = f"{rel}:{lineno}"
+            by_key[slug] = (key, out.output)
+            rows.append(dict(zip(KEY, key)) | {"description": inputs.get((slug[0], slug[1], slug[3]), ""),
+                                               "summary": out.output, "aspect": None, "sources": None,
+                                               "segments": None, "segments_dropped": None})
+    return Texts(_finish(rows), by_key, "outputs/")
+
+
+def read_texts(root: Path, problems: list[Problem]) -> Texts:
+    """The annotated texts of the corpus at ``root``; none at all is an error (span texts
+    could not be checked)."""
+    if _exists(root / "inputs.jsonl"):
+        return _from_inputs_jsonl(root / "inputs.jsonl", "inputs.jsonl", problems)
+    if _exists(root / "outputs"):
+        return _from_outputs(root, problems)
+    problems.append(Problem(str(root), 0, "", "no inputs.jsonl and no outputs/ folder: the annotated texts are "
+                            "missing, so no span can be checked"))
+    return Texts(_finish([]), {}, "")

@@ -1,0 +1,79 @@
+"""The public API a user calls: load, read_annotations and span_f1, matching the CLI."""
+
+import inspect
+import json
+
+import pytest
+
+import hotelcheckspan
+from hotelcheckspan import cli, paths
+from hotelcheckspan.corpora import CategoryMismatch, CorpusError
+
+STAGE1 = paths.BUNDLED_CORPUS / "annotations/human/stage1/annotations.jsonl"
+GPT4O = paths.BUNDLED_CORPUS / "annotations/model/gpt-4o/annotations.jsonl"
+
+
+def test_the_api_is_exported():
+    assert {"load", "read_annotations", "span_f1"} <= set(hotelcheckspan.__all__)
+    params = inspect.signature(hotelcheckspan.span_f1).parameters
+    positional = [p for p in params.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    assert [p.name for p in positional] == ["ref", "hyp"]  # every option is a keyword
+    assert {"ref_group", "hyp_group", "match", "convention"} <= set(params)
+
+
+def test_load_defaults_to_the_active_corpus():
+    c = hotelcheckspan.load()
+    assert c.root == paths.corpus_dir() and len(c.records) > 0
+
+
+def test_read_annotations_gives_records_spans_categories_problems():
+    ann = hotelcheckspan.read_annotations(STAGE1)
+    assert ann.campaign == "stage1" and ann.kind == "human"
+    assert ann.categories == ["Not Checkable", "Misleading", "Incorrect"]
+    assert ann.problems == [] and len(ann.records) > 0
+    assert set(ann.spans["type"]) <= set(ann.categories)
+    assert ann.records["n_spans"].sum() == len(ann.spans)
+
+
+@pytest.mark.parametrize("extra", [[], ["--match", "soft"], ["--ref-group", "A", "--hyp-group", "B"],
+                                   ["--convention", "all", "--by-type"]])
+def test_span_f1_returns_what_f1_json_prints(capsys, extra):
+    hyp = STAGE1 if "--hyp-group" in extra else GPT4O
+    assert cli.main(["f1", str(STAGE1), str(hyp), "--json", *extra]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    opts = dict(zip(extra[::2], extra[1::2])) if "--by-type" not in extra else {"--convention": "all"}
+    result = hotelcheckspan.span_f1(
+        hotelcheckspan.read_annotations(STAGE1), hotelcheckspan.read_annotations(hyp),
+        ref_group=opts.get("--ref-group"), hyp_group=opts.get("--hyp-group"), match=opts.get("--match", "hard"),
+        convention=opts.get("--convention", "factgenie"), by_type="--by-type" in extra)
+    assert result == printed
+    assert {"precision", "recall", "f1", "ref_count", "hyp_count", "examples"} <= set(result)
+
+
+def test_span_f1_accepts_paths_and_swaps_precision_and_recall():
+    ab = hotelcheckspan.span_f1(STAGE1, STAGE1, ref_group="A", hyp_group=1)
+    ba = hotelcheckspan.span_f1(STAGE1, STAGE1, ref_group=1, hyp_group="A")
+    assert ab["precision"] == pytest.approx(ba["recall"]) and ab["ref_count"] == ba["hyp_count"]
+
+
+def test_span_f1_passes_further_options_to_the_metric():
+    soft = hotelcheckspan.span_f1(STAGE1, GPT4O, match="soft", by_type=True, per_category="consistent")
+    default = hotelcheckspan.span_f1(STAGE1, GPT4O, match="soft", by_type=True)
+    assert soft["f1"] == default["f1"] and soft["by_type"] != default["by_type"]
+    with pytest.raises(TypeError):
+        hotelcheckspan.span_f1(STAGE1, GPT4O, no_such_option=1)
+
+
+def test_span_f1_refuses_broken_files_and_different_categories(tmp_path):
+    camp = tmp_path / "a"
+    camp.mkdir()
+    (camp / "config.yaml").write_text("annotation_span_categories:\n- name: X\n")
+    (camp / "annotations.jsonl").write_text('{"dataset": "d"}\n')
+    ann = hotelcheckspan.read_annotations(camp / "annotations.jsonl")
+    assert [p.field for p in ann.errors] == ["split", "setup_id", "example_idx", "annotations"]
+    with pytest.raises(CorpusError, match="annotations.jsonl:1: split: missing field"):
+        hotelcheckspan.span_f1(ann, GPT4O)
+    (camp / "annotations.jsonl").write_text('{"dataset": "hotelcheckspan", "split": "short", "setup_id": "x", '
+                                            '"example_idx": 0, "annotations": []}\n')
+    with pytest.raises(CategoryMismatch, match=r"\['X'\] vs \['Not Checkable', 'Misleading', 'Incorrect'\]"):
+        hotelcheckspan.span_f1(camp / "annotations.jsonl", GPT4O)

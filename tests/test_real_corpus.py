@@ -1,0 +1,158 @@
+"""The real public corpus in data/span-annotation-d2t-iaa (factgenie's export layout): it
+loads through the public API, its quirks are warnings, and span F1 equals factgenie 1.2.1's own
+``compute_f1_scores`` for every human-vs-LLM comparison, overlapping spans included."""
+
+import hashlib
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from slugify import slugify
+
+import hotelcheckspan
+from hotelcheckspan import cli, paths
+from span_reference import FACTGENIE
+
+ROOT = paths.REAL_CORPUS
+HUMAN = ROOT / "annotations/human/d2t-eval/iaa/annotations.jsonl"
+MODELS = sorted((ROOT / "annotations/model/d2t-eval/iaa").glob("*/annotations.jsonl"))
+SHARED = next((p / "corpora" / ROOT.name for p in (paths.REPO_ROOT.parents[1] / "shared", Path("/work/shared"))
+               if (p / "corpora" / ROOT.name).is_dir()), None)
+KEY = ["dataset", "split", "setup_id", "example_idx"]
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return hotelcheckspan.load(ROOT)
+
+
+def raw_records(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def test_copy_is_verbatim_with_licence_source_and_checksums():
+    listed = dict(reversed(line.split(maxsplit=1)) for line in (ROOT / "SHA256SUMS").read_text().splitlines())
+    on_disk = {str(p.relative_to(ROOT)) for p in ROOT.rglob("*") if p.is_file() and p.name != "SHA256SUMS"}
+    assert set(listed) == on_disk and {"LICENSE", "SOURCE.md"} <= on_disk
+    for name, digest in listed.items():
+        assert hashlib.sha256((ROOT / name).read_bytes()).hexdigest() == digest, name
+    assert "MIT License" in (ROOT / "LICENSE").read_text()
+
+
+@pytest.mark.skipif(SHARED is None, reason="../shared is absent (only the development checkout has it)")
+def test_copy_equals_the_shared_original():
+    for path in SHARED.rglob("*"):
+        if path.is_file():
+            assert (ROOT / path.relative_to(SHARED)).read_bytes() == path.read_bytes(), path
+
+
+def test_loads_through_the_public_api_as_real_data(corpus):
+    assert not corpus.simulated
+    assert corpus.categories == ["Contradictory", "Not checkable", "Misleading", "Incoherent", "Repetitive", "Other"]
+    human = corpus.records[corpus.records["kind"] == "human"]
+    assert human["annotator_group"].nunique() == len({r["annotator_group"] for r in raw_records(HUMAN)})
+    assert sorted(corpus.campaigns("model")) == sorted(p.parent.name for p in MODELS)
+    n_raw = sum(len(raw_records(p)) for p in [HUMAN, *MODELS])
+    assert len(corpus.records) == n_raw
+    assert len(corpus.spans) == sum(len(r["annotations"]) for p in [HUMAN, *MODELS] for r in raw_records(p))
+    # every record found its text although records write 'llama3-3' where outputs/ write 'llama3.3'
+    assert "llama3-3" in {r["setup_id"] for r in raw_records(HUMAN)}
+    assert set(corpus.records["setup_id"]) <= set(corpus.examples["setup_id"]) and "llama3.3" in set(corpus.examples["setup_id"])
+    texts = corpus.examples.set_index(KEY)["summary"]
+    for row in corpus.spans.itertuples():
+        assert texts.loc[(row.dataset, row.split, row.setup_id, row.example_idx)][row.start:row.end] == row.text
+    assert corpus.examples["description"].str.len().gt(0).all()  # every example found its input
+
+
+def test_its_quirks_are_warnings_listed_by_validate(capsys, corpus):
+    assert corpus.warnings and all(w.severity == "warning" for w in corpus.warnings)
+    overlaps = [w for w in corpus.warnings if "overlap" in w.message]
+    duplicates = [w for w in corpus.warnings if w.message.startswith("duplicate of")]
+    assert overlaps and duplicates and len(overlaps) + len(duplicates) == len(corpus.warnings)
+    assert all("/model/" in w.file for w in corpus.warnings)  # the LLM campaigns forbid overlaps; humans may
+    assert cli.main(["validate", str(ROOT)]) == 0
+    out, err = capsys.readouterr()
+    assert [line for line in out.splitlines() if ": warning: " in line] == [w.tagged() for w in corpus.warnings]
+    assert out.splitlines()[-1].startswith(f"ok: {len(corpus.examples)} examples")
+    assert cli.main(["validate", "--strict", str(ROOT)]) == 1
+
+
+def factgenie_span_index() -> pd.DataFrame:
+    """factgenie's span index of every campaign, built from the raw files as factgenie builds it
+    (slugified ids, end = start + len(text), spans in file order)."""
+    rows = []
+    for path in [HUMAN, *MODELS]:
+        camp = path.parent.name
+        for r in raw_records(path):
+            for a in r["annotations"]:
+                rows.append({"campaign_id": camp, "annotator_group": int(r["annotator_group"]),
+                             "dataset": slugify(r["dataset"]), "split": slugify(r["split"]),
+                             "setup_id": slugify(r["setup_id"]), "example_idx": int(r["example_idx"]),
+                             "annotation_type": int(a["type"]), "annotation_start": int(a["start"]),
+                             "annotation_end": int(a["start"]) + len(a["text"])})
+    return pd.DataFrame(rows)
+
+
+def factgenie_examples(ref_group) -> pd.DataFrame:
+    """factgenie's example list: examples with a record of both sides (slugified)."""
+    def keys(records):
+        return {(slugify(r["dataset"]), slugify(r["split"]), slugify(r["setup_id"]), r["example_idx"]) for r in records}
+    human = [r for r in raw_records(HUMAN) if ref_group is None or r["annotator_group"] == ref_group]
+    model = raw_records(MODELS[0])
+    return pd.DataFrame(sorted(keys(human) & keys(model)), columns=KEY)
+
+
+@pytest.fixture(scope="module")
+def sides():
+    return hotelcheckspan.read_annotations(HUMAN), {p.parent.name: hotelcheckspan.read_annotations(p) for p in MODELS}
+
+
+def quirky(name: str) -> bool:
+    """Whether the LLM campaign has warnings (overlapping or duplicate spans)."""
+    return bool(hotelcheckspan.read_annotations(next(p for p in MODELS if p.parent.name == name)).warnings)
+
+
+# factgenie walks every character with pandas' iterrows (about 0.5 s per pair): every pair is
+# compared in hard mode; soft mode is checked for the LLM campaigns with overlapping or
+# duplicate spans, against every fourth human group
+@pytest.mark.skipif(FACTGENIE is None, reason="factgenie is not installed")
+@pytest.mark.parametrize("model, match", [(p.parent.name, "hard") for p in MODELS] +
+                         [(p.parent.name, "soft") for p in MODELS if quirky(p.parent.name)])
+def test_f1_equals_factgenie_for_every_human_vs_llm_pair(sides, model, match):
+    human, models = sides
+    index = factgenie_span_index()
+    groups = sorted(int(g) for g in human.records["annotator_group"].unique())
+    for group in groups if match == "hard" else groups[::4]:
+        examples = factgenie_examples(group)
+        pair = index[((index["campaign_id"] == "iaa") & (index["annotator_group"] == group))
+                     | (index["campaign_id"] == model)].reset_index(drop=True)
+        theirs = FACTGENIE.compute_f1_scores(pair, [("iaa", group), (model, None)], examples, match_mode=match)
+        ours = hotelcheckspan.span_f1(human, models[model], ref_group=group, match=match)
+        assert ours["examples"] == len(examples)
+        for k in ("ref_count", "hyp_count"):
+            assert ours[k] == theirs[k], (model, group, k)
+        for k in ("precision", "recall", "f1"):
+            assert round(ours[k], 3) == pytest.approx(theirs[k], abs=1e-9), (model, group, k)
+
+
+def test_the_soft_comparison_covers_the_quirks():
+    assert sum(quirky(p.parent.name) for p in MODELS) >= 1
+
+
+def test_f1_cli_computes_every_human_vs_llm_comparison(capsys):
+    for model in MODELS:
+        assert cli.main(["f1", str(HUMAN), str(model), "--json"]) == 0
+        out, _ = capsys.readouterr()
+        result = json.loads(out)
+        assert result["examples"] == len(raw_records(model)) and 0 <= result["f1"] <= 1
+
+
+def test_chapter_08_shows_real_data_loaded_through_the_public_api():
+    source = (paths.REPO_ROOT / "notebooks" / "08_real_corpus.py").read_text()
+    assert "hotelcheckspan.load(paths.REAL_CORPUS)" in source and "kasner2025spanannotators" in source
+    nb = json.loads((paths.REPO_ROOT / "notebooks" / "08_real_corpus.ipynb").read_text())
+    first_code = next(c for c in nb["cells"] if c["cell_type"] == "code")
+    html = "".join("".join(o.get("data", {}).get("text/html", "")) for o in first_code["outputs"])
+    assert "corpus-notice" in html and ROOT.name in html
+    assert "simulated-notice" not in html and "Simulated data" not in html

@@ -101,8 +101,9 @@ def cmd_f1(args) -> int:
     examples = ref_rec[KEY].drop_duplicates().merge(hyp_rec[KEY].drop_duplicates(), on=KEY)
     if examples.empty:
         raise CliError("no example has a record on both sides (check the files and --ref-group/--hyp-group)")
-    table = span_f1.span_f1(ref_spans, hyp_spans, examples, match=args.match, convention=args.convention,
-                          by_type=args.by_type, per_category=args.per_category, categories=ref_cats)
+    table = span_f1.span_f1(ref_spans, hyp_spans, examples, match=args.match, metric=args.metric,
+                            convention=args.convention, by_type=args.by_type, per_category=args.per_category,
+                            categories=ref_cats)
     overall = table.iloc[0]
     result = {"precision": float(overall["precision"]), "recall": float(overall["recall"]),
               "f1": float(overall["f1"]), "ref_count": int(overall["ref_count"]),
@@ -116,7 +117,8 @@ def cmd_f1(args) -> int:
     if args.json:
         print(json.dumps(result))
         return 0
-    print(f"{args.match} match, {args.convention} convention, {result['examples']} examples, "
+    print(f"{args.match} match, {args.metric} metric, {span_f1.resolve(args.metric, args.convention)[1]} convention, "
+          f"{result['examples']} examples, "
           f"{result['ref_count']} reference and {result['hyp_count']} hypothesis spans")
     cols = ["category", "precision", "recall", "f1", "ref_count", "hyp_count"]
     print(table[cols].to_string(index=False, float_format=lambda x: f"{x:.3f}"))
@@ -148,7 +150,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ref-group", default=None, help="annotator group of REF (default: all groups)")
     p.add_argument("--hyp-group", default=None, help="annotator group of HYP (default: all groups)")
     p.add_argument("--match", choices=["hard", "soft"], default="hard")
-    p.add_argument("--convention", choices=["factgenie", "all"], default="factgenie")
+    p.add_argument("--metric", choices=list(span_f1.METRICS), default="char",
+                   help="char: factgenie 1.2.1's character overlap (default); char-greedy: factgenie's May 2025 "
+                        "script; span: the share of spans that overlap a span of the other side")
+    p.add_argument("--convention", choices=[*span_f1.CONVENTIONS, *span_f1.ALIASES], default=None,
+                   help="whose span lengths count: both (examples both sides marked; factgenie 1.2.1) or either "
+                        "(every example); default: the metric's own (both for char, either otherwise)")
     p.add_argument("--by-type", action="store_true")
     p.add_argument("--per-category", choices=["factgenie", "consistent"], default="factgenie",
                    help="soft per-category definition (see the methods page)")

@@ -3,7 +3,9 @@
 A comparison (``data/comparisons.yaml``) pairs every reference annotator set with every
 hypothesis set; each pair is scored with :mod:`hotelcheckspan.metrics.span_f1` on the examples
 both sets annotated, and Table 6 averages the per-pair P, R and F1, with bootstrap intervals
-that resample examples once for all pairs of a comparison.
+that resample examples once for all pairs of a comparison. The corpus's spans are encoded once
+per table (:class:`~hotelcheckspan.metrics.span_f1.SpanTable`) and every pair, match mode and
+bootstrap replicate works on the resulting integer counts.
 """
 
 from __future__ import annotations
@@ -15,11 +17,11 @@ import pandas as pd
 import yaml
 
 from .. import paths
-from ..annotator_sets import parse_all
+from ..annotator_sets import AnnotatorSet, parse_all
 from ..categories import CATEGORIES
 from ..corpora import KEY
-from ..metrics import resampling
-from ..metrics.span_f1 import COUNT_COLUMNS, prf, per_example, scores
+from ..metrics import resampling, span_f1
+from ..metrics.span_f1 import COUNT_COLUMNS, per_example, prf, scores
 
 
 def load_comparisons(path=None) -> list[dict]:
@@ -48,22 +50,76 @@ def iter_pairs(corpus, comparisons: list[dict] | None = None):
                 yield comp["name"], ref_set, hyp_set, ref_sp, hyp_sp, ex
 
 
+# The book's Table 6 definition: the one the paper's figures support (chapter 04, "Which span F1
+# did the paper report?"). factgenie 1.2.1 is one flag away: convention="both".
+BOOK_METRIC, BOOK_CONVENTION = "char", "either"
+
+
+class _Encoded:
+    """A corpus encoded once for span scoring: its spans as a :class:`SpanTable` and, per
+    annotator set, the example codes of its records and its spans as arrays (cached)."""
+
+    def __init__(self, corpus):
+        examples = corpus.examples if len(corpus.examples) else corpus.records
+        self.table = span_f1.SpanTable(corpus.spans, examples, CATEGORIES)
+        rec, sp = corpus.records, corpus.spans
+        self.rec_codes = self.table.codes(rec)
+        self._rec = (rec["campaign"].to_numpy(), rec["annotator_group"].to_numpy())
+        self._sp = (sp["campaign"].to_numpy(), sp["annotator_group"].to_numpy())
+        self._cache: dict = {}
+
+    @staticmethod
+    def _mask(who, aset: AnnotatorSet) -> np.ndarray:
+        keep = who[0] == aset.campaign
+        return keep & (who[1] == aset.group) if aset.group is not None else keep
+
+    def set(self, aset: AnnotatorSet) -> tuple[np.ndarray, span_f1.Side]:
+        """(sorted example codes of the set's records, the set's spans); raises when it has no records."""
+        if aset not in self._cache:
+            codes = np.unique(self.rec_codes[self._mask(self._rec, aset)])
+            if codes.size == 0:
+                raise ValueError(f"annotator set {aset.spec!r} has no records in this corpus")
+            self._cache[aset] = codes, self.table.side(self._mask(self._sp, aset))
+        return self._cache[aset]
+
+    def campaign_examples(self, campaign: str) -> np.ndarray:
+        return np.unique(self.rec_codes[self._rec[0] == campaign])
+
+
 def pairwise(corpus, comparisons: list[dict] | None = None, matches=("hard", "soft"),
-             convention: str = "factgenie") -> tuple[pd.DataFrame, pd.DataFrame]:
+             convention: str | None = BOOK_CONVENTION, metric: str = BOOK_METRIC) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Per pair of annotator sets and match mode: P/R/F1, and the per-example counts behind them.
 
-    Returns ``(pairs, counts)``: ``pairs`` has columns ``comparison, ref, hyp, match, precision,
-    recall, f1, examples`` and the summed counts, one row per pair and mode; ``counts`` is the
-    :func:`per_example` frame of every row, with ``row`` giving the row of ``pairs``.
+    ``metric`` and ``convention`` choose the span-F1 definition (default: the book's, see
+    ``BOOK_METRIC``). Returns ``(pairs, counts)``: ``pairs`` has columns ``comparison, ref, hyp,
+    match, precision, recall, f1, examples`` and the summed counts, one row per pair and mode;
+    ``counts`` is the per-example counts of every row (the key, ``category`` "all", the
+    ``COUNT_COLUMNS``, ``code``: the example's integer code, and ``row``: the row of ``pairs``).
     """
+    enc = _Encoded(corpus)
+    comparisons = comparisons if comparisons is not None else load_comparisons()
     rows, counts = [], []
-    for name, ref_set, hyp_set, ref_sp, hyp_sp, ex in iter_pairs(corpus, comparisons):
-        for match in matches:
-            c = per_example(ref_sp, hyp_sp, ex, match=match, convention=convention, categories=CATEGORIES)
-            score = scores(c).iloc[0]
-            rows.append({"comparison": name, "ref": ref_set.spec, "hyp": hyp_set.spec, "match": match,
-                         **score.drop("category").to_dict()})
-            counts.append(c.assign(row=len(rows) - 1))
+    for comp in comparisons:
+        restrict = enc.campaign_examples(comp["examples"]) if comp.get("examples") else None
+        for ref_set in parse_all(comp["ref"]):
+            ref_codes, ref_side = enc.set(ref_set)
+            for hyp_set in parse_all(comp["hyp"]):
+                hyp_codes, hyp_side = enc.set(hyp_set)
+                codes = np.intersect1d(ref_codes, hyp_codes)
+                codes = codes if restrict is None else np.intersect1d(codes, restrict)
+                codes = codes[codes >= 0]
+                for match in matches:
+                    arr = span_f1.count_arrays(ref_side, hyp_side, enc.table.n_examples, len(CATEGORIES), match,
+                                               metric, convention)[:, 0, codes]
+                    sums = arr.sum(axis=1)
+                    p, r, f = prf(*sums[:4])
+                    rows.append({"comparison": comp["name"], "ref": ref_set.spec, "hyp": hyp_set.spec, "match": match,
+                                 "precision": float(p), "recall": float(r), "f1": float(f), "examples": len(codes),
+                                 **dict(zip(COUNT_COLUMNS, sums.tolist()))})
+                    frame = enc.table.examples.iloc[codes].reset_index(drop=True)
+                    frame.insert(0, "category", "all")
+                    frame[COUNT_COLUMNS] = arr.T
+                    counts.append(frame.assign(code=codes, row=len(rows) - 1))
     return pd.DataFrame(rows), (pd.concat(counts, ignore_index=True) if counts else pd.DataFrame())
 
 
@@ -76,17 +132,21 @@ def table6(pairs: pd.DataFrame, counts: pd.DataFrame, n_boot: int = 1000, seed: 
     """
     rng = np.random.default_rng(seed)
     out = []
+    rows = counts["row"].to_numpy()
+    codes = counts["code"].to_numpy() if "code" in counts.columns else None
+    if codes is None:  # counts built elsewhere: encode their keys once
+        codes = pd.MultiIndex.from_frame(counts[KEY]).factorize()[0] if len(counts) else np.zeros(0, np.int64)
+    values = counts[COUNT_COLUMNS[:4]].to_numpy(float)
     for (comp, match), grp in pairs.groupby(["comparison", "match"], sort=False):
-        c = counts[counts["row"].isin(grp.index)]
-        keys = c[KEY].drop_duplicates().reset_index(drop=True)
-        keys["_u"] = np.arange(len(keys))
-        c = c.merge(keys, on=KEY)
-        n = len(keys)
+        sel = np.isin(rows, grp.index.to_numpy())
+        uniq, pos = np.unique(codes[sel], return_inverse=True)
+        n = uniq.size
         weights = resampling.weights(n, n_boot, rng)
         per_pair = []
-        for _, pc in c.groupby("row", sort=True):
+        for row in np.unique(rows[sel]):
+            in_row = rows[sel] == row
             mat = np.zeros((n, 4))
-            mat[pc["_u"].to_numpy()] = pc[COUNT_COLUMNS[:4]].to_numpy(float)
+            mat[pos[in_row]] = values[sel][in_row]
             per_pair.append(np.stack(prf(*(weights @ mat).T)))
         reps = np.mean(per_pair, axis=0)  # (3, n_boot)
         row = {"comparison": comp, "match": match, "pairs": len(grp)}
@@ -95,6 +155,22 @@ def table6(pairs: pd.DataFrame, counts: pd.DataFrame, n_boot: int = 1000, seed: 
             row[f"{m}_low"], row[f"{m}_high"] = resampling.interval(reps[i], level)
         out.append(row)
     return pd.DataFrame(out)
+
+
+def definitions(corpus, comparisons: list[dict] | None = None, n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
+    """Table 6 under every span-F1 definition of :data:`span_f1.DEFINITIONS`.
+
+    Columns: ``definition, metric, convention`` and the :func:`table6` columns.
+    """
+    frames = []
+    for label, metric, convention in span_f1.DEFINITIONS:
+        pairs, counts = pairwise(corpus, comparisons, metric=metric, convention=convention)
+        t6 = table6(pairs, counts, n_boot=n_boot, seed=seed)
+        t6.insert(0, "convention", convention)
+        t6.insert(0, "metric", metric)
+        t6.insert(0, "definition", label)
+        frames.append(t6)
+    return pd.concat(frames, ignore_index=True)
 
 
 def versus_table6(t6: pd.DataFrame, figures: dict) -> pd.DataFrame:
@@ -113,9 +189,10 @@ def versus_table6(t6: pd.DataFrame, figures: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def per_category(corpus, comparisons: list[dict] | None = None) -> pd.DataFrame:
-    """Per-category P/R/F1 averaged over each comparison's pairs: hard, soft as factgenie
-    computes it, and soft with the consistent per-category definition.
+def per_category(corpus, comparisons: list[dict] | None = None, convention: str = BOOK_CONVENTION) -> pd.DataFrame:
+    """Per-category P/R/F1 (character overlap, ``convention`` for the lengths) averaged over each
+    comparison's pairs: hard, soft as factgenie computes it, and soft with the consistent
+    per-category definition.
 
     Columns: ``comparison, category, variant, precision, recall, f1``.
     """
@@ -124,8 +201,8 @@ def per_category(corpus, comparisons: list[dict] | None = None) -> pd.DataFrame:
                 ("soft (consistent)", "soft", "consistent"))
     for name, _, _, ref_sp, hyp_sp, ex in iter_pairs(corpus, comparisons):
         for variant, match, pc in variants:
-            table = scores(per_example(ref_sp, hyp_sp, ex, match=match, by_type=True, per_category=pc,
-                                       categories=CATEGORIES))
+            table = scores(per_example(ref_sp, hyp_sp, ex, match=match, convention=convention, by_type=True,
+                                       per_category=pc, categories=CATEGORIES))
             rows += [{"comparison": name, "category": r.category, "variant": variant,
                       "precision": r.precision, "recall": r.recall, "f1": r.f1} for r in table.itertuples()]
     out = pd.DataFrame(rows)
@@ -133,15 +210,16 @@ def per_category(corpus, comparisons: list[dict] | None = None) -> pd.DataFrame:
 
 
 def convention_effect(corpus, comparisons: list[dict] | None = None) -> pd.DataFrame:
-    """Table 6 F1 under factgenie's length convention against counting every example's lengths.
+    """Table 6 F1 (factgenie 1.2.1's character overlap) when lengths count only where both sides
+    marked (factgenie 1.2.1) against every example's lengths (the book's default).
 
-    Columns: ``comparison, match, f1 (factgenie), f1 (all examples), difference``.
+    Columns: ``comparison, match, f1 (both marked), f1 (every example), difference``.
     """
-    a, _ = pairwise(corpus, comparisons, convention="factgenie")
-    b, _ = pairwise(corpus, comparisons, convention="all")
+    a, _ = pairwise(corpus, comparisons, metric="char", convention="both")
+    b, _ = pairwise(corpus, comparisons, metric="char", convention="either")
     keys = ["comparison", "match"]
-    fa = a.groupby(keys, sort=False)["f1"].mean().rename("f1 (factgenie)")
-    fb = b.groupby(keys, sort=False)["f1"].mean().rename("f1 (all examples)")
+    fa = a.groupby(keys, sort=False)["f1"].mean().rename("f1 (both marked)")
+    fb = b.groupby(keys, sort=False)["f1"].mean().rename("f1 (every example)")
     out = pd.concat([fa, fb], axis=1).reset_index()
-    out["difference"] = out["f1 (all examples)"] - out["f1 (factgenie)"]
+    out["difference"] = out["f1 (every example)"] - out["f1 (both marked)"]
     return out

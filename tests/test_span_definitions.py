@@ -2,6 +2,7 @@
 2025 factgenie script and to a span-by-span reference (property-based)."""
 
 import json
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -10,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hotelcheckspan import cli
+from hotelcheckspan.analyses import span_level
 from hotelcheckspan.categories import CATEGORIES
 from hotelcheckspan.corpora import KEY
 from hotelcheckspan.metrics import span_f1 as S
@@ -240,3 +242,83 @@ def test_cli_f1_every_definition_by_hand(tmp_path, capsys, metric, convention, w
     assert out["f1"] == pytest.approx(2 * want[0] * want[1] / (want[0] + want[1]))
     assert cli.main(["f1", ref, hyp, "--metric", metric]) == 0
     assert f"{metric} metric" in capsys.readouterr().out
+
+
+def test_worked_example_of_the_methods_page_every_definition():
+    """book/methods.md works this example by hand under every definition."""
+    ref = {A: [(5, 26, MIS)]}
+    hyp = {A: [(12, 26, NC), (28, 40, MIS)]}
+    for metric in ("char", "char-greedy"):
+        assert prf(table(ref, hyp, match="hard", metric=metric)) == (0, 0, 0)
+        assert tuple(round(x, 2) for x in prf(table(ref, hyp, match="soft", metric=metric))) == (0.54, 0.67, 0.6)
+    assert tuple(round(x, 2) for x in prf(table(ref, hyp, match="soft", metric="span"))) == (0.5, 1.0, 0.67)
+    assert prf(table(ref, hyp, match="hard", metric="span")) == (0, 0, 0)
+    ref2 = ref | {B: [(0, 30, MIS)]}
+    assert prf(table(ref2, hyp, [A, B], match="soft", convention="both"))[:2] == (round(14 / 26, 4), round(14 / 21, 4))
+    assert round(prf(table(ref2, hyp, [A, B], match="soft", convention="either"))[1], 2) == 0.27
+    assert prf(table(ref2, hyp, [A, B], match="soft", metric="span"))[1] == 0.5
+
+
+# --- the evidence of chapter 04, on toy figures ---------------------------------------------------
+
+
+def test_reachable_means_of_span_precision():
+    # eight pairs, four with one hypothesis span and four with four: means are multiples of 1/32
+    assert span_level.reachable_means([1] * 4 + [4] * 4, 0.20) == (False, 6 / 32)
+    assert span_level.reachable_means([1] * 4 + [4] * 4, 0.62) == (True, 20 / 32)
+    assert span_level.reachable_means([3], 0.33) == (True, 1 / 3)
+
+
+def test_hard_soft_ratio_check_flags_a_pair_that_no_definition_gives():
+    figures = {"table6_span_level": {
+        "bad": {"P_H": 0.22, "R_H": 0.19, "F1_H": 0.15, "P_S": 0.33, "R_S": 0.24, "F1_S": 0.28},
+        "good": {"P_H": 0.10, "R_H": 0.10, "F1_H": 0.10, "P_S": 0.29, "R_S": 0.28, "F1_S": 0.28}}}
+    comps = [{"name": "bad", "ref": ["a"], "hyp": ["b"]}, {"name": "good", "ref": ["a"], "hyp": ["b"]}]
+    t = span_level.hard_soft_ratio_check(figures, comps).set_index("comparison")
+    assert not t.loc["bad", "ranges meet"] and not t.loc["bad", "F1_H within P_H, R_H"]
+    assert t.loc["good", "ranges meet"] and t.loc["good", "F1_H within P_H, R_H"]
+    assert t.loc["bad", "range (hard)"] == f"{0.215 / 0.195:.2f}-{0.225 / 0.185:.2f}"
+
+
+def test_implied_recall_by_hand():
+    figures = {
+        "table6_span_level": {"c": {"P_S": 0.5, "R_S": 0.1}},
+        "table3_llm_campaigns": {"gemma-3": {"avg_len": 4, "spans_per_error_record": 1.0}},
+        "table4_dataset_level_stage2_subset": {"St. 1A": {"total": 100}, "gemma-3": {"total": 50}},
+        "dataset": {"span_words": {"mean": 2}, "spans_per_error_record": 2.0, "summary_words": {"max": 20}},
+    }
+    row = span_level.implied_recall(figures, [{"name": "c", "ref": ["stage1/A"], "hyp": ["gemma-3"]}]).iloc[0]
+    assert row["R (every example)"] == pytest.approx(0.5 * (50 * 4) / (100 * 2))
+    assert row["R floor (both marked)"] == pytest.approx(0.5 * 4 / 20)
+    assert row["R (both marked, typical)"] == pytest.approx(0.5 * (1 * 4) / (2 * 2))
+
+
+def test_self_overlaps_counts_examples_where_a_set_overlaps_itself():
+    spans = pd.DataFrame([dict(zip(KEY, ex)) | {"campaign": camp, "annotator_group": 0, "start": s, "end": e}
+                          for ex, camp, s, e in [(A, "x", 0, 5), (A, "x", 3, 8), (B, "x", 0, 5), (B, "x", 5, 8),
+                                                 (B, "y", 0, 5), (B, "y", 1, 2)]])
+    corpus = SimpleNamespace(spans=spans)
+    assert span_level.self_overlaps(corpus, [{"name": "c", "ref": ["x"], "hyp": ["y"]}]) == 2
+    assert span_level.self_overlaps(corpus, [{"name": "c", "ref": ["x"], "hyp": ["x"]}]) == 1
+
+
+def test_definitions_table_on_the_bundled_corpus():
+    from hotelcheckspan import corpora
+
+    c = corpora.load()
+    comps = [{"name": "Human - LLM (O3-Mini)", "ref": ["stage1/A"], "hyp": ["gemma-3"], "examples": "stage2"}]
+    defs = span_level.definitions(c, comps, n_boot=50)
+    assert defs["definition"].tolist() == [label for label, *_ in S.DEFINITIONS for _ in ("hard", "soft")]
+    pairs, _ = span_level.pairwise(c, comps, metric="span", convention="either")
+    got = defs[defs["metric"] == "span"].set_index("match")["f1"]
+    assert got.to_dict() == pytest.approx(pairs.set_index("match")["f1"].to_dict())
+    wide = span_level.definitions_versus(defs, {"table6_span_level": {"Human - LLM (O3-Mini)": {"F1_H": 0.02, "F1_S": 0.05}}})
+    assert wide.columns.tolist() == ["Comparison", "Match", "paper", *[label for label, *_ in S.DEFINITIONS]]
+    assert wide["paper"].tolist() == [0.02, 0.05]
+    pairs, counts = span_level.pairwise(c, comps)
+    t6 = span_level.table6(pairs, counts, n_boot=50)
+    compact = span_level.compact_table6(t6, {"table6_span_level": {}})
+    assert compact.columns.tolist() == ["Comparison", "F1 hard", "paper hard", "F1 soft", "paper soft"]
+    hard = t6.set_index("match").loc["hard"]
+    assert compact.loc[0, "F1 hard"] == f"{hard['f1']:.2f} [{hard['f1_low']:.2f}, {hard['f1_high']:.2f}]"
+    assert compact.loc[0, "paper hard"] == ""

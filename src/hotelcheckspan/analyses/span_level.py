@@ -116,11 +116,23 @@ def pairwise(corpus, comparisons: list[dict] | None = None, matches=("hard", "so
                     rows.append({"comparison": comp["name"], "ref": ref_set.spec, "hyp": hyp_set.spec, "match": match,
                                  "precision": float(p), "recall": float(r), "f1": float(f), "examples": len(codes),
                                  **dict(zip(COUNT_COLUMNS, sums.tolist()))})
-                    frame = enc.table.examples.iloc[codes].reset_index(drop=True)
-                    frame.insert(0, "category", "all")
-                    frame[COUNT_COLUMNS] = arr.T
-                    counts.append(frame.assign(code=codes, row=len(rows) - 1))
-    return pd.DataFrame(rows), (pd.concat(counts, ignore_index=True) if counts else pd.DataFrame())
+                    counts.append((codes, arr, len(rows) - 1))
+    return pd.DataFrame(rows), _counts_frame(enc.table, counts)
+
+
+def _counts_frame(table: span_f1.SpanTable, counts: list[tuple]) -> pd.DataFrame:
+    """One frame of every pair's per-example counts, built once from the arrays."""
+    if not counts:
+        return pd.DataFrame(columns=["category", *KEY, *COUNT_COLUMNS, "code", "row"])
+    codes = np.concatenate([c for c, _, _ in counts])
+    frame = table.examples.iloc[codes].reset_index(drop=True)
+    frame.insert(0, "category", "all")
+    values = np.concatenate([a for _, a, _ in counts], axis=1)
+    for i, col in enumerate(COUNT_COLUMNS):
+        frame[col] = values[i]
+    frame["code"] = codes
+    frame["row"] = np.repeat([r for _, _, r in counts], [c.size for c, _, _ in counts])
+    return frame
 
 
 def table6(pairs: pd.DataFrame, counts: pd.DataFrame, n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> pd.DataFrame:
@@ -189,6 +201,35 @@ def versus_table6(t6: pd.DataFrame, figures: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def compact_table6(t6: pd.DataFrame, figures: dict) -> pd.DataFrame:
+    """Table 6 for reading: per comparison, F1 hard and soft, ours with its 95% interval beside
+    the paper's (blank where the paper has no such row). Values are strings with 2 decimals."""
+    paper = figures["table6_span_level"]
+    rows = []
+    for comp in dict.fromkeys(t6["comparison"]):
+        row = {"Comparison": comp}
+        for match, tag in (("hard", "H"), ("soft", "S")):
+            ours = t6[(t6["comparison"] == comp) & (t6["match"] == match)].iloc[0]
+            row[f"F1 {match}"] = f"{ours['f1']:.2f} [{ours['f1_low']:.2f}, {ours['f1_high']:.2f}]"
+            value = paper.get(comp, {}).get(f"F1_{tag}")
+            row[f"paper {match}"] = "" if value is None else f"{value:.2f}"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def definitions_versus(defs: pd.DataFrame, figures: dict, measure: str = "f1") -> pd.DataFrame:
+    """One measure of Table 6 under every definition beside the paper: a row per comparison and
+    match mode, a column per definition (labels of :data:`span_f1.DEFINITIONS`)."""
+    short = {"precision": "P", "recall": "R", "f1": "F1"}[measure]
+    paper = figures["table6_span_level"]
+    wide = defs.pivot_table(index=["comparison", "match"], columns="definition", values=measure, sort=False)
+    wide = wide[[label for label, *_ in span_f1.DEFINITIONS]].reset_index()
+    wide.insert(2, "paper", [paper.get(c, {}).get(f"{short}_{m[0].upper()}") for c, m in
+                             zip(wide["comparison"], wide["match"])])
+    wide.columns.name = None
+    return wide.rename(columns={"comparison": "Comparison", "match": "Match"})
+
+
 def per_category(corpus, comparisons: list[dict] | None = None, convention: str = BOOK_CONVENTION) -> pd.DataFrame:
     """Per-category P/R/F1 (character overlap, ``convention`` for the lengths) averaged over each
     comparison's pairs: hard, soft as factgenie computes it, and soft with the consistent
@@ -223,3 +264,115 @@ def convention_effect(corpus, comparisons: list[dict] | None = None) -> pd.DataF
     out = pd.concat([fa, fb], axis=1).reset_index()
     out["difference"] = out["f1 (every example)"] - out["f1 (both marked)"]
     return out
+
+
+# --- which definition did the paper use? structural checks on the paper's own figures ----------
+
+
+def _paper_row(aset: AnnotatorSet, table4: dict) -> str:
+    """The Table 3/4 row of an annotator set: 'St. 1A' for a stage's group, else the campaign
+    whose name matches once '(LS)' is written '-ls'."""
+    if aset.name in table4:
+        return aset.name
+    for key in table4:
+        if key.lower().replace(" (ls)", "-ls") == aset.campaign:
+            return key
+    raise KeyError(f"no Table 4 row for {aset.spec!r}")
+
+
+def _marked_words(aset: AnnotatorSet, figures: dict) -> tuple[float, float, float]:
+    """(words marked on the stage-2 subset, mean span words, spans per error record) of a set,
+    from Tables 3 and 4 (human sets: the paper's mean span length and spans per error record)."""
+    table3, table4, dataset = figures["table3_llm_campaigns"], figures["table4_dataset_level_stage2_subset"], figures["dataset"]
+    row = _paper_row(aset, table4)
+    if row in table3:
+        words, per_error = table3[row]["avg_len"], table3[row]["spans_per_error_record"]
+    else:
+        words, per_error = dataset["span_words"]["mean"], dataset["spans_per_error_record"]
+    return table4[row]["total"] * words, words, per_error
+
+
+def implied_recall(figures: dict, comparisons: list[dict] | None = None) -> pd.DataFrame:
+    """What the paper's own soft precision implies for its soft recall under each length rule.
+
+    Any character-overlap definition has P = O / L_hyp and R = O / L_ref with one overlap O, so
+    R = P x L_hyp / L_ref. Counting every example's lengths, L is all a set marked on the 245
+    examples (Table 4 spans x mean span words, Tables 2-3). Counting only examples both sides
+    marked, L_ref is at most one summary (the paper's longest, in words) per such example, since
+    one set's spans in a summary do not overlap, while L_hyp is at least the hypothesis's mean span
+    per example: R >= P x (hypothesis mean span words) / (longest summary words). Pairs are
+    averaged as Table 6 does. Columns: ``comparison, paper P_S, paper R_S, R (every example),
+    R floor (both marked), R (both marked, typical)``; the typical value uses spans per error
+    record x mean span words on each side.
+    """
+    comparisons = comparisons if comparisons is not None else load_comparisons()
+    table6 = figures["table6_span_level"]
+    longest = figures["dataset"]["summary_words"]["max"]
+    rows = []
+    for comp in comparisons:
+        paper = table6.get(comp["name"])
+        if paper is None:
+            continue
+        every, floor, typical = [], [], []
+        for ref in parse_all(comp["ref"]):
+            ref_total, ref_words, ref_per_error = _marked_words(ref, figures)
+            for hyp in parse_all(comp["hyp"]):
+                hyp_total, hyp_words, hyp_per_error = _marked_words(hyp, figures)
+                every.append(hyp_total / ref_total)
+                floor.append(hyp_words / longest)
+                typical.append((hyp_per_error * hyp_words) / (ref_per_error * ref_words))
+        p = paper["P_S"]
+        rows.append({"comparison": comp["name"], "paper P_S": p, "paper R_S": paper["R_S"],
+                     "R (every example)": p * float(np.mean(every)), "R floor (both marked)": p * float(np.mean(floor)),
+                     "R (both marked, typical)": p * float(np.mean(typical))})
+    return pd.DataFrame(rows)
+
+
+def reachable_means(denominators: list[int], printed: float, decimals: int = 2) -> tuple[bool, float]:
+    """Whether a mean over pairs of fractions k / d (one pair per denominator d, k = 0..d) can
+    round to ``printed``; returns (reachable, the nearest reachable mean). Under the paper's
+    prose definition a pair's precision is such a fraction, d being the hypothesis's span count."""
+    sums = {0.0}
+    for d in denominators:
+        sums = {s + k / d for s in sums for k in range(d + 1)}
+    means = np.array(sorted(sums)) / len(denominators)
+    nearest = float(means[np.argmin(np.abs(means - printed))])
+    return bool(np.any(np.abs(means - printed) <= 0.5 * 10 ** -decimals + 1e-12)), nearest
+
+
+def hard_soft_ratio_check(figures: dict, comparisons: list[dict] | None = None) -> pd.DataFrame:
+    """For each Table 6 row, the P/R ratio in hard and in soft mode with its range within the
+    printed rounding. For a single pair, any character-overlap definition gives both modes the
+    same denominators, so the ratios must agree. Columns: ``comparison, pairs, P_H / R_H, range (hard),
+    P_S / R_S, range (soft), ranges meet``; also ``F1_H within P_H, R_H`` (a single pair's F1 lies
+    between its P and R; 0.005 rounding allowed)."""
+    comparisons = comparisons if comparisons is not None else load_comparisons()
+    n_pairs = {c["name"]: len(c["ref"]) * len(c["hyp"]) for c in comparisons}
+    rows = []
+    for comp, v in figures["table6_span_level"].items():
+        out = {"comparison": comp, "pairs": n_pairs.get(comp)}
+        ranges = []
+        for tag in ("H", "S"):
+            p, r = v[f"P_{tag}"], v[f"R_{tag}"]
+            lo, hi = (p - 0.005) / (r + 0.005), (p + 0.005) / max(r - 0.005, 1e-9)
+            out[f"P_{tag} / R_{tag}"] = p / r if r else float("nan")
+            out[f"range ({'hard' if tag == 'H' else 'soft'})"] = f"{lo:.2f}-{hi:.2f}"
+            ranges.append((lo, hi))
+        out["ranges meet"] = ranges[0][0] <= ranges[1][1] and ranges[1][0] <= ranges[0][1]
+        out["F1_H within P_H, R_H"] = min(v["P_H"], v["R_H"]) - 0.01 <= v["F1_H"] <= max(v["P_H"], v["R_H"]) + 0.01
+        rows.append(out)
+    return pd.DataFrame(rows)
+
+
+def self_overlaps(corpus, comparisons: list[dict] | None = None) -> int:
+    """Examples in which some Table 6 annotator set has two spans that overlap each other: only
+    there can factgenie 1.2.1's character credit and the May 2025 script's greedy credit differ."""
+    comparisons = comparisons if comparisons is not None else load_comparisons()
+    sets = {s for comp in comparisons for side in ("ref", "hyp") for s in parse_all(comp[side])}
+    flagged = set()
+    for aset in sets:
+        sp = aset.filter(corpus.spans).sort_values([*KEY, "start"])
+        prev_end = sp.groupby(KEY, sort=False)["end"].transform(lambda e: e.cummax().shift())
+        hit = sp[sp["start"] < prev_end]
+        flagged |= set(map(tuple, hit[KEY].itertuples(index=False)))
+    return len(flagged)

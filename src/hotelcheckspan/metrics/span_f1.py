@@ -88,10 +88,11 @@ DEFAULT_CONVENTION = {"char": "both", "char-greedy": "either", "span": "either"}
 # The definitions compared in chapter 04, in the order shown there: (label, metric, convention).
 DEFINITIONS = [
     ("factgenie 1.2.1", "char", "both"),
-    ("factgenie 1.2.1, lengths of every example", "char", "either"),
-    ("factgenie May 2025 script", "char-greedy", "either"),
-    ("paper's prose (span overlap)", "span", "either"),
+    ("every example's lengths", "char", "either"),
+    ("factgenie May 2025", "char-greedy", "either"),
+    ("span overlap (prose)", "span", "either"),
 ]
+DEFINITION_LABELS = {(metric, convention): label for label, metric, convention in DEFINITIONS}
 
 
 def resolve(metric: str = "char", convention: str | None = None) -> tuple[str, str]:
@@ -129,9 +130,10 @@ def _key_codes(frames: list[pd.DataFrame]) -> list[np.ndarray]:
     sizes = [len(f) for f in frames]
     code = np.zeros(sum(sizes), np.int64)
     for col in KEY:
-        values = np.concatenate([f[col].to_numpy() for f in frames]) if frames else np.zeros(0)
+        values = np.concatenate([f[col].to_numpy() for f in frames])
         codes, uniques = pd.factorize(values)
-        code = pd.factorize(code * max(len(uniques), 1) + codes)[0]
+        if len(uniques) > 1:
+            code = pd.factorize(code * len(uniques) + codes)[0] if code.any() else codes.astype(np.int64)
     return np.split(code, np.cumsum(sizes)[:-1])
 
 
@@ -147,7 +149,13 @@ def _side(spans: pd.DataFrame, ex: np.ndarray, cats: list[str]) -> tuple[Side, n
     o = _order(spans)
     start = spans["start"].to_numpy(np.int64)
     end = spans["end"].to_numpy(np.int64) if "end" in spans.columns else start + spans["text"].str.len().to_numpy(np.int64)
-    codes = pd.Categorical(spans["type"], categories=cats).codes.astype(np.int64)
+    types = spans["type"].to_numpy()
+    if len(types) < 256:  # a dict is cheaper than building an index for a few spans
+        index = {c: i for i, c in enumerate(cats)}
+        codes = np.array([index.get(t, -1) for t in types], np.int64)
+    else:
+        codes = pd.Index(cats).get_indexer(types).astype(np.int64)
+    ex = np.where(codes >= 0, ex, -1)  # a span of a category outside ``cats`` is not counted
     return Side(ex[o], start[o], end[o], codes[o]), o
 
 
@@ -335,14 +343,18 @@ def _overlap(out, ref: Side, hyp: Side, n_ex, n_cat, match, metric, per_category
 
 
 def _encode_pair(ref: pd.DataFrame, hyp: pd.DataFrame, examples: pd.DataFrame, categories):
+    """Both sides as arrays against the distinct ``examples`` (codes 0..n-1, in first-seen order);
+    returns (ref, hyp, positions of the distinct examples in ``examples``, categories)."""
     cats = list(categories) if categories is not None else _categories(ref, hyp)
-    ex_frame = examples[KEY].drop_duplicates().reset_index(drop=True)
-    ex_codes, r_codes, h_codes = _key_codes([ex_frame, ref, hyp])
-    lookup = np.full(int(max(ex_codes.max(initial=-1), r_codes.max(initial=-1), h_codes.max(initial=-1))) + 1, -1, np.int64)
-    lookup[ex_codes] = np.arange(ex_codes.size)
+    ex_codes, r_codes, h_codes = _key_codes([examples, ref, hyp])
+    _, first = np.unique(ex_codes, return_index=True)
+    first.sort()
+    size = int(max(ex_codes.max(initial=-1), r_codes.max(initial=-1), h_codes.max(initial=-1))) + 1
+    lookup = np.full(size, -1, np.int64)
+    lookup[ex_codes[first]] = np.arange(first.size)
     r, _ = _side(ref, lookup[r_codes], cats)
     h, _ = _side(hyp, lookup[h_codes], cats)
-    return r, h, ex_frame, cats
+    return r, h, first, cats
 
 
 def per_example(ref: pd.DataFrame, hyp: pd.DataFrame, examples: pd.DataFrame, match: str = "hard",
@@ -355,7 +367,8 @@ def per_example(ref: pd.DataFrame, hyp: pd.DataFrame, examples: pd.DataFrame, ma
     examples evaluated (key columns); spans of other examples are ignored. Without ``by_type``
     the category column is ``"all"``.
     """
-    r, h, ex_frame, cats = _encode_pair(ref, hyp, examples, categories)
+    r, h, first, cats = _encode_pair(ref, hyp, examples, categories)
+    ex_frame = examples[KEY].iloc[first].reset_index(drop=True)
     n_ex = len(ex_frame)
     arr = count_arrays(r, h, n_ex, max(1, len(cats)), match, metric, convention, by_type, per_category)
     cats_out = cats if by_type else ["all"]
@@ -377,11 +390,8 @@ def prf(overlap, overlap_ref, hyp_length, ref_length):
 def _score_frame(categories: list[str], sums: np.ndarray, n_examples: int) -> pd.DataFrame:
     """``sums``: (6, n_cat) summed counts."""
     p, r, f = prf(*sums[:4])
-    out = pd.DataFrame({"category": categories, "precision": p, "recall": r, "f1": f,
-                        "examples": np.full(len(categories), n_examples)})
-    for i, col in enumerate(COUNT_COLUMNS):
-        out[col] = sums[i]
-    return out
+    return pd.DataFrame({"category": categories, "precision": p, "recall": r, "f1": f,
+                         "examples": np.full(len(categories), n_examples), **dict(zip(COUNT_COLUMNS, sums))})
 
 
 def scores(counts: pd.DataFrame) -> pd.DataFrame:
@@ -410,8 +420,8 @@ def span_f1(ref: pd.DataFrame, hyp: pd.DataFrame, examples: pd.DataFrame, match:
     ``metric`` and ``convention`` choose the definition (see the module docstring); the default
     is factgenie 1.2.1's.
     """
-    r, h, ex_frame, cats = _encode_pair(ref, hyp, examples, categories)
-    n_ex, n_cat = len(ex_frame), max(1, len(cats))
+    r, h, first, cats = _encode_pair(ref, hyp, examples, categories)
+    n_ex, n_cat = first.size, max(1, len(cats))
     overall = count_arrays(r, h, n_ex, n_cat, match, metric, convention, False, per_category)
     table = _score_frame(["all"], overall.sum(axis=2), n_ex)
     if not by_type:

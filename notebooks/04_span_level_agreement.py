@@ -60,13 +60,13 @@ glue("book_definition", book_definition, display=False)
 pairs, counts = span_level.pairwise(corpus)
 t6 = span_level.table6(pairs, counts, n_boot=1000, seed=0)
 glue("n_examples", int(pairs["examples"].max()), display=False)
-span_level.compact_table6(t6, reported).style.hide(axis="index")
+span_level.compact_table6(t6, reported).style.hide(axis="index").set_uuid("ch04t1")
 
 # %% [markdown]
 # Precision and recall, with their intervals (expand):
 
 # %% tags=["hide-output"]
-span_level.versus_table6(t6, reported).style.hide(axis="index").format(precision=2, na_rep="")
+span_level.versus_table6(t6, reported).style.hide(axis="index").set_uuid("ch04t2").format(precision=2, na_rep="")
 
 # %% [markdown]
 # (spread)=
@@ -80,7 +80,7 @@ plots.pair_spread(pairs, reported["table6_span_level"])
 
 # %% tags=["hide-output"]
 cols = ["comparison", "ref", "hyp", "match", "precision", "recall", "f1", "ref_count", "hyp_count"]
-pairs[cols].style.hide(axis="index").format(precision=2)
+pairs[cols].style.hide(axis="index").set_uuid("ch04t3").format(precision=2)
 
 # %% [markdown]
 # (categories)=
@@ -97,7 +97,7 @@ pairs[cols].style.hide(axis="index").format(precision=2)
 per_cat = span_level.per_category(corpus)
 per_cat_f1 = per_cat.pivot_table(index=["comparison", "category"], columns="variant", values="f1", sort=False)
 per_cat_f1.columns.name = None
-per_cat_f1.reset_index().style.hide(axis="index").format(precision=2)
+per_cat_f1.reset_index().style.hide(axis="index").set_uuid("ch04t4").format(precision=2)
 
 # %% [markdown]
 # (definitions)=
@@ -118,17 +118,17 @@ per_cat_f1.reset_index().style.hide(axis="index").format(precision=2)
 
 # %%
 defs = span_level.definitions(corpus, n_boot=1000, seed=0)
-span_level.definitions_versus(defs, reported, "f1").style.hide(axis="index").format(precision=2, na_rep="")
+span_level.definitions_versus(defs, reported, "f1").style.hide(axis="index").set_uuid("ch04t5").format(precision=2, na_rep="")
 
 # %% [markdown]
 # Precision and recall under every definition, and every interval (expand):
 
 # %% tags=["hide-output"]
 for measure in ("precision", "recall"):
-    display(span_level.definitions_versus(defs, reported, measure).style.hide(axis="index")
+    display(span_level.definitions_versus(defs, reported, measure).style.hide(axis="index").set_uuid("ch04t6")
             .format(precision=2, na_rep="").set_caption(measure))
 full = defs.drop(columns=["metric", "convention"])
-full.style.hide(axis="index").format(precision=2)
+full.style.hide(axis="index").set_uuid("ch04t7").format(precision=2)
 
 # %% [markdown]
 # Closeness to the paper cannot decide: our corpus is a stand-in, and its annotators can be tuned
@@ -145,7 +145,7 @@ full.style.hide(axis="index").format(precision=2)
 
 # %%
 implied = span_level.implied_recall(reported)
-implied.style.hide(axis="index").format(precision=2)
+implied.style.hide(axis="index").set_uuid("ch04t8").format(precision=2)
 
 # %%
 o3 = implied.set_index("comparison").loc["Human - LLM (O3-Mini)"]
@@ -227,7 +227,7 @@ glue("greedy_same", "identical" if same else "different", display=False)
 # only rows of one pair):
 
 # %%
-span_level.hard_soft_ratio_check(reported).style.hide(axis="index").format(precision=2, na_rep="")
+span_level.hard_soft_ratio_check(reported).style.hide(axis="index").set_uuid("ch04t9").format(precision=2, na_rep="")
 
 # %% [markdown]
 # The paper's F1 column is also the mean of per-pair F1, not the harmonic mean of the printed P and
@@ -245,7 +245,7 @@ span_level.hard_soft_ratio_check(reported).style.hide(axis="index").format(preci
 
 # %%
 effect = span_level.convention_effect(corpus)
-effect.style.hide(axis="index").format(precision=2)
+effect.style.hide(axis="index").set_uuid("ch04t10").format(precision=2)
 
 # %%
 glue("gap_mean", round(float(effect["difference"].abs().mean()), 4), display=False)

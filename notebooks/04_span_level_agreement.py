@@ -41,9 +41,9 @@ from hotelcheckspan.metrics import span_f1
 plots.set_theme()
 corpus = hotelcheckspan.load()
 reported = paper.figures()
-report.corpus_banner(corpus)
 book_definition = span_f1.DEFINITION_LABELS[span_level.BOOK_METRIC, span_level.BOOK_CONVENTION]
 glue("book_definition", book_definition, display=False)
+report.corpus_banner(corpus)
 
 # %% [markdown]
 # (table6)=

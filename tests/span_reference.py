@@ -3,12 +3,15 @@
 ``per_character`` follows factgenie's algorithm character by character on plain Python lists.
 ``factgenie_f1`` runs factgenie's own ``compute_f1_scores`` (its source, from the installed
 ``factgenie`` package) with its web-app imports stubbed, since the metric itself needs neither.
+``may2025_f1`` runs the May 2025 script's ``compute_f1_scores`` from the shared reference folder
+(absent: ``MAY2025 is None``); ``per_span`` is the paper's prose definition, span by span.
 """
 
 from __future__ import annotations
 
 import ast
 import importlib.util
+import logging
 import sys
 import types
 from pathlib import Path
@@ -106,3 +109,78 @@ def factgenie_f1(ref: dict, hyp: dict, examples: list, match: str, categories: l
     example_list = pd.DataFrame(examples, columns=KEY)
     return FACTGENIE.compute_f1_scores(span_index, [("ref", None), ("hyp", None)], example_list,
                                        match_mode=match, category_breakdown=True)
+
+
+def per_span(ref: dict, hyp: dict, examples: list, match: str = "hard", convention: str = "either") -> dict:
+    """The paper's prose, span by span: a hypothesis span is a true positive when it overlaps a
+    reference span (of its type under ``hard``), and a reference span is found when a hypothesis
+    span overlaps it. Returns {category or "all": the six counts}, counts of spans."""
+    def zero():
+        return dict.fromkeys(["overlap", "overlap_ref", "hyp_length", "ref_length", "hyp_count", "ref_count"], 0)
+
+    def overlaps(a, b):
+        return max(a[0], b[0]) < min(a[1], b[1]) and (match == "soft" or a[2] == b[2])
+
+    out = {"all": zero()}
+    for ex in examples:
+        R, H = ref.get(ex, []), hyp.get(ex, [])
+        counted = bool(R and H) or convention == "either"
+        for side, mine, theirs, hit in (("hyp", H, R, "overlap"), ("ref", R, H, "overlap_ref")):
+            for span in mine:
+                for key in ("all", span[2]):
+                    row = out.setdefault(key, zero())
+                    row[f"{side}_count"] += 1
+                    row[f"{side}_length"] += counted
+                    row[hit] += any(overlaps(span, other) for other in theirs)
+    return out
+
+
+def _shared() -> Path | None:
+    """The shared reference folder beside the clone (as CI puts it), or /work/shared."""
+    for root in (Path(__file__).resolve().parents[2] / "shared", Path("/work/shared")):
+        if (root / "reference").is_dir():
+            return root
+    return None
+
+
+def _load_may2025():
+    """``compute_f1_scores`` of factgenie's May 2025 ``scripts/evaluation/f1.py``, from the shared
+    reference folder (the function only: the script's imports start factgenie's web app)."""
+    shared = _shared()
+    path = shared / "reference" / "factgenie-2025-05" / "scripts_evaluation_f1.py" if shared else None
+    if path is None or not path.is_file():
+        return None
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "compute_f1_scores")
+    module = types.ModuleType("factgenie_2025_05_f1")
+    module.__dict__["logger"] = logging.getLogger("factgenie_2025_05_f1")
+    exec(compile(ast.Module(body=[fn], type_ignores=[]), str(path), "exec"), module.__dict__)
+    return module
+
+
+MAY2025 = _load_may2025()
+
+
+def may2025_f1(ref: dict, hyp: dict, examples: list, match: str, categories: list, distinct_ids: bool = False) -> dict:
+    """The May 2025 script's compute_f1_scores on the same input (types as category indices).
+
+    The script keys claimed characters by ``id()`` of a pandas row, which CPython may reuse;
+    ``distinct_ids=True`` runs it with each reference row identified by its index label instead.
+    """
+    rows = []
+    for group, side in (("ref", ref), ("hyp", hyp)):
+        for ex, spans in side.items():
+            if ex not in examples:
+                continue
+            for s, e, t in spans:
+                rows.append(dict(zip(KEY, ex)) | {"annotator_group_id": group, "annotation_type": categories.index(t),
+                                                   "annotation_start": s, "annotation_end": e})
+    span_index = pd.DataFrame(rows, columns=KEY + ["annotator_group_id", "annotation_type", "annotation_start",
+                                                   "annotation_end"])
+    globs = MAY2025.compute_f1_scores.__globals__
+    if distinct_ids:
+        globs["id"] = lambda row: row.name
+    try:
+        return MAY2025.compute_f1_scores(span_index, ["ref"], ["hyp"], match_mode=match, category_breakdown=True)
+    finally:
+        globs.pop("id", None)

@@ -150,8 +150,8 @@ def cmd_f1(args) -> int:
         _warn_count(side.warnings, str(side.path))
     try:
         result = api.span_f1(sides[0], sides[1], ref_group=_group(args.ref_group), hyp_group=_group(args.hyp_group),
-                             match=args.match, convention=args.convention, by_type=args.by_type,
-                             per_category=args.per_category)
+                             match=args.match, metric=args.metric, convention=args.convention,
+                             by_type=args.by_type, per_category=args.per_category)
     except ValueError as err:
         if isinstance(err, corpora.CorpusError):
             raise
@@ -159,7 +159,8 @@ def cmd_f1(args) -> int:
     if args.json:
         print(json.dumps(_plain(result), allow_nan=False))
         return 0
-    print(f"{args.match} match, {args.convention} convention, {result['examples']} examples, "
+    print(f"{args.match} match, {args.metric} metric, {span_f1.resolve(args.metric, args.convention)[1]} convention, "
+          f"{result['examples']} examples, "
           f"{result['ref_count']} reference and {result['hyp_count']} hypothesis spans")
     rows = [{"category": "all", **{k: result[k] for k in ("precision", "recall", "f1", "ref_count", "hyp_count")}}]
     rows += [{"category": cat, **vals} for cat, vals in result.get("by_type", {}).items()]
@@ -193,7 +194,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ref-group", default=None, help="annotator group of REF (default: all groups)")
     p.add_argument("--hyp-group", default=None, help="annotator group of HYP (default: all groups)")
     p.add_argument("--match", choices=["hard", "soft"], default="hard")
-    p.add_argument("--convention", choices=["factgenie", "all"], default="factgenie")
+    p.add_argument("--metric", choices=list(span_f1.METRICS), default="char",
+                   help="char: factgenie 1.2.1's character overlap (default); char-greedy: factgenie's May 2025 "
+                        "script; span: the share of spans that overlap a span of the other side")
+    p.add_argument("--convention", choices=[*span_f1.CONVENTIONS, *span_f1.ALIASES], default=None,
+                   help="whose span lengths count: both (examples both sides marked; factgenie 1.2.1) or either "
+                        "(every example); default: the metric's own (both for char, either otherwise)")
     p.add_argument("--by-type", action="store_true")
     p.add_argument("--per-category", choices=["factgenie", "consistent"], default="factgenie",
                    help="soft per-category definition (see the methods page)")

@@ -3,7 +3,9 @@
 A comparison (``data/comparisons.yaml``) pairs every reference annotator set with every
 hypothesis set; each pair is scored with :mod:`hotelcheckspan.metrics.span_f1` on the examples
 both sets annotated, and Table 6 averages the per-pair P, R and F1, with bootstrap intervals
-that resample examples once for all pairs of a comparison.
+that resample examples once for all pairs of a comparison. The corpus's spans are encoded once
+per table (:class:`~hotelcheckspan.metrics.span_f1.SpanTable`) and every pair, match mode and
+bootstrap replicate works on the resulting integer counts.
 """
 
 from __future__ import annotations
@@ -15,10 +17,10 @@ import pandas as pd
 import yaml
 
 from .. import paths
-from ..annotator_sets import parse_all
+from ..annotator_sets import AnnotatorSet, parse_all
 from ..corpora import KEY
-from ..metrics import resampling
-from ..metrics.span_f1 import COUNT_COLUMNS, prf, per_example, scores
+from ..metrics import resampling, span_f1
+from ..metrics.span_f1 import COUNT_COLUMNS, per_example, prf, scores
 
 
 def load_comparisons(path=None) -> list[dict]:
@@ -47,24 +49,91 @@ def iter_pairs(corpus, comparisons: list[dict] | None = None):
                 yield comp["name"], ref_set, hyp_set, ref_sp, hyp_sp, ex
 
 
+# The book's Table 6 definition: the one the paper's figures support (chapter 04, "Which span F1
+# did the paper report?"). factgenie 1.2.1 is one flag away: convention="both".
+BOOK_METRIC, BOOK_CONVENTION = "char", "either"
+
+
+class _Encoded:
+    """A corpus encoded once for span scoring: its spans as a :class:`SpanTable` and, per
+    annotator set, the example codes of its records and its spans as arrays (cached)."""
+
+    def __init__(self, corpus):
+        examples = corpus.examples if len(corpus.examples) else corpus.records
+        self.table = span_f1.SpanTable(corpus.spans, examples, corpus.categories)
+        self.n_categories = len(corpus.categories)
+        rec, sp = corpus.records, corpus.spans
+        self.rec_codes = self.table.codes(rec)
+        self._rec = (rec["campaign"].to_numpy(), rec["annotator_group"].to_numpy())
+        self._sp = (sp["campaign"].to_numpy(), sp["annotator_group"].to_numpy())
+        self._cache: dict = {}
+
+    @staticmethod
+    def _mask(who, aset: AnnotatorSet) -> np.ndarray:
+        keep = who[0] == aset.campaign
+        return keep & (who[1] == aset.group) if aset.group is not None else keep
+
+    def set(self, aset: AnnotatorSet) -> tuple[np.ndarray, span_f1.Side]:
+        """(sorted example codes of the set's records, the set's spans); raises when it has no records."""
+        if aset not in self._cache:
+            codes = np.unique(self.rec_codes[self._mask(self._rec, aset)])
+            if codes.size == 0:
+                raise ValueError(f"annotator set {aset.spec!r} has no records in this corpus")
+            self._cache[aset] = codes, self.table.side(self._mask(self._sp, aset))
+        return self._cache[aset]
+
+    def campaign_examples(self, campaign: str) -> np.ndarray:
+        return np.unique(self.rec_codes[self._rec[0] == campaign])
+
+
 def pairwise(corpus, comparisons: list[dict] | None = None, matches=("hard", "soft"),
-             convention: str = "factgenie") -> tuple[pd.DataFrame, pd.DataFrame]:
+             convention: str | None = BOOK_CONVENTION, metric: str = BOOK_METRIC) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Per pair of annotator sets and match mode: P/R/F1, and the per-example counts behind them.
 
-    Returns ``(pairs, counts)``: ``pairs`` has columns ``comparison, ref, hyp, match, precision,
-    recall, f1, examples`` and the summed counts, one row per pair and mode; ``counts`` is the
-    :func:`per_example` frame of every row, with ``row`` giving the row of ``pairs``.
+    ``metric`` and ``convention`` choose the span-F1 definition (default: the book's, see
+    ``BOOK_METRIC``). Returns ``(pairs, counts)``: ``pairs`` has columns ``comparison, ref, hyp,
+    match, precision, recall, f1, examples`` and the summed counts, one row per pair and mode;
+    ``counts`` is the per-example counts of every row (the key, ``category`` "all", the
+    ``COUNT_COLUMNS``, ``code``: the example's integer code, and ``row``: the row of ``pairs``).
     """
+    enc = _Encoded(corpus)
+    comparisons = comparisons if comparisons is not None else load_comparisons()
     rows, counts = [], []
-    for name, ref_set, hyp_set, ref_sp, hyp_sp, ex in iter_pairs(corpus, comparisons):
-        for match in matches:
-            c = per_example(ref_sp, hyp_sp, ex, match=match, convention=convention,
-                            categories=corpus.categories_of(ref_set.campaign, hyp_set.campaign))
-            score = scores(c).iloc[0]
-            rows.append({"comparison": name, "ref": ref_set.spec, "hyp": hyp_set.spec, "match": match,
-                         **score.drop("category").to_dict()})
-            counts.append(c.assign(row=len(rows) - 1))
-    return pd.DataFrame(rows), (pd.concat(counts, ignore_index=True) if counts else pd.DataFrame())
+    for comp in comparisons:
+        restrict = enc.campaign_examples(comp["examples"]) if comp.get("examples") else None
+        for ref_set in parse_all(comp["ref"]):
+            ref_codes, ref_side = enc.set(ref_set)
+            for hyp_set in parse_all(comp["hyp"]):
+                hyp_codes, hyp_side = enc.set(hyp_set)
+                corpus.categories_of(ref_set.campaign, hyp_set.campaign)  # raises when they cannot be compared
+                codes = np.intersect1d(ref_codes, hyp_codes)
+                codes = codes if restrict is None else np.intersect1d(codes, restrict)
+                codes = codes[codes >= 0]
+                for match in matches:
+                    arr = span_f1.count_arrays(ref_side, hyp_side, enc.table.n_examples, enc.n_categories, match,
+                                               metric, convention)[:, 0, codes]
+                    sums = arr.sum(axis=1)
+                    p, r, f = prf(*sums[:4])
+                    rows.append({"comparison": comp["name"], "ref": ref_set.spec, "hyp": hyp_set.spec, "match": match,
+                                 "precision": float(p), "recall": float(r), "f1": float(f), "examples": len(codes),
+                                 **dict(zip(COUNT_COLUMNS, sums.tolist()))})
+                    counts.append((codes, arr, len(rows) - 1))
+    return pd.DataFrame(rows), _counts_frame(enc.table, counts)
+
+
+def _counts_frame(table: span_f1.SpanTable, counts: list[tuple]) -> pd.DataFrame:
+    """One frame of every pair's per-example counts, built once from the arrays."""
+    if not counts:
+        return pd.DataFrame(columns=["category", *KEY, *COUNT_COLUMNS, "code", "row"])
+    codes = np.concatenate([c for c, _, _ in counts])
+    frame = table.examples.iloc[codes].reset_index(drop=True)
+    frame.insert(0, "category", "all")
+    values = np.concatenate([a for _, a, _ in counts], axis=1)
+    for i, col in enumerate(COUNT_COLUMNS):
+        frame[col] = values[i]
+    frame["code"] = codes
+    frame["row"] = np.repeat([r for _, _, r in counts], [c.size for c, _, _ in counts])
+    return frame
 
 
 def table6(pairs: pd.DataFrame, counts: pd.DataFrame, n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> pd.DataFrame:
@@ -76,17 +145,21 @@ def table6(pairs: pd.DataFrame, counts: pd.DataFrame, n_boot: int = 1000, seed: 
     """
     rng = np.random.default_rng(seed)
     out = []
+    rows = counts["row"].to_numpy()
+    codes = counts["code"].to_numpy() if "code" in counts.columns else None
+    if codes is None:  # counts built elsewhere: encode their keys once
+        codes = pd.MultiIndex.from_frame(counts[KEY]).factorize()[0] if len(counts) else np.zeros(0, np.int64)
+    values = counts[COUNT_COLUMNS[:4]].to_numpy(float)
     for (comp, match), grp in pairs.groupby(["comparison", "match"], sort=False):
-        c = counts[counts["row"].isin(grp.index)]
-        keys = c[KEY].drop_duplicates().reset_index(drop=True)
-        keys["_u"] = np.arange(len(keys))
-        c = c.merge(keys, on=KEY)
-        n = len(keys)
+        sel = np.isin(rows, grp.index.to_numpy())
+        uniq, pos = np.unique(codes[sel], return_inverse=True)
+        n = uniq.size
         weights = resampling.weights(n, n_boot, rng)
         per_pair = []
-        for _, pc in c.groupby("row", sort=True):
+        for row in np.unique(rows[sel]):
+            in_row = rows[sel] == row
             mat = np.zeros((n, 4))
-            mat[pc["_u"].to_numpy()] = pc[COUNT_COLUMNS[:4]].to_numpy(float)
+            mat[pos[in_row]] = values[sel][in_row]
             per_pair.append(np.stack(prf(*(weights @ mat).T)))
         reps = np.mean(per_pair, axis=0)  # (3, n_boot)
         row = {"comparison": comp, "match": match, "pairs": len(grp)}
@@ -95,6 +168,22 @@ def table6(pairs: pd.DataFrame, counts: pd.DataFrame, n_boot: int = 1000, seed: 
             row[f"{m}_low"], row[f"{m}_high"] = resampling.interval(reps[i], level)
         out.append(row)
     return pd.DataFrame(out)
+
+
+def definitions(corpus, comparisons: list[dict] | None = None, n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
+    """Table 6 under every span-F1 definition of :data:`span_f1.DEFINITIONS`.
+
+    Columns: ``definition, metric, convention`` and the :func:`table6` columns.
+    """
+    frames = []
+    for label, metric, convention in span_f1.DEFINITIONS:
+        pairs, counts = pairwise(corpus, comparisons, metric=metric, convention=convention)
+        t6 = table6(pairs, counts, n_boot=n_boot, seed=seed)
+        t6.insert(0, "convention", convention)
+        t6.insert(0, "metric", metric)
+        t6.insert(0, "definition", label)
+        frames.append(t6)
+    return pd.concat(frames, ignore_index=True)
 
 
 def versus_table6(t6: pd.DataFrame, figures: dict) -> pd.DataFrame:
@@ -113,9 +202,39 @@ def versus_table6(t6: pd.DataFrame, figures: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def per_category(corpus, comparisons: list[dict] | None = None) -> pd.DataFrame:
-    """Per-category P/R/F1 averaged over each comparison's pairs: hard, soft as factgenie
-    computes it, and soft with the consistent per-category definition.
+def compact_table6(t6: pd.DataFrame, figures: dict) -> pd.DataFrame:
+    """Table 6 for reading: per comparison, F1 hard and soft, ours with its 95% interval beside
+    the paper's (blank where the paper has no such row). Values are strings with 2 decimals."""
+    paper = figures["table6_span_level"]
+    rows = []
+    for comp in dict.fromkeys(t6["comparison"]):
+        row = {"Comparison": comp}
+        for match, tag in (("hard", "H"), ("soft", "S")):
+            ours = t6[(t6["comparison"] == comp) & (t6["match"] == match)].iloc[0]
+            row[f"F1 {match}"] = f"{ours['f1']:.2f} [{ours['f1_low']:.2f}, {ours['f1_high']:.2f}]"
+            value = paper.get(comp, {}).get(f"F1_{tag}")
+            row[f"paper {match}"] = "" if value is None else f"{value:.2f}"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def definitions_versus(defs: pd.DataFrame, figures: dict, measure: str = "f1") -> pd.DataFrame:
+    """One measure of Table 6 under every definition beside the paper: a row per comparison and
+    match mode, a column per definition (labels of :data:`span_f1.DEFINITIONS`)."""
+    short = {"precision": "P", "recall": "R", "f1": "F1"}[measure]
+    paper = figures["table6_span_level"]
+    wide = defs.pivot_table(index=["comparison", "match"], columns="definition", values=measure, sort=False)
+    wide = wide[[label for label, *_ in span_f1.DEFINITIONS]].reset_index()
+    wide.insert(2, "paper", [paper.get(c, {}).get(f"{short}_{m[0].upper()}") for c, m in
+                             zip(wide["comparison"], wide["match"])])
+    wide.columns.name = None
+    return wide.rename(columns={"comparison": "Comparison", "match": "Match"})
+
+
+def per_category(corpus, comparisons: list[dict] | None = None, convention: str = BOOK_CONVENTION) -> pd.DataFrame:
+    """Per-category P/R/F1 (character overlap, ``convention`` for the lengths) averaged over each
+    comparison's pairs: hard, soft as factgenie computes it, and soft with the consistent
+    per-category definition.
 
     Columns: ``comparison, category, variant, precision, recall, f1``.
     """
@@ -125,8 +244,8 @@ def per_category(corpus, comparisons: list[dict] | None = None) -> pd.DataFrame:
     for name, ref_set, hyp_set, ref_sp, hyp_sp, ex in iter_pairs(corpus, comparisons):
         cats = corpus.categories_of(ref_set.campaign, hyp_set.campaign)
         for variant, match, pc in variants:
-            table = scores(per_example(ref_sp, hyp_sp, ex, match=match, by_type=True, per_category=pc,
-                                       categories=cats))
+            table = scores(per_example(ref_sp, hyp_sp, ex, match=match, convention=convention, by_type=True,
+                                       per_category=pc, categories=cats))
             rows += [{"comparison": name, "category": r.category, "variant": variant,
                       "precision": r.precision, "recall": r.recall, "f1": r.f1} for r in table.itertuples()]
     out = pd.DataFrame(rows)
@@ -134,15 +253,128 @@ def per_category(corpus, comparisons: list[dict] | None = None) -> pd.DataFrame:
 
 
 def convention_effect(corpus, comparisons: list[dict] | None = None) -> pd.DataFrame:
-    """Table 6 F1 under factgenie's length convention against counting every example's lengths.
+    """Table 6 F1 (factgenie 1.2.1's character overlap) when lengths count only where both sides
+    marked (factgenie 1.2.1) against every example's lengths (the book's default).
 
-    Columns: ``comparison, match, f1 (factgenie), f1 (all examples), difference``.
+    Columns: ``comparison, match, f1 (both marked), f1 (every example), difference``.
     """
-    a, _ = pairwise(corpus, comparisons, convention="factgenie")
-    b, _ = pairwise(corpus, comparisons, convention="all")
+    a, _ = pairwise(corpus, comparisons, metric="char", convention="both")
+    b, _ = pairwise(corpus, comparisons, metric="char", convention="either")
     keys = ["comparison", "match"]
-    fa = a.groupby(keys, sort=False)["f1"].mean().rename("f1 (factgenie)")
-    fb = b.groupby(keys, sort=False)["f1"].mean().rename("f1 (all examples)")
+    fa = a.groupby(keys, sort=False)["f1"].mean().rename("f1 (both marked)")
+    fb = b.groupby(keys, sort=False)["f1"].mean().rename("f1 (every example)")
     out = pd.concat([fa, fb], axis=1).reset_index()
-    out["difference"] = out["f1 (all examples)"] - out["f1 (factgenie)"]
+    out["difference"] = out["f1 (every example)"] - out["f1 (both marked)"]
     return out
+
+
+# --- which definition did the paper use? structural checks on the paper's own figures ----------
+
+
+def _paper_row(aset: AnnotatorSet, table4: dict) -> str:
+    """The Table 3/4 row of an annotator set: 'St. 1A' for a stage's group, else the campaign
+    whose name matches once '(LS)' is written '-ls'."""
+    if aset.name in table4:
+        return aset.name
+    for key in table4:
+        if key.lower().replace(" (ls)", "-ls") == aset.campaign:
+            return key
+    raise KeyError(f"no Table 4 row for {aset.spec!r}")
+
+
+def _marked_words(aset: AnnotatorSet, figures: dict) -> tuple[float, float, float]:
+    """(words marked on the stage-2 subset, mean span words, spans per error record) of a set,
+    from Tables 3 and 4 (human sets: the paper's mean span length and spans per error record)."""
+    table3, table4, dataset = figures["table3_llm_campaigns"], figures["table4_dataset_level_stage2_subset"], figures["dataset"]
+    row = _paper_row(aset, table4)
+    if row in table3:
+        words, per_error = table3[row]["avg_len"], table3[row]["spans_per_error_record"]
+    else:
+        words, per_error = dataset["span_words"]["mean"], dataset["spans_per_error_record"]
+    return table4[row]["total"] * words, words, per_error
+
+
+def implied_recall(figures: dict, comparisons: list[dict] | None = None) -> pd.DataFrame:
+    """What the paper's own soft precision implies for its soft recall under each length rule.
+
+    Any character-overlap definition has P = O / L_hyp and R = O / L_ref with one overlap O, so
+    R = P x L_hyp / L_ref. Counting every example's lengths, L is all a set marked on the 245
+    examples (Table 4 spans x mean span words, Tables 2-3). Counting only examples both sides
+    marked, L_ref is at most one summary (the paper's longest, in words) per such example, since
+    one set's spans in a summary do not overlap, while L_hyp is at least the hypothesis's mean span
+    per example: R >= P x (hypothesis mean span words) / (longest summary words). Pairs are
+    averaged as Table 6 does. Columns: ``comparison, paper P_S, paper R_S, R (every example),
+    R floor (both marked), R (both marked, typical)``; the typical value uses spans per error
+    record x mean span words on each side.
+    """
+    comparisons = comparisons if comparisons is not None else load_comparisons()
+    table6 = figures["table6_span_level"]
+    longest = figures["dataset"]["summary_words"]["max"]
+    rows = []
+    for comp in comparisons:
+        paper = table6.get(comp["name"])
+        if paper is None:
+            continue
+        every, floor, typical = [], [], []
+        for ref in parse_all(comp["ref"]):
+            ref_total, ref_words, ref_per_error = _marked_words(ref, figures)
+            for hyp in parse_all(comp["hyp"]):
+                hyp_total, hyp_words, hyp_per_error = _marked_words(hyp, figures)
+                every.append(hyp_total / ref_total)
+                floor.append(hyp_words / longest)
+                typical.append((hyp_per_error * hyp_words) / (ref_per_error * ref_words))
+        p = paper["P_S"]
+        rows.append({"comparison": comp["name"], "paper P_S": p, "paper R_S": paper["R_S"],
+                     "R (every example)": p * float(np.mean(every)), "R floor (both marked)": p * float(np.mean(floor)),
+                     "R (both marked, typical)": p * float(np.mean(typical))})
+    return pd.DataFrame(rows)
+
+
+def reachable_means(denominators: list[int], printed: float, decimals: int = 2) -> tuple[bool, float]:
+    """Whether a mean over pairs of fractions k / d (one pair per denominator d, k = 0..d) can
+    round to ``printed``; returns (reachable, the nearest reachable mean). Under the paper's
+    prose definition a pair's precision is such a fraction, d being the hypothesis's span count."""
+    sums = {0.0}
+    for d in denominators:
+        sums = {s + k / d for s in sums for k in range(d + 1)}
+    means = np.array(sorted(sums)) / len(denominators)
+    nearest = float(means[np.argmin(np.abs(means - printed))])
+    return bool(np.any(np.abs(means - printed) <= 0.5 * 10 ** -decimals + 1e-12)), nearest
+
+
+def hard_soft_ratio_check(figures: dict, comparisons: list[dict] | None = None) -> pd.DataFrame:
+    """For each Table 6 row, the P/R ratio in hard and in soft mode with its range within the
+    printed rounding. For a single pair, any character-overlap definition gives both modes the
+    same denominators, so the ratios must agree. Columns: ``comparison, pairs, P_H / R_H, range (hard),
+    P_S / R_S, range (soft), ranges meet``; also ``F1_H within P_H, R_H`` (a single pair's F1 lies
+    between its P and R; 0.005 rounding allowed)."""
+    comparisons = comparisons if comparisons is not None else load_comparisons()
+    n_pairs = {c["name"]: len(c["ref"]) * len(c["hyp"]) for c in comparisons}
+    rows = []
+    for comp, v in figures["table6_span_level"].items():
+        out = {"comparison": comp, "pairs": n_pairs.get(comp)}
+        ranges = []
+        for tag in ("H", "S"):
+            p, r = v[f"P_{tag}"], v[f"R_{tag}"]
+            lo, hi = (p - 0.005) / (r + 0.005), (p + 0.005) / max(r - 0.005, 1e-9)
+            out[f"P_{tag} / R_{tag}"] = p / r if r else float("nan")
+            out[f"range ({'hard' if tag == 'H' else 'soft'})"] = f"{lo:.2f}-{hi:.2f}"
+            ranges.append((lo, hi))
+        out["ranges meet"] = ranges[0][0] <= ranges[1][1] and ranges[1][0] <= ranges[0][1]
+        out["F1_H within P_H, R_H"] = min(v["P_H"], v["R_H"]) - 0.01 <= v["F1_H"] <= max(v["P_H"], v["R_H"]) + 0.01
+        rows.append(out)
+    return pd.DataFrame(rows)
+
+
+def self_overlaps(corpus, comparisons: list[dict] | None = None) -> int:
+    """Examples in which some Table 6 annotator set has two spans that overlap each other: only
+    there can factgenie 1.2.1's character credit and the May 2025 script's greedy credit differ."""
+    comparisons = comparisons if comparisons is not None else load_comparisons()
+    sets = {s for comp in comparisons for side in ("ref", "hyp") for s in parse_all(comp[side])}
+    flagged = set()
+    for aset in sets:
+        sp = aset.filter(corpus.spans).sort_values([*KEY, "start"])
+        prev_end = sp.groupby(KEY, sort=False)["end"].transform(lambda e: e.cummax().shift())
+        hit = sp[sp["start"] < prev_end]
+        flagged |= set(map(tuple, hit[KEY].itertuples(index=False)))
+    return len(flagged)

@@ -49,8 +49,10 @@ def main() -> None:
     fractions = np.linspace(0.1, 1.0, 10)
     sizes = np.unique((fractions * n).astype(int))
 
-    print(f"sample size: ranking stability, {len(llms)} LLM campaigns x {len(HUMAN_SETS)} human sets "
-          f"({table.counts.shape[1]} count columns), {len(sizes)} sizes")
+    print(
+        f"sample size: ranking stability, {len(llms)} LLM campaigns x {len(HUMAN_SETS)} human sets "
+        f"({table.counts.shape[1]} count columns), {len(sizes)} sizes"
+    )
     base = None
     for r in (250, 500, 1000, 2000, 4000):
         t = timed(lambda: ss.stability(table, sizes, r, seed=0, replace=False))
@@ -61,8 +63,11 @@ def main() -> None:
 
     base = None
     for k in (1, 2, 4, 8):
-        big = replace(table, examples=table.examples.loc[np.tile(np.arange(n), k)].reset_index(drop=True),
-                      counts=np.tile(table.counts, (k, 1)))
+        big = replace(
+            table,
+            examples=table.examples.loc[np.tile(np.arange(n), k)].reset_index(drop=True),
+            counts=np.tile(table.counts, (k, 1)),
+        )
         big_sizes = np.unique((fractions * n * k).astype(int))
         t = timed(lambda: ss.stability(big, big_sizes, 1000, seed=0, replace=False))
         base = base or t
@@ -77,8 +82,12 @@ def main() -> None:
         for w in weights:
             chosen = table.examples.loc[w > 0]
             for hyp in hyps:
-                np.mean([span_f1(ref, hyp, chosen, match="soft", convention=ss.DEFAULT_CONVENTION).iloc[0]["f1"]
-                         for ref in refs])
+                np.mean(
+                    [
+                        span_f1(ref, hyp, chosen, match="soft", convention=ss.DEFAULT_CONVENTION).iloc[0]["f1"]
+                        for ref in refs
+                    ]
+                )
 
     t_naive = timed(naive, repeat=1) / len(weights)
     t_matrix = timed(lambda: table.resampled(ss.subset_weights(n, n // 2, 1000, rng))) / 1000

@@ -79,8 +79,16 @@ def read_real(root: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
             who = {"campaign_id": campaign, "annotator_group": rec.get("annotator_group", 0)} | {k: rec[k] for k in KEY}
             records.append(who)
             for order, a in enumerate(rec["annotations"]):
-                spans.append(who | {"record_id": len(records) - 1, "order": order, "annotation_type": a["type"],
-                                    "annotation_start": a["start"], "annotation_end": a["start"] + len(a["text"])})
+                spans.append(
+                    who
+                    | {
+                        "record_id": len(records) - 1,
+                        "order": order,
+                        "annotation_type": a["type"],
+                        "annotation_start": a["start"],
+                        "annotation_end": a["start"] + len(a["text"]),
+                    }
+                )
     spans = pd.DataFrame(spans)
     spans["start"], spans["end"] = spans["annotation_start"], spans["annotation_end"]
     spans["type"] = spans["annotation_type"].astype(str)
@@ -90,8 +98,9 @@ def read_real(root: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
 def real_comparisons(spans: pd.DataFrame) -> list[tuple]:
     """(ref (campaign, group), hyp (campaign, group)): every human group against every LLM
     campaign (all its groups), and every pair of human groups."""
-    human = sorted({(c, g) for c, g in spans[["campaign_id", "annotator_group"]].itertuples(index=False)
-                    if c == "human"})
+    human = sorted(
+        {(c, g) for c, g in spans[["campaign_id", "annotator_group"]].itertuples(index=False) if c == "human"}
+    )
     models = sorted({(c, None) for c in spans["campaign_id"] if c != "human"})
     return [(h, m) for h in human for m in models] + list(combinations(human, 2))
 
@@ -155,16 +164,23 @@ def bench_real(full: bool) -> None:
         examples[ref, hyp] = examples_of(ref).merge(examples_of(hyp), on=KEY)
     step = 1 if full else max(1, len(comparisons) // 24)
     sample = comparisons[::step]
-    print(f"  real corpus ({len(spans):,} spans; {n_llm} human-group vs LLM and {len(comparisons) - n_llm} "
-          f"human-group pairs; factgenie on {len(sample)} of them{'' if full else ', evenly spread; --full for all'}):")
+    print(
+        f"  real corpus ({len(spans):,} spans; {n_llm} human-group vs LLM and {len(comparisons) - n_llm} "
+        f"human-group pairs; factgenie on {len(sample)} of them{'' if full else ', evenly spread; --full for all'}):"
+    )
     for match in ("hard", "soft"):
         t_ours, ours = timed(lambda: ours_real(spans, records, comparisons, match), repeat=3)
         t_fg, theirs = timed(lambda: factgenie_real(index, examples, sample, match))
         mine = [ours[comparisons.index(c)] for c in sample]
-        assert all(tuple(round(x, 3) for x in m) == tuple(t) for m, t in zip(mine, theirs)), "ours and factgenie disagree"
+        assert all(tuple(round(x, 3) for x in m) == tuple(t) for m, t in zip(mine, theirs)), (
+            "ours and factgenie disagree"
+        )
         per_ours, per_fg = t_ours / len(comparisons), t_fg / len(sample)
-        print(f"    {match}: factgenie compute_f1_scores x{per_fg / per_ours:,.0f} per comparison "
-              f"(identical P/R/F1 on the {len(sample)} compared)", flush=True)
+        print(
+            f"    {match}: factgenie compute_f1_scores x{per_fg / per_ours:,.0f} per comparison "
+            f"(identical P/R/F1 on the {len(sample)} compared)",
+            flush=True,
+        )
 
 
 # --- bundled and generated corpora ---------------------------------------------------------------
@@ -174,7 +190,9 @@ def as_dicts(sp: pd.DataFrame) -> dict:
     sp = sp.sort_values(["record_id", "order"], kind="stable")
     out: dict = {}
     for row in sp.itertuples(index=False):
-        out.setdefault((row.dataset, row.split, row.setup_id, row.example_idx), []).append((row.start, row.end, row.type))
+        out.setdefault((row.dataset, row.split, row.setup_id, row.example_idx), []).append(
+            (row.start, row.end, row.type)
+        )
     return out
 
 
@@ -190,9 +208,21 @@ def generated(n_records: int, seed: int = 0, per_side: int = 1):
         ex = rec // per_side
         start = rng.integers(0, 110, size=ex.size)
         length = rng.integers(3, 30, size=ex.size)
-        rows.append(pd.DataFrame({"dataset": "gen", "split": "x", "setup_id": "s", "example_idx": ex,
-                                  "record_id": rec, "order": 0, "start": start, "end": start + length,
-                                  "type": np.array(CATEGORIES)[rng.integers(0, 3, size=ex.size)]}))
+        rows.append(
+            pd.DataFrame(
+                {
+                    "dataset": "gen",
+                    "split": "x",
+                    "setup_id": "s",
+                    "example_idx": ex,
+                    "record_id": rec,
+                    "order": 0,
+                    "start": start,
+                    "end": start + length,
+                    "type": np.array(CATEGORIES)[rng.integers(0, 3, size=ex.size)],
+                }
+            )
+        )
     examples = pd.DataFrame({"dataset": "gen", "split": "x", "setup_id": "s", "example_idx": np.arange(n_ex)})
     return rows[0], rows[1], examples
 
@@ -206,14 +236,17 @@ def bench_bundled() -> None:
     corpus = corpora.load()
     cases = [(rs, hs, ex) for *_, rs, hs, ex in span_level.iter_pairs(corpus)]
     for match in ("hard", "soft"):
-        t_fast, _ = timed(lambda: span_level.pairwise(corpus, matches=(match,), metric="char", convention="both"),
-                          repeat=3)
+        t_fast, _ = timed(
+            lambda: span_level.pairwise(corpus, matches=(match,), metric="char", convention="both"), repeat=3
+        )
         prepared = [(as_dicts(r), as_dicts(h), [tuple(x) for x in e[KEY].itertuples(index=False)]) for r, h, e in cases]
         t_ref, want = timed(lambda: [per_character(r, h, e, match) for r, h, e in prepared])
         pairs, _ = span_level.pairwise(corpus, matches=(match,), metric="char", convention="both")
         assert all(int(g) == w["all"]["overlap"] for g, w in zip(pairs["overlap"], want)), "fast and reference disagree"
-        line = (f"  bundled corpus, {len(cases)} Table 6 pairs, {match} (Table 6 builder, corpus encoded once): "
-                f"per-character reference x{t_ref / t_fast:,.1f}")
+        line = (
+            f"  bundled corpus, {len(cases)} Table 6 pairs, {match} (Table 6 builder, corpus encoded once): "
+            f"per-character reference x{t_ref / t_fast:,.1f}"
+        )
         if FACTGENIE is not None and match == "hard":
             t_fg, fg = timed(lambda: [factgenie_f1(r, h, e, match, CATEGORIES) for r, h, e in prepared])
             assert all(f["overlap_length"] == w["all"]["overlap"] for f, w in zip(fg, want)), "factgenie disagrees"
@@ -231,8 +264,10 @@ def bench_generated() -> None:
             t_fast, got = timed(lambda: fast_scores(ref, hyp, ex, match), repeat=3)
             t_ref, want = timed(lambda: per_character(*prepared, match))
             assert int(got["overlap"]) == want["all"]["overlap"], "fast and reference disagree"
-            line = (f"  generated corpus, {n_records:,} records ({len(ex):,} examples, {shape}), {match}: "
-                    f"per-character reference x{t_ref / t_fast:,.1f}")
+            line = (
+                f"  generated corpus, {n_records:,} records ({len(ex):,} examples, {shape}), {match}: "
+                f"per-character reference x{t_ref / t_fast:,.1f}"
+            )
             if FACTGENIE is not None and per_side == 1:
                 t_fg, fg = timed(lambda: factgenie_f1(*prepared, match, CATEGORIES))
                 assert fg["overlap_length"] == int(got["overlap"]), "factgenie and ours disagree"
@@ -247,8 +282,11 @@ def bench_overhead() -> None:
     table = span_f1.SpanTable(one, ex, CATEGORIES)
     side = table.side(np.ones(1, bool))
     t_arr, _ = timed(lambda: [span_f1.count_arrays(side, side, 1, 3, "soft") for _ in range(200)], repeat=3)
-    print(f"  per-call overhead on a one-span pair: public span_f1 (frames in, frame out) {t / 200 * 1e3:.2f} ms, "
-          f"encoded count_arrays {t_arr / 200 * 1e3:.2f} ms", flush=True)
+    print(
+        f"  per-call overhead on a one-span pair: public span_f1 (frames in, frame out) {t / 200 * 1e3:.2f} ms, "
+        f"encoded count_arrays {t_arr / 200 * 1e3:.2f} ms",
+        flush=True,
+    )
 
 
 def bench_memory() -> None:
@@ -261,8 +299,10 @@ def bench_memory() -> None:
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
         base = base or peak / n_records
-        print(f"  {n_records:>7,} records: peak {peak / n_records:,.0f} bytes per record "
-              f"(x{peak / n_records / base:.2f} of the 20,000-record case)")
+        print(
+            f"  {n_records:>7,} records: peak {peak / n_records:,.0f} bytes per record "
+            f"(x{peak / n_records / base:.2f} of the 20,000-record case)"
+        )
 
 
 def main() -> None:

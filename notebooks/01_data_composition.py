@@ -119,8 +119,10 @@ spans_rows = [
     ("span words, mean", "dataset/span_words/mean", ov["span_words_mean"], 1),
     ("span words, median", "dataset/span_words/median", ov["span_words_median"], 1),
     ("span words, max", "dataset/span_words/max", ov["span_words_max"]),
-    *[(f"{t} (%)", f"table2_human_span_types/{t}/pct", float(types.loc[t, "pct"]), 1)
-      for t in reported["table2_human_span_types"]],
+    *[
+        (f"{t} (%)", f"table2_human_span_types/{t}/pct", float(types.loc[t, "pct"]), 1)
+        for t in reported["table2_human_span_types"]
+    ],
 ]
 tables.versus(spans_rows, corpus)
 
@@ -132,8 +134,12 @@ prose.number("n_examples", len(corpus.examples))
 prose.number("n_short", shape[1][2])
 prose.number("n_long", shape[2][2])
 prose.number("n_human_records", ov["records"])
-prose.word("shape_reading", "all match the paper's" if len(matched) == len(shape) else
-           f"match the paper's in {prose.count_words(len(matched))} of {prose.count_words(len(shape))} rows")
+prose.word(
+    "shape_reading",
+    "all match the paper's"
+    if len(matched) == len(shape)
+    else f"match the paper's in {prose.count_words(len(matched))} of {prose.count_words(len(shape))} rows",
+)
 n_campaigns = corpus.records.loc[corpus.records["kind"] == "model", "campaign"].nunique()
 prose.number("n_llm_records", n_llm)
 prose.word("n_llm_campaigns", prose.count_words(n_campaigns))
@@ -147,25 +153,48 @@ prose.number("spans_gap_pct", abs(100 * (ov["spans"] / ds["human_spans"] - 1)), 
 
 # what differs beyond a tenth of the paper's value
 rows = [r for r in lengths + spans_rows if isinstance(tables.paper_value(r[1]), (int, float))]
-differ = [(m, ours, tables.paper_value(key), (*rest, 2)[0]) for m, key, ours, *rest in rows
-          if abs(ours - tables.paper_value(key)) > 0.1 * abs(tables.paper_value(key))]
-prose.markdown("differ_block", (
-    f"- {prose.count_words(len(differ)).capitalize()} of the length and span figures "
-    f"{'differs' if len(differ) == 1 else 'differ'} from the paper's by more than a tenth"
-    + (":\n" + "\n".join(f"  - {m}: {tables.number(ours, d)} here against {tables.number(theirs, d)} in the paper"
-                          for m, ours, theirs, d in differ) if differ else ".")))
-prose.simulated("simulation_note", corpus,
+differ = [
+    (m, ours, tables.paper_value(key), (*rest, 2)[0])
+    for m, key, ours, *rest in rows
+    if abs(ours - tables.paper_value(key)) > 0.1 * abs(tables.paper_value(key))
+]
+prose.markdown(
+    "differ_block",
+    (
+        f"- {prose.count_words(len(differ)).capitalize()} of the length and span figures "
+        f"{'differs' if len(differ) == 1 else 'differ'} from the paper's by more than a tenth"
+        + (
+            ":\n"
+            + "\n".join(
+                f"  - {m}: {tables.number(ours, d)} here against {tables.number(theirs, d)} in the paper"
+                for m, ours, theirs, d in differ
+            )
+            if differ
+            else "."
+        )
+    ),
+)
+prose.simulated(
+    "simulation_note",
+    corpus,
     f"On the simulated stand-in, the sizes are written by the generator, so the {prose.count_words(len(matched))} "
     f"that match the paper's do so by construction (the generator writes every model campaign Table 3 lists over "
     "every example, hence its LLM record count); the span "
     "counts are calibrated (each campaign's *expected* count is solved to the paper's), so they land near the "
     "paper's figure, not on it; descriptions are rendered from facts plus filler, and span boundaries follow "
-    "annotator habits that were set, not measured, so sentence counts and span lengths are not findings.")
+    "annotator habits that were set, not measured, so sentence counts and span lengths are not findings.",
+)
 prose.word("most_frequent_type", types["count"].idxmax())
 prose.word("second_type", types["count"].nlargest(2).index[1])
-paper_order = sorted(reported["table2_human_span_types"], key=lambda t: -reported["table2_human_span_types"][t]["count"])
-prose.word("type_order_reading", "as in Table 2" if list(types["count"].sort_values(ascending=False).index[:2]) ==
-           paper_order[:2] else f"while Table 2 has {paper_order[0]} and {paper_order[1]}")
+paper_order = sorted(
+    reported["table2_human_span_types"], key=lambda t: -reported["table2_human_span_types"][t]["count"]
+)
+prose.word(
+    "type_order_reading",
+    "as in Table 2"
+    if list(types["count"].sort_values(ascending=False).index[:2]) == paper_order[:2]
+    else f"while Table 2 has {paper_order[0]} and {paper_order[1]}",
+)
 
 # %% [markdown]
 # ## Summary

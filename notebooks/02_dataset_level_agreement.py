@@ -56,8 +56,11 @@ tables.wide(t3)
 gap = (t3["total"] / t3["paper total"] - 1).abs()
 worst = t3.loc[(t3["total"] - t3["paper total"]).abs().idxmax()]
 exact = int((t3["total"] == t3["paper total"]).sum())
-prose.word("t3_exact", f"{prose.count_words(exact)} of the {prose.count_words(len(t3))} totals "
-           f"{'matches' if exact == 1 else 'match'} the paper's exactly")
+prose.word(
+    "t3_exact",
+    f"{prose.count_words(exact)} of the {prose.count_words(len(t3))} totals "
+    f"{'matches' if exact == 1 else 'match'} the paper's exactly",
+)
 prose.word("t3_worst_name", worst["campaign"])
 prose.number("t3_worst_ours", worst["total"])
 prose.number("t3_worst_paper", worst["paper total"])
@@ -81,11 +84,14 @@ prose.number("short_share_gpt4o_ls", 100 * share_short["gpt-4o-ls"], 0)
 ours3 = t3.set_index("campaign")
 prose.number("spr_gpt4o", ours3.loc["gpt-4o", "spans/rec."])
 prose.number("spr_gpt4o_ls", ours3.loc["gpt-4o (LS)", "spans/rec."])
-prose.simulated("t3_note", corpus,
+prose.simulated(
+    "t3_note",
+    corpus,
     "On the stand-in the totals are *calibrated*: the generator solves each campaign's expected span count to "
     "Table 3's (and, for the gpt-4o campaigns, to Table 4's on the short split), so a realised total lands near "
     "the paper's, not on it. Type mixes and span lengths *emerge* from simulated LLMs that mix a confusion of "
-    "each claim's true status with the model's own type preference.")
+    "each claim's true status with the model's own type preference.",
+)
 
 # %% [markdown]
 # Totals: {glue:text}`t3_exact`; the largest gap is {glue:text}`t3_worst_name`, with
@@ -123,9 +129,12 @@ prose.word("t4_total_gap_name", t4.loc[tot_gap.idxmax(), "campaign"])
 prose.word("t4_cell", f"{name} {typ}")
 prose.number("t4_cell_ours", ours_c)
 prose.number("t4_cell_paper", theirs_c)
-prose.simulated("t4_note", corpus,
+prose.simulated(
+    "t4_note",
+    corpus,
     "On the stand-in only the totals were aimed at (calibrated); the counts per type emerge, which is why "
-    "they stray further than the totals.")
+    "they stray further than the totals.",
+)
 
 # %% [markdown]
 # The totals differ from the paper's by at most {glue:text}`t4_total_gap` spans
@@ -161,15 +170,26 @@ s1, s2 = effects.set_index("stage").loc["stage1"], effects.set_index("stage").lo
 volume_change = 100 * ((s2["spans A"] + s2["spans B"]) / (s1["spans A"] + s1["spans B"]) - 1)
 b_marking = (s1["B marked the error (%)"] + s2["B marked the error (%)"]) / 2
 agree_points = s2["agreement on any error (%)"] - s1["agreement on any error (%)"]
-tables.versus([
-    ("group B marks more (%), stage 1", "dataset_level_text/group_b_more_annotations_pct", s1["B more (%)"], 1),
-    ("group B marks more (%), stage 2", "dataset_level_text/group_b_more_annotations_pct", s2["B more (%)"], 1),
-    ("B is the one marking, where groups disagree (%)", "dataset_level_text/group_b_minority_due_to_extra_errors_pct",
-     b_marking, 1),
-    ("stage 2 vs stage 1 volume (%)", "dataset_level_text/stage2_vs_stage1_volume_change_pct", volume_change, 1),
-    ("stage 2 vs stage 1 inter-group agreement (points)",
-     "dataset_level_text/stage2_vs_stage1_intergroup_agreement_points", agree_points, 1),
-], corpus)
+tables.versus(
+    [
+        ("group B marks more (%), stage 1", "dataset_level_text/group_b_more_annotations_pct", s1["B more (%)"], 1),
+        ("group B marks more (%), stage 2", "dataset_level_text/group_b_more_annotations_pct", s2["B more (%)"], 1),
+        (
+            "B is the one marking, where groups disagree (%)",
+            "dataset_level_text/group_b_minority_due_to_extra_errors_pct",
+            b_marking,
+            1,
+        ),
+        ("stage 2 vs stage 1 volume (%)", "dataset_level_text/stage2_vs_stage1_volume_change_pct", volume_change, 1),
+        (
+            "stage 2 vs stage 1 inter-group agreement (points)",
+            "dataset_level_text/stage2_vs_stage1_intergroup_agreement_points",
+            agree_points,
+            1,
+        ),
+    ],
+    corpus,
+)
 
 # %% [markdown]
 # (shares)=
@@ -181,8 +201,10 @@ plots.type_shares(dataset_level.campaign_table(corpus, stage2, by_group=True))
 # %%
 paper_b = text["group_b_more_annotations_pct"]
 both_more = s1["B more (%)"] > 0 and s2["B more (%)"] > 0
-prose.word("b_more_reading", "B marks more than A in both stages" if both_more else
-           "B does not mark more than A in both stages")
+prose.word(
+    "b_more_reading",
+    "B marks more than A in both stages" if both_more else "B does not mark more than A in both stages",
+)
 prose.word("b_more_s1", prose.compare(s1["B more (%)"], paper_b, 0, "more than", "less than", "about"))
 prose.word("b_more_s2", prose.compare(s2["B more (%)"], paper_b, 0, "more than", "less than", "about"))
 prose.number("b_more_s1_pct", s1["B more (%)"], 1)
@@ -190,13 +212,21 @@ prose.number("b_more_s2_pct", s2["B more (%)"], 1)
 prose.number("paper_b_pct", paper_b)
 prose.number("b_marking_pct", b_marking, 0)
 paper_min = float(text["group_b_minority_due_to_extra_errors_pct"].lstrip(">"))
-prose.word("b_marking_reading", "as the paper reports" if b_marking > paper_min else
-           f"far from the paper's {text['group_b_minority_due_to_extra_errors_pct'].replace('>', 'over ')}%")
-prose.simulated("b_note", corpus,
+prose.word(
+    "b_marking_reading",
+    "as the paper reports"
+    if b_marking > paper_min
+    else f"far from the paper's {text['group_b_minority_due_to_extra_errors_pct'].replace('>', 'over ')}%",
+)
+prose.simulated(
+    "b_note",
+    corpus,
     "The simulation gives group B a higher false-alarm rate but not fewer misses, so B marks more without being "
     "the one that marks wherever the groups disagree; real group B annotators may differ from A in threshold "
-    "only, which the simulation does not capture." if b_marking <= paper_min else
-    "The simulation gives group B a higher false-alarm rate, which is enough to reproduce this pattern.")
+    "only, which the simulation does not capture."
+    if b_marking <= paper_min
+    else "The simulation gives group B a higher false-alarm rate, which is enough to reproduce this pattern.",
+)
 vol = dataset_level.campaign_table(corpus, stage2, by_group=True).set_index("name")
 human = vol[vol["kind"] == "human"]["spans"].mean()
 most, least = vol["spans"].idxmax(), vol["spans"].idxmin()
@@ -208,8 +238,12 @@ t4p = reported["table4_dataset_level_stage2_subset"]
 pmost = max(t4p, key=lambda n: t4p[n]["total"])
 pleast = min(t4p, key=lambda n: t4p[n]["total"])
 same = (paper.LLM_CAMPAIGNS.get(pmost, pmost), paper.LLM_CAMPAIGNS.get(pleast, pleast)) == (
-    vol.loc[most, "campaign"], vol.loc[least, "campaign"])
-prose.word("extremes_reading", "as in the paper" if same else f"while in the paper {pmost} marks most and {pleast} least")
+    vol.loc[most, "campaign"],
+    vol.loc[least, "campaign"],
+)
+prose.word(
+    "extremes_reading", "as in the paper" if same else f"while in the paper {pmost} marks most and {pleast} least"
+)
 
 # %% [markdown]
 # ## Summary

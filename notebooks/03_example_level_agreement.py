@@ -69,15 +69,28 @@ t5.style.hide(axis="index").format(precision=1).set_uuid("t5")
 
 # %%
 counts = t5.set_index("votes")
-versus_t5 = paper.versus([(f"{label}: {v} votes", reported["table5_example_level_votes"][label][v],
-                           int(counts.loc[v, label])) for label in example_level.LABELS for v in counts.index])
-(tables.mark(versus_t5, "table5_example_level_votes", corpus)
- .style.hide(axis="index").format(precision=0, na_rep="–").set_uuid("t5v"))
+versus_t5 = paper.versus(
+    [
+        (f"{label}: {v} votes", reported["table5_example_level_votes"][label][v], int(counts.loc[v, label]))
+        for label in example_level.LABELS
+        for v in counts.index
+    ]
+)
+(
+    tables.mark(versus_t5, "table5_example_level_votes", corpus)
+    .style.hide(axis="index")
+    .format(precision=0, na_rep="–")
+    .set_uuid("t5v")
+)
 
 # %%
 distance = example_level.vote_distance(t5, reported["table5_example_level_votes"])
-(tables.mark(distance, [f"table5_example_level_votes/{t}" for t in distance["error type"]], corpus)
- .style.hide(axis="index").format({"distance": "{:.3f}"}).set_uuid("t5d"))
+(
+    tables.mark(distance, [f"table5_example_level_votes/{t}" for t in distance["error type"]], corpus)
+    .style.hide(axis="index")
+    .format({"distance": "{:.3f}"})
+    .set_uuid("t5d")
+)
 
 # %% [markdown]
 # (chance)=
@@ -112,8 +125,12 @@ models = list(paper.LLM_CAMPAIGNS.values())
 llm = example_level.models_vs_majority(corpus, models, examples=stage2, n_boot=N_BOOT, seed=0)
 by = llm.set_index(["model", "label"])
 first = models[0]
-for name, label in [("maj_inc", "Incorrect"), ("maj_mis", "Misleading"), ("maj_nc", "Not Checkable"),
-                    ("maj_any", example_level.ANY)]:
+for name, label in [
+    ("maj_inc", "Incorrect"),
+    ("maj_mis", "Misleading"),
+    ("maj_nc", "Not Checkable"),
+    ("maj_any", example_level.ANY),
+]:
     glue(name, int(by.loc[(first, label), "majority_errors"]), display=False)
 example_level.alignment_summary(llm).style.hide(axis="index").set_uuid("llm")
 
@@ -122,13 +139,19 @@ example_level.alignment_summary(llm).style.hide(axis="index").set_uuid("llm")
 
 # %%
 ma = reported["llm_majority_alignment"]
-versus_llm = paper.versus([
-    (f"{model}: {which}", ma[name][key], round(float(by.loc[(model, label), "agreement"]), 2))
-    for name, model in [("o3-mini", "o3-mini"), ("gemma-3", "gemma-3"), ("gpt-4o", "gpt-4o")]
-    for which, key, label in [("per type", "per_type", "per type (pooled)"), ("any error", "any", "Any")]
-])
-(tables.mark(versus_llm, "llm_majority_alignment", corpus)
- .style.hide(axis="index").format(precision=2, na_rep="–").set_uuid("llmv"))
+versus_llm = paper.versus(
+    [
+        (f"{model}: {which}", ma[name][key], round(float(by.loc[(model, label), "agreement"]), 2))
+        for name, model in [("o3-mini", "o3-mini"), ("gemma-3", "gemma-3"), ("gpt-4o", "gpt-4o")]
+        for which, key, label in [("per type", "per_type", "per type (pooled)"), ("any error", "any", "Any")]
+    ]
+)
+(
+    tables.mark(versus_llm, "llm_majority_alignment", corpus)
+    .style.hide(axis="index")
+    .format(precision=2, na_rep="–")
+    .set_uuid("llmv")
+)
 
 # %% mystnb={"figure": {"caption": "The conservative alignment paradox: raw agreement with the human majority against balanced accuracy, per model, with 95% bootstrap intervals.", "name": "fig-paradox"}, "image": {"alt": "Two dot plots, per type pooled and any error: for each LLM campaign, raw agreement and balanced accuracy with intervals; silent models have high agreement but balanced accuracy near 0.5."}}
 plots.paradox(llm)
@@ -165,9 +188,17 @@ per_type = rel.loc[list(example_level.CATEGORIES)]
 glue("top_kappa_type", per_type["estimate"].idxmax(), display=False)
 glue("top_kappa", round(float(per_type["estimate"].max()), 3), display=False)
 at_chance = per_type.index[(per_type["low"] <= 0) & (per_type["high"] >= 0)].tolist()
-glue("chance_types", (" and ".join(at_chance) + (" stay" if len(at_chance) > 1 else " stays")
-                      + " within chance (their intervals include zero)") if at_chance
-     else "no type's interval includes zero", display=False)
+glue(
+    "chance_types",
+    (
+        " and ".join(at_chance)
+        + (" stay" if len(at_chance) > 1 else " stays")
+        + " within chance (their intervals include zero)"
+    )
+    if at_chance
+    else "no type's interval includes zero",
+    display=False,
+)
 
 pooled = llm[llm["label"] == "per type (pooled)"].set_index("model")
 top = pooled["agreement"].idxmax()
@@ -177,8 +208,13 @@ glue("top_agree_n", int(pooled.loc[top, "examples"]), display=False)
 glue("top_agree", round(float(pooled.loc[top, "agreement"]), 3), display=False)
 glue("top_agree_bacc", round(float(pooled.loc[top, "bacc"]), 3), display=False)
 silent_like = pooled.loc[top, "bacc_low"] <= 0.5 <= pooled.loc[top, "bacc_high"]
-glue("top_agree_reading", "no better than a model that marks nothing (its interval includes one half)"
-     if silent_like else "better than a model that marks nothing", display=False)
+glue(
+    "top_agree_reading",
+    "no better than a model that marks nothing (its interval includes one half)"
+    if silent_like
+    else "better than a model that marks nothing",
+    display=False,
+)
 any_rows = llm[llm["label"] == example_level.ANY].set_index("model")["recall_error"].sort_values(ascending=False)
 glue("top_recall_model", any_rows.index[0], display=False)
 glue("top_recall", round(float(any_rows.iloc[0]), 3), display=False)
@@ -193,12 +229,22 @@ glue("gpt4o_any_paper", str(ma["gpt-4o"]["any"]), display=False)
 nc_ours, nc_paper = int(counts.loc[0, "Not Checkable"]), reported["table5_example_level_votes"]["Not Checkable"][0]
 glue("nc_zero_ours", nc_ours, display=False)
 glue("nc_zero_paper", nc_paper, display=False)
-glue("nc_zero_reading", "fewer than" if nc_ours < nc_paper else "more than" if nc_ours > nc_paper else "as many as",
-     display=False)
+glue(
+    "nc_zero_reading",
+    "fewer than" if nc_ours < nc_paper else "more than" if nc_ours > nc_paper else "as many as",
+    display=False,
+)
 glue("tvd_min", round(float(distance["distance"].min()), 3), display=False)
 glue("tvd_max", round(float(distance["distance"].max()), 3), display=False)
 kinds = sorted({tables.figure_status(f"table5_example_level_votes/{t}") for t in distance["error type"]})
-glue("sim_table5", (f"On the simulated stand-in these distributions are {' or '.join(kinds)} "
-                    "(see the last column of the tables above); the alignment of the LLMs with the "
-                    "majority is emergent: nothing in the simulation aims at it.") if corpus.simulated else "",
-     display=False)
+glue(
+    "sim_table5",
+    (
+        f"On the simulated stand-in these distributions are {' or '.join(kinds)} "
+        "(see the last column of the tables above); the alignment of the LLMs with the "
+        "majority is emergent: nothing in the simulation aims at it."
+    )
+    if corpus.simulated
+    else "",
+    display=False,
+)

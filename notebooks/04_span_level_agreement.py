@@ -31,6 +31,7 @@
 
 # %%
 import numpy as np
+from IPython.display import display
 from myst_nb import glue
 
 import hotelcheckspan
@@ -118,15 +119,22 @@ per_cat_f1.reset_index().style.hide(axis="index").set_uuid("ch04t4").format(prec
 
 # %%
 defs = span_level.definitions(corpus, n_boot=1000, seed=0)
-span_level.definitions_versus(defs, reported, "f1").style.hide(axis="index").set_uuid("ch04t5").format(precision=2, na_rep="")
+span_level.definitions_versus(defs, reported, "f1").style.hide(axis="index").set_uuid("ch04t5").format(
+    precision=2, na_rep=""
+)
 
 # %% [markdown]
 # Precision and recall under every definition, and every interval (expand):
 
 # %% tags=["hide-output"]
 for measure in ("precision", "recall"):
-    display(span_level.definitions_versus(defs, reported, measure).style.hide(axis="index").set_uuid("ch04t6")
-            .format(precision=2, na_rep="").set_caption(measure))
+    display(
+        span_level.definitions_versus(defs, reported, measure)
+        .style.hide(axis="index")
+        .set_uuid("ch04t6")
+        .format(precision=2, na_rep="")
+        .set_caption(measure)
+    )
 full = defs.drop(columns=["metric", "convention"])
 full.style.hide(axis="index").set_uuid("ch04t7").format(precision=2)
 
@@ -162,7 +170,11 @@ glue("o3_ls_len", t3["o3-mini (LS)"]["avg_len"], display=False)
 glue("o3_spans", reported["table4_dataset_level_stage2_subset"]["o3-mini"]["total"], display=False)
 glue("o3_ls_spans", reported["table4_dataset_level_stage2_subset"]["o3-mini (LS)"]["total"], display=False)
 glue("o3_f1s", reported["table6_span_level"]["Human - LLM (O3-Mini)"]["F1_S"], display=False)
-glue("o3_f1s_hm", round(float(2 * o3["paper P_S"] * o3["paper R_S"] / (o3["paper P_S"] + o3["paper R_S"])), 4), display=False)
+glue(
+    "o3_f1s_hm",
+    round(float(2 * o3["paper P_S"] * o3["paper R_S"] / (o3["paper P_S"] + o3["paper R_S"])), 4),
+    display=False,
+)
 glue("gpt_every", round(float(gpt["R (every example)"]), 4), display=False)
 glue("gpt_typical", round(float(gpt["R (both marked, typical)"]), 4), display=False)
 both_excluded = o3["R floor (both marked)"] > o3["paper R_S"] + 0.005
@@ -193,8 +205,12 @@ glue("every_max_gap", round(float((others["R (every example)"] - others["paper R
 # %%
 t4 = reported["table4_dataset_level_stage2_subset"]
 denominators = [t4["o3-mini"]["total"]] * 4 + [t4["o3-mini (LS)"]["total"]] * 4
-hard_ok, hard_nearest = span_level.reachable_means(denominators, reported["table6_span_level"]["Human - LLM (O3-Mini)"]["P_H"])
-soft_ok, soft_nearest = span_level.reachable_means(denominators, reported["table6_span_level"]["Human - LLM (O3-Mini)"]["P_S"])
+hard_ok, hard_nearest = span_level.reachable_means(
+    denominators, reported["table6_span_level"]["Human - LLM (O3-Mini)"]["P_H"]
+)
+soft_ok, soft_nearest = span_level.reachable_means(
+    denominators, reported["table6_span_level"]["Human - LLM (O3-Mini)"]["P_S"]
+)
 glue("o3_ph", reported["table6_span_level"]["Human - LLM (O3-Mini)"]["P_H"], display=False)
 glue("span_hard_reachable", "can" if hard_ok else "cannot", display=False)
 glue("span_hard_nearest", round(float(hard_nearest), 4), display=False)
@@ -232,7 +248,7 @@ span_level.hard_soft_ratio_check(reported).style.hide(axis="index").set_uuid("ch
 # %% [markdown]
 # The paper's F1 column is also the mean of per-pair F1, not the harmonic mean of the printed P and
 # R, so the o3-mini row's soft F1 ({glue:text}`o3_f1s:.2f`) is not $2PR/(P+R)$ of its P and R
-({glue:text}`o3_f1s_hm:.2f`). These inconsistencies
+# ({glue:text}`o3_f1s_hm:.2f`). These inconsistencies
 # are listed with their arithmetic under `notes` in `data/paper_figures.yaml`.
 #
 # **Verdict.** The paper's Table 6 is consistent with character overlap where every example's span
@@ -250,12 +266,23 @@ effect.style.hide(axis="index").set_uuid("ch04t10").format(precision=2)
 # %%
 glue("gap_mean", round(float(effect["difference"].abs().mean()), 4), display=False)
 glue("gap_max", round(float(effect["difference"].abs().max()), 4), display=False)
-human_rows = t6[t6["comparison"].isin(["Group A - Group B (Stage 1)", "Group A - Group B (Stage 2)", "Stage 1 - Stage 2"])]
-paper_f1 = [reported["table6_span_level"][c][f"F1_{m[0].upper()}"] for c, m in zip(human_rows["comparison"], human_rows["match"])]
+human_rows = t6[
+    t6["comparison"].isin(["Group A - Group B (Stage 1)", "Group A - Group B (Stage 2)", "Stage 1 - Stage 2"])
+]
+paper_f1 = [
+    reported["table6_span_level"][c][f"F1_{m[0].upper()}"]
+    for c, m in zip(human_rows["comparison"], human_rows["match"])
+]
 glue("human_gap", round(float(np.max(np.abs(human_rows["f1"].to_numpy() - np.array(paper_f1)))), 4), display=False)
-glue("simulated_note", "Our annotators are simulated: how close the human rows come to the paper depends on how the "
-     "stand-in was calibrated (see the data sheet), so closeness here is no evidence for a definition; the LLM rows "
-     "emerge from the LLM campaigns' span counts." if corpus.simulated else "", display=False)
+glue(
+    "simulated_note",
+    "Our annotators are simulated: how close the human rows come to the paper depends on how the "
+    "stand-in was calibrated (see the data sheet), so closeness here is no evidence for a definition; the LLM rows "
+    "emerge from the LLM campaigns' span counts."
+    if corpus.simulated
+    else "",
+    display=False,
+)
 wide_f1 = t6.pivot_table(index="comparison", columns="match", values="f1", sort=False)
 glue("soft_above", int((wide_f1["soft"] > wide_f1["hard"] + 0.05).sum()), display=False)
 glue("n_comparisons", len(wide_f1), display=False)

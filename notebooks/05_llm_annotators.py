@@ -59,8 +59,13 @@ human_mean = sum(t4[g]["total"] for g in human_sets) / len(human_sets)
 human_ours = v.loc[v["kind"] == "human", "spans"].mean()
 ratio_paper = {model: t4[name]["total"] / human_mean for name, model in paper.LLM_CAMPAIGNS.items()}
 ratio_ours = {model: float(v.loc[model, "spans"] / human_ours) for model in paper.LLM_CAMPAIGNS.values()}
-tables.versus([(f"{name}: spans / mean human campaign", ratio_paper[model], ratio_ours[model])
-               for name, model in paper.LLM_CAMPAIGNS.items()], corpus)
+tables.versus(
+    [
+        (f"{name}: spans / mean human campaign", ratio_paper[model], ratio_ours[model])
+        for name, model in paper.LLM_CAMPAIGNS.items()
+    ],
+    corpus,
+)
 
 # %% [markdown]
 # The paper gives counts, not ratios: its ratios above are computed from its Table 4.
@@ -78,7 +83,8 @@ tables.versus([(f"{name}: spans / mean human campaign", ratio_paper[model], rati
 models = list(paper.LLM_CAMPAIGNS.values())
 humans = [s.spec for s in HUMAN_SETS]
 comparisons = [{"name": m, "ref": humans, "hyp": [m], "examples": "stage2"} for m in models] + [
-    {"name": "stage 1 vs stage 2 (humans)", "ref": humans[:2], "hyp": humans[2:], "examples": "stage2"}]
+    {"name": "stage 1 vs stage 2 (humans)", "ref": humans[:2], "hyp": humans[2:], "examples": "stage2"}
+]
 pairs, counts = span_level.pairwise(corpus, comparisons, matches=("soft",))
 pr = span_level.table6(pairs, counts).rename(columns={"comparison": "name"})
 tables.show(pr, columns=["name", "pairs", "precision", "recall", "f1"], headers={"name": "Annotator set"})
@@ -97,12 +103,16 @@ prose.number("human_recall", ref["recall"])
 prose.number("human_precision", ref["precision"])
 prose.word("low_recall", llm["recall"].idxmin())
 prose.number("low_recall_value", llm["recall"].min())
-prose.word("recall_vs_humans", prose.compare(llm["recall"].max(), ref["recall"], 2, "higher than", "lower than",
-                                             "the same as"))
+prose.word(
+    "recall_vs_humans", prose.compare(llm["recall"].max(), ref["recall"], 2, "higher than", "lower than", "the same as")
+)
 above = [m for m in models if llm.loc[m, "precision_low"] > ref["precision_high"]]
-prose.word("precision_reading", "No model's precision is clearly above the humans' (its interval lies above theirs)"
-           if not above else f"{', '.join(above)} {'has' if len(above) == 1 else 'have'} a precision clearly above "
-           "the humans'")
+prose.word(
+    "precision_reading",
+    "No model's precision is clearly above the humans' (its interval lies above theirs)"
+    if not above
+    else f"{', '.join(above)} {'has' if len(above) == 1 else 'have'} a precision clearly above the humans'",
+)
 
 # %% [markdown]
 # {glue:text}`top_recall` finds the most of what humans marked (recall
@@ -121,9 +131,14 @@ prose.word("precision_reading", "No model's precision is clearly above the human
 
 # %%
 human_words = float(dataset_level.overview(corpus)["span_words_mean"])
-tables.versus([(f"{name}: mean span words", f"table3_llm_campaigns/{name}/avg_len", float(v.loc[model, "mean_words"]), 1)
-               for name, model in paper.LLM_CAMPAIGNS.items()]
-              + [("humans: mean span words", "dataset/span_words/mean", human_words, 1)], corpus)
+tables.versus(
+    [
+        (f"{name}: mean span words", f"table3_llm_campaigns/{name}/avg_len", float(v.loc[model, "mean_words"]), 1)
+        for name, model in paper.LLM_CAMPAIGNS.items()
+    ]
+    + [("humans: mean span words", "dataset/span_words/mean", human_words, 1)],
+    corpus,
+)
 
 # %% [markdown]
 # (llm-types)=
@@ -183,14 +198,22 @@ prose.word("least_model", least)
 prose.number("least_spans", v.loc[least, "spans"])
 same_sides = all((ratio_ours[m] > 1) == (ratio_paper[m] > 1) for m in models)
 prose.word("volume_reading", "as in the paper" if same_sides else "unlike the paper for some models")
-prose.simulated("volume_note", corpus, "On the stand-in the span counts are calibrated to the paper's (expected "
-                "counts solved to Tables 3 and 4), so this agreement with the paper is by design, not a finding.")
+prose.simulated(
+    "volume_note",
+    corpus,
+    "On the stand-in the span counts are calibrated to the paper's (expected "
+    "counts solved to Tables 3 and 4), so this agreement with the paper is by design, not a finding.",
+)
 longer = [m for m in models if v.loc[m, "spans"] > 0 and v.loc[m, "mean_words"] > human_words]
 prose.word("longer_models", ", ".join(longer) if longer else "none of the models")
 prose.number("human_words", human_words, 1)
-prose.simulated("length_note", corpus, "The simulated LLMs widen spans to the whole claim or sentence more often than "
-                "the simulated humans, a habit that was set: this reproduces the paper's observation rather than "
-                "testing it.")
+prose.simulated(
+    "length_note",
+    corpus,
+    "The simulated LLMs widen spans to the whole claim or sentence more often than "
+    "the simulated humans, a habit that was set: this reproduces the paper's observation rather than "
+    "testing it.",
+)
 b = bias.set_index("campaign")
 big = [m for m in ("gemma-3", "gpt-4o")]
 prose.word("bias_gemma", b.loc["gemma-3", CATEGORIES].astype(float).idxmax())
@@ -199,17 +222,31 @@ types_h = dataset_level.type_distribution(corpus, "human").set_index("type")["co
 top_human = types_h.idxmax()
 prose.word("top_human_type", top_human)
 less_top = all(b.loc[m, top_human] < 0 for m in big)
-prose.word("top_human_reading", f"both mark less {top_human} than humans" if less_top else
-           f"they do not both mark less {top_human} than humans")
-o3 = [reported[t][n]["total"] for t in ("table3_llm_campaigns", "table4_dataset_level_stage2_subset")
-      for n in reported[t] if n.startswith("o3-mini")]
+prose.word(
+    "top_human_reading",
+    f"both mark less {top_human} than humans" if less_top else f"they do not both mark less {top_human} than humans",
+)
+o3 = [
+    reported[t][n]["total"]
+    for t in ("table3_llm_campaigns", "table4_dataset_level_stage2_subset")
+    for n in reported[t]
+    if n.startswith("o3-mini")
+]
 prose.number("o3_min", min(o3))
 prose.number("o3_max", max(o3))
-prose.simulated("bias_note", corpus, "The type biases emerge from mixing each model's type preference, set from "
-                "Table 3, with the true status of each planted claim.")
-prose.simulated("reasons_note", corpus, "- The simulated LLM reasons are templates, not model output: read them as "
-                "placeholders for the real rationales in the gated release, which the paper found often "
-                "self-contradictory.")
+prose.simulated(
+    "bias_note",
+    corpus,
+    "The type biases emerge from mixing each model's type preference, set from "
+    "Table 3, with the true status of each planted claim.",
+)
+prose.simulated(
+    "reasons_note",
+    corpus,
+    "- The simulated LLM reasons are templates, not model output: read them as "
+    "placeholders for the real rationales in the gated release, which the paper found often "
+    "self-contradictory.",
+)
 
 # %% [markdown]
 # ## Summary

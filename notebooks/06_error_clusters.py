@@ -58,12 +58,19 @@ error_spans = clusters.human_spans(corpus)
 X = clusters.embed(list(error_spans["clean"]))
 curve = clusters.silhouette_curve(X, ks=range(k_lo, k_hi + 1))
 k = clusters.best_k(curve)
-versus_k = paper.versus([("spans embedded", reported["clustering"]["spans_embedded"], len(X)),
-                         ("distinct span texts", "not reported", int(error_spans["clean"].nunique())),
-                         ("chosen k", paper_k, k)])
-(tables.mark(versus_k, ["clustering/spans_embedded", "clustering/spans_embedded", "clustering/k_chosen"],
-                     corpus)
- .style.hide(axis="index").format(precision=0, na_rep="–").set_uuid("k"))
+versus_k = paper.versus(
+    [
+        ("spans embedded", reported["clustering"]["spans_embedded"], len(X)),
+        ("distinct span texts", "not reported", int(error_spans["clean"].nunique())),
+        ("chosen k", paper_k, k),
+    ]
+)
+(
+    tables.mark(versus_k, ["clustering/spans_embedded", "clustering/spans_embedded", "clustering/k_chosen"], corpus)
+    .style.hide(axis="index")
+    .format(precision=0, na_rep="–")
+    .set_uuid("k")
+)
 
 # %% mystnb={"figure": {"caption": "Silhouette of k-means++ over k; the dashed line marks the chosen k, the dotted one the paper's.", "name": "fig-silhouette"}, "image": {"alt": "Line plot of silhouette against k over the search range, with the chosen and the paper's k marked."}}
 plots.silhouette(curve, k, paper_k)
@@ -76,8 +83,9 @@ plots.silhouette(curve, k, paper_k)
 
 # %%
 candidates = clusters.compare_k(X, curve, {"silhouette's pick": k, "the paper": paper_k})
-candidates.style.hide(axis="index").format({"silhouette": "{:.3f}", "largest cluster %": "{:.1f}",
-                                            "mean ARI": "{:.2f}", "lowest ARI": "{:.2f}"}).set_uuid("cand")
+candidates.style.hide(axis="index").format(
+    {"silhouette": "{:.3f}", "largest cluster %": "{:.1f}", "mean ARI": "{:.2f}", "lowest ARI": "{:.2f}"}
+).set_uuid("cand")
 
 # %% [markdown]
 # {glue:text}`k_reading` Across seeds, the mean ARI is {glue:text}`ari_pick:.2f` at the
@@ -85,24 +93,48 @@ candidates.style.hide(axis="index").format({"silhouette": "{:.3f}", "largest clu
 
 # %%
 cand = candidates.set_index("chosen by")
-sil_pick, sil_paper = round(float(cand.loc["silhouette's pick", "silhouette"]), 3), round(float(cand.loc["the paper", "silhouette"]), 3)
-ari_pick, ari_paper = round(float(cand.loc["silhouette's pick", "mean ARI"]), 2), round(float(cand.loc["the paper", "mean ARI"]), 2)
+sil_pick, sil_paper = (
+    round(float(cand.loc["silhouette's pick", "silhouette"]), 3),
+    round(float(cand.loc["the paper", "silhouette"]), 3),
+)
+ari_pick, ari_paper = (
+    round(float(cand.loc["silhouette's pick", "mean ARI"]), 2),
+    round(float(cand.loc["the paper", "mean ARI"]), 2),
+)
 glue("n_seeds", len(clusters.SEEDS), display=False)
 glue("ari_pick", ari_pick, display=False)
 glue("ari_paper", ari_paper, display=False)
-glue("k_reading", (f"The silhouette picks k = {k}, the paper's k" if k == paper_k else
-                   f"The silhouette picks k = {k} (silhouette {sil_pick:.3f}) where the paper reports "
-                   f"k = {paper_k} (silhouette {sil_paper:.3f} here)")
-     + (", the end of the search range: the curve has not peaked inside it." if k == k_hi else "."), display=False)
+glue(
+    "k_reading",
+    (
+        f"The silhouette picks k = {k}, the paper's k"
+        if k == paper_k
+        else f"The silhouette picks k = {k} (silhouette {sil_pick:.3f}) where the paper reports "
+        f"k = {paper_k} (silhouette {sil_paper:.3f} here)"
+    )
+    + (", the end of the search range: the curve has not peaked inside it." if k == k_hi else "."),
+    display=False,
+)
 low_pick = round(float(cand.loc["silhouette's pick", "lowest ARI"]), 2)
 low_paper = round(float(cand.loc["the paper", "lowest ARI"]), 2)
-glue("ari_reading", ("runs with different seeds share only part of their partitions (mean ARI below 0.8); "
-                    if max(ari_pick, ari_paper) < 0.8 else "")
-     + ("the paper's k is the more stable" if ari_paper > ari_pick else
-        "the silhouette's pick is the more stable" if ari_pick > ari_paper else "both are equally stable")
-     + f" (lowest pairwise ARI {low_pick:.2f} at the silhouette's pick, {low_paper:.2f} at the paper's k)."
-     + " Cluster names and shares below are one seed's.",
-     display=False)
+glue(
+    "ari_reading",
+    (
+        "runs with different seeds share only part of their partitions (mean ARI below 0.8); "
+        if max(ari_pick, ari_paper) < 0.8
+        else ""
+    )
+    + (
+        "the paper's k is the more stable"
+        if ari_paper > ari_pick
+        else "the silhouette's pick is the more stable"
+        if ari_pick > ari_paper
+        else "both are equally stable"
+    )
+    + f" (lowest pairwise ARI {low_pick:.2f} at the silhouette's pick, {low_paper:.2f} at the paper's k)."
+    + " Cluster names and shares below are one seed's.",
+    display=False,
+)
 
 # %% [markdown]
 # (table7)=
@@ -119,8 +151,15 @@ glue("ari_reading", ("runs with different seeds share only part of their partiti
 kinds = clusters.claim_kinds(error_spans["clean"])
 labels, centers = clusters.cluster(X, k)
 overview = clusters.overview(error_spans, X, labels, centers, kinds=kinds)
-readable = {"cluster": "cluster", "label": "name", "claim": "claim", "size": "spans", "share": "share %",
-            "top_terms": "top terms", "central": "most central spans"}
+readable = {
+    "cluster": "cluster",
+    "label": "name",
+    "claim": "claim",
+    "size": "spans",
+    "share": "share %",
+    "top_terms": "top terms",
+    "central": "most central spans",
+}
 overview.rename(columns=readable).style.hide(axis="index").format({"share %": "{:.1f}"}).set_uuid("t7")
 
 # %% [markdown]
@@ -129,8 +168,13 @@ overview.rename(columns=readable).style.hide(axis="index").format({"share %": "{
 # %%
 labels_paper, centers_paper = clusters.cluster(X, paper_k)
 overview_paper = clusters.overview(error_spans, X, labels_paper, centers_paper, kinds=kinds)
-(overview_paper.rename(columns=readable).drop(columns=["most central spans"])
- .style.hide(axis="index").format({"share %": "{:.1f}"}).set_uuid("t7p"))
+(
+    overview_paper.rename(columns=readable)
+    .drop(columns=["most central spans"])
+    .style.hide(axis="index")
+    .format({"share %": "{:.1f}"})
+    .set_uuid("t7p")
+)
 
 # %% [markdown]
 # The paper's Table 7 lists {glue:text}`paper_listed` of its {glue:text}`paper_k` clusters
@@ -141,7 +185,9 @@ table7 = paper.frame(reported["clustering"]["table7_clusters"], "cluster (paper)
 glue("paper_listed", len(table7), display=False)
 glue("paper_k", paper_k, display=False)
 glue("paper_share_base", int(round(100 * table7["count"].sum() / table7["pct"].sum())), display=False)
-table7.rename(columns={"count": "spans", "pct": "share %"}).style.hide(axis="index").format({"share %": "{:.1f}"}).set_uuid("t7paper")
+table7.rename(columns={"count": "spans", "pct": "share %"}).style.hide(axis="index").format(
+    {"share %": "{:.1f}"}
+).set_uuid("t7paper")
 
 # %% mystnb={"figure": {"caption": "Human spans in two dimensions (PCA of their embeddings), coloured by error type, with cluster names at cluster centres.", "name": "fig-cluster-map"}, "image": {"alt": "Scatter plot of human error spans in two dimensions coloured by error type, with cluster names placed at cluster centres."}}
 plots.cluster_map(clusters.map_2d(X), labels, error_spans["type"].to_numpy(), overview["label"].tolist())
@@ -191,8 +237,12 @@ claim_counts.rename_axis("claim kind").rename("spans").reset_index().style.hide(
 agreed = clusters.consensus(error_spans)
 n_annotators = clusters.annotators(corpus, error_spans)
 strata = clusters.consensus_by_stratum(kinds["claim"], agreed, n_annotators)
-(strata.rename(columns={"annotators": "annotators per example", "agreed": "spans with support", "share": "share %"})
- .style.hide(axis="index").format({"share %": "{:.1f}"}).set_uuid("strata"))
+(
+    strata.rename(columns={"annotators": "annotators per example", "agreed": "spans with support", "share": "share %"})
+    .style.hide(axis="index")
+    .format({"share %": "{:.1f}"})
+    .set_uuid("strata")
+)
 
 # %% [markdown]
 # Odds ratios of support, soft against concrete (below one: soft spans are supported less),
@@ -200,22 +250,26 @@ strata = clusters.consensus_by_stratum(kinds["claim"], agreed, n_annotators)
 
 # %%
 consensus_tests = clusters.consensus_test(kinds["claim"], agreed, n_annotators, level=LEVEL)
-consensus_tests.style.hide(axis="index").format({"odds ratio": "{:.2f}", "low": "{:.2f}", "high": "{:.2f}",
-                                                 "statistic": "{:.2f}", "p-value": clusters.p_text},
-                                                na_rep="–").set_uuid("cmh")
+consensus_tests.style.hide(axis="index").format(
+    {"odds ratio": "{:.2f}", "low": "{:.2f}", "high": "{:.2f}", "statistic": "{:.2f}", "p-value": clusters.p_text},
+    na_rep="–",
+).set_uuid("cmh")
 
 # %% [markdown]
 # Per cluster, for reading only (cluster sizes are small and clusters change with the seed):
 
 # %%
-(clusters.by_consensus(labels, agreed, overview)
- .rename(columns={"label": "name", "size": "spans", "agreed": "share with support %"})
- .style.hide(axis="index").format({"share with support %": "{:.1f}"}).set_uuid("percluster"))
+(
+    clusters.by_consensus(labels, agreed, overview)
+    .rename(columns={"label": "name", "size": "spans", "agreed": "share with support %"})
+    .style.hide(axis="index")
+    .format({"share with support %": "{:.1f}"})
+    .set_uuid("percluster")
+)
 
 # %%
 # The readings of this page, computed.
-overall = (strata.groupby("annotators")[["spans", "agreed"]].sum()
-           .assign(share=lambda d: 100 * d["agreed"] / d["spans"]))
+overall = strata.groupby("annotators")[["spans", "agreed"]].sum().assign(share=lambda d: 100 * d["agreed"] / d["spans"])
 n_lo, n_hi = int(overall.index.min()), int(overall.index.max())
 glue("n_lo_ann", n_lo, display=False)
 glue("n_hi_ann", n_hi, display=False)
@@ -237,18 +291,35 @@ glue("cmh_high", round(float(cmh["high"]), 2), display=False)
 glue("cmh_p", clusters.p_text(cmh["p-value"]), display=False)
 significant = cmh["p-value"] < 0.05
 direction = "less" if cmh["odds ratio"] < 1 else "more"
-glue("cmh_reading", f"soft claims get {direction} support from a second annotator than concrete ones"
-     + (", significantly" if significant else ", but not significantly"), display=False)
+glue(
+    "cmh_reading",
+    f"soft claims get {direction} support from a second annotator than concrete ones"
+    + (", significantly" if significant else ", but not significantly"),
+    display=False,
+)
 glue("paper_claim", "reproduced" if significant and cmh["odds ratio"] < 1 else "not reproduced", display=False)
-glue("types_reading", ("Error types are associated with clusters" if type_test.loc[0, "p-value"] < 0.05 else
-                       "Error types do not sort into clusters beyond chance")
-     + f" (chi-square p = {clusters.p_text(type_test.loc[0, 'p-value'])}, with "
-     + f"{int(type_test.loc[0, 'cells expected below 5'])} of {int(type_test.loc[0, 'cells'])} cells expected "
-     + "below five, so the approximation is rough).", display=False)
-glue("sim_clusters", "On the simulated stand-in the claim families of the summaries were taken from the "
-     "paper's Table 7, so that the clusters resemble the paper's taxonomy is by construction; the "
-     "silhouette curve, the stability, the association with types and the consensus test are "
-     "emergent: nothing in the simulation was fitted to them." if corpus.simulated else "", display=False)
+glue(
+    "types_reading",
+    (
+        "Error types are associated with clusters"
+        if type_test.loc[0, "p-value"] < 0.05
+        else "Error types do not sort into clusters beyond chance"
+    )
+    + f" (chi-square p = {clusters.p_text(type_test.loc[0, 'p-value'])}, with "
+    + f"{int(type_test.loc[0, 'cells expected below 5'])} of {int(type_test.loc[0, 'cells'])} cells expected "
+    + "below five, so the approximation is rough).",
+    display=False,
+)
+glue(
+    "sim_clusters",
+    "On the simulated stand-in the claim families of the summaries were taken from the "
+    "paper's Table 7, so that the clusters resemble the paper's taxonomy is by construction; the "
+    "silhouette curve, the stability, the association with types and the consensus test are "
+    "emergent: nothing in the simulation was fitted to them."
+    if corpus.simulated
+    else "",
+    display=False,
+)
 
 # %% [markdown]
 # ## Summary

@@ -54,14 +54,17 @@ report.corpus_banner(corpus)
 n_boot = 2000
 prose.number("n_boot", n_boot)
 welch = impressions.errors_vs_none(ratings, n_boot=n_boot)
-tables.versus([
-    ("mean impression, no errors", "impressions/mean_no_error", welch["mean_no_error"]),
-    ("mean impression, with errors", "impressions/mean_with_error", welch["mean_with_error"]),
-    ("t (Welch)", "impressions/t_errors_vs_none", welch["t"], 1),
-    ("p", "impressions/p", tables.pvalue(welch["p"])),
-    ("degrees of freedom", None, welch["df"], 0),
-    ("Cohen's d [95% CI]", None, (welch["d"], welch["d_low"], welch["d_high"])),
-], corpus)
+tables.versus(
+    [
+        ("mean impression, no errors", "impressions/mean_no_error", welch["mean_no_error"]),
+        ("mean impression, with errors", "impressions/mean_with_error", welch["mean_with_error"]),
+        ("t (Welch)", "impressions/t_errors_vs_none", welch["t"], 1),
+        ("p", "impressions/p", tables.pvalue(welch["p"])),
+        ("degrees of freedom", None, welch["df"], 0),
+        ("Cohen's d [95% CI]", None, (welch["d"], welch["d_low"], welch["d_high"])),
+    ],
+    corpus,
+)
 
 # %% [markdown]
 # (count)=
@@ -76,11 +79,17 @@ counts = impressions.by_count(ratings)
 paper_many = imp["mean_when_more_than_4_errors"]
 threshold = 4  # the paper reports the mean "when more than 4 errors" (the key of its figure)
 many = ratings.loc[ratings["errors"] > threshold, "impression"]
-tables.versus([
-    ("Pearson r, errors vs impression", "impressions/r_error_count_vs_impression", float(corr.loc[0, "r"])),
-    ("mean impression, more than four errors", "impressions/mean_when_more_than_4_errors",
-     "no record has more than four" if many.empty else float(many.mean())),
-], corpus)
+tables.versus(
+    [
+        ("Pearson r, errors vs impression", "impressions/r_error_count_vs_impression", float(corr.loc[0, "r"])),
+        (
+            "mean impression, more than four errors",
+            "impressions/mean_when_more_than_4_errors",
+            "no record has more than four" if many.empty else float(many.mean()),
+        ),
+    ],
+    corpus,
+)
 
 # %% mystnb={"figure": {"caption": "Mean impression by number of errors marked in the record (blue dots, with 95% confidence intervals; the last group pools that many errors and more). Red cross: the paper's mean for records without errors; red dashed line: its mean over all records with errors.", "name": "fig-impression-count"}, "image": {"alt": "Dot plot of mean impression falling as the number of marked errors grows, with confidence intervals, and the paper's two means in red."}}
 plots.impression_by_count(counts, {"0": imp["mean_no_error"]}, paper_with_error=imp["mean_with_error"])
@@ -97,8 +106,14 @@ tables.by_count(counts)
 
 # %%
 per_type = impressions.by_type(ratings).set_index("type")
-tables.versus([(f"{t}: {what}", f"impressions/by_type/{t}/{what}", float(per_type.loc[t, what]))
-               for t in imp["by_type"] for what in ("mean", "drop")], corpus)
+tables.versus(
+    [
+        (f"{t}: {what}", f"impressions/by_type/{t}/{what}", float(per_type.loc[t, what]))
+        for t in imp["by_type"]
+        for what in ("mean", "drop")
+    ],
+    corpus,
+)
 
 # %% [markdown]
 # (bands)=
@@ -106,11 +121,29 @@ tables.versus([(f"{t}: {what}", f"impressions/by_type/{t}/{what}", float(per_typ
 
 # %%
 b = impressions.bands(ratings).set_index("band")
-tables.versus([
-    ("high (6-7) with errors (%)", "impressions/high_rated_6_7_with_errors_pct", float(b.loc["high (6-7)", "with errors (%)"]), 1),
-    ("mid (4-5) with errors (%)", "impressions/mid_low_with_errors_pct", float(b.loc["mid (4-5)", "with errors (%)"]), 1),
-    ("low (1-3) with errors (%)", "impressions/mid_low_with_errors_pct", float(b.loc["low (1-3)", "with errors (%)"]), 1),
-], corpus)
+tables.versus(
+    [
+        (
+            "high (6-7) with errors (%)",
+            "impressions/high_rated_6_7_with_errors_pct",
+            float(b.loc["high (6-7)", "with errors (%)"]),
+            1,
+        ),
+        (
+            "mid (4-5) with errors (%)",
+            "impressions/mid_low_with_errors_pct",
+            float(b.loc["mid (4-5)", "with errors (%)"]),
+            1,
+        ),
+        (
+            "low (1-3) with errors (%)",
+            "impressions/mid_low_with_errors_pct",
+            float(b.loc["low (1-3)", "with errors (%)"]),
+            1,
+        ),
+    ],
+    corpus,
+)
 
 # %% [markdown]
 # (models)=
@@ -155,42 +188,61 @@ gap_none = welch["mean_no_error"] - imp["mean_no_error"]
 prose.number("gap_no_error", abs(gap_none))
 prose.word("gap_dir", prose.compare(welch["mean_no_error"], imp["mean_no_error"], 2, "above", "below", "equal to"))
 inc = "Incorrect"
-prose.word("inc_drop_reading", prose.compare(per_type.loc[inc, "drop"], imp["by_type"][inc]["drop"], 2,
-                                             "larger than", "smaller than", "the same as"))
+prose.word(
+    "inc_drop_reading",
+    prose.compare(
+        per_type.loc[inc, "drop"], imp["by_type"][inc]["drop"], 2, "larger than", "smaller than", "the same as"
+    ),
+)
 prose.number("inc_drop", per_type.loc[inc, "drop"])
 prose.number("paper_inc_drop", imp["by_type"][inc]["drop"])
-prose.word("t_reading", prose.compare(abs(welch["t"]), abs(imp["t_errors_vs_none"]), 1, "larger", "smaller", "the same"))
-prose.word("r_reading", prose.compare(abs(corr.loc[0, "r"]), abs(imp["r_error_count_vs_impression"]), 2,
-                                      "stronger", "weaker", "as strong"))
+prose.word(
+    "t_reading", prose.compare(abs(welch["t"]), abs(imp["t_errors_vs_none"]), 1, "larger", "smaller", "the same")
+)
+prose.word(
+    "r_reading",
+    prose.compare(abs(corr.loc[0, "r"]), abs(imp["r_error_count_vs_impression"]), 2, "stronger", "weaker", "as strong"),
+)
 prose.number("t_ours", welch["t"], 1)
 prose.number("r_ours", corr.loc[0, "r"])
 mid = float(b.loc["mid (4-5)", "with errors (%)"])
 prose.number("mid_pct", mid, 1)
-prose.word("mid_reading", "more than half, as the paper says" if mid > 50 else
-           "fewer than the paper's \"over half\"")
-prose.simulated("sim_means_note", corpus,
+prose.word("mid_reading", "more than half, as the paper says" if mid > 50 else 'fewer than the paper\'s "over half"')
+prose.simulated(
+    "sim_means_note",
+    corpus,
     "On the stand-in, the no-error mean and the per-type drops are inputs of the simulated ratings "
     "(calibrated), so closeness of the means to the paper's is by design; the simulated rating loses only part "
     "of a type's drop for each span, which bounds how far a single error can pull it, and the simulated raters' "
-    "noise, not the paper, sets how large t and r come out.")
+    "noise, not the paper, sets how large t and r come out.",
+)
 paper_order = sorted(imp["by_type"], key=lambda t: -imp["by_type"][t]["drop"])
 type_of = {"n_" + t.lower().replace(" ", "_"): t for t in imp["by_type"]}
-orders = {m: [type_of[t] for t in g.sort_values("coef")["term"]] for m, g in per_type_models.groupby("model", sort=False)}
+orders = {
+    m: [type_of[t] for t in g.sort_values("coef")["term"]] for m, g in per_type_models.groupby("model", sort=False)
+}
 agree = [m for m, o in orders.items() if o == paper_order]
 prose.word("paper_order", ", then ".join(paper_order))
-prose.word("order_reading", "in all three models, as in the paper" if len(agree) == len(orders) else
-           f"in {', '.join(agree) if agree else 'none'} of the models ({prose.count_words(len(agree))} of "
-           f"{prose.count_words(len(orders))})")
+prose.word(
+    "order_reading",
+    "in all three models, as in the paper"
+    if len(agree) == len(orders)
+    else f"in {', '.join(agree) if agree else 'none'} of the models ({prose.count_words(len(agree))} of "
+    f"{prose.count_words(len(orders))})",
+)
 prose.number("icc_pct", 100 * variance["icc"], 0)
 e = effect.set_index("model")["coef"]
 ols, mixed = e.iloc[0], e.iloc[1]
 prose.number("ols_coef", ols)
 prose.number("mixed_coef", mixed)
 prose.word("mixed_reading", "changes little" if abs(mixed - ols) < 0.1 * abs(ols) else "changes the estimate")
-prose.simulated("mixed_note", corpus,
+prose.simulated(
+    "mixed_note",
+    corpus,
     "The simulated annotators' offsets are independent of how much they mark, so the mixed model's estimates "
     "stay close to the ordinary ones by design. On real data, where annotators who mark more may also rate more "
-    "harshly, the mixed model is the one to trust.")
+    "harshly, the mixed model is the one to trust.",
+)
 
 # %% [markdown]
 # ## Summary

@@ -52,7 +52,7 @@ from myst_nb import glue
 import hotelcheckspan
 from hotelcheckspan import paths
 from hotelcheckspan.analyses import dataset_level, example_level, span_level
-from hotelcheckspan.annotator_sets import AnnotatorSet, groups_of
+from hotelcheckspan.annotator_sets import groups_of
 from hotelcheckspan.book import plots, report
 
 plots.set_theme()
@@ -75,10 +75,18 @@ report.corpus_banner(corpus)
 # texts once; each LLM campaign is one group.
 
 # %%
-composition = dataset_level.campaign_table(corpus)[["name", "kind", "records", "error_records", "spans",
-                                                    "spans_per_record", "mean_words"]]
-composition.columns = ["campaign", "kind", "records", "records with errors", "spans", "spans per record",
-                       "mean span length (words)"]
+composition = dataset_level.campaign_table(corpus)[
+    ["name", "kind", "records", "error_records", "spans", "spans_per_record", "mean_words"]
+]
+composition.columns = [
+    "campaign",
+    "kind",
+    "records",
+    "records with errors",
+    "spans",
+    "spans per record",
+    "mean span length (words)",
+]
 composition.style.set_uuid("composition").hide(axis="index").format(precision=2)
 
 # %% [markdown]
@@ -86,8 +94,9 @@ composition.style.set_uuid("composition").hide(axis="index").format(precision=2)
 # computes its metrics with these spans, and so does every table here (nothing is dropped).
 
 # %%
-warnings = pd.DataFrame([{"file": w.file, "line": w.line, "field": w.field, "warning": w.message}
-                         for w in corpus.warnings])
+warnings = pd.DataFrame(
+    [{"file": w.file, "line": w.line, "field": w.field, "warning": w.message} for w in corpus.warnings]
+)
 glue("n_warnings", len(warnings), display=False)
 warnings.style.set_uuid("warnings").hide(axis="index")
 
@@ -126,9 +135,16 @@ votes[["dataset", "setup_id", *corpus.categories, "Any", "raters"]].style.set_uu
 # %%
 reliability = example_level.reliability_ci(marks, n_boot=300, seed=0)
 wide = reliability.pivot(index="label", columns="measure", values=["estimate", "low", "high"])
-table = pd.DataFrame({"label": wide.index,
-                      **{f"{m} ({part})": wide[(part, m)].to_numpy() for m in ("fleiss_kappa", "krippendorff_alpha")
-                         for part in ("estimate", "low", "high")}})
+table = pd.DataFrame(
+    {
+        "label": wide.index,
+        **{
+            f"{m} ({part})": wide[(part, m)].to_numpy()
+            for m in ("fleiss_kappa", "krippendorff_alpha")
+            for part in ("estimate", "low", "high")
+        },
+    }
+)
 table = table.set_index("label").loc[[*corpus.categories, "Any"]].reset_index()
 kappas = table.set_index("label")["fleiss_kappa (estimate)"].drop("Any")
 glue("kappa_any", round(float(table.set_index("label").loc["Any", "fleiss_kappa (estimate)"]), 3), display=False)
@@ -155,8 +171,9 @@ table.style.set_uuid("reliability").hide(axis="index").format(precision=2, na_re
 
 # %%
 specs = [g.spec for g in groups]
-comparisons = ([{"name": "humans vs humans", "ref": [a], "hyp": specs[i + 1:]} for i, a in enumerate(specs[:-1])]
-               + [{"name": f"humans vs {m}", "ref": specs, "hyp": [m]} for m in models])
+comparisons = [{"name": "humans vs humans", "ref": [a], "hyp": specs[i + 1 :]} for i, a in enumerate(specs[:-1])] + [
+    {"name": f"humans vs {m}", "ref": specs, "hyp": [m]} for m in models
+]
 pairs, counts = span_level.pairwise(corpus, comparisons)
 t6 = span_level.table6(pairs, counts, n_boot=1000, seed=0)
 t6_show = t6[["comparison", "match", "pairs", "precision", "recall", "f1", "f1_low", "f1_high"]]
@@ -198,7 +215,8 @@ min_agree = math.ceil(0.75 * len(complete))
 glue("min_agree", min_agree, display=False)
 llm = example_level.models_vs_majority(corpus, models, raters=complete, n_boot=1000, seed=0, min_agree=min_agree)
 llm_show = llm[llm["label"].isin(["per type (pooled)", "Any"])][
-    ["model", "label", "examples", "majority_errors", "model_errors", "agreement", "bacc", "bacc_low", "bacc_high"]]
+    ["model", "label", "examples", "majority_errors", "model_errors", "agreement", "bacc", "bacc_low", "bacc_high"]
+]
 pooled = llm[llm["label"] == "per type (pooled)"].set_index("model")
 glue("best_bacc_model", pooled["bacc"].idxmax(), display=False)
 glue("best_bacc", round(float(pooled["bacc"].max()), 3), display=False)
@@ -224,8 +242,9 @@ plots.paradox(llm)
 
 # %%
 shares_voted = votes[corpus.categories].div(votes["raters"], axis=0)
-contested = votes.loc[(shares_voted * (1 - shares_voted)).mean(axis=1).idxmax(), ["dataset", "split", "setup_id",
-                                                                                  "example_idx"]].to_dict()
+contested = votes.loc[
+    (shares_voted * (1 - shares_voted)).mean(axis=1).idxmax(), ["dataset", "split", "setup_id", "example_idx"]
+].to_dict()
 report.highlight(corpus, contested, [g.spec for g in complete] + models)
 
 # %% [markdown]

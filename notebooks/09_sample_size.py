@@ -105,8 +105,9 @@ within = ss.stability(tables, within_sizes, RESAMPLES, seed=0, replace=False)
 beyond = ss.stability(tables, beyond_sizes, RESAMPLES, seed=1, replace=True)
 glue("max_n", f"{int(beyond_sizes[-1]):,}", display=False)
 glue("mc_halfwidth", f"{(within['high'] - within['low']).max() / 2:.3f}", display=False)
-within.pivot_table(index=["measure", "pair"], columns="n", values="same_order", sort=False).round(3).reset_index() \
-    .style.set_uuid("stability").hide(axis="index").format(precision=3)
+within.pivot_table(index=["measure", "pair"], columns="n", values="same_order", sort=False).round(
+    3
+).reset_index().style.set_uuid("stability").hide(axis="index").format(precision=3)
 
 # %% mystnb={"figure": {"caption": "Share of the test sets of n examples that rank each pair of LLM campaigns as the full stage-2 set does, by hard and soft span F1 against the four human sets and by balanced accuracy against the human majority. Left: subsets of the corpus (without replacement); right: draws with replacement, extrapolating past the corpus size (dotted). Dashed: 95%.", "name": "fig-stability"}, "image": {"alt": "Six panels of stability curves, one line per pair of LLM campaigns; most lines sit at 1 from the smallest n, a few rise slowly towards the 95% line."}}
 ssp.stability_curves(within, beyond, ss.THRESHOLD, corpus_size=N)
@@ -168,8 +169,11 @@ for key, measure in (("soft", "span F1 (soft)"), ("hard", "span F1 (hard)"), ("b
     glue(f"{key}_hard_pair", hardest["pair"], display=False)
     glue(f"{key}_hard_diff", f"{hardest['difference']:.4f}", display=False)
     glue(f"{key}_hard_n", ss.describe_n(hardest["n_with_replacement"], hardest["max_n"]), display=False)
-    glue(f"{key}_hard_ci", f"{ss.describe_n(hardest['n_low'], hardest['max_n'])} to "
-                           f"{ss.describe_n(hardest['n_high'], hardest['max_n'])}", display=False)
+    glue(
+        f"{key}_hard_ci",
+        f"{ss.describe_n(hardest['n_low'], hardest['max_n'])} to {ss.describe_n(hardest['n_high'], hardest['max_n'])}",
+        display=False,
+    )
 ties = s[(s["measure"] == "span F1 (hard)") & (s["difference"] == 0)]["pair"].str.replace(" > ", " and ").tolist()
 glue("hard_ties", f"Tied on the full set, and so never ranked: {', '.join(ties)}." if ties else "", display=False)
 trio = {"gemma-3", "gpt-4o", "o3-mini"}
@@ -185,21 +189,35 @@ soft_all = s[(s["measure"] == "span F1 (soft)") & (s["difference"] != 0)]
 unsettled = soft_all[soft_all["n_with_replacement"] > within_sizes[0]]
 glue("gap_unsettled", f"{unsettled['difference'].max():.3f}" if len(unsettled) else "zero", display=False)
 glue("close_pairs", ", ".join(unsettled["pair"]) if len(unsettled) else "none", display=False)
-glue("close_n", ss.describe_n(unsettled["n_with_replacement"].min(), int(s["max_n"].iloc[0])) if len(unsettled)
-     else "no more", display=False)
+glue(
+    "close_n",
+    ss.describe_n(unsettled["n_with_replacement"].min(), int(s["max_n"].iloc[0])) if len(unsettled) else "no more",
+    display=False,
+)
 median_bacc = s[(s["measure"] == "balanced accuracy") & (s["difference"] != 0)]["rank_n"].median()
 median_soft = soft_all["rank_n"].median()
 for key, median in (("bacc_median", median_bacc), ("soft_median", median_soft)):
     glue(key, ss.describe_n(median if median < 1e12 else np.inf, int(s["max_n"].iloc[0])), display=False)
-glue("bacc_vs_soft", "less stably than" if median_bacc > median_soft else "more stably than"
-     if median_bacc < median_soft else "about as stably as", display=False)
+glue(
+    "bacc_vs_soft",
+    "less stably than"
+    if median_bacc > median_soft
+    else "more stably than"
+    if median_bacc < median_soft
+    else "about as stably as",
+    display=False,
+)
 simulated_note = (
-    "In the simulation the answer depends on how far apart the LLM campaigns were set: their "
-    "span counts come from the paper's Tables 3 and 4 and their agreement with the humans "
-    "emerges from the simulated claims, while the two prompts of a model share every other "
-    "parameter. Pairs of prompts therefore differ by little more than how much they mark, and "
-    "are the hard cases here by construction; the real prompt variants may differ more."
-) if corpus.simulated else ""
+    (
+        "In the simulation the answer depends on how far apart the LLM campaigns were set: their "
+        "span counts come from the paper's Tables 3 and 4 and their agreement with the humans "
+        "emerges from the simulated claims, while the two prompts of a model share every other "
+        "parameter. Pairs of prompts therefore differ by little more than how much they mark, and "
+        "are the hard cases here by construction; the real prompt variants may differ more."
+    )
+    if corpus.simulated
+    else ""
+)
 glue("simulated_note", simulated_note, display=False)
 
 # %% [markdown]
@@ -222,8 +240,13 @@ human_tables = [ss.human_f1_table(corpus, HUMAN_SETS, stage2, match=m) for m in 
 human_tables.append(ss.fleiss_table(example_level.marks(corpus, HUMAN_SETS, stage2), examples=stage2))
 agree = ss.majority_table(corpus, llms, HUMAN_SETS, stage2, measure="agreement")
 width_sizes = np.unique(np.r_[np.geomspace(25, 4 * N, 9).astype(int), N])  # the corpus size on the grid
-widths = pd.concat([ss.interval_widths(human_tables, width_sizes, RESAMPLES, seed=3),
-                    ss.interval_widths(agree, width_sizes, RESAMPLES, seed=4)], ignore_index=True)
+widths = pd.concat(
+    [
+        ss.interval_widths(human_tables, width_sizes, RESAMPLES, seed=3),
+        ss.interval_widths(agree, width_sizes, RESAMPLES, seed=4),
+    ],
+    ignore_index=True,
+)
 soft_widths = widths[(widths["measure"] == "span F1 (soft)") & (widths["system"] == "human-human")]
 slope = ss.width_slope(soft_widths).iloc[0]
 glue("w_soft_full", f"{soft_widths.loc[soft_widths['n'] == N, 'width'].iloc[0]:.3f}", display=False)
@@ -235,8 +258,8 @@ glue("kappa", f"{kappa:.3f}", display=False)
 glue("w_kappa_full", f"{kappa_ci['width']:.3f}", display=False)
 glue("kappa_word", "enough" if kappa_ci["low"] > 0 else "not enough", display=False)
 widths[widths["n"].isin([25, N, int(width_sizes[-1])])].pivot_table(
-    index=["measure", "system"], columns="n", values="width", sort=False).round(3).reset_index() \
-    .style.set_uuid("widths").hide(axis="index").format(precision=3)
+    index=["measure", "system"], columns="n", values="width", sort=False
+).round(3).reset_index().style.set_uuid("widths").hide(axis="index").format(precision=3)
 
 # %% mystnb={"figure": {"caption": "Width of the 95% interval against the number of examples (log-log), for human-human span F1, Fleiss' kappa and each LLM's raw agreement with the human majority; the stage-2 corpus size dotted.", "name": "fig-widths"}, "image": {"alt": "Straight falling lines on log-log axes, one per agreement figure, all with slope about minus one half."}}
 ssp.interval_widths(widths, corpus_size=N)
@@ -288,13 +311,28 @@ ssp.power_curves(power)
 # prompts, the closest pair of campaigns that differ by prompt only:
 
 # %%
-plan = ss.examples_needed(corpus, "gpt-4o", "gpt-4o-ls", HUMAN_SETS, measure="span F1", match="soft",
-                          examples=stage2, n_resamples=RESAMPLES, n_outer=50, n_inner=200, seed=6)
-plan_row = {"better": plan["better"], "worse": plan["worse"], "soft F1, better": plan["score_better"],
-            "soft F1, worse": plan["score_worse"], "examples now": plan["examples"],
-            "examples needed": ss.describe_n(plan["n_needed"], plan["max_n"]),
-            "95% interval": f"{ss.describe_n(plan['n_low'], plan['max_n'])} to "
-                            f"{ss.describe_n(plan['n_high'], plan['max_n'])}"}
+plan = ss.examples_needed(
+    corpus,
+    "gpt-4o",
+    "gpt-4o-ls",
+    HUMAN_SETS,
+    measure="span F1",
+    match="soft",
+    examples=stage2,
+    n_resamples=RESAMPLES,
+    n_outer=50,
+    n_inner=200,
+    seed=6,
+)
+plan_row = {
+    "better": plan["better"],
+    "worse": plan["worse"],
+    "soft F1, better": plan["score_better"],
+    "soft F1, worse": plan["score_worse"],
+    "examples now": plan["examples"],
+    "examples needed": ss.describe_n(plan["n_needed"], plan["max_n"]),
+    "95% interval": f"{ss.describe_n(plan['n_low'], plan['max_n'])} to {ss.describe_n(plan['n_high'], plan['max_n'])}",
+}
 pd.DataFrame([plan_row]).style.set_uuid("plan").hide(axis="index").format(precision=3)
 
 # %% [markdown]
@@ -313,8 +351,10 @@ pd.DataFrame([plan_row]).style.set_uuid("plan").hide(axis="index").format(precis
 real_path = getattr(paths, "REAL_CORPUS", None)  # the public corpus, once the package ships it
 real, real_status = None, ""
 if real_path is None or not real_path.exists():
-    real_status = ("This build has no copy of the public corpus (hotelcheckspan.paths.REAL_CORPUS), so "
-                   "this section has nothing to compute; rebuild with the corpus in data/ to fill it.")
+    real_status = (
+        "This build has no copy of the public corpus (hotelcheckspan.paths.REAL_CORPUS), so "
+        "this section has nothing to compute; rebuild with the corpus in data/ to fill it."
+    )
 else:
     try:
         real = hotelcheckspan.load(real_path)
@@ -329,8 +369,9 @@ if real is not None:
     real_within = ss.stability(real_tables, range(3, real_n + 1), RESAMPLES, seed=7, replace=False)
     real_beyond = ss.stability(real_tables, real_beyond_sizes, RESAMPLES, seed=8, replace=True)
     # fewer replicates than for the stand-in: 29 reference groups make each replicate 29 times the work
-    real_unc = ss.stable_n_uncertainty(real_tables, real_beyond_sizes, True, n_outer=N_OUTER // 2,
-                                       n_inner=N_INNER // 2, seed=9)
+    real_unc = ss.stable_n_uncertainty(
+        real_tables, real_beyond_sizes, True, n_outer=N_OUTER // 2, n_inner=N_INNER // 2, seed=9
+    )
     real_summary = ss.stable_n_summary(real_within, real_beyond, real_unc)
     soft = real_summary[(real_summary["measure"] == "span F1 (soft)") & (real_summary["difference"] != 0)]
     beyond_n = int((soft["n_with_replacement"] > real_n).sum())
@@ -341,7 +382,8 @@ if real is not None:
         f"Drawing with replacement, {beyond_n} of these pairs need more than {real_n} examples to be ordered "
         f"as on the full set in {ss.THRESHOLD:.0%} of test sets, and for {never} the upper end of the interval is beyond "
         f"{real_beyond_sizes[-1]:,} examples. With {real_n} examples the corpus can order LLM annotators only "
-        f"where they differ grossly; telling close ones apart takes far more than {real_n} examples.")
+        f"where they differ grossly; telling close ones apart takes far more than {real_n} examples."
+    )
 glue("public_reading", real_status, display=False)
 
 # %%
@@ -352,8 +394,9 @@ else:
 display_frame.style.set_uuid("public").hide(axis="index").format(precision=3)
 
 # %%
-ssp.stability_curves(real_within, real_beyond, ss.THRESHOLD, corpus_size=real_n) if real is not None \
-    else Markdown("No figure: the public corpus is not available in this build.")
+ssp.stability_curves(real_within, real_beyond, ss.THRESHOLD, corpus_size=real_n) if real is not None else Markdown(
+    "No figure: the public corpus is not available in this build."
+)
 
 # %% [markdown]
 # ## Summary

@@ -4,8 +4,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 import pytest  # noqa: E402  (after the path line, which lets tests import their helpers)
-
 import toy as toy_corpus  # noqa: E402
+
 from hotelcheckspan import corpora  # noqa: E402
 
 

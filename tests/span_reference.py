@@ -21,12 +21,19 @@ import pandas as pd
 KEY = ["dataset", "split", "setup_id", "example_idx"]
 
 
-def per_character(ref: dict, hyp: dict, examples: list, match: str = "hard", convention: str = "factgenie",
-                  per_category: str = "factgenie") -> dict:
+def per_character(
+    ref: dict,
+    hyp: dict,
+    examples: list,
+    match: str = "hard",
+    convention: str = "factgenie",
+    per_category: str = "factgenie",
+) -> dict:
     """``ref``/``hyp``: example -> list of (start, end, type) in factgenie order.
 
     Returns {category or "all": {overlap, overlap_ref, hyp_length, ref_length, hyp_count, ref_count}}.
     """
+
     def zero():
         return dict.fromkeys(["overlap", "overlap_ref", "hyp_length", "ref_length", "hyp_count", "ref_count"], 0)
 
@@ -102,19 +109,29 @@ def factgenie_f1(ref: dict, hyp: dict, examples: list, match: str, categories: l
     for camp, side in (("ref", ref), ("hyp", hyp)):
         for ex, spans in side.items():
             for s, e, t in spans:
-                rows.append(dict(zip(KEY, ex)) | {"campaign_id": camp, "annotator_group": 0,
-                                                   "annotation_type": categories.index(t), "annotation_start": s,
-                                                   "annotation_end": e, "annotation_text": "x" * (e - s)})
+                rows.append(
+                    dict(zip(KEY, ex))
+                    | {
+                        "campaign_id": camp,
+                        "annotator_group": 0,
+                        "annotation_type": categories.index(t),
+                        "annotation_start": s,
+                        "annotation_end": e,
+                        "annotation_text": "x" * (e - s),
+                    }
+                )
     span_index = pd.DataFrame(rows)
     example_list = pd.DataFrame(examples, columns=KEY)
-    return FACTGENIE.compute_f1_scores(span_index, [("ref", None), ("hyp", None)], example_list,
-                                       match_mode=match, category_breakdown=True)
+    return FACTGENIE.compute_f1_scores(
+        span_index, [("ref", None), ("hyp", None)], example_list, match_mode=match, category_breakdown=True
+    )
 
 
 def per_span(ref: dict, hyp: dict, examples: list, match: str = "hard", convention: str = "either") -> dict:
     """The paper's prose, span by span: a hypothesis span is a true positive when it overlaps a
     reference span (of its type under ``hard``), and a reference span is found when a hypothesis
     span overlaps it. Returns {category or "all": the six counts}, counts of spans."""
+
     def zero():
         return dict.fromkeys(["overlap", "overlap_ref", "hyp_length", "ref_length", "hyp_count", "ref_count"], 0)
 
@@ -173,10 +190,18 @@ def may2025_f1(ref: dict, hyp: dict, examples: list, match: str, categories: lis
             if ex not in examples:
                 continue
             for s, e, t in spans:
-                rows.append(dict(zip(KEY, ex)) | {"annotator_group_id": group, "annotation_type": categories.index(t),
-                                                   "annotation_start": s, "annotation_end": e})
-    span_index = pd.DataFrame(rows, columns=KEY + ["annotator_group_id", "annotation_type", "annotation_start",
-                                                   "annotation_end"])
+                rows.append(
+                    dict(zip(KEY, ex))
+                    | {
+                        "annotator_group_id": group,
+                        "annotation_type": categories.index(t),
+                        "annotation_start": s,
+                        "annotation_end": e,
+                    }
+                )
+    span_index = pd.DataFrame(
+        rows, columns=KEY + ["annotator_group_id", "annotation_type", "annotation_start", "annotation_end"]
+    )
     globs = MAY2025.compute_f1_scores.__globals__
     if distinct_ids:
         globs["id"] = lambda row: row.name

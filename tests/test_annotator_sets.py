@@ -22,7 +22,12 @@ def test_spec_name_and_paper_name():
     assert (s.campaign, s.group, s.spec, s.name, s.paper_name) == ("stage1", 1, "stage1/B", "St. 1B", "St. 1B")
     assert AnnotatorSet.parse("stage2/0") == AnnotatorSet("stage2", 0)
     pooled = AnnotatorSet.parse("gpt-4o-ls")
-    assert (pooled.group, pooled.spec, pooled.name, pooled.paper_name) == (None, "gpt-4o-ls", "gpt-4o-ls", "gpt-4o (LS)")
+    assert (pooled.group, pooled.spec, pooled.name, pooled.paper_name) == (
+        None,
+        "gpt-4o-ls",
+        "gpt-4o-ls",
+        "gpt-4o (LS)",
+    )
     assert AnnotatorSet("iaa", 30).spec == "iaa/30" and group_letter(2) == "C"
     assert [s.name for s in HUMAN_SETS] == ["St. 1A", "St. 1B", "St. 2A", "St. 2B"]
     with pytest.raises(ValueError, match="names no campaign"):
@@ -30,7 +35,9 @@ def test_spec_name_and_paper_name():
 
 
 class _Toy:
-    records = pd.DataFrame({"campaign": ["s", "s", "s", "m"], "annotator_group": [0, 1, 1, 0], "record_id": [0, 1, 2, 3]})
+    records = pd.DataFrame(
+        {"campaign": ["s", "s", "s", "m"], "annotator_group": [0, 1, 1, 0], "record_id": [0, 1, 2, 3]}
+    )
     spans = pd.DataFrame({"campaign": ["s", "s", "m"], "annotator_group": [1, 1, 0], "record_id": [1, 2, 3]})
 
 

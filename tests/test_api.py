@@ -35,17 +35,23 @@ def test_read_annotations_gives_records_spans_categories_problems():
     assert ann.records["n_spans"].sum() == len(ann.spans)
 
 
-@pytest.mark.parametrize("extra", [[], ["--match", "soft"], ["--ref-group", "A", "--hyp-group", "B"],
-                                   ["--convention", "all", "--by-type"]])
+@pytest.mark.parametrize(
+    "extra", [[], ["--match", "soft"], ["--ref-group", "A", "--hyp-group", "B"], ["--convention", "all", "--by-type"]]
+)
 def test_span_f1_returns_what_f1_json_prints(capsys, extra):
     hyp = STAGE1 if "--hyp-group" in extra else GPT4O
     assert cli.main(["f1", str(STAGE1), str(hyp), "--json", *extra]) == 0
     printed = json.loads(capsys.readouterr().out)
     opts = dict(zip(extra[::2], extra[1::2])) if "--by-type" not in extra else {"--convention": "all"}
     result = hotelcheckspan.span_f1(
-        hotelcheckspan.read_annotations(STAGE1), hotelcheckspan.read_annotations(hyp),
-        ref_group=opts.get("--ref-group"), hyp_group=opts.get("--hyp-group"), match=opts.get("--match", "hard"),
-        convention=opts.get("--convention", "factgenie"), by_type="--by-type" in extra)
+        hotelcheckspan.read_annotations(STAGE1),
+        hotelcheckspan.read_annotations(hyp),
+        ref_group=opts.get("--ref-group"),
+        hyp_group=opts.get("--hyp-group"),
+        match=opts.get("--match", "hard"),
+        convention=opts.get("--convention", "factgenie"),
+        by_type="--by-type" in extra,
+    )
     assert result == printed
     assert {"precision", "recall", "f1", "ref_count", "hyp_count", "examples"} <= set(result)
 
@@ -73,7 +79,8 @@ def test_span_f1_refuses_broken_files_and_different_categories(tmp_path):
     assert [p.field for p in ann.errors] == ["split", "setup_id", "example_idx", "annotations"]
     with pytest.raises(CorpusError, match="annotations.jsonl:1: split: missing field"):
         hotelcheckspan.span_f1(ann, GPT4O)
-    (camp / "annotations.jsonl").write_text('{"dataset": "hotelcheckspan", "split": "short", "setup_id": "x", '
-                                            '"example_idx": 0, "annotations": []}\n')
+    (camp / "annotations.jsonl").write_text(
+        '{"dataset": "hotelcheckspan", "split": "short", "setup_id": "x", "example_idx": 0, "annotations": []}\n'
+    )
     with pytest.raises(CategoryMismatch, match=r"\['X'\] vs \['Not Checkable', 'Misleading', 'Incorrect'\]"):
         hotelcheckspan.span_f1(camp / "annotations.jsonl", GPT4O)

@@ -28,8 +28,9 @@ def template(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("template") / "corpus"
     shutil.copytree(paths.BUNDLED_CORPUS, root)
     for f in root.glob("annotations/*/*/annotations.jsonl"):
-        f.write_text("".join(f.read_text(encoding="utf-8").splitlines(keepends=True)[:RECORDS_PER_FILE]),
-                     encoding="utf-8")
+        f.write_text(
+            "".join(f.read_text(encoding="utf-8").splitlines(keepends=True)[:RECORDS_PER_FILE]), encoding="utf-8"
+        )
     return root
 
 
@@ -62,6 +63,7 @@ def validate_fails(capsys, root, *expected) -> str:
 def no_hang(seconds=20):
     def fail(*_):
         raise AssertionError(f"hung for {seconds} s")
+
     old = signal.signal(signal.SIGALRM, fail)
     signal.alarm(seconds)
     try:
@@ -100,8 +102,12 @@ def test_non_utf8_bytes(capsys, corpus):
     data[2] = data[2].replace(b'"annotations"', b'"annot\xe9ations"', 1)
     data[4] = b"\xff\xfe" + data[4]
     path.write_bytes(b"\n".join(data))
-    validate_fails(capsys, corpus, f"{STAGE1}/annotations.jsonl:3: error: <utf-8>: not UTF-8: byte 0xe9",
-                   f"{STAGE1}/annotations.jsonl:5: error: <utf-8>: not UTF-8: byte 0xff at column 1")
+    validate_fails(
+        capsys,
+        corpus,
+        f"{STAGE1}/annotations.jsonl:3: error: <utf-8>: not UTF-8: byte 0xe9",
+        f"{STAGE1}/annotations.jsonl:5: error: <utf-8>: not UTF-8: byte 0xff at column 1",
+    )
 
 
 def test_non_utf8_config(capsys, corpus):
@@ -122,13 +128,18 @@ def test_yaml_list_at_top_level(capsys, corpus):
     validate_fails(capsys, corpus, f"{STAGE1}/config.yaml: error: <root>: expected a mapping of settings, got list")
 
 
-@pytest.mark.parametrize("text, fragment", [
-    ('{"id": "x", "mode": "llm_eval", "config": ', "<json>: malformed JSON"),
-    ('["not", "an", "object"]', "<root>"),
-    ('{"id": "x", "mode": "llm_eval"}', "config: missing field"),
-    ('{"id": "x", "mode": "llm_eval", "config": {"annotation_span_categories": "A, B"}}',
-     "config.annotation_span_categories"),
-])
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ('{"id": "x", "mode": "llm_eval", "config": ', "<json>: malformed JSON"),
+        ('["not", "an", "object"]', "<root>"),
+        ('{"id": "x", "mode": "llm_eval"}', "config: missing field"),
+        (
+            '{"id": "x", "mode": "llm_eval", "config": {"annotation_span_categories": "A, B"}}',
+            "config.annotation_span_categories",
+        ),
+    ],
+)
 def test_malformed_factgenie_metadata_json(capsys, corpus, text, fragment):
     camp = corpus / "annotations" / "model" / "gpt-4o"
     (camp / "config.yaml").unlink()
@@ -140,8 +151,11 @@ def test_deep_json_nesting(capsys, corpus):
     path = corpus / STAGE1 / "annotations.jsonl"
     deep = '{"dataset": ' + "[" * 100_000 + "]" * 100_000 + "}"
     path.write_text(path.read_text() + deep + "\n")
-    validate_fails(capsys, corpus, f"{STAGE1}/annotations.jsonl:{RECORDS_PER_FILE + 1}: error: <json>: "
-                                   "malformed JSON: nested too deeply")
+    validate_fails(
+        capsys,
+        corpus,
+        f"{STAGE1}/annotations.jsonl:{RECORDS_PER_FILE + 1}: error: <json>: malformed JSON: nested too deeply",
+    )
 
 
 def test_huge_numbers_and_nan_are_errors_not_overflows(capsys, corpus):
@@ -154,9 +168,14 @@ def test_huge_numbers_and_nan_are_errors_not_overflows(capsys, corpus):
     text += text.splitlines()[3].replace('"example_idx": ', '"example_idx": ' + "9" * 5000 + ', "x": ', 1) + "\n"
     path.write_text(text)
     n = RECORDS_PER_FILE
-    validate_fails(capsys, corpus, f"annotations.jsonl:1: error: annotator_group:",
-                   f"annotations.jsonl:2: error: example_idx:", f"annotations.jsonl:{n + 1}: error: <json>: "
-                   "malformed JSON: NaN is not valid JSON", f"annotations.jsonl:{n + 2}: error: <json>")
+    validate_fails(
+        capsys,
+        corpus,
+        "annotations.jsonl:1: error: annotator_group:",
+        "annotations.jsonl:2: error: example_idx:",
+        f"annotations.jsonl:{n + 1}: error: <json>: malformed JSON: NaN is not valid JSON",
+        f"annotations.jsonl:{n + 2}: error: <json>",
+    )
 
 
 # --- wrong values ------------------------------------------------------------------------------
@@ -169,15 +188,17 @@ def test_non_integer_stage_in_config_and_in_a_record(capsys, corpus):
     recs[3]["metadata"]["stage"] = 1.5
     write_lines(path, recs)
     out = validate_fails(capsys, corpus, f"{STAGE1}/annotations.jsonl:4: error: metadata.stage:")
-    line = next(i for i, x in enumerate((corpus / STAGE2 / "config.yaml").read_text().splitlines(), 1)
-                if x.startswith("stage:"))
+    line = next(
+        i for i, x in enumerate((corpus / STAGE2 / "config.yaml").read_text().splitlines(), 1) if x.startswith("stage:")
+    )
     assert f"{STAGE2}/config.yaml:{line}: error: stage: Input should be a valid integer (got 'two')" in out
 
 
 def test_categories_written_as_a_string(capsys, corpus):
     edit_config(corpus, STAGE1, annotation_span_categories="Not Checkable, Misleading, Incorrect")
-    validate_fails(capsys, corpus, f"{STAGE1}/config.yaml:1: error: annotation_span_categories: "
-                                   "Input should be a valid list")
+    validate_fails(
+        capsys, corpus, f"{STAGE1}/config.yaml:1: error: annotation_span_categories: Input should be a valid list"
+    )
 
 
 def test_categories_as_plain_names_or_twice(capsys, corpus):
@@ -198,8 +219,12 @@ def test_annotator_group_out_of_range(capsys, corpus):
     recs[0]["annotator_group"] = 2
     recs[1]["annotator_group"] = -1
     write_lines(path, recs)
-    validate_fails(capsys, corpus, f"{STAGE1}/annotations.jsonl:1: error: annotator_group: group 2 outside 0-1",
-                   f"{STAGE1}/annotations.jsonl:2: error: annotator_group: Input should be greater than or equal to 0")
+    validate_fails(
+        capsys,
+        corpus,
+        f"{STAGE1}/annotations.jsonl:1: error: annotator_group: group 2 outside 0-1",
+        f"{STAGE1}/annotations.jsonl:2: error: annotator_group: Input should be greater than or equal to 0",
+    )
 
 
 def test_renamed_category_is_an_error_when_compared_and_counted_in_stats(capsys, corpus):
@@ -225,8 +250,12 @@ def test_folder_where_a_file_should_be(capsys, corpus):
     (corpus / STAGE1 / "annotations.jsonl").mkdir()
     (corpus / STAGE2 / "config.yaml").unlink()
     (corpus / STAGE2 / "config.yaml").mkdir()
-    validate_fails(capsys, corpus, f"{STAGE1}/config.yaml: error: campaign {STAGE1}/ has no annotation file",
-                   f"{STAGE2}/config.yaml: error: is a folder, not a regular file")
+    validate_fails(
+        capsys,
+        corpus,
+        f"{STAGE1}/config.yaml: error: campaign {STAGE1}/ has no annotation file",
+        f"{STAGE2}/config.yaml: error: is a folder, not a regular file",
+    )
 
 
 def test_inputs_jsonl_is_a_folder(capsys, corpus):
@@ -241,8 +270,12 @@ def test_symlink_loops(capsys, corpus):
     target.symlink_to(target.name)  # points at itself
     (corpus / "annotations" / "human" / "loop").symlink_to("..")  # a folder loop
     with no_hang():
-        out = validate_fails(capsys, corpus, f"{STAGE1}/annotations.jsonl: error: cannot read: Too many levels "
-                                             "of symbolic links", "symlink loop")
+        out = validate_fails(
+            capsys,
+            corpus,
+            f"{STAGE1}/annotations.jsonl: error: cannot read: Too many levels of symbolic links",
+            "symlink loop",
+        )
     assert out.count("error:") == 2
 
 
@@ -258,15 +291,22 @@ def test_fifo_in_place_of_annotations_does_not_hang(capsys, corpus):
 
 def test_missing_config_is_an_error_not_a_dropped_campaign(capsys, corpus):
     (corpus / "annotations" / "model" / "gemma-3" / "config.yaml").unlink()
-    validate_fails(capsys, corpus, "annotations/model/gemma-3/annotations.jsonl: error: no config.yaml or "
-                                   "metadata.json in annotations/model/gemma-3/")
+    validate_fails(
+        capsys,
+        corpus,
+        "annotations/model/gemma-3/annotations.jsonl: error: no config.yaml or "
+        "metadata.json in annotations/model/gemma-3/",
+    )
 
 
-@pytest.mark.parametrize("damage, fragment", [
-    (lambda p: p.unlink(), "no inputs.jsonl and no outputs/ folder"),
-    (lambda p: p.write_text(""), "inputs.jsonl: error: is empty"),
-    (lambda p: p.write_text("\n\n"), "inputs.jsonl: error: is empty"),
-])
+@pytest.mark.parametrize(
+    "damage, fragment",
+    [
+        (lambda p: p.unlink(), "no inputs.jsonl and no outputs/ folder"),
+        (lambda p: p.write_text(""), "inputs.jsonl: error: is empty"),
+        (lambda p: p.write_text("\n\n"), "inputs.jsonl: error: is empty"),
+    ],
+)
 def test_missing_or_empty_inputs_is_an_error(capsys, corpus, damage, fragment):
     damage(corpus / "inputs.jsonl")
     validate_fails(capsys, corpus, fragment)
@@ -353,6 +393,7 @@ def fake_generate(calls):
         (Path(out_dir) / "annotations").mkdir(parents=True)
         (Path(out_dir) / "inputs.jsonl").write_text(f"seed {seed}\n")
         return Path(out_dir)
+
     return generate
 
 

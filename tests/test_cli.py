@@ -11,10 +11,10 @@ import sys
 from dataclasses import dataclass
 
 import pytest
+from test_corpus import rec, write_corpus
 
 from hotelcheckspan import cli as hcs_cli
 from hotelcheckspan import paths
-from test_corpus import rec, write_corpus
 
 DATA = paths.BUNDLED_CORPUS
 STAGE1 = "annotations/human/stage1/annotations.jsonl"  # below the toy corpus' root
@@ -31,6 +31,7 @@ class Result:
 @pytest.fixture
 def cli(capsys):
     """Run ``hotelcheckspan ARGS`` in process; an uncaught exception fails the test."""
+
     def run(*args) -> Result:
         capsys.readouterr()
         try:
@@ -39,6 +40,7 @@ def cli(capsys):
             code = done.code
         out = capsys.readouterr()
         return Result(code, out.out, out.err)
+
     return run
 
 
@@ -100,19 +102,36 @@ def test_stats_json_has_the_dataset_level_tables(cli, toy_root):
     assert set(stats) == {"overview_human", "table2_human_types", "campaigns_all_examples", "campaigns_stage2_examples"}
     assert (stats["overview_human"]["records"], stats["overview_human"]["spans"]) == (12, 10)
     assert [(r["type"], r["count"]) for r in stats["table2_human_types"]] == [
-        ("Not Checkable", 3), ("Misleading", 2), ("Incorrect", 5)]
+        ("Not Checkable", 3),
+        ("Misleading", 2),
+        ("Incorrect", 5),
+    ]
     assert [(r["name"], r["records"], r["spans"]) for r in stats["campaigns_all_examples"]] == [
-        ("stage1", 8, 7), ("stage2", 4, 3), ("m1", 4, 3), ("m2", 4, 1)]
+        ("stage1", 8, 7),
+        ("stage2", 4, 3),
+        ("m1", 4, 3),
+        ("m2", 4, 1),
+    ]
     assert [(r["name"], r["spans"]) for r in stats["campaigns_stage2_examples"]] == [
-        ("St. 1A", 1), ("St. 1B", 3), ("St. 2A", 1), ("St. 2B", 2), ("m1", 2), ("m2", 1)]
+        ("St. 1A", 1),
+        ("St. 1B", 3),
+        ("St. 2A", 1),
+        ("St. 2B", 2),
+        ("m1", 2),
+        ("m2", 1),
+    ]
 
 
 def test_stats_text_prints_each_table(cli, toy_root):
     out = cli("stats", toy_root)
     assert out.returncode == 0
     headers = [line for line in out.stdout.splitlines() if line.startswith("== ")]
-    assert headers == ["== overview_human", "== table2_human_types", "== campaigns_all_examples",
-                       "== campaigns_stage2_examples"]
+    assert headers == [
+        "== overview_human",
+        "== table2_human_types",
+        "== campaigns_all_examples",
+        "== campaigns_stage2_examples",
+    ]
     assert "Traceback" not in out.stderr and "St. 2B" in out.stdout
 
 
@@ -152,11 +171,14 @@ def test_f1_text_output(cli, toy_root):
     assert lines[2].split() == ["all", f"{2 / 12:.3f}", f"{2 / 11:.3f}", f"{4 / 23:.3f}", "4", "3"]
 
 
-@pytest.mark.parametrize("args, message", [
-    (["missing.jsonl", STAGE1], "no such file"),
-    ([STAGE1, STAGE1, "--ref-group", "7"], "no example has a record on both sides"),
-    ([STAGE1, STAGE1, "--ref-group", "?"], "neither a number nor a letter"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["missing.jsonl", STAGE1], "no such file"),
+        ([STAGE1, STAGE1, "--ref-group", "7"], "no example has a record on both sides"),
+        ([STAGE1, STAGE1, "--ref-group", "?"], "neither a number nor a letter"),
+    ],
+)
 def test_f1_errors_are_one_line(cli, toy_root, args, message):
     out = cli("f1", *[toy_root / a for a in args[:2]], *args[2:])
     assert out.returncode == 1
@@ -175,19 +197,31 @@ def test_module_runs_in_a_fresh_interpreter(tmp_path):
     """The one subprocess smoke test: ``python -m hotelcheckspan.cli`` parses, runs, prints and
     hands its exit code to the shell."""
     root = write_corpus(tmp_path, [rec(0, [(5, 2, "quiet")])])
-    out = subprocess.run([sys.executable, "-m", "hotelcheckspan.cli", "validate", str(root)],
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "hotelcheckspan.cli", "validate", str(root)], capture_output=True, text=True
+    )
     assert out.returncode == 1 and "Traceback" not in out.stderr
     assert "annotations/human/stage1/annotations.jsonl:1: annotations.0.type" in out.stdout
 
 
-HEAVY = ["hotelcheckspan.simulation", "rouge_score", "nltk", "sacrebleu", "torch", "sentence_transformers",
-         "matplotlib", "seaborn", "sklearn"]
+HEAVY = [
+    "hotelcheckspan.simulation",
+    "rouge_score",
+    "nltk",
+    "sacrebleu",
+    "torch",
+    "sentence_transformers",
+    "matplotlib",
+    "seaborn",
+    "sklearn",
+]
 
 
 def test_cli_imports_nothing_heavy():
     """validate, stats and f1 start without the simulation, rouge-score, nltk, torch or plotting."""
-    code = ("import sys, hotelcheckspan.cli as cli; cli.build_parser(); "
-            f"print(' '.join(m for m in {HEAVY!r} if any(k == m or k.startswith(m + '.') for k in sys.modules)))")
+    code = (
+        "import sys, hotelcheckspan.cli as cli; cli.build_parser(); "
+        f"print(' '.join(m for m in {HEAVY!r} if any(k == m or k.startswith(m + '.') for k in sys.modules)))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "", f"the CLI imports {out.stdout.strip()}"

@@ -78,14 +78,16 @@ def test_top_terms_and_central_spans():
 
 def test_consensus_needs_another_record_overlapping():
     key = {"dataset": "d", "split": "s", "setup_id": "x"}
-    spans = pd.DataFrame([
-        key | {"example_idx": 0, "record_id": 1, "start": 0, "end": 5},
-        key | {"example_idx": 0, "record_id": 2, "start": 4, "end": 9},   # overlaps record 1
-        key | {"example_idx": 0, "record_id": 2, "start": 20, "end": 25},  # alone
-        key | {"example_idx": 0, "record_id": 3, "start": 9, "end": 12},   # touches 4-9 only at its end: no overlap
-        key | {"example_idx": 1, "record_id": 4, "start": 0, "end": 5},   # other example
-        key | {"example_idx": 1, "record_id": 4, "start": 2, "end": 6},   # same record: does not count
-    ])
+    spans = pd.DataFrame(
+        [
+            key | {"example_idx": 0, "record_id": 1, "start": 0, "end": 5},
+            key | {"example_idx": 0, "record_id": 2, "start": 4, "end": 9},  # overlaps record 1
+            key | {"example_idx": 0, "record_id": 2, "start": 20, "end": 25},  # alone
+            key | {"example_idx": 0, "record_id": 3, "start": 9, "end": 12},  # touches 4-9 only at its end: no overlap
+            key | {"example_idx": 1, "record_id": 4, "start": 0, "end": 5},  # other example
+            key | {"example_idx": 1, "record_id": 4, "start": 2, "end": 6},  # same record: does not count
+        ]
+    )
     assert K.consensus(spans).tolist() == [True, True, False, False, False, False]
 
 
@@ -99,8 +101,17 @@ def test_cluster_by_type_is_a_tidy_one_row_test():
 
 
 def test_lexicon_rule_on_hand_cases():
-    texts = pd.Series(["a short walk", "an outdoor pool", "a rooftop bar with stunning views", "the opera house",
-                       "in the city centre", "a fitness centre", "a Cosy ambience"])
+    texts = pd.Series(
+        [
+            "a short walk",
+            "an outdoor pool",
+            "a rooftop bar with stunning views",
+            "the opera house",
+            "in the city centre",
+            "a fitness centre",
+            "a Cosy ambience",
+        ]
+    )
     kinds = K.claim_kinds(texts)
     assert kinds["claim"].tolist() == ["soft", "concrete", "mixed", "none", "soft", "concrete", "soft"]
     assert kinds.loc[0, "family"] == "proximity" and kinds.loc[3, "family"] == ""
@@ -143,11 +154,19 @@ def spans_with(counts):
 def test_stratified_test_removes_a_confounding_annotator_count():
     # Within each stratum soft and concrete spans are supported about equally often, but soft
     # spans sit mostly on 2-annotator examples, where support is rarer: crude OR far below 1.
-    claim, agreed, strata = spans_with({
-        ("soft", 2, True): 30, ("soft", 2, False): 70, ("concrete", 2, True): 7, ("concrete", 2, False): 13,
-        ("soft", 4, True): 16, ("soft", 4, False): 4, ("concrete", 4, True): 70, ("concrete", 4, False): 30,
-        ("mixed", 4, True): 50,  # not in the test
-    })
+    claim, agreed, strata = spans_with(
+        {
+            ("soft", 2, True): 30,
+            ("soft", 2, False): 70,
+            ("concrete", 2, True): 7,
+            ("concrete", 2, False): 13,
+            ("soft", 4, True): 16,
+            ("soft", 4, False): 4,
+            ("concrete", 4, True): 70,
+            ("concrete", 4, False): 30,
+            ("mixed", 4, True): 50,  # not in the test
+        }
+    )
     test = K.consensus_test(claim, agreed, strata).set_index("test")
     crude = test.loc["crude (Fisher's exact test)"]
     assert crude["odds ratio"] == pytest.approx((46 * 43) / (74 * 77)) and crude["p-value"] < 0.001
@@ -164,10 +183,18 @@ def test_stratified_test_removes_a_confounding_annotator_count():
 
 
 def test_stratified_test_finds_a_real_difference():
-    claim, agreed, strata = spans_with({
-        ("soft", 2, True): 10, ("soft", 2, False): 40, ("concrete", 2, True): 30, ("concrete", 2, False): 20,
-        ("soft", 4, True): 20, ("soft", 4, False): 30, ("concrete", 4, True): 40, ("concrete", 4, False): 10,
-    })
+    claim, agreed, strata = spans_with(
+        {
+            ("soft", 2, True): 10,
+            ("soft", 2, False): 40,
+            ("concrete", 2, True): 30,
+            ("concrete", 2, False): 20,
+            ("soft", 4, True): 20,
+            ("soft", 4, False): 30,
+            ("concrete", 4, True): 40,
+            ("concrete", 4, False): 10,
+        }
+    )
     test = K.consensus_test(claim, agreed, strata).set_index("test")
     cmh = test.loc["stratified by annotators (Cochran-Mantel-Haenszel)"]
     mh = (10 * 20 / 100 + 20 * 10 / 100) / (40 * 30 / 100 + 30 * 40 / 100)  # sum(ad/n) / sum(bc/n)
@@ -201,8 +228,17 @@ def test_annotator_counts_per_span():
     spans = K.human_spans(corpus)
     n = K.annotators(corpus, spans)
     assert len(n) == len(spans) and set(n) <= {2, 4}
-    stage2 = spans[KEY].merge(corpus.records.loc[corpus.records["campaign"] == "stage2", KEY].drop_duplicates(),
-                              on=KEY, how="left", indicator=True)["_merge"].eq("both").to_numpy()
+    stage2 = (
+        spans[KEY]
+        .merge(
+            corpus.records.loc[corpus.records["campaign"] == "stage2", KEY].drop_duplicates(),
+            on=KEY,
+            how="left",
+            indicator=True,
+        )["_merge"]
+        .eq("both")
+        .to_numpy()
+    )
     assert ((n == 4).to_numpy() == stage2).all()
 
 

@@ -10,9 +10,17 @@ import yaml
 from hotelcheckspan import paths
 from hotelcheckspan.simulation import dedup, standin
 
-SHARED = next((p for p in (paths.REPO_ROOT.parent / "shared" / "reference" / "paper_figures.yaml",
-                            Path("/work/shared/reference/paper_figures.yaml")) if p.exists()),
-              paths.REPO_ROOT.parent / "shared" / "reference" / "paper_figures.yaml")
+SHARED = next(
+    (
+        p
+        for p in (
+            paths.REPO_ROOT.parent / "shared" / "reference" / "paper_figures.yaml",
+            Path("/work/shared/reference/paper_figures.yaml"),
+        )
+        if p.exists()
+    ),
+    paths.REPO_ROOT.parent / "shared" / "reference" / "paper_figures.yaml",
+)
 
 
 def test_checksums_cover_every_data_file_and_match():
@@ -48,12 +56,14 @@ def test_paper_figures_are_the_transcribed_reference():
 
 
 def test_dedup_rule_and_prefilter():
-    kept, dropped = dedup.deduplicate([
-        "The hotel has an outdoor pool and a spa.",
-        "The hotel has an outdoor pool and a spa!",
-        "Breakfast is served daily from 7 am in the garden restaurant.",
-        "The hotel has an outdoor pool, a spa and a gym.",
-    ])
+    kept, dropped = dedup.deduplicate(
+        [
+            "The hotel has an outdoor pool and a spa.",
+            "The hotel has an outdoor pool and a spa!",
+            "Breakfast is served daily from 7 am in the garden restaurant.",
+            "The hotel has an outdoor pool, a spa and a gym.",
+        ]
+    )
     assert dropped == [1] and len(kept) == 3
     # the last one sits exactly on the threshold: the rule is strict (> 0.8), so it stays
     assert dedup.rouge_l(kept[2], kept[0]) == pytest.approx(0.8)
@@ -64,8 +74,11 @@ def test_prefilter_never_skips_a_redundant_pair():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    words = st.lists(st.sampled_from(["the", "hotel", "pool", "a", "spa", "near", "beach", ",", ".", "Spa", "free"]),
-                     min_size=1, max_size=12).map(" ".join)
+    words = st.lists(
+        st.sampled_from(["the", "hotel", "pool", "a", "spa", "near", "beach", ",", ".", "Spa", "free"]),
+        min_size=1,
+        max_size=12,
+    ).map(" ".join)
 
     @settings(max_examples=400, deadline=None)
     @given(a=words, b=words)

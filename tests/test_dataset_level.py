@@ -7,11 +7,11 @@ import math
 
 import pandas as pd
 import pytest
+from toy import key
 
 from hotelcheckspan.analyses import dataset_level as D
 from hotelcheckspan.categories import CATEGORIES
 from hotelcheckspan.corpora import KEY
-from toy import key
 
 NC, MIS, INC = CATEGORIES
 
@@ -76,7 +76,12 @@ def test_overview_per_kind(toy):
     assert (human["span_words_mean"], human["span_words_median"]) == (1.5, 1.5)
     assert (human["span_words_min"], human["span_words_max"]) == (1, 2)
     model = D.overview(toy, "model")
-    assert (model["records"], model["spans"], model["spans_per_record"], model["spans_per_error_record"]) == (8, 4, 0.5, 1)
+    assert (model["records"], model["spans"], model["spans_per_record"], model["spans_per_error_record"]) == (
+        8,
+        4,
+        0.5,
+        1,
+    )
     assert (model["span_words_mean"], model["span_words_median"], model["span_words_max"]) == (1.5, 1, 3)
     none = D.overview(toy, "crowd")
     assert (none["records"], none["spans"], none["spans_per_record"], none["span_words_max"]) == (0, 0, 0, 0)
@@ -102,18 +107,36 @@ def test_dedup_summary_groups_by_number_of_sources(toy):
     assert (t.loc[3, "examples"], t.loc[3, "segments"], t.loc[3, "dropped %"], t.loc[3, "words_mean"]) == (1, 9, 0, 2)
 
 
-PAPER = {"total": 9, "spans_per_record": 0.5, "spans_per_error_record": 1.5, "avg_len": 2.5,
-         NC: 4, MIS: 3, INC: 2}
+PAPER = {"total": 9, "spans_per_record": 0.5, "spans_per_error_record": 1.5, "avg_len": 2.5, NC: 4, MIS: 3, INC: 2}
 
 
 def test_table3_puts_paper_and_ours_side_by_side(toy):
     figures = {"table3_llm_campaigns": {"M one": PAPER, "M absent": PAPER}}
     t = D.table3(toy, figures, {"M one": "m1", "M absent": "m9"}).set_index("campaign")
     assert t.columns.tolist() == [
-        "paper total", "total", "paper spans/rec.", "spans/rec.", "paper spans/err. rec.", "spans/err. rec.",
-        "paper avg len", "avg len", f"paper {NC}", NC, f"paper {MIS}", MIS, f"paper {INC}", INC]
+        "paper total",
+        "total",
+        "paper spans/rec.",
+        "spans/rec.",
+        "paper spans/err. rec.",
+        "spans/err. rec.",
+        "paper avg len",
+        "avg len",
+        f"paper {NC}",
+        NC,
+        f"paper {MIS}",
+        MIS,
+        f"paper {INC}",
+        INC,
+    ]
     m1 = t.loc["M one"]
-    assert (m1["paper total"], m1["total"], m1["spans/rec."], m1["spans/err. rec."], m1["avg len"]) == (9, 3, 0.75, 1.0, 1.7)
+    assert (m1["paper total"], m1["total"], m1["spans/rec."], m1["spans/err. rec."], m1["avg len"]) == (
+        9,
+        3,
+        0.75,
+        1.0,
+        1.7,
+    )
     assert (m1[NC], m1[MIS], m1[INC], m1[f"paper {NC}"]) == (1, 1, 1, 4)
     absent = t.loc["M absent"]
     assert (absent["total"], absent["spans/rec."], absent[INC]) == (0, 0, 0)

@@ -28,12 +28,14 @@ def marks_frame(table: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-FOUR = marks_frame({
-    "r1": {0: {NC}, 1: set(), 2: {MIS}, 3: {INC}},
-    "r2": {0: {NC}, 1: set(), 2: {MIS, NC}, 3: set()},
-    "r3": {0: {NC}, 1: {MIS}, 2: {MIS}, 3: set()},
-    "r4": {0: set(), 1: set(), 2: {NC}, 3: set()},
-})
+FOUR = marks_frame(
+    {
+        "r1": {0: {NC}, 1: set(), 2: {MIS}, 3: {INC}},
+        "r2": {0: {NC}, 1: set(), 2: {MIS, NC}, 3: set()},
+        "r3": {0: {NC}, 1: {MIS}, 2: {MIS}, 3: set()},
+        "r4": {0: set(), 1: set(), 2: {NC}, 3: set()},
+    }
+)
 
 
 def test_votes_and_vote_table():
@@ -114,8 +116,9 @@ def test_marks_from_a_corpus_match_its_spans():
 def test_comparisons_are_data_and_pairs_average_like_table6(tmp_path):
     c = load()
     spec = tmp_path / "comparisons.yaml"
-    spec.write_text("defaults: {examples: stage2}\ncomparisons:\n"
-                    "  - {name: mine, ref: [stage1/A, stage1/B], hyp: [gemma-3]}\n")
+    spec.write_text(
+        "defaults: {examples: stage2}\ncomparisons:\n  - {name: mine, ref: [stage1/A, stage1/B], hyp: [gemma-3]}\n"
+    )
     pairs, counts = S.pairwise(c, S.load_comparisons(spec))
     assert pairs["hyp"].unique().tolist() == ["gemma-3"] and len(pairs) == 4  # 2 pairs x hard/soft
     assert (pairs["examples"] == 245).all()
@@ -134,8 +137,9 @@ def test_highlight_draws_spans_and_says_what_it_cannot():
     from hotelcheckspan.book import report
 
     summary = "Stay in the heart of Kyoto."
-    spans = pd.DataFrame({"start": [8, 12, 21], "end": [26, 17, 26], "type": ["Misleading", "Incorrect", NC],
-                          "reason": ["", "why", ""]})
+    spans = pd.DataFrame(
+        {"start": [8, 12, 21], "end": [26, 17, 26], "type": ["Misleading", "Incorrect", NC], "reason": ["", "why", ""]}
+    )
     html = report._marked(summary, spans)
     assert html.count("<mark") == 1 and "the heart of Kyoto</mark>" in html
     assert "(+2 overlapping spans not drawn)" in html
@@ -189,9 +193,11 @@ def test_standin_figure_origin(tmp_path, monkeypatch):
 
     path = tmp_path / "standin_provenance.yaml"
     assert P.load(path) == {}
-    path.write_text("table5_example_level_votes:\n  status: calibrated\n  reason: fitted\n"
-                    "  Incorrect: {status: emergent, reason: not a target}\n"
-                    "table3_llm_campaigns:\n  status: set\n  reason: counts\n  avg_len: {status: emergent, reason: x}\n")
+    path.write_text(
+        "table5_example_level_votes:\n  status: calibrated\n  reason: fitted\n"
+        "  Incorrect: {status: emergent, reason: not a target}\n"
+        "table3_llm_campaigns:\n  status: set\n  reason: counts\n  avg_len: {status: emergent, reason: x}\n"
+    )
     assert P.status("table5_example_level_votes", "Any", path=path) == "calibrated"  # from its parent
     assert P.status("table5_example_level_votes", "Incorrect", path=path) == "emergent"
     assert P.status("table3_llm_campaigns", "gemma-3", "total", path=path) == "set"

@@ -16,8 +16,18 @@ def frame(rows):
     return r
 
 
-SMALL = frame([("a", 6, 0, 0, 0), ("a", 5, 0, 0, 0), ("b", 7, 0, 0, 0), ("b", 4, 1, 0, 0),
-               ("a", 3, 0, 1, 1), ("b", 2, 0, 0, 1), ("a", 4, 1, 1, 0), ("b", 5, 0, 0, 0)])
+SMALL = frame(
+    [
+        ("a", 6, 0, 0, 0),
+        ("a", 5, 0, 0, 0),
+        ("b", 7, 0, 0, 0),
+        ("b", 4, 1, 0, 0),
+        ("a", 3, 0, 1, 1),
+        ("b", 2, 0, 0, 1),
+        ("a", 4, 1, 1, 0),
+        ("b", 5, 0, 0, 0),
+    ]
+)
 
 
 def test_welch_t_and_cohens_d_by_hand():
@@ -33,8 +43,9 @@ def test_welch_t_and_cohens_d_by_hand():
     assert got["d_low"] <= got["d"] <= got["d_high"]
 
 
-@pytest.mark.filterwarnings("ignore::RuntimeWarning", "ignore::scipy.stats.ConstantInputWarning",
-                            "ignore::scipy.stats.DegenerateDataWarning")
+@pytest.mark.filterwarnings(
+    "ignore::RuntimeWarning", "ignore::scipy.stats.ConstantInputWarning", "ignore::scipy.stats.DegenerateDataWarning"
+)
 def test_correlations_by_hand():
     r = frame([("a", 7, 0, 0, 0), ("a", 5, 1, 0, 0), ("a", 3, 2, 0, 0), ("a", 1, 3, 0, 0)])
     corr = I.count_correlation(r).set_index("method")

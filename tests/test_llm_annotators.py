@@ -3,19 +3,26 @@ from the span list in ``tests/toy.py``."""
 
 import pandas as pd
 import pytest
+from toy import key
 
-from hotelcheckspan.analyses import dataset_level, example_level, llm_annotators as L
+from hotelcheckspan.analyses import dataset_level, example_level
+from hotelcheckspan.analyses import llm_annotators as L
 from hotelcheckspan.categories import CATEGORIES
 from hotelcheckspan.corpora import KEY
-from toy import key
 
 NC, MIS, INC = CATEGORIES
 
 
 def test_volume_is_relative_to_the_pooled_human_sets(toy):
     v = L.volume(toy).set_index("name")
-    assert v.columns.tolist() == ["kind", "spans", "spans_per_record", "mean_words",
-                                  "x human spans/record", "x human length"]
+    assert v.columns.tolist() == [
+        "kind",
+        "spans",
+        "spans_per_record",
+        "mean_words",
+        "x human spans/record",
+        "x human length",
+    ]
     # humans: 10 spans over 12 records (5/6 per record), 15 words over 10 spans (1.5 words)
     assert v.loc["m1", "x human spans/record"] == pytest.approx(0.75 / (5 / 6))
     assert v.loc["m1", "x human length"] == pytest.approx((5 / 3) / 1.5)
@@ -85,8 +92,11 @@ def test_contested_examples_needs_four_raters(toy):
 def test_reasons_are_the_models_spans_in_order(toy):
     r = L.reasons(toy, "m1")
     assert r.columns.tolist() == ["split", "example_idx", "text", "type", "reason"]
-    assert r.values.tolist() == [["short", 0, "ab cd ef", INC, "r0"], ["short", 1, "cd", MIS, "r1"],
-                                 ["long", 3, "gh", NC, "r3"]]
+    assert r.values.tolist() == [
+        ["short", 0, "ab cd ef", INC, "r0"],
+        ["short", 1, "cd", MIS, "r1"],
+        ["long", 3, "gh", NC, "r3"],
+    ]
     assert L.reasons(toy, "m1", n=2)["example_idx"].tolist() == [0, 1]
     assert L.reasons(toy, "m1", examples=pd.DataFrame([key(3)]))["text"].tolist() == ["gh"]
     assert L.reasons(toy, "m2")["reason"].tolist() == [""]  # no reason given: empty, not missing
@@ -96,8 +106,9 @@ def test_models_vs_majority_on_the_clear_cases(toy):
     """Human majority on examples 0-1 (three of four sets must agree): ex 0 has an Incorrect
     error (3 votes) and no Misleading (1) or Not Checkable (0) one; ex 1 has no error of any single
     type (votes 1 NC, 0 MIS, 1 INC) and a 2-2 tie on any error, which drops out of the Any row."""
-    t = example_level.models_vs_majority(toy, ["m1", "m2"], examples=dataset_level.stage2_examples(toy),
-                                         n_boot=200, seed=0)
+    t = example_level.models_vs_majority(
+        toy, ["m1", "m2"], examples=dataset_level.stage2_examples(toy), n_boot=200, seed=0
+    )
     assert t["model"].tolist() == ["m1"] * 5 + ["m2"] * 5
     assert t["label"].tolist()[:5] == [NC, MIS, INC, "per type (pooled)", "Any"]
     got = t.set_index(["model", "label"])
@@ -120,12 +131,17 @@ def test_models_vs_majority_on_the_clear_cases(toy):
     # intervals: a measure that is the same on every resample of two examples has a point interval
     assert (m1.loc[INC, "agreement_low"], m1.loc[INC, "agreement_high"]) == (1, 1)
     assert (m1.loc[MIS, "agreement_low"], m1.loc[MIS, "agreement_high"]) == (0, 1)  # 0, 0.5 or 1 per replicate
-    assert {f"{m}_{b}" for m in ("agreement", "bacc", "kappa", "recall_error") for b in ("low", "high")} <= set(t.columns)
+    assert {f"{m}_{b}" for m in ("agreement", "bacc", "kappa", "recall_error") for b in ("low", "high")} <= set(
+        t.columns
+    )
 
 
-@pytest.mark.xfail(strict=True, reason="example_level.majority calls a 1-1 tie between two raters a clear 'no error' "
-                   "(need = raters - 1 = 1 vote either way, and the 'no error' mask is applied last), so on examples "
-                   "rated by stage 1 only, models_vs_majority scores the model against a tie")
+@pytest.mark.xfail(
+    strict=True,
+    reason="example_level.majority calls a 1-1 tie between two raters a clear 'no error' "
+    "(need = raters - 1 = 1 vote either way, and the 'no error' mask is applied last), so on examples "
+    "rated by stage 1 only, models_vs_majority scores the model against a tie",
+)
 def test_models_vs_majority_leaves_out_ties_of_two_raters(toy):
     # all examples: ex 0 (3 of 4 say error) and ex 3 (both stage-1 sets say error) are clear,
     # ex 1 (2-2) and ex 2 (St. 1A yes, St. 1B no) are not

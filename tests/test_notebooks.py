@@ -33,8 +33,10 @@ def toc_files() -> list[str]:
 
 
 def cells(nb) -> list[tuple]:
-    return [(c.cell_type, c.source.strip(), {k: v for k, v in c.metadata.items() if k not in IGNORED_METADATA})
-            for c in nb.cells]
+    return [
+        (c.cell_type, c.source.strip(), {k: v for k, v in c.metadata.items() if k not in IGNORED_METADATA})
+        for c in nb.cells
+    ]
 
 
 def test_there_are_notebooks():
@@ -55,7 +57,8 @@ def test_py_twin_is_in_sync(nb_path):
     twin = nb_path.with_suffix(".py")
     assert twin.exists(), f"{nb_path.name} has no .py twin"
     assert cells(jupytext.read(twin)) == cells(jupytext.read(nb_path)), (
-        f"{twin.name} and {nb_path.name} differ: run `make notebooks`")
+        f"{twin.name} and {nb_path.name} differ: run `make notebooks`"
+    )
 
 
 @pytest.mark.parametrize("nb_path", NOTEBOOKS, ids=lambda p: p.stem)

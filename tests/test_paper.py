@@ -6,8 +6,9 @@ from hotelcheckspan.book import paper
 
 
 def test_versus_differences_only_where_both_are_numbers():
-    t = paper.versus([("spans", 10, 12), ("F1 range", "0.65-0.67", 0.66), ("ratio", 1.5, 1.25), ("kappa", 0.4, None)],
-                     label="toy")
+    t = paper.versus(
+        [("spans", 10, 12), ("F1 range", "0.65-0.67", 0.66), ("ratio", 1.5, 1.25), ("kappa", 0.4, None)], label="toy"
+    )
     assert t.columns.tolist() == ["measure", "paper", "toy", "difference"]
     assert t["measure"].tolist() == ["spans", "F1 range", "ratio", "kappa"]
     assert t.loc[0, "difference"] == 2 and t.loc[2, "difference"] == -0.25

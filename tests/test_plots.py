@@ -44,12 +44,28 @@ def makers():
     names = [f"Amenity Availability {i}" if i % 2 else f"Proximity (var.) {i}" for i in range(k)]
     curve = pd.DataFrame({"k": range(2, 31), "silhouette": np.linspace(0.05, 0.2, 29)})
     models = ["gemma-3", "gpt-4o", "gpt-4o-ls", "o3-mini", "o3-mini-ls"]
-    paradox = pd.DataFrame([{"model": m, "label": lab, **{f"{x}{s}": v for x in ("agreement", "bacc")
-                                                          for s, v in (("", 0.6), ("_low", 0.5), ("_high", 0.7))}}
-                            for m in models for lab in ("per type (pooled)", "Any")])
-    pr = pd.DataFrame([{"name": n, **{f"{x}{s}": v for x in ("precision", "recall")
-                                      for s, v in (("", 0.5), ("_low", 0.4), ("_high", 0.6))}}
-                       for n in [*models, "stage 1 vs stage 2 (humans)"]])
+    paradox = pd.DataFrame(
+        [
+            {
+                "model": m,
+                "label": lab,
+                **{f"{x}{s}": v for x in ("agreement", "bacc") for s, v in (("", 0.6), ("_low", 0.5), ("_high", 0.7))},
+            }
+            for m in models
+            for lab in ("per type (pooled)", "Any")
+        ]
+    )
+    pr = pd.DataFrame(
+        [
+            {
+                "name": n,
+                **{
+                    f"{x}{s}": v for x in ("precision", "recall") for s, v in (("", 0.5), ("_low", 0.4), ("_high", 0.6))
+                },
+            }
+            for n in [*models, "stage 1 vs stage 2 (humans)"]
+        ]
+    )
     return {
         "length_distributions": lambda: plots.length_distributions(c.examples),
         "span_lengths": lambda: plots.span_lengths(c.spans),
@@ -65,8 +81,11 @@ def makers():
 
 def figure_functions() -> set[str]:
     helpers = {"set_theme", "figure", "finish", "legend_above"}
-    return {n for n, f in inspect.getmembers(plots, inspect.isfunction)
-            if f.__module__ == plots.__name__ and not n.startswith("_") and n not in helpers}
+    return {
+        n
+        for n, f in inspect.getmembers(plots, inspect.isfunction)
+        if f.__module__ == plots.__name__ and not n.startswith("_") and n not in helpers
+    }
 
 
 def test_every_figure_function_is_covered(makers):
@@ -120,8 +139,12 @@ def test_no_text_overlaps_and_legends_stay_outside_the_data(makers, name):
     shown = texts(fig)
     fig_box = fig.bbox
     for t, box in shown:
-        assert fig_box.x0 - 1 <= box.x0 and box.x1 <= fig_box.x1 + 1 and fig_box.y0 - 1 <= box.y0 \
-            and box.y1 <= fig_box.y1 + 1, f"{name}: {t.get_text()!r} is cut off by the figure's edge"
+        assert (
+            fig_box.x0 - 1 <= box.x0
+            and box.x1 <= fig_box.x1 + 1
+            and fig_box.y0 - 1 <= box.y0
+            and box.y1 <= fig_box.y1 + 1
+        ), f"{name}: {t.get_text()!r} is cut off by the figure's edge"
     for (a, ba), (b, bb) in itertools.combinations(shown, 2):
         inter = min(ba.x1, bb.x1) - max(ba.x0, bb.x0), min(ba.y1, bb.y1) - max(ba.y0, bb.y0)
         assert not (inter[0] > 1 and inter[1] > 1), f"{name}: {a.get_text()!r} overlaps {b.get_text()!r}"

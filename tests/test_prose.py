@@ -26,10 +26,12 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.py"))
 NUM = r"[A-Z]?\d+(?:\.\d+)*"
 REFERENCE = re.compile(
     rf"\b(?:tables?|sections?|appendix|appendices|figures?|figs?\.|chapters?|stages?|§)\s*{NUM}"
-    rf"(?:\s*(?:,|and|or|-|–|to)\s*{NUM})*", re.IGNORECASE)
-ROLE = re.compile(r"\{[\w:.-]+\}`[^`]*`")        # {glue:text}`name:.2f`, {numref}`fig-x`
-CODE = re.compile(r"``[^`]*``|`[^`]*`")           # inline code
-LINK_TARGET = re.compile(r"\]\([^)]*\)")          # [text](target)
+    rf"(?:\s*(?:,|and|or|-|–|to)\s*{NUM})*",
+    re.IGNORECASE,
+)
+ROLE = re.compile(r"\{[\w:.-]+\}`[^`]*`")  # {glue:text}`name:.2f`, {numref}`fig-x`
+CODE = re.compile(r"``[^`]*``|`[^`]*`")  # inline code
+LINK_TARGET = re.compile(r"\]\([^)]*\)")  # [text](target)
 LITERAL = re.compile(r"(?<![\w.\-/])[-+−]?\d+(?:[.,]\d+)*%?(?![\w/])")
 
 
@@ -46,7 +48,7 @@ def markdown_lines(path: Path):
         if text.lstrip().startswith(("```", ":::")):
             fence = not fence if not re.match(r"\s*(```|:::)\s*$", text) or fence else fence
             continue
-        if fence and text.lstrip().startswith(":"):   # a directive's options
+        if fence and text.lstrip().startswith(":"):  # a directive's options
             continue
         yield no, text
 
@@ -55,14 +57,19 @@ def literal_numbers(text: str) -> list[str]:
     """The literal numbers of one line of markdown under the rule above."""
     if re.fullmatch(r"\s*\([\w-]+\)=\s*", text):  # a (label)= target
         return []
-    text = re.sub(r"^\s*\d+\.\s", " ", text)       # list numbering
+    text = re.sub(r"^\s*\d+\.\s", " ", text)  # list numbering
     for pattern in (ROLE, CODE, LINK_TARGET, REFERENCE):
         text = pattern.sub(" ", text)
     return LITERAL.findall(text)
 
 
 def test_the_rule_catches_numbers_and_spares_names_and_references():
-    assert literal_numbers("soft F1 around 0.5 against 0.28, k = 30, +7.7% in stage 1") == ["0.5", "0.28", "30", "+7.7%"]
+    assert literal_numbers("soft F1 around 0.5 against 0.28, k = 30, +7.7% in stage 1") == [
+        "0.5",
+        "0.28",
+        "30",
+        "+7.7%",
+    ]
     assert literal_numbers("1,482 ratings from 90 annotators") == ["1,482", "90"]
     assert literal_numbers("gpt-4o, o3-mini, gemma-3 and all-MiniLM-L6-v2 agree on F1") == []
     assert literal_numbers("Sections 3.3 and 4.3, Tables 2-4, Appendix A, Fig. 7, Stage 1 - Stage 2") == []
@@ -73,8 +80,12 @@ def test_the_rule_catches_numbers_and_spares_names_and_references():
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_no_literal_number_in_markdown(path):
-    found = [f"{path.relative_to(ROOT)}:{no}: {', '.join(nums)} in: {text.strip()}"
-             for no, text in markdown_lines(path) if (nums := literal_numbers(text))]
-    assert not found, ("literal numbers in notebook markdown; glue them from the cell that computes them "
-                       "(myst_nb.glue / hotelcheckspan.book.prose) or read them from data/paper_figures.yaml:\n"
-                       + "\n".join(found))
+    found = [
+        f"{path.relative_to(ROOT)}:{no}: {', '.join(nums)} in: {text.strip()}"
+        for no, text in markdown_lines(path)
+        if (nums := literal_numbers(text))
+    ]
+    assert not found, (
+        "literal numbers in notebook markdown; glue them from the cell that computes them "
+        "(myst_nb.glue / hotelcheckspan.book.prose) or read them from data/paper_figures.yaml:\n" + "\n".join(found)
+    )

@@ -9,16 +9,22 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from slugify import slugify
+from span_reference import FACTGENIE
 
 import hotelcheckspan
 from hotelcheckspan import cli, paths
-from span_reference import FACTGENIE
 
 ROOT = paths.REAL_CORPUS
 HUMAN = ROOT / "annotations/human/d2t-eval/iaa/annotations.jsonl"
 MODELS = sorted((ROOT / "annotations/model/d2t-eval/iaa").glob("*/annotations.jsonl"))
-SHARED = next((p / "corpora" / ROOT.name for p in (paths.REPO_ROOT.parents[1] / "shared", Path("/work/shared"))
-               if (p / "corpora" / ROOT.name).is_dir()), None)
+SHARED = next(
+    (
+        p / "corpora" / ROOT.name
+        for p in (paths.REPO_ROOT.parents[1] / "shared", Path("/work/shared"))
+        if (p / "corpora" / ROOT.name).is_dir()
+    ),
+    None,
+)
 KEY = ["dataset", "split", "setup_id", "example_idx"]
 
 
@@ -58,10 +64,12 @@ def test_loads_through_the_public_api_as_real_data(corpus):
     assert len(corpus.spans) == sum(len(r["annotations"]) for p in [HUMAN, *MODELS] for r in raw_records(p))
     # every record found its text although records write 'llama3-3' where outputs/ write 'llama3.3'
     assert "llama3-3" in {r["setup_id"] for r in raw_records(HUMAN)}
-    assert set(corpus.records["setup_id"]) <= set(corpus.examples["setup_id"]) and "llama3.3" in set(corpus.examples["setup_id"])
+    assert set(corpus.records["setup_id"]) <= set(corpus.examples["setup_id"]) and "llama3.3" in set(
+        corpus.examples["setup_id"]
+    )
     texts = corpus.examples.set_index(KEY)["summary"]
     for row in corpus.spans.itertuples():
-        assert texts.loc[(row.dataset, row.split, row.setup_id, row.example_idx)][row.start:row.end] == row.text
+        assert texts.loc[(row.dataset, row.split, row.setup_id, row.example_idx)][row.start : row.end] == row.text
     assert corpus.examples["description"].str.len().gt(0).all()  # every example found its input
 
 
@@ -86,18 +94,28 @@ def factgenie_span_index() -> pd.DataFrame:
         camp = path.parent.name
         for r in raw_records(path):
             for a in r["annotations"]:
-                rows.append({"campaign_id": camp, "annotator_group": int(r["annotator_group"]),
-                             "dataset": slugify(r["dataset"]), "split": slugify(r["split"]),
-                             "setup_id": slugify(r["setup_id"]), "example_idx": int(r["example_idx"]),
-                             "annotation_type": int(a["type"]), "annotation_start": int(a["start"]),
-                             "annotation_end": int(a["start"]) + len(a["text"])})
+                rows.append(
+                    {
+                        "campaign_id": camp,
+                        "annotator_group": int(r["annotator_group"]),
+                        "dataset": slugify(r["dataset"]),
+                        "split": slugify(r["split"]),
+                        "setup_id": slugify(r["setup_id"]),
+                        "example_idx": int(r["example_idx"]),
+                        "annotation_type": int(a["type"]),
+                        "annotation_start": int(a["start"]),
+                        "annotation_end": int(a["start"]) + len(a["text"]),
+                    }
+                )
     return pd.DataFrame(rows)
 
 
 def factgenie_examples(ref_group) -> pd.DataFrame:
     """factgenie's example list: examples with a record of both sides (slugified)."""
+
     def keys(records):
         return {(slugify(r["dataset"]), slugify(r["split"]), slugify(r["setup_id"]), r["example_idx"]) for r in records}
+
     human = [r for r in raw_records(HUMAN) if ref_group is None or r["annotator_group"] == ref_group]
     model = raw_records(MODELS[0])
     return pd.DataFrame(sorted(keys(human) & keys(model)), columns=KEY)
@@ -117,16 +135,19 @@ def quirky(name: str) -> bool:
 # compared in hard mode; soft mode is checked for the LLM campaigns with overlapping or
 # duplicate spans, against every fourth human group
 @pytest.mark.skipif(FACTGENIE is None, reason="factgenie is not installed")
-@pytest.mark.parametrize("model, match", [(p.parent.name, "hard") for p in MODELS] +
-                         [(p.parent.name, "soft") for p in MODELS if quirky(p.parent.name)])
+@pytest.mark.parametrize(
+    "model, match",
+    [(p.parent.name, "hard") for p in MODELS] + [(p.parent.name, "soft") for p in MODELS if quirky(p.parent.name)],
+)
 def test_f1_equals_factgenie_for_every_human_vs_llm_pair(sides, model, match):
     human, models = sides
     index = factgenie_span_index()
     groups = sorted(int(g) for g in human.records["annotator_group"].unique())
     for group in groups if match == "hard" else groups[::4]:
         examples = factgenie_examples(group)
-        pair = index[((index["campaign_id"] == "iaa") & (index["annotator_group"] == group))
-                     | (index["campaign_id"] == model)].reset_index(drop=True)
+        pair = index[
+            ((index["campaign_id"] == "iaa") & (index["annotator_group"] == group)) | (index["campaign_id"] == model)
+        ].reset_index(drop=True)
         theirs = FACTGENIE.compute_f1_scores(pair, [("iaa", group), (model, None)], examples, match_mode=match)
         ours = hotelcheckspan.span_f1(human, models[model], ref_group=group, match=match)
         assert ours["examples"] == len(examples)

@@ -28,17 +28,39 @@ CHAPTERS_ON_SECOND_CORPUS = ["01_data_composition", "07_impressions"]
 
 
 def env(**extra) -> dict:
-    out = {**os.environ, **SINGLE_THREAD, "PYTHONHASHSEED": "0", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
-           "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
+    out = {
+        **os.environ,
+        **SINGLE_THREAD,
+        "PYTHONHASHSEED": "0",
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
+    }
     return out | extra
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("nb_path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_stored_outputs_hold_single_threaded(nb_path):
-    run = subprocess.run([sys.executable, "-m", "pytest", str(nb_path), "--nbval", "--nbval-sanitize-with",
-                          str(SANITIZE), "-p", "no:cacheprovider", "-q"],
-                         cwd=ROOT, env=env(), capture_output=True, text=True, timeout=600)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            str(nb_path),
+            "--nbval",
+            "--nbval-sanitize-with",
+            str(SANITIZE),
+            "-p",
+            "no:cacheprovider",
+            "-q",
+        ],
+        cwd=ROOT,
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert run.returncode == 0, f"{nb_path.name} differs when re-executed single-threaded:\n{run.stdout[-4000:]}"
 
 
@@ -58,8 +80,14 @@ def glued(nb) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def second_corpus(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("corpus") / "hotelcheckspan"
-    run = subprocess.run([sys.executable, "-m", "hotelcheckspan.cli", "standin", "--seed", str(SECOND_SEED),
-                          "--out", str(out)], cwd=ROOT, env=env(), capture_output=True, text=True, timeout=600)
+    run = subprocess.run(
+        [sys.executable, "-m", "hotelcheckspan.cli", "standin", "--seed", str(SECOND_SEED), "--out", str(out)],
+        cwd=ROOT,
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     return out
 
@@ -71,8 +99,9 @@ def test_glued_prose_follows_the_corpus(second_corpus, chapter, monkeypatch):
     nb = nbformat.read(ROOT / "notebooks" / f"{chapter}.ipynb", as_version=4)
     for key, value in env(HOTELCHECKSPAN_DATA=str(second_corpus)).items():
         monkeypatch.setenv(key, value)  # the kernel inherits this process' environment
-    NotebookClient(nb, timeout=600, kernel_name="python3",
-                   resources={"metadata": {"path": str(ROOT / "notebooks")}}).execute()
+    NotebookClient(
+        nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(ROOT / "notebooks")}}
+    ).execute()
     stored, fresh = glued(stored_nb), glued(nb)
     assert stored and set(fresh) == set(stored), "the second corpus glued other names"
     changed = {k for k in stored if stored[k] != fresh[k]}

@@ -3,10 +3,10 @@
 import re
 
 import pytest
+from toy import key
 
 from hotelcheckspan.book import report
 from hotelcheckspan.categories import COLORS
-from toy import key
 
 
 def rows_of(html: str) -> dict[str, str]:
@@ -19,10 +19,16 @@ def test_highlight_draws_each_sets_spans_on_the_summary(toy):
     rows = rows_of(html)
     assert list(rows) == ["stage1/A", "stage1/B", "stage2/B", "m1"]
     strip = {s: re.sub(r"<mark[^>]*>(.*?)</mark>", r"[\1]", r) for s, r in rows.items()}
-    assert strip == {"stage1/A": "[ab cd] ef gh ij", "stage1/B": "[ab] cd [ef gh] ij",
-                     "stage2/B": "ab cd ef gh ij", "m1": "[ab cd ef] gh ij"}
+    assert strip == {
+        "stage1/A": "[ab cd] ef gh ij",
+        "stage1/B": "[ab] cd [ef gh] ij",
+        "stage2/B": "ab cd ef gh ij",
+        "m1": "[ab cd ef] gh ij",
+    }
     assert re.findall(r'<mark class="([^"]+)" title="([^"]+)"', rows["stage1/B"]) == [
-        ("span-incorrect", "Incorrect"), ("span-misleading", "Misleading")]
+        ("span-incorrect", "Incorrect"),
+        ("span-misleading", "Misleading"),
+    ]
     assert 'title="Incorrect: r0"' in rows["m1"] and f"background:{COLORS['Incorrect']}55" in rows["m1"]
     assert "<strong>Example short #0 (location)</strong>" in html
     assert "Description (3 words)" in html and "one two &lt;three&gt;" in html  # text is escaped

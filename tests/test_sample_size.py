@@ -32,12 +32,28 @@ def constructed(judges: dict[str, set[int]], n: int = N, wrong: dict[str, set[in
     def add(campaign, group, marked, misplaced=()):
         for i in range(n):
             rid = len(records)
-            records.append({"record_id": rid, "kind": "model" if group is None else "human", "campaign": campaign,
-                            "annotator_group": 0 if group is None else group, **examples.iloc[i].to_dict()})
+            records.append(
+                {
+                    "record_id": rid,
+                    "kind": "model" if group is None else "human",
+                    "campaign": campaign,
+                    "annotator_group": 0 if group is None else group,
+                    **examples.iloc[i].to_dict(),
+                }
+            )
             for j, (start, end) in enumerate([TRUE_SPAN] * (i in marked) + [(40, 50)] * (i in misplaced)):
-                spans.append({"record_id": rid, "campaign": campaign, "annotator_group": records[-1]["annotator_group"],
-                              **examples.iloc[i].to_dict(), "order": j, "start": start, "end": end,
-                              "type": "Incorrect"})
+                spans.append(
+                    {
+                        "record_id": rid,
+                        "campaign": campaign,
+                        "annotator_group": records[-1]["annotator_group"],
+                        **examples.iloc[i].to_dict(),
+                        "order": j,
+                        "start": start,
+                        "end": end,
+                        "type": "Incorrect",
+                    }
+                )
 
     add("ref", 0, set(range(n)))
     add("ref", 1, set(range(n)))
@@ -105,11 +121,19 @@ def test_span_f1_of_every_resample_equals_a_naive_loop(bundled):
             ref_spans = [AnnotatorSet.parse(ref).require(bundled)[1] for ref in refs]
             for r in range(len(sub)):
                 chosen = table.examples.loc[sub[r] > 0]
-                f1 = np.mean([F.span_f1(ref, hyp, chosen, match=match, convention=SS.DEFAULT_CONVENTION)
-                              .iloc[0]["f1"] for ref in ref_spans])
+                f1 = np.mean(
+                    [
+                        F.span_f1(ref, hyp, chosen, match=match, convention=SS.DEFAULT_CONVENTION).iloc[0]["f1"]
+                        for ref in ref_spans
+                    ]
+                )
                 assert fast_sub[r, k] == pytest.approx(f1, abs=1e-12)
-            per_ref = [F.per_example(ref, hyp, table.examples, match=match, convention=SS.DEFAULT_CONVENTION)
-                       .merge(table.examples, on=KEY) for ref in ref_spans]
+            per_ref = [
+                F.per_example(ref, hyp, table.examples, match=match, convention=SS.DEFAULT_CONVENTION).merge(
+                    table.examples, on=KEY
+                )
+                for ref in ref_spans
+            ]
             for r in range(len(boot)):
                 f1s = [F.scores(c.loc[c.index.repeat(boot[r].astype(int))]).iloc[0]["f1"] for c in per_ref]
                 assert fast_boot[r, k] == pytest.approx(np.mean(f1s), abs=1e-12)
@@ -280,7 +304,10 @@ def test_figures_render_the_same_bytes_twice():
     beyond = SS.stability(table, [5, 20, N, 2 * N], 100, seed=0, replace=True)
     widths = SS.interval_widths(table, [5, 20, N], 100, seed=0)
     power = SS.impression_power(ratings_frame(), [10, 40], 100, seed=0)
-    for make in (lambda: ssp.stability_curves(within, beyond, corpus_size=N), lambda: ssp.interval_widths(widths, N),
-                 lambda: ssp.power_curves(power)):
+    for make in (
+        lambda: ssp.stability_curves(within, beyond, corpus_size=N),
+        lambda: ssp.interval_widths(widths, N),
+        lambda: ssp.power_curves(power),
+    ):
         first, second = png(make()), png(make())
         assert first == second and len(first) > 1000

@@ -9,14 +9,14 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from span_reference import MAY2025, may2025_f1, per_span
+from test_spans import EXAMPLES, frame, nonzero, side_st
 
 from hotelcheckspan import cli
 from hotelcheckspan.analyses import span_level
 from hotelcheckspan.categories import CATEGORIES
 from hotelcheckspan.corpora import KEY
 from hotelcheckspan.metrics import span_f1 as S
-from span_reference import MAY2025, may2025_f1, per_span
-from test_spans import EXAMPLES, frame, nonzero, side_st
 
 INC, MIS, NC = "Incorrect", "Misleading", "Not Checkable"
 
@@ -29,8 +29,9 @@ def fast(ref, hyp, examples, **kw) -> dict:
 
 def table(ref, hyp, examples=None, by_type=False, **kw) -> pd.DataFrame:
     examples = examples or sorted(set(ref) | set(hyp)) or EXAMPLES[:1]
-    return S.span_f1(frame(ref), frame(hyp), pd.DataFrame(examples, columns=KEY), categories=CATEGORIES,
-                     by_type=by_type, **kw).set_index("category")
+    return S.span_f1(
+        frame(ref), frame(hyp), pd.DataFrame(examples, columns=KEY), categories=CATEGORIES, by_type=by_type, **kw
+    ).set_index("category")
 
 
 def prf(t, cat="all"):
@@ -47,8 +48,11 @@ HYP = {A: [(5, 15, MIS), (20, 24, INC)]}
 
 def test_the_four_definitions_by_hand():
     # char, both (factgenie 1.2.1): overlap 5, hyp length 14, ref length 10 (B's 30 not counted)
-    assert prf(table(REF, HYP, match="hard", metric="char", convention="both")) == (round(5 / 14, 4), 0.5,
-                                                                                   round(2 * (5 / 14) * 0.5 / (5 / 14 + 0.5), 4))
+    assert prf(table(REF, HYP, match="hard", metric="char", convention="both")) == (
+        round(5 / 14, 4),
+        0.5,
+        round(2 * (5 / 14) * 0.5 / (5 / 14 + 0.5), 4),
+    )
     # char, either: B's 30 reference characters join the recall denominator
     t = table(REF, HYP, match="hard", metric="char", convention="either")
     assert prf(t)[:2] == (round(5 / 14, 4), round(5 / 40, 4))
@@ -125,24 +129,44 @@ def test_bootstrap_works_for_every_definition(metric):
 def test_span_table_scores_like_frames():
     """The once-per-corpus encoding gives the same counts as encoding each pair's frames."""
     rng = np.random.default_rng(0)
-    rows = [dict(zip(KEY, ex)) | {"record_id": rec, "order": i, "start": s, "end": s + int(rng.integers(1, 9)),
-                                  "type": CATEGORIES[int(rng.integers(0, 3))], "campaign": camp}
-            for rec, (ex, camp) in enumerate((ex, camp) for ex in EXAMPLES for camp in ("x", "y"))
-            for i, s in enumerate(rng.integers(0, 30, size=int(rng.integers(0, 4))))]
+    rows = [
+        dict(zip(KEY, ex))
+        | {
+            "record_id": rec,
+            "order": i,
+            "start": s,
+            "end": s + int(rng.integers(1, 9)),
+            "type": CATEGORIES[int(rng.integers(0, 3))],
+            "campaign": camp,
+        }
+        for rec, (ex, camp) in enumerate((ex, camp) for ex in EXAMPLES for camp in ("x", "y"))
+        for i, s in enumerate(rng.integers(0, 30, size=int(rng.integers(0, 4))))
+    ]
     spans = pd.DataFrame(rows)
     examples = pd.DataFrame(EXAMPLES[:3], columns=KEY)
     enc = S.SpanTable(spans, pd.DataFrame(EXAMPLES, columns=KEY), CATEGORIES)
     codes = enc.codes(examples)
     for metric in S.METRICS:
-        arr = S.count_arrays(enc.side(spans["campaign"] == "x"), enc.side(spans["campaign"] == "y"),
-                             enc.n_examples, len(CATEGORIES), "soft", metric)[:, 0, codes]
-        want = S.per_example(spans[spans["campaign"] == "x"], spans[spans["campaign"] == "y"], examples,
-                             match="soft", metric=metric, categories=CATEGORIES)
+        arr = S.count_arrays(
+            enc.side(spans["campaign"] == "x"),
+            enc.side(spans["campaign"] == "y"),
+            enc.n_examples,
+            len(CATEGORIES),
+            "soft",
+            metric,
+        )[:, 0, codes]
+        want = S.per_example(
+            spans[spans["campaign"] == "x"],
+            spans[spans["campaign"] == "y"],
+            examples,
+            match="soft",
+            metric=metric,
+            categories=CATEGORIES,
+        )
         assert (arr.T == want[S.COUNT_COLUMNS].to_numpy()).all()
 
 
 # --- properties ----------------------------------------------------------------------------------
-
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -161,13 +185,19 @@ def _check_against_script(ref, hyp, match, distinct_ids):
     t = table(ref, hyp, examples, match=match, metric="char-greedy", convention="either", by_type=True)
     for m in ("precision", "recall", "f1"):
         assert round(float(t.loc["all", m]), 3) == theirs[m]
-    assert (int(t.loc["all", "ref_count"]), int(t.loc["all", "hyp_count"])) == (theirs["ref_count"], theirs["hyp_count"])
+    assert (int(t.loc["all", "ref_count"]), int(t.loc["all", "hyp_count"])) == (
+        theirs["ref_count"],
+        theirs["hyp_count"],
+    )
     if t.loc["all", "ref_count"] and t.loc["all", "hyp_count"]:
         per_cat = t.iloc[1:]
         for idx, c in theirs["categories"].items():
             mine = per_cat.loc[CATEGORIES[idx]]
             assert tuple(round(float(mine[m]), 3) for m in ("precision", "recall", "f1")) == (
-                c["precision"], c["recall"], c["f1"])
+                c["precision"],
+                c["recall"],
+                c["f1"],
+            )
 
 
 @pytest.mark.skipif(MAY2025 is None, reason="the May 2025 factgenie script is not in ../shared/reference")
@@ -189,14 +219,15 @@ def _disjoint(spans: list) -> list:
 
 @pytest.mark.skipif(MAY2025 is None, reason="the May 2025 factgenie script is not in ../shared/reference")
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(ref=side_st.map(lambda d: {ex: _disjoint(v) for ex, v in d.items()}),
-       hyp=side_st.map(lambda d: {ex: _disjoint(v) for ex, v in d.items()}), match=st.sampled_from(["hard", "soft"]))
+@given(
+    ref=side_st.map(lambda d: {ex: _disjoint(v) for ex, v in d.items()}),
+    hyp=side_st.map(lambda d: {ex: _disjoint(v) for ex, v in d.items()}),
+    match=st.sampled_from(["hard", "soft"]),
+)
 def test_greedy_equals_may2025_script_as_it_runs_where_no_side_overlaps_itself(ref, hyp, match):
     """The script as it runs (with CPython's id()): exact whenever no two spans of one side
     overlap within an example, as in any single annotator's record without overlaps."""
     _check_against_script(ref, hyp, match, distinct_ids=False)
-
-
 
 
 @pytest.mark.skipif(MAY2025 is None, reason="the May 2025 factgenie script is not in ../shared/reference")
@@ -211,27 +242,41 @@ def test_may2025_script_as_run_depends_on_row_ids_where_a_side_repeats_a_span():
 
 def _campaign(folder, records):
     folder.mkdir(parents=True)
-    (folder / "config.yaml").write_text("annotation_span_categories:\n- {name: Incorrect}\n- {name: Misleading}\n"
-                                        "- {name: Not Checkable}\nannotation_overlap_allowed: false\n")
-    lines = [json.dumps({"dataset": "d", "split": "short", "setup_id": "s", "example_idx": i,
-                         "annotations": [{"type": t, "start": s, "text": "x" * n} for s, n, t in spans]})
-             for i, spans in enumerate(records)]
+    (folder / "config.yaml").write_text(
+        "annotation_span_categories:\n- {name: Incorrect}\n- {name: Misleading}\n"
+        "- {name: Not Checkable}\nannotation_overlap_allowed: false\n"
+    )
+    lines = [
+        json.dumps(
+            {
+                "dataset": "d",
+                "split": "short",
+                "setup_id": "s",
+                "example_idx": i,
+                "annotations": [{"type": t, "start": s, "text": "x" * n} for s, n, t in spans],
+            }
+        )
+        for i, spans in enumerate(records)
+    ]
     (folder / "annotations.jsonl").write_text("\n".join(lines) + "\n")
     return str(folder / "annotations.jsonl")
 
 
-@pytest.mark.parametrize("metric, convention, want", [
-    # example 0: ref MIS 0-10, hyp MIS 5-15 and INC 20-24; example 1: ref NC 0-30, hyp nothing
-    ("char", None, (5 / 14, 5 / 10)),
-    ("char", "both", (5 / 14, 5 / 10)),
-    ("char", "factgenie", (5 / 14, 5 / 10)),
-    ("char", "either", (5 / 14, 5 / 40)),
-    ("char", "all", (5 / 14, 5 / 40)),
-    ("char-greedy", None, (5 / 14, 5 / 40)),
-    ("char-greedy", "both", (5 / 14, 5 / 10)),
-    ("span", None, (1 / 2, 1 / 2)),
-    ("span", "both", (1 / 2, 1 / 1)),
-])
+@pytest.mark.parametrize(
+    "metric, convention, want",
+    [
+        # example 0: ref MIS 0-10, hyp MIS 5-15 and INC 20-24; example 1: ref NC 0-30, hyp nothing
+        ("char", None, (5 / 14, 5 / 10)),
+        ("char", "both", (5 / 14, 5 / 10)),
+        ("char", "factgenie", (5 / 14, 5 / 10)),
+        ("char", "either", (5 / 14, 5 / 40)),
+        ("char", "all", (5 / 14, 5 / 40)),
+        ("char-greedy", None, (5 / 14, 5 / 40)),
+        ("char-greedy", "both", (5 / 14, 5 / 10)),
+        ("span", None, (1 / 2, 1 / 2)),
+        ("span", "both", (1 / 2, 1 / 1)),
+    ],
+)
 def test_cli_f1_every_definition_by_hand(tmp_path, capsys, metric, convention, want):
     ref = _campaign(tmp_path / "ref", [[(0, 10, 1)], [(0, 30, 2)]])
     hyp = _campaign(tmp_path / "hyp", [[(5, 10, 1), (20, 4, 0)], []])
@@ -270,9 +315,12 @@ def test_reachable_means_of_span_precision():
 
 
 def test_hard_soft_ratio_check_flags_a_pair_that_no_definition_gives():
-    figures = {"table6_span_level": {
-        "bad": {"P_H": 0.22, "R_H": 0.19, "F1_H": 0.15, "P_S": 0.33, "R_S": 0.24, "F1_S": 0.28},
-        "good": {"P_H": 0.10, "R_H": 0.10, "F1_H": 0.10, "P_S": 0.29, "R_S": 0.28, "F1_S": 0.28}}}
+    figures = {
+        "table6_span_level": {
+            "bad": {"P_H": 0.22, "R_H": 0.19, "F1_H": 0.15, "P_S": 0.33, "R_S": 0.24, "F1_S": 0.28},
+            "good": {"P_H": 0.10, "R_H": 0.10, "F1_H": 0.10, "P_S": 0.29, "R_S": 0.28, "F1_S": 0.28},
+        }
+    }
     comps = [{"name": "bad", "ref": ["a"], "hyp": ["b"]}, {"name": "good", "ref": ["a"], "hyp": ["b"]}]
     t = span_level.hard_soft_ratio_check(figures, comps).set_index("comparison")
     assert not t.loc["bad", "ranges meet"] and not t.loc["bad", "F1_H within P_H, R_H"]
@@ -294,9 +342,19 @@ def test_implied_recall_by_hand():
 
 
 def test_self_overlaps_counts_examples_where_a_set_overlaps_itself():
-    spans = pd.DataFrame([dict(zip(KEY, ex)) | {"campaign": camp, "annotator_group": 0, "start": s, "end": e}
-                          for ex, camp, s, e in [(A, "x", 0, 5), (A, "x", 3, 8), (B, "x", 0, 5), (B, "x", 5, 8),
-                                                 (B, "y", 0, 5), (B, "y", 1, 2)]])
+    spans = pd.DataFrame(
+        [
+            dict(zip(KEY, ex)) | {"campaign": camp, "annotator_group": 0, "start": s, "end": e}
+            for ex, camp, s, e in [
+                (A, "x", 0, 5),
+                (A, "x", 3, 8),
+                (B, "x", 0, 5),
+                (B, "x", 5, 8),
+                (B, "y", 0, 5),
+                (B, "y", 1, 2),
+            ]
+        ]
+    )
     corpus = SimpleNamespace(spans=spans)
     assert span_level.self_overlaps(corpus, [{"name": "c", "ref": ["x"], "hyp": ["y"]}]) == 2
     assert span_level.self_overlaps(corpus, [{"name": "c", "ref": ["x"], "hyp": ["x"]}]) == 1
@@ -312,7 +370,9 @@ def test_definitions_table_on_the_bundled_corpus():
     pairs, _ = span_level.pairwise(c, comps, metric="span", convention="either")
     got = defs[defs["metric"] == "span"].set_index("match")["f1"]
     assert got.to_dict() == pytest.approx(pairs.set_index("match")["f1"].to_dict())
-    wide = span_level.definitions_versus(defs, {"table6_span_level": {"Human - LLM (O3-Mini)": {"F1_H": 0.02, "F1_S": 0.05}}})
+    wide = span_level.definitions_versus(
+        defs, {"table6_span_level": {"Human - LLM (O3-Mini)": {"F1_H": 0.02, "F1_S": 0.05}}}
+    )
     assert wide.columns.tolist() == ["Comparison", "Match", "paper", *[label for label, *_ in S.DEFINITIONS]]
     assert wide["paper"].tolist() == [0.02, 0.05]
     pairs, counts = span_level.pairwise(c, comps)

@@ -65,17 +65,34 @@ def test_convention_effect_counts_lengths_of_one_sided_examples(toy):
 
 
 def t6_row(comparison, match, p, r, f):
-    return {"comparison": comparison, "match": match, "pairs": 2,
-            "precision": p, "precision_low": p - 0.1, "precision_high": p + 0.1,
-            "recall": r, "recall_low": r - 0.05, "recall_high": r + 0.05,
-            "f1": f, "f1_low": f - 0.02, "f1_high": f + 0.2}
+    return {
+        "comparison": comparison,
+        "match": match,
+        "pairs": 2,
+        "precision": p,
+        "precision_low": p - 0.1,
+        "precision_high": p + 0.1,
+        "recall": r,
+        "recall_low": r - 0.05,
+        "recall_high": r + 0.05,
+        "f1": f,
+        "f1_low": f - 0.02,
+        "f1_high": f + 0.2,
+    }
 
 
 def test_versus_table6_rounds_ours_and_leaves_missing_paper_values_empty():
-    t6 = pd.DataFrame([t6_row("A-B", "hard", 0.123, 0.456, 0.2), t6_row("A-B", "soft", 0.3, 0.5, 0.4),
-                       t6_row("new", "hard", 0.5, 0.5, 0.5), t6_row("new", "soft", 0.6, 0.6, 0.6)])
-    paper = {"table6_span_level": {"A-B": {"P_H": 0.1, "R_H": 0.2, "F1_H": 0.15,
-                                           "P_S": 0.29, "R_S": 0.28, "F1_S": 0.28}}}
+    t6 = pd.DataFrame(
+        [
+            t6_row("A-B", "hard", 0.123, 0.456, 0.2),
+            t6_row("A-B", "soft", 0.3, 0.5, 0.4),
+            t6_row("new", "hard", 0.5, 0.5, 0.5),
+            t6_row("new", "soft", 0.6, 0.6, 0.6),
+        ]
+    )
+    paper = {
+        "table6_span_level": {"A-B": {"P_H": 0.1, "R_H": 0.2, "F1_H": 0.15, "P_S": 0.29, "R_S": 0.28, "F1_S": 0.28}}
+    }
     v = S.versus_table6(t6, paper)
     assert v["comparison"].tolist() == ["A-B", "new"]
     assert v.columns.tolist()[:7] == ["comparison", "paper P_H", "P_H", "P_H 95% CI", "paper R_H", "R_H", "R_H 95% CI"]

@@ -5,28 +5,31 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from span_reference import FACTGENIE, factgenie_f1, per_character
 
 from hotelcheckspan.annotator_sets import AnnotatorSet
 from hotelcheckspan.categories import CATEGORIES
 from hotelcheckspan.corpora import KEY
 from hotelcheckspan.metrics import span_f1 as S
-from span_reference import FACTGENIE, factgenie_f1, per_character
 
 EXAMPLES = [("d", "short", "s", i) for i in range(4)]
 span_st = st.tuples(st.integers(0, 20), st.integers(1, 8), st.sampled_from(CATEGORIES)).map(
-    lambda t: (t[0], t[0] + t[1], t[2]))
+    lambda t: (t[0], t[0] + t[1], t[2])
+)
 side_st = st.dictionaries(st.sampled_from(EXAMPLES), st.lists(span_st, max_size=5), max_size=4)
 
 
 def frame(side: dict) -> pd.DataFrame:
-    rows = [dict(zip(KEY, ex)) | {"record_id": 0, "order": i, "start": s, "end": e, "type": t}
-            for ex, spans in side.items() for i, (s, e, t) in enumerate(spans)]
+    rows = [
+        dict(zip(KEY, ex)) | {"record_id": 0, "order": i, "start": s, "end": e, "type": t}
+        for ex, spans in side.items()
+        for i, (s, e, t) in enumerate(spans)
+    ]
     return pd.DataFrame(rows, columns=KEY + ["record_id", "order", "start", "end", "type"])
 
 
 def fast(ref, hyp, examples, **kw) -> dict:
-    counts = S.per_example(frame(ref), frame(hyp), pd.DataFrame(examples, columns=KEY),
-                           categories=CATEGORIES, **kw)
+    counts = S.per_example(frame(ref), frame(hyp), pd.DataFrame(examples, columns=KEY), categories=CATEGORIES, **kw)
     sums = counts.groupby("category")[S.COUNT_COLUMNS].sum()
     return {c: {k: int(v) for k, v in row.items()} for c, row in sums.iterrows()}
 
@@ -36,8 +39,13 @@ def nonzero(d: dict) -> dict:
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(ref=side_st, hyp=side_st, match=st.sampled_from(["hard", "soft"]),
-       convention=st.sampled_from(["factgenie", "all"]), per_category=st.sampled_from(["factgenie", "consistent"]))
+@given(
+    ref=side_st,
+    hyp=side_st,
+    match=st.sampled_from(["hard", "soft"]),
+    convention=st.sampled_from(["factgenie", "all"]),
+    per_category=st.sampled_from(["factgenie", "consistent"]),
+)
 def test_fast_equals_per_character_reference(ref, hyp, match, convention, per_category):
     examples = EXAMPLES[:3]
     want = per_character(ref, hyp, examples, match, convention, per_category)
@@ -57,7 +65,12 @@ def test_fast_equals_factgenie_compute_f1_scores(ref, hyp, match):
     theirs = factgenie_f1(ref, hyp, examples, match, CATEGORIES)
     ours = fast(ref, hyp, examples, match=match)["all"]
     assert (ours["overlap"], ours["hyp_length"], ours["ref_length"], ours["hyp_count"], ours["ref_count"]) == (
-        theirs["overlap_length"], theirs["hyp_length"], theirs["ref_length"], theirs["hyp_count"], theirs["ref_count"])
+        theirs["overlap_length"],
+        theirs["hyp_length"],
+        theirs["ref_length"],
+        theirs["hyp_count"],
+        theirs["ref_count"],
+    )
     table = S.scores(S.per_example(frame(ref), frame(hyp), pd.DataFrame(examples, columns=KEY), match=match))
     for m in ("precision", "recall", "f1"):
         assert round(float(table[m].iloc[0]), 3) == theirs[m]
@@ -67,7 +80,10 @@ def test_fast_equals_factgenie_compute_f1_scores(ref, hyp, match):
             c = theirs["categories"][idx]
             mine = per_cat.get(cat, dict.fromkeys(S.COUNT_COLUMNS, 0))
             assert (mine["overlap"], mine["hyp_length"], mine["ref_length"]) == (
-                c["overlap_length"], c["hyp_length"], c["ref_length"])
+                c["overlap_length"],
+                c["hyp_length"],
+                c["ref_length"],
+            )
 
 
 def one(ref, hyp, **kw):
@@ -106,13 +122,23 @@ def test_soft_per_category_factgenie_is_inconsistent_consistent_variant_is_not()
     ex = EXAMPLES[0]
     ref, hyp = {ex: [(0, 6, "Misleading")]}, {ex: [(0, 6, "Not Checkable")]}
     examples = pd.DataFrame([ex], columns=KEY)
-    fg = S.scores(S.per_example(frame(ref), frame(hyp), examples, match="soft", by_type=True,
-                                categories=CATEGORIES)).set_index("category")
+    fg = S.scores(
+        S.per_example(frame(ref), frame(hyp), examples, match="soft", by_type=True, categories=CATEGORIES)
+    ).set_index("category")
     # factgenie credits overlap to the hypothesis' category but divides recall by the reference's length
     assert fg.loc["Not Checkable", "overlap"] == 6 and fg.loc["Not Checkable", "ref_length"] == 0
     assert fg.loc["Not Checkable", "recall"] == 0 and fg.loc["Misleading", "recall"] == 0
-    cons = S.scores(S.per_example(frame(ref), frame(hyp), examples, match="soft", by_type=True,
-                                  per_category="consistent", categories=CATEGORIES)).set_index("category")
+    cons = S.scores(
+        S.per_example(
+            frame(ref),
+            frame(hyp),
+            examples,
+            match="soft",
+            by_type=True,
+            per_category="consistent",
+            categories=CATEGORIES,
+        )
+    ).set_index("category")
     assert cons.loc["Not Checkable", "precision"] == 1.0 and cons.loc["Misleading", "recall"] == 1.0
 
 
@@ -143,10 +169,20 @@ def test_worked_example_of_the_methods_page():
     soft = one(ref, hyp, match="soft")
     assert (round(soft["precision"], 2), round(soft["recall"], 2), round(soft["f1"], 2)) == (0.54, 0.67, 0.60)
     examples = pd.DataFrame([ex], columns=KEY)
-    fg = S.scores(S.per_example(frame(ref), frame(hyp), examples, match="soft", by_type=True,
-                                categories=CATEGORIES)).set_index("category")
-    cons = S.scores(S.per_example(frame(ref), frame(hyp), examples, match="soft", by_type=True,
-                                  per_category="consistent", categories=CATEGORIES)).set_index("category")
+    fg = S.scores(
+        S.per_example(frame(ref), frame(hyp), examples, match="soft", by_type=True, categories=CATEGORIES)
+    ).set_index("category")
+    cons = S.scores(
+        S.per_example(
+            frame(ref),
+            frame(hyp),
+            examples,
+            match="soft",
+            by_type=True,
+            per_category="consistent",
+            categories=CATEGORIES,
+        )
+    ).set_index("category")
     assert fg.loc["Misleading", "recall"] == 0 and fg.loc["Not Checkable", "recall"] == 0
     assert round(cons.loc["Misleading", "recall"], 2) == 0.67 and cons.loc["Not Checkable", "precision"] == 1.0
 

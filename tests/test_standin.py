@@ -22,8 +22,17 @@ def small_examples(n=64, seed=0):
     rng = np.random.default_rng(seed)
     out = []
     for i in range(n):
-        h = Hotel("The Oak Inn", "Paris", "France", ["the Louvre", "the Marais", "Notre-Dame", "the Eiffel Tower"],
-                  "Gare du Nord", "modern", "French", "city", 1.2)
+        h = Hotel(
+            "The Oak Inn",
+            "Paris",
+            "France",
+            ["the Louvre", "the Marais", "Notre-Dame", "the Eiffel Tower"],
+            "Gare du Nord",
+            "modern",
+            "French",
+            "city",
+            1.2,
+        )
         summary, aspect, claims, _ = summaries._summary(h, rng, 14.7)
         out.append(summaries.Example("short", i, h, "", summary, aspect, claims, [], 0, 0, stage2=True))
     return out
@@ -95,11 +104,14 @@ def test_calibration_is_deterministic_and_never_worse_than_its_start():
 
 def test_measure_reads_the_paper_and_the_corpus(bundled):
     m = calibration.measure(bundled).set_index("figure")
-    assert m.loc["Group A - Group B (Stage 1) F1_S", "paper"] == figures()["table6_span_level"][
-        "Group A - Group B (Stage 1)"]["F1_S"]
+    assert (
+        m.loc["Group A - Group B (Stage 1) F1_S", "paper"]
+        == figures()["table6_span_level"]["Group A - Group B (Stage 1)"]["F1_S"]
+    )
     assert 0 <= m.loc["TVD Any", "ours"] <= 1
     assert m.loc["human span words, mean", "ours"] == pytest.approx(
-        bundled.spans.loc[bundled.spans["kind"] == "human", "words"].mean())
+        bundled.spans.loc[bundled.spans["kind"] == "human", "words"].mean()
+    )
 
 
 def _entries(node, path=()):
@@ -127,9 +139,18 @@ def test_provenance_labels_only_figures_the_paper_has():
             else:
                 assert all(isinstance(row, dict) and key in row for row in node.values()), path
                 node = next(iter(node.values()))[key]
-    for section in ("dataset", "table2_human_span_types", "table3_llm_campaigns", "table4_dataset_level_stage2_subset",
-                    "table5_example_level_votes", "llm_majority_alignment", "table6_span_level", "clustering",
-                    "impressions", "dataset_level_text"):
+    for section in (
+        "dataset",
+        "table2_human_span_types",
+        "table3_llm_campaigns",
+        "table4_dataset_level_stage2_subset",
+        "table5_example_level_votes",
+        "llm_majority_alignment",
+        "table6_span_level",
+        "clustering",
+        "impressions",
+        "dataset_level_text",
+    ):
         assert section in provenance.load(), section
 
 

@@ -24,8 +24,12 @@ def toy():
     full = corpora.load()
     ex = full.examples.groupby("split", sort=False).head(60)
     keys = ex[KEY]
-    return dataclasses.replace(full, examples=ex.reset_index(drop=True),
-                               records=full.records.merge(keys, on=KEY), spans=full.spans.merge(keys, on=KEY))
+    return dataclasses.replace(
+        full,
+        examples=ex.reset_index(drop=True),
+        records=full.records.merge(keys, on=KEY),
+        spans=full.spans.merge(keys, on=KEY),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -54,13 +58,27 @@ def rendered(toy):
         "models_per_type": tables.models(impressions.per_type_models(r)),
         "annotator_variance": tables.annotator_variance(impressions.annotator_variance(r)),
         "record": tables.record({"spans_per_record": 0.5, "examples": 496}),
-        "show": tables.show(pd.DataFrame({"recall_error": [0.123456, np.nan], "p": [0.0, 0.04],
-                                          "majority_errors": [31.0, 794.0], "f1": [0.2, 0.3],
-                                          "f1_low": [0.1, 0.2], "f1_high": [0.3, 0.4]})),
-        "versus": tables.versus([("examples", "dataset/examples", len(toy.examples)),
-                                 ("t", "impressions/t_errors_vs_none", 12.3456, 1),
-                                 ("p", "impressions/p", tables.pvalue(1e-60)),
-                                 ("not in the paper", None, (0.5, 0.4, 0.6))], toy),
+        "show": tables.show(
+            pd.DataFrame(
+                {
+                    "recall_error": [0.123456, np.nan],
+                    "p": [0.0, 0.04],
+                    "majority_errors": [31.0, 794.0],
+                    "f1": [0.2, 0.3],
+                    "f1_low": [0.1, 0.2],
+                    "f1_high": [0.3, 0.4],
+                }
+            )
+        ),
+        "versus": tables.versus(
+            [
+                ("examples", "dataset/examples", len(toy.examples)),
+                ("t", "impressions/t_errors_vs_none", 12.3456, 1),
+                ("p", "impressions/p", tables.pvalue(1e-60)),
+                ("not in the paper", None, (0.5, 0.4, 0.6)),
+            ],
+            toy,
+        ),
         "wide": tables.wide(t3),
         "dropdown": tables.dropdown(tables.sizes(dataset_level.sizes(toy))),
     }
@@ -71,8 +89,11 @@ HELPERS = {"header", "is_missing", "number", "signed_number", "pvalue", "interva
 
 
 def test_every_table_function_is_rendered(rendered):
-    public = {n for n, f in inspect.getmembers(tables, inspect.isfunction)
-              if not n.startswith("_") and f.__module__ == tables.__name__}
+    public = {
+        n
+        for n, f in inspect.getmembers(tables, inspect.isfunction)
+        if not n.startswith("_") and f.__module__ == tables.__name__
+    }
     missing = public - HELPERS - set(rendered) - {"models"}
     assert not missing, f"add a case to tests/test_tables.py for: {sorted(missing)}"
 
@@ -86,9 +107,33 @@ def cells_and_headers(table):
     return pd.DataFrame(np.array(cells).reshape(-1, len(headers)), columns=headers), headers
 
 
-@pytest.mark.parametrize("name", ["sizes", "dedup", "group_effects", "side_by_side", "table3", "table4", "volume", "type_bias", "aspects",
-                                  "reasons", "correlation", "by_count", "by_type", "bands", "models", "models_per_type",
-                                  "annotator_variance", "record", "show", "versus", "wide", "dropdown"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "sizes",
+        "dedup",
+        "group_effects",
+        "side_by_side",
+        "table3",
+        "table4",
+        "volume",
+        "type_bias",
+        "aspects",
+        "reasons",
+        "correlation",
+        "by_count",
+        "by_type",
+        "bands",
+        "models",
+        "models_per_type",
+        "annotator_variance",
+        "record",
+        "show",
+        "versus",
+        "wide",
+        "dropdown",
+    ],
+)
 def test_table_follows_the_rules(rendered, name):
     table = rendered[name]
     frame, headers = cells_and_headers(table)
@@ -128,10 +173,15 @@ def test_cells(rendered):
 
 def test_versus_says_how_each_figure_entered_a_simulated_corpus(tmp_path):
     prov = tmp_path / "standin_provenance.yaml"
-    prov.write_text("dataset:\n  examples: {status: set, reason: written by the generator}\n"
-                    "table3_llm_campaigns: {status: calibrated, reason: expected counts solved}\n")
-    rows = [("examples", "dataset/examples", 496), ("gemma-3", "table3_llm_campaigns/gemma-3/total", 191),
-            ("r", "impressions/r_error_count_vs_impression", -0.45)]
+    prov.write_text(
+        "dataset:\n  examples: {status: set, reason: written by the generator}\n"
+        "table3_llm_campaigns: {status: calibrated, reason: expected counts solved}\n"
+    )
+    rows = [
+        ("examples", "dataset/examples", 496),
+        ("gemma-3", "table3_llm_campaigns/gemma-3/total", 191),
+        ("r", "impressions/r_error_count_vs_impression", -0.45),
+    ]
     sim = tables.versus(rows, simulated=True, provenance=prov).frame
     assert sim["Figure is"].tolist() == ["set", "calibrated", "emergent"]
     assert sim["Difference"].tolist() == ["0", "+14", "-0.14"]

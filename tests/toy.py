@@ -36,7 +36,8 @@ from pathlib import Path
 import yaml
 
 from hotelcheckspan.categories import CATEGORIES
-from hotelcheckspan.corpora import Corpus, load as load_corpus
+from hotelcheckspan.corpora import Corpus
+from hotelcheckspan.corpora import load as load_corpus
 
 NC, MIS, INC = range(3)  # type indices in the campaigns' configs (CATEGORIES order)
 SUMMARY = "ab cd ef gh ij"
@@ -52,34 +53,50 @@ EXAMPLES = {
 
 # campaign -> (kind, stage, [(annotator, group, example_idx, [(type, start, text, reason)])])
 CAMPAIGNS = {
-    "stage1": ("human", 1, [
-        ("a1", 0, 0, [(INC, 0, "ab cd", "")]),
-        ("a1", 0, 1, []),
-        ("a2", 0, 2, [(NC, 6, "ef", "")]),
-        ("a2", 0, 3, [(MIS, 9, "gh ij", "")]),
-        ("b1", 1, 0, [(INC, 0, "ab", ""), (MIS, 6, "ef gh", "")]),
-        ("b1", 1, 1, [(NC, 3, "cd", "")]),
-        ("b1", 1, 2, []),
-        ("b1", 1, 3, [(NC, 12, "ij", "")]),
-    ]),
-    "stage2": ("human", 2, [
-        ("c1", 0, 0, [(INC, 0, "ab cd", "")]),
-        ("c1", 0, 1, []),
-        ("d1", 1, 0, []),
-        ("d1", 1, 1, [(INC, 3, "cd ef", ""), (INC, 12, "ij", "")]),
-    ]),
-    "m1": ("model", None, [
-        ("m1", 0, 0, [(INC, 0, "ab cd ef", "r0")]),
-        ("m1", 0, 1, [(MIS, 3, "cd", "r1")]),
-        ("m1", 0, 2, []),
-        ("m1", 0, 3, [(NC, 9, "gh", "r3")]),
-    ]),
-    "m2": ("model", None, [
-        ("m2", 0, 0, [(NC, 0, "ab", "")]),
-        ("m2", 0, 1, []),
-        ("m2", 0, 2, []),
-        ("m2", 0, 3, []),
-    ]),
+    "stage1": (
+        "human",
+        1,
+        [
+            ("a1", 0, 0, [(INC, 0, "ab cd", "")]),
+            ("a1", 0, 1, []),
+            ("a2", 0, 2, [(NC, 6, "ef", "")]),
+            ("a2", 0, 3, [(MIS, 9, "gh ij", "")]),
+            ("b1", 1, 0, [(INC, 0, "ab", ""), (MIS, 6, "ef gh", "")]),
+            ("b1", 1, 1, [(NC, 3, "cd", "")]),
+            ("b1", 1, 2, []),
+            ("b1", 1, 3, [(NC, 12, "ij", "")]),
+        ],
+    ),
+    "stage2": (
+        "human",
+        2,
+        [
+            ("c1", 0, 0, [(INC, 0, "ab cd", "")]),
+            ("c1", 0, 1, []),
+            ("d1", 1, 0, []),
+            ("d1", 1, 1, [(INC, 3, "cd ef", ""), (INC, 12, "ij", "")]),
+        ],
+    ),
+    "m1": (
+        "model",
+        None,
+        [
+            ("m1", 0, 0, [(INC, 0, "ab cd ef", "r0")]),
+            ("m1", 0, 1, [(MIS, 3, "cd", "r1")]),
+            ("m1", 0, 2, []),
+            ("m1", 0, 3, [(NC, 9, "gh", "r3")]),
+        ],
+    ),
+    "m2": (
+        "model",
+        None,
+        [
+            ("m2", 0, 0, [(NC, 0, "ab", "")]),
+            ("m2", 0, 1, []),
+            ("m2", 0, 2, []),
+            ("m2", 0, 3, []),
+        ],
+    ),
 }
 
 
@@ -89,22 +106,29 @@ def key(idx: int) -> dict:
 
 
 def _record(annotator: str, group: int, idx: int, spans: list, kind: str, stage) -> dict:
-    rec = key(idx) | {"annotator_id": annotator, "annotator_group": group,
-                      "annotations": [{"type": t, "start": s, "text": x} | ({"reason": r} if r else {})
-                                      for t, s, x, r in spans]}
+    rec = key(idx) | {
+        "annotator_id": annotator,
+        "annotator_group": group,
+        "annotations": [{"type": t, "start": s, "text": x} | ({"reason": r} if r else {}) for t, s, x, r in spans],
+    }
     if kind == "human":
-        rec |= {"flags": [{"label": "There were no errors in the summary", "value": not spans}],
-                "options": [{"type": "slider", "label": "Overall impression", "value": str(7 - len(spans))}],
-                "metadata": {"stage": stage}}
+        rec |= {
+            "flags": [{"label": "There were no errors in the summary", "value": not spans}],
+            "options": [{"type": "slider", "label": "Overall impression", "value": str(7 - len(spans))}],
+            "metadata": {"stage": stage},
+        }
     return rec
 
 
 def write(root: Path) -> Path:
     """Write the toy corpus below ``root`` (factgenie layout) and return ``root``."""
     root.mkdir(parents=True, exist_ok=True)
-    inputs = [key(i) | {"summary": SUMMARY, "description": desc, "aspect": aspect, "sources": sources}
-              | ({"segments": seg, "segments_dropped": dropped} if seg is not None else {})
-              for i, (_, aspect, desc, sources, seg, dropped) in EXAMPLES.items()]
+    inputs = [
+        key(i)
+        | {"summary": SUMMARY, "description": desc, "aspect": aspect, "sources": sources}
+        | ({"segments": seg, "segments_dropped": dropped} if seg is not None else {})
+        for i, (_, aspect, desc, sources, seg, dropped) in EXAMPLES.items()
+    ]
     (root / "inputs.jsonl").write_text("".join(json.dumps(x) + "\n" for x in inputs))
     for name, (kind, stage, records) in CAMPAIGNS.items():
         folder = root / "annotations" / kind / name

@@ -17,8 +17,13 @@ import pandas as pd
 
 LETTERS = string.ascii_uppercase
 # campaign folder -> the paper's row name, where the paper names a campaign otherwise (Tables 3-4)
-PAPER_NAMES = {"gemma-3": "gemma-3", "gpt-4o": "gpt-4o", "gpt-4o-ls": "gpt-4o (LS)", "o3-mini": "o3-mini",
-               "o3-mini-ls": "o3-mini (LS)"}
+PAPER_NAMES = {
+    "gemma-3": "gemma-3",
+    "gpt-4o": "gpt-4o",
+    "gpt-4o-ls": "gpt-4o (LS)",
+    "o3-mini": "o3-mini",
+    "o3-mini-ls": "o3-mini (LS)",
+}
 
 
 def parse_group(text: str) -> int:
@@ -44,7 +49,7 @@ class AnnotatorSet:
     group: int | None = None
 
     @classmethod
-    def parse(cls, spec: "str | AnnotatorSet") -> "AnnotatorSet":
+    def parse(cls, spec: str | AnnotatorSet) -> AnnotatorSet:
         """``"stage1/A"``, ``"stage1/0"`` or ``"gpt-4o"`` (all groups pooled)."""
         if isinstance(spec, AnnotatorSet):
             return spec

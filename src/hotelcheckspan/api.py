@@ -31,9 +31,18 @@ def _side(side: Annotations | str | Path, group: int | str | None) -> tuple[Anno
     return ann, slug_frame(records), slug_frame(spans)
 
 
-def span_f1(ref: Annotations | str | Path, hyp: Annotations | str | Path, *, ref_group: int | str | None = None,
-            hyp_group: int | str | None = None, match: str = "hard", metric: str = "char",
-            convention: str | None = None, by_type: bool = False, **options) -> dict:
+def span_f1(
+    ref: Annotations | str | Path,
+    hyp: Annotations | str | Path,
+    *,
+    ref_group: int | str | None = None,
+    hyp_group: int | str | None = None,
+    match: str = "hard",
+    metric: str = "char",
+    convention: str | None = None,
+    by_type: bool = False,
+    **options,
+) -> dict:
     """Span-level precision, recall and F1 of ``hyp`` against ``ref``.
 
     ``metric`` and ``convention`` choose the definition (see the methods page): by default
@@ -56,17 +65,35 @@ def span_f1(ref: Annotations | str | Path, hyp: Annotations | str | Path, *, ref
     examples = ref_rec[KEY].drop_duplicates().merge(hyp_rec[KEY].drop_duplicates(), on=KEY)
     if examples.empty:
         raise ValueError("no example has a record on both sides (check the files and the groups)")
-    table = _metric.span_f1(ref_spans, hyp_spans, examples, match=match, metric=metric, convention=convention,
-                            by_type=by_type,
-                            categories=ref_ann.categories, **options)
+    table = _metric.span_f1(
+        ref_spans,
+        hyp_spans,
+        examples,
+        match=match,
+        metric=metric,
+        convention=convention,
+        by_type=by_type,
+        categories=ref_ann.categories,
+        **options,
+    )
     overall = table.iloc[0]
-    result = {"precision": float(overall["precision"]), "recall": float(overall["recall"]),
-              "f1": float(overall["f1"]), "ref_count": int(overall["ref_count"]),
-              "hyp_count": int(overall["hyp_count"]), "examples": int(len(examples))}
+    result = {
+        "precision": float(overall["precision"]),
+        "recall": float(overall["recall"]),
+        "f1": float(overall["f1"]),
+        "ref_count": int(overall["ref_count"]),
+        "hyp_count": int(overall["hyp_count"]),
+        "examples": int(len(examples)),
+    }
     if by_type:
         result["by_type"] = {
-            r.category: {"precision": float(r.precision), "recall": float(r.recall), "f1": float(r.f1),
-                         "ref_count": int(r.ref_count), "hyp_count": int(r.hyp_count)}
+            r.category: {
+                "precision": float(r.precision),
+                "recall": float(r.recall),
+                "f1": float(r.f1),
+                "ref_count": int(r.ref_count),
+                "hyp_count": int(r.hyp_count),
+            }
             for r in table.iloc[1:].itertuples()
         }
     return result

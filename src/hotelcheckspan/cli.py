@@ -22,6 +22,7 @@ from . import api, corpora
 from .analyses import dataset_level
 from .annotator_sets import parse_group
 from .corpora import problems as severity
+from .metrics import span_f1
 
 
 class CliError(Exception):
@@ -40,8 +41,11 @@ def _group(value: str | None) -> int | None:
 def _warn_count(warnings: list, what: str) -> None:
     if warnings:
         n = len(warnings)
-        print(f"{n} warning{'s' if n != 1 else ''} in {what} (kept, as factgenie keeps them; "
-              "`hotelcheckspan validate` lists them)", file=sys.stderr)
+        print(
+            f"{n} warning{'s' if n != 1 else ''} in {what} (kept, as factgenie keeps them; "
+            "`hotelcheckspan validate` lists them)",
+            file=sys.stderr,
+        )
 
 
 def cmd_validate(args) -> int:
@@ -126,7 +130,9 @@ def cmd_stats(args) -> int:
         "campaigns_all_examples": dataset_level.campaign_table(c),
     }
     if "stage2" in set(c.records["campaign"]):
-        tables["campaigns_stage2_examples"] = dataset_level.campaign_table(c, dataset_level.stage2_examples(c), by_group=True)
+        tables["campaigns_stage2_examples"] = dataset_level.campaign_table(
+            c, dataset_level.stage2_examples(c), by_group=True
+        )
     if args.json:
         print(json.dumps(_plain(tables), indent=1, allow_nan=False))
         return 0
@@ -149,9 +155,17 @@ def cmd_f1(args) -> int:
         side = next(x for x in sides if id(x) == s)
         _warn_count(side.warnings, str(side.path))
     try:
-        result = api.span_f1(sides[0], sides[1], ref_group=_group(args.ref_group), hyp_group=_group(args.hyp_group),
-                             match=args.match, metric=args.metric, convention=args.convention,
-                             by_type=args.by_type, per_category=args.per_category)
+        result = api.span_f1(
+            sides[0],
+            sides[1],
+            ref_group=_group(args.ref_group),
+            hyp_group=_group(args.hyp_group),
+            match=args.match,
+            metric=args.metric,
+            convention=args.convention,
+            by_type=args.by_type,
+            per_category=args.per_category,
+        )
     except ValueError as err:
         if isinstance(err, corpora.CorpusError):
             raise
@@ -159,9 +173,11 @@ def cmd_f1(args) -> int:
     if args.json:
         print(json.dumps(_plain(result), allow_nan=False))
         return 0
-    print(f"{args.match} match, {args.metric} metric, {span_f1.resolve(args.metric, args.convention)[1]} convention, "
-          f"{result['examples']} examples, "
-          f"{result['ref_count']} reference and {result['hyp_count']} hypothesis spans")
+    print(
+        f"{args.match} match, {args.metric} metric, {span_f1.resolve(args.metric, args.convention)[1]} convention, "
+        f"{result['examples']} examples, "
+        f"{result['ref_count']} reference and {result['hyp_count']} hypothesis spans"
+    )
     rows = [{"category": "all", **{k: result[k] for k in ("precision", "recall", "f1", "ref_count", "hyp_count")}}]
     rows += [{"category": cat, **vals} for cat, vals in result.get("by_type", {}).items()]
     print(pd.DataFrame(rows).to_string(index=False, float_format=lambda x: f"{x:.3f}"))
@@ -194,15 +210,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ref-group", default=None, help="annotator group of REF (default: all groups)")
     p.add_argument("--hyp-group", default=None, help="annotator group of HYP (default: all groups)")
     p.add_argument("--match", choices=["hard", "soft"], default="hard")
-    p.add_argument("--metric", choices=list(span_f1.METRICS), default="char",
-                   help="char: factgenie 1.2.1's character overlap (default); char-greedy: factgenie's May 2025 "
-                        "script; span: the share of spans that overlap a span of the other side")
-    p.add_argument("--convention", choices=[*span_f1.CONVENTIONS, *span_f1.ALIASES], default=None,
-                   help="whose span lengths count: both (examples both sides marked; factgenie 1.2.1) or either "
-                        "(every example); default: the metric's own (both for char, either otherwise)")
+    p.add_argument(
+        "--metric",
+        choices=list(span_f1.METRICS),
+        default="char",
+        help="char: factgenie 1.2.1's character overlap (default); char-greedy: factgenie's May 2025 "
+        "script; span: the share of spans that overlap a span of the other side",
+    )
+    p.add_argument(
+        "--convention",
+        choices=[*span_f1.CONVENTIONS, *span_f1.ALIASES],
+        default=None,
+        help="whose span lengths count: both (examples both sides marked; factgenie 1.2.1) or either "
+        "(every example); default: the metric's own (both for char, either otherwise)",
+    )
     p.add_argument("--by-type", action="store_true")
-    p.add_argument("--per-category", choices=["factgenie", "consistent"], default="factgenie",
-                   help="soft per-category definition (see the methods page)")
+    p.add_argument(
+        "--per-category",
+        choices=["factgenie", "consistent"],
+        default="factgenie",
+        help="soft per-category definition (see the methods page)",
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_f1)
     return parser

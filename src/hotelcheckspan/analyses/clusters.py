@@ -30,8 +30,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import yaml
 import statsmodels.formula.api as smf
+import yaml
 from scipy.stats import chi2_contingency, fisher_exact
 from sklearn.cluster import KMeans
 from sklearn.decomposition import PCA
@@ -64,7 +64,7 @@ def load_model():
 
 
 def _key(text: str) -> str:
-    return hashlib.sha256(f"{MODEL_NAME}\n{text}".encode("utf-8")).hexdigest()
+    return hashlib.sha256(f"{MODEL_NAME}\n{text}".encode()).hexdigest()
 
 
 def embed(texts: list[str], cache_dir: Path | None = None, model=None) -> np.ndarray:
@@ -149,7 +149,9 @@ def top_terms(texts: pd.Series, labels: np.ndarray, n: int = 5) -> dict[int, lis
     return {int(c): list(vocab[np.argsort(-scores[i], kind="stable")[:n]]) for i, c in enumerate(clusters_present)}
 
 
-def central(texts: pd.Series, X: np.ndarray, labels: np.ndarray, centers: np.ndarray, n: int = 3) -> dict[int, list[str]]:
+def central(
+    texts: pd.Series, X: np.ndarray, labels: np.ndarray, centers: np.ndarray, n: int = 3
+) -> dict[int, list[str]]:
     """The ``n`` distinct span texts closest to each cluster centre."""
     out = {}
     for c in range(len(centers)):
@@ -195,7 +197,9 @@ def read_lexicon(path: Path | None = None) -> dict[str, dict[str, re.Pattern]]:
                 try:
                     re.compile(pat)
                 except re.error as err:
-                    raise ValueError(f"{path}: {kind}/{family}: pattern {pat!r} is not a regular expression: {err}") from None
+                    raise ValueError(
+                        f"{path}: {kind}/{family}: pattern {pat!r} is not a regular expression: {err}"
+                    ) from None
             out[kind][str(family)] = re.compile(r"\b(?:" + "|".join(f"(?:{p})" for p in patterns) + r")\b", re.I)
     return out
 
@@ -223,8 +227,14 @@ def _name(central_text: str, names: dict[str, str], families: pd.Series, terms: 
     return f"{family} ({', '.join(terms[:2])})" if terms else family
 
 
-def overview(spans: pd.DataFrame, X: np.ndarray, labels: np.ndarray, centers: np.ndarray,
-             names: dict[str, str] | None = None, kinds: pd.DataFrame | None = None) -> pd.DataFrame:
+def overview(
+    spans: pd.DataFrame,
+    X: np.ndarray,
+    labels: np.ndarray,
+    centers: np.ndarray,
+    names: dict[str, str] | None = None,
+    kinds: pd.DataFrame | None = None,
+) -> pd.DataFrame:
     """One row per cluster: name (from the labels file, else family and top terms), the
     commonest claim kind among its soft or concrete spans (``none`` if it has neither), size,
     share (% of the spans), top terms (c-TF-IDF) and the most central spans, the first of which
@@ -240,10 +250,17 @@ def overview(spans: pd.DataFrame, X: np.ndarray, labels: np.ndarray, centers: np
     for c in range(len(centers)):
         inside = labels == c
         counted = pd.Series(claim[inside & np.isin(claim, CLAIMS)]).value_counts()
-        rows.append({"cluster": c, "label": _name(cent[c][0], names, family[inside], terms.get(c, [])),
-                     "claim": counted.index[0] if len(counted) else "none",
-                     "size": int(sizes[c]), "share": float(100 * sizes[c] / len(labels)),
-                     "top_terms": ", ".join(terms.get(c, [])), "central": " | ".join(cent[c])})
+        rows.append(
+            {
+                "cluster": c,
+                "label": _name(cent[c][0], names, family[inside], terms.get(c, [])),
+                "claim": counted.index[0] if len(counted) else "none",
+                "size": int(sizes[c]),
+                "share": float(100 * sizes[c] / len(labels)),
+                "top_terms": ", ".join(terms.get(c, [])),
+                "central": " | ".join(cent[c]),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -259,15 +276,20 @@ def stability(X: np.ndarray, k: int, seeds=SEEDS, cache_dir: Path | None = None)
     if cache.exists():
         return pd.read_csv(cache, dtype={"ari": float})
     runs = {s: _fit(X, k, s).labels_ for s in seeds}
-    out = pd.DataFrame([{"k": k, "seed_a": a, "seed_b": b, "ari": float(adjusted_rand_score(runs[a], runs[b]))}
-                        for a, b in itertools.combinations(runs, 2)])
+    out = pd.DataFrame(
+        [
+            {"k": k, "seed_a": a, "seed_b": b, "ari": float(adjusted_rand_score(runs[a], runs[b]))}
+            for a, b in itertools.combinations(runs, 2)
+        ]
+    )
     cache.parent.mkdir(parents=True, exist_ok=True)
     out.to_csv(cache, index=False, float_format="%.17g")
     return out
 
 
-def compare_k(X: np.ndarray, curve: pd.DataFrame, ks: dict[str, int], seeds=SEEDS,
-              cache_dir: Path | None = None) -> pd.DataFrame:
+def compare_k(
+    X: np.ndarray, curve: pd.DataFrame, ks: dict[str, int], seeds=SEEDS, cache_dir: Path | None = None
+) -> pd.DataFrame:
     """Candidate k side by side: silhouette (from ``curve``, computed if missing), the largest
     cluster's share of the spans, and the mean and lowest adjusted Rand index across seeds.
 
@@ -279,9 +301,16 @@ def compare_k(X: np.ndarray, curve: pd.DataFrame, ks: dict[str, int], seeds=SEED
         labels, _ = cluster(X, k)
         score = float(sil[k]) if k in sil.index else float(silhouette_score(X, labels))
         ari = stability(X, k, seeds, cache_dir)["ari"]
-        rows.append({"k": int(k), "chosen by": reason, "silhouette": score,
-                     "largest cluster %": float(100 * np.bincount(labels).max() / len(labels)),
-                     "mean ARI": float(ari.mean()), "lowest ARI": float(ari.min())})
+        rows.append(
+            {
+                "k": int(k),
+                "chosen by": reason,
+                "silhouette": score,
+                "largest cluster %": float(100 * np.bincount(labels).max() / len(labels)),
+                "mean ARI": float(ari.mean()),
+                "lowest ARI": float(ari.min()),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -298,8 +327,17 @@ def by_type(spans: pd.DataFrame, labels: np.ndarray) -> tuple[pd.DataFrame, pd.D
     unreliable, so that count is reported."""
     table = pd.crosstab(pd.Series(labels, name="cluster"), spans["type"].reset_index(drop=True).rename("type"))
     chi2, p, dof, expected = chi2_contingency(table.to_numpy())
-    return table, pd.DataFrame([{"chi-square": float(chi2), "degrees of freedom": int(dof), "p-value": float(p),
-                                 "cells": int(expected.size), "cells expected below 5": int((expected < 5).sum())}])
+    return table, pd.DataFrame(
+        [
+            {
+                "chi-square": float(chi2),
+                "degrees of freedom": int(dof),
+                "p-value": float(p),
+                "cells": int(expected.size),
+                "cells expected below 5": int((expected < 5).sum()),
+            }
+        ]
+    )
 
 
 def consensus(spans: pd.DataFrame) -> pd.Series:
@@ -307,9 +345,13 @@ def consensus(spans: pd.DataFrame) -> pd.Series:
     (any type, at least one character): the span has support from a second annotator."""
     s = spans.reset_index(drop=True).assign(_i=lambda d: np.arange(len(d)))
     pairs = s[KEY + ["_i", "record_id", "start", "end"]].merge(
-        s[KEY + ["record_id", "start", "end"]], on=KEY, suffixes=("", "_o"))
-    pairs = pairs[(pairs["record_id"] != pairs["record_id_o"]) & (pairs["start"] < pairs["end_o"])
-                  & (pairs["start_o"] < pairs["end"])]
+        s[KEY + ["record_id", "start", "end"]], on=KEY, suffixes=("", "_o")
+    )
+    pairs = pairs[
+        (pairs["record_id"] != pairs["record_id_o"])
+        & (pairs["start"] < pairs["end_o"])
+        & (pairs["start_o"] < pairs["end"])
+    ]
     return pd.Series(np.isin(s["_i"], pairs["_i"]), name="consensus")
 
 
@@ -338,8 +380,9 @@ def consensus_by_stratum(claim: pd.Series, agreed: pd.Series, strata: pd.Series)
     out["agreed"] = out["agreed"].astype(int)
     out["share"] = 100 * out["agreed"] / out["spans"]
     order = {c: i for i, c in enumerate(CLAIMS)}
-    return out.sort_values(["annotators", "claim"], key=lambda s: s.map(order) if s.name == "claim" else s,
-                           ignore_index=True)
+    return out.sort_values(
+        ["annotators", "claim"], key=lambda s: s.map(order) if s.name == "claim" else s, ignore_index=True
+    )
 
 
 def _two_by_two(frame: pd.DataFrame) -> np.ndarray:
@@ -360,31 +403,60 @@ def consensus_test(claim: pd.Series, agreed: pd.Series, strata: pd.Series, level
 
     Columns: ``test, spans, odds ratio, low, high, statistic, p-value``.
     """
-    frame = pd.DataFrame({"claim": claim.to_numpy(), "agreed": agreed.to_numpy().astype(bool),
-                          "annotators": strata.to_numpy()})
+    frame = pd.DataFrame(
+        {"claim": claim.to_numpy(), "agreed": agreed.to_numpy().astype(bool), "annotators": strata.to_numpy()}
+    )
     frame = frame[frame["claim"].isin(CLAIMS)]
     rows = []
     crude = _two_by_two(frame)
     _, p = fisher_exact(crude)
     low, high = Table2x2(crude).oddsratio_confint(alpha=1 - level) if (crude > 0).all() else (np.nan, np.nan)
-    rows.append({"test": "crude (Fisher's exact test)", "spans": int(crude.sum()),
-                 "odds ratio": float(Table2x2(crude).oddsratio) if (crude > 0).all() else np.nan,
-                 "low": float(low), "high": float(high), "statistic": np.nan, "p-value": float(p)})
-    tables = [t for _, g in frame.groupby("annotators") for t in [_two_by_two(g)]
-              if (t.sum(axis=1) > 0).all() and (t.sum(axis=0) > 0).all()]
+    rows.append(
+        {
+            "test": "crude (Fisher's exact test)",
+            "spans": int(crude.sum()),
+            "odds ratio": float(Table2x2(crude).oddsratio) if (crude > 0).all() else np.nan,
+            "low": float(low),
+            "high": float(high),
+            "statistic": np.nan,
+            "p-value": float(p),
+        }
+    )
+    tables = [
+        t
+        for _, g in frame.groupby("annotators")
+        for t in [_two_by_two(g)]
+        if (t.sum(axis=1) > 0).all() and (t.sum(axis=0) > 0).all()
+    ]
     used = int(sum(t.sum() for t in tables))
     if tables:
         st = StratifiedTable([t.astype(float) for t in tables])
         low, high = st.oddsratio_pooled_confint(alpha=1 - level)
         cmh = st.test_null_odds(correction=True)
-        rows.append({"test": "stratified by annotators (Cochran-Mantel-Haenszel)", "spans": used,
-                     "odds ratio": float(st.oddsratio_pooled), "low": float(low), "high": float(high),
-                     "statistic": float(cmh.statistic), "p-value": float(cmh.pvalue)})
+        rows.append(
+            {
+                "test": "stratified by annotators (Cochran-Mantel-Haenszel)",
+                "spans": used,
+                "odds ratio": float(st.oddsratio_pooled),
+                "low": float(low),
+                "high": float(high),
+                "statistic": float(cmh.statistic),
+                "p-value": float(cmh.pvalue),
+            }
+        )
         if len(tables) > 1:
             bd = st.test_equal_odds()
-            rows.append({"test": "same odds ratio in every stratum (Breslow-Day)", "spans": used,
-                         "odds ratio": np.nan, "low": np.nan, "high": np.nan,
-                         "statistic": float(bd.statistic), "p-value": float(bd.pvalue)})
+            rows.append(
+                {
+                    "test": "same odds ratio in every stratum (Breslow-Day)",
+                    "spans": used,
+                    "odds ratio": np.nan,
+                    "low": np.nan,
+                    "high": np.nan,
+                    "statistic": float(bd.statistic),
+                    "p-value": float(bd.pvalue),
+                }
+            )
     data = frame.assign(agreed=frame["agreed"].astype(int), soft=(frame["claim"] == "soft").astype(int))
     if data["annotators"].nunique() > 1:
         formula = "agreed ~ soft + C(annotators)"
@@ -393,9 +465,17 @@ def consensus_test(claim: pd.Series, agreed: pd.Series, strata: pd.Series, level
     if data["agreed"].nunique() == 2 and data["soft"].nunique() == 2:
         fit = smf.logit(formula, data=data).fit(disp=0)
         low, high = np.exp(fit.conf_int(alpha=1 - level).loc["soft"])
-        rows.append({"test": "logistic regression, annotators as covariate", "spans": int(len(data)),
-                     "odds ratio": float(np.exp(fit.params["soft"])), "low": float(low), "high": float(high),
-                     "statistic": float(fit.tvalues["soft"]), "p-value": float(fit.pvalues["soft"])})
+        rows.append(
+            {
+                "test": "logistic regression, annotators as covariate",
+                "spans": int(len(data)),
+                "odds ratio": float(np.exp(fit.params["soft"])),
+                "low": float(low),
+                "high": float(high),
+                "statistic": float(fit.tvalues["soft"]),
+                "p-value": float(fit.pvalues["soft"]),
+            }
+        )
     return pd.DataFrame(rows)
 
 

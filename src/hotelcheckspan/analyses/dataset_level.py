@@ -31,8 +31,10 @@ def set_names(records: pd.DataFrame, campaigns, groups) -> list[str]:
     """Display names of (campaign, group) rows: a group is named only where its campaign has
     several ("St. 1A"), so single-group campaigns keep their name ("gemma-3")."""
     n_groups = records.groupby("campaign")["annotator_group"].nunique()
-    return [AnnotatorSet(c, None if g is None or pd.isna(g) or n_groups.get(c, 1) < 2 else int(g)).name
-            for c, g in zip(campaigns, groups)]
+    return [
+        AnnotatorSet(c, None if g is None or pd.isna(g) or n_groups.get(c, 1) < 2 else int(g)).name
+        for c, g in zip(campaigns, groups)
+    ]
 
 
 def campaign_table(corpus: Corpus, examples: pd.DataFrame | None = None, by_group: bool = False) -> pd.DataFrame:
@@ -42,7 +44,9 @@ def campaign_table(corpus: Corpus, examples: pd.DataFrame | None = None, by_grou
     records, spans = restrict(corpus, examples)
     keys = ["campaign", "annotator_group"] if by_group else ["campaign"]
     rec = records.groupby(keys, sort=False).agg(
-        kind=("kind", "first"), records=("record_id", "size"), error_records=("n_spans", lambda s: int((s > 0).sum())),
+        kind=("kind", "first"),
+        records=("record_id", "size"),
+        error_records=("n_spans", lambda s: int((s > 0).sum())),
     )
     sp = spans.groupby(keys, sort=False).agg(spans=("record_id", "size"), mean_words=("words", "mean"))
     types = spans.pivot_table(index=keys, columns="type", values="record_id", aggfunc="size", fill_value=0)
@@ -57,8 +61,19 @@ def campaign_table(corpus: Corpus, examples: pd.DataFrame | None = None, by_grou
     table = table.reset_index()
     groups = table["annotator_group"] if by_group else [None] * len(table)
     table.insert(0, "name", set_names(corpus.records, table["campaign"], groups))
-    cols = ["name", *keys, "kind", "records", "error_records", "spans", "spans_per_record",
-            "spans_per_error_record", "mean_words", *cats, *[f"{c} %" for c in cats]]
+    cols = [
+        "name",
+        *keys,
+        "kind",
+        "records",
+        "error_records",
+        "spans",
+        "spans_per_record",
+        "spans_per_error_record",
+        "mean_words",
+        *cats,
+        *[f"{c} %" for c in cats],
+    ]
     return table[cols]
 
 
@@ -67,8 +82,7 @@ def type_distribution(corpus: Corpus, kind: str = "human") -> pd.DataFrame:
     cats = corpus.categories
     spans = corpus.spans[corpus.spans["kind"] == kind]
     counts = spans["type"].value_counts().reindex(cats, fill_value=0)
-    return pd.DataFrame({"type": cats, "count": counts.values,
-                         "pct": 100 * counts.values / max(1, counts.sum())})
+    return pd.DataFrame({"type": cats, "count": counts.values, "pct": 100 * counts.values / max(1, counts.sum())})
 
 
 def overview(corpus: Corpus, kind: str = "human") -> dict:
@@ -93,8 +107,11 @@ def sizes(corpus: Corpus) -> pd.DataFrame:
     ex = corpus.examples.groupby("split", sort=False).size().rename("count").reset_index()
     ex.insert(0, "what", "examples")
     ex = ex.rename(columns={"split": "which"})
-    rec = corpus.records.groupby(["campaign", "annotator_group"], sort=False).agg(
-        count=("record_id", "size"), annotators=("annotator_id", "nunique")).reset_index()
+    rec = (
+        corpus.records.groupby(["campaign", "annotator_group"], sort=False)
+        .agg(count=("record_id", "size"), annotators=("annotator_id", "nunique"))
+        .reset_index()
+    )
     rec.insert(0, "what", "records")
     rec["which"] = set_names(corpus.records, rec["campaign"], rec["annotator_group"])
     return pd.concat([ex, rec[["what", "which", "count", "annotators"]]], ignore_index=True)
@@ -104,8 +121,11 @@ def dedup_summary(corpus: Corpus) -> pd.DataFrame:
     """De-duplication by number of sources: examples, segments before, share dropped, words after."""
     ex = corpus.examples.dropna(subset=["segments"])
     table = ex.groupby("sources").agg(
-        examples=("example_idx", "size"), segments=("segments", "sum"), dropped=("segments_dropped", "sum"),
-        words_mean=("description_words", "mean"))
+        examples=("example_idx", "size"),
+        segments=("segments", "sum"),
+        dropped=("segments_dropped", "sum"),
+        words_mean=("description_words", "mean"),
+    )
     table["dropped %"] = 100 * table["dropped"] / table["segments"]
     return table.reset_index()
 
@@ -113,12 +133,14 @@ def dedup_summary(corpus: Corpus) -> pd.DataFrame:
 def _paper_row(name: str, row: dict, ours: pd.Series | None, with_density: bool) -> dict:
     out = {"campaign": name, "paper total": row["total"], "total": int(ours["spans"]) if ours is not None else 0}
     if with_density:
-        out |= {"paper spans/rec.": row["spans_per_record"],
-                "spans/rec.": round(float(ours["spans_per_record"]), 2) if ours is not None else 0.0,
-                "paper spans/err. rec.": row["spans_per_error_record"],
-                "spans/err. rec.": round(float(ours["spans_per_error_record"]), 2) if ours is not None else None,
-                "paper avg len": row["avg_len"],
-                "avg len": round(float(ours["mean_words"]), 1) if ours is not None else None}
+        out |= {
+            "paper spans/rec.": row["spans_per_record"],
+            "spans/rec.": round(float(ours["spans_per_record"]), 2) if ours is not None else 0.0,
+            "paper spans/err. rec.": row["spans_per_error_record"],
+            "spans/err. rec.": round(float(ours["spans_per_error_record"]), 2) if ours is not None else None,
+            "paper avg len": row["avg_len"],
+            "avg len": round(float(ours["mean_words"]), 1) if ours is not None else None,
+        }
     for t in CATEGORIES:
         out[f"paper {t}"] = row[t]
         out[t] = int(ours[t]) if ours is not None else 0
@@ -128,17 +150,30 @@ def _paper_row(name: str, row: dict, ours: pd.Series | None, with_density: bool)
 def table3(corpus: Corpus, figures: dict, names: dict[str, str]) -> pd.DataFrame:
     """Table 3 side by side: LLM campaigns on all examples. ``names`` maps paper row -> campaign."""
     ours = campaign_table(corpus).set_index("campaign")
-    return pd.DataFrame([_paper_row(paper_name, row, ours.loc[names[paper_name]] if names[paper_name] in ours.index
-                                    else None, True)
-                         for paper_name, row in figures["table3_llm_campaigns"].items()])
+    return pd.DataFrame(
+        [
+            _paper_row(paper_name, row, ours.loc[names[paper_name]] if names[paper_name] in ours.index else None, True)
+            for paper_name, row in figures["table3_llm_campaigns"].items()
+        ]
+    )
 
 
 def table4(corpus: Corpus, figures: dict, names: dict[str, str]) -> pd.DataFrame:
     """Table 4 side by side: every campaign on the stage-2 examples."""
     ours = campaign_table(corpus, stage2_examples(corpus), by_group=True).set_index("name")
-    return pd.DataFrame([_paper_row(paper_name, row, ours.loc[names.get(paper_name, paper_name)]
-                                    if names.get(paper_name, paper_name) in ours.index else None, False)
-                         for paper_name, row in figures["table4_dataset_level_stage2_subset"].items()])
+    return pd.DataFrame(
+        [
+            _paper_row(
+                paper_name,
+                row,
+                ours.loc[names.get(paper_name, paper_name)]
+                if names.get(paper_name, paper_name) in ours.index
+                else None,
+                False,
+            )
+            for paper_name, row in figures["table4_dataset_level_stage2_subset"].items()
+        ]
+    )
 
 
 def group_effects(corpus: Corpus) -> pd.DataFrame:
@@ -152,13 +187,20 @@ def group_effects(corpus: Corpus) -> pd.DataFrame:
         rec = records[records["campaign"] == stage]
         if rec.empty:
             continue
-        any_err = rec.assign(err=rec["n_spans"] > 0).pivot_table(index=KEY, columns="annotator_group",
-                                                                  values="err", aggfunc="any")
+        any_err = rec.assign(err=rec["n_spans"] > 0).pivot_table(
+            index=KEY, columns="annotator_group", values="err", aggfunc="any"
+        )
         spans_by_group = rec.groupby("annotator_group")["n_spans"].sum()
         disagree = any_err[0] != any_err[1]
-        rows.append({"stage": stage, "spans A": int(spans_by_group.get(0, 0)), "spans B": int(spans_by_group.get(1, 0)),
-                     "B more (%)": 100 * (spans_by_group.get(1, 0) / spans_by_group.get(0, 1) - 1),
-                     "agreement on any error (%)": 100 * float((~disagree).mean()),
-                     "disagreements": int(disagree.sum()),
-                     "B marked the error (%)": 100 * float(any_err.loc[disagree, 1].mean()) if disagree.any() else None})
+        rows.append(
+            {
+                "stage": stage,
+                "spans A": int(spans_by_group.get(0, 0)),
+                "spans B": int(spans_by_group.get(1, 0)),
+                "B more (%)": 100 * (spans_by_group.get(1, 0) / spans_by_group.get(0, 1) - 1),
+                "agreement on any error (%)": 100 * float((~disagree).mean()),
+                "disagreements": int(disagree.sum()),
+                "B marked the error (%)": 100 * float(any_err.loc[disagree, 1].mean()) if disagree.any() else None,
+            }
+        )
     return pd.DataFrame(rows)

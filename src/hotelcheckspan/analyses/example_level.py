@@ -1,8 +1,9 @@
 """Example-level agreement (Table 5, Section 6.2): who said an example has an error of a type.
 
 A *rater* is an :class:`~hotelcheckspan.annotator_sets.AnnotatorSet` (a campaign, or one group
-of it), given as a set or as its spec (``"stage1/A"``, ``"gpt-4o"``). A rater votes "error of type t" on an example when any of its records there
-has a span of type t; "Any" is a vote for an error of any type.
+of it), given as a set or as its spec (``"stage1/A"``, ``"gpt-4o"``). A rater votes "error of
+type t" on an example when any of its records there has a span of type t; "Any" is a vote for
+an error of any type.
 
 Frames:
 
@@ -35,7 +36,9 @@ def _labels(frame: pd.DataFrame) -> list[str]:
     return [c for c in frame.columns if c not in (*KEY, "rater", "raters")]
 
 
-def marks(corpus: Corpus, raters, examples: pd.DataFrame | None = None, categories: list[str] | None = None) -> pd.DataFrame:
+def marks(
+    corpus: Corpus, raters, examples: pd.DataFrame | None = None, categories: list[str] | None = None
+) -> pd.DataFrame:
     """Per example and rater: did the rater mark an error of each type (and of any type)?
 
     ``raters`` are annotator sets (or their specs); the ``rater`` column holds their names.
@@ -69,8 +72,9 @@ def votes(marks_frame: pd.DataFrame) -> pd.DataFrame:
 def vote_table(votes_frame: pd.DataFrame) -> pd.DataFrame:
     """Table 5: how many examples got 0, 1, ... n error votes, per type and Any (count and %)."""
     n = int(votes_frame["raters"].max())
-    counts = pd.DataFrame({t: votes_frame[t].value_counts().reindex(range(n + 1), fill_value=0)
-                           for t in _labels(votes_frame)})
+    counts = pd.DataFrame(
+        {t: votes_frame[t].value_counts().reindex(range(n + 1), fill_value=0) for t in _labels(votes_frame)}
+    )
     counts.index.name = "votes"
     shares = 100 * counts / len(votes_frame)
     return counts.join(shares.add_suffix(" %")).reset_index()
@@ -89,8 +93,14 @@ def vote_distance(vote_table_frame: pd.DataFrame, reported: dict[str, list[int]]
         theirs = np.asarray(reported[t], float)
         size = max(len(ours), len(theirs))
         ours, theirs = np.pad(ours, (0, size - len(ours))), np.pad(theirs, (0, size - len(theirs)))
-        rows.append({"error type": t, "examples": int(ours.sum()), "paper examples": int(theirs.sum()),
-                     "distance": float(np.abs(ours / ours.sum() - theirs / theirs.sum()).sum() / 2)})
+        rows.append(
+            {
+                "error type": t,
+                "examples": int(ours.sum()),
+                "paper examples": int(theirs.sum()),
+                "distance": float(np.abs(ours / ours.sum() - theirs / theirs.sum()).sum() / 2),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -180,17 +190,24 @@ def alignment(majority_frame: pd.DataFrame, model_marks: pd.DataFrame) -> pd.Dat
             if t != ANY:
                 pooled_t.append(truth)
                 pooled_p.append(pred)
-        rows.append({
-            "label": t, "examples": len(truth), "majority_errors": int(truth.sum()), "model_errors": int(pred.sum()),
-            "agreement": float((truth == pred).mean()) if len(truth) else float("nan"),
-            "bacc": _bacc(truth, pred), "kappa": _kappa(truth, pred),
-            "recall_error": float(pred[truth].mean()) if truth.any() else float("nan"),
-        })
+        rows.append(
+            {
+                "label": t,
+                "examples": len(truth),
+                "majority_errors": int(truth.sum()),
+                "model_errors": int(pred.sum()),
+                "agreement": float((truth == pred).mean()) if len(truth) else float("nan"),
+                "bacc": _bacc(truth, pred),
+                "kappa": _kappa(truth, pred),
+                "recall_error": float(pred[truth].mean()) if truth.any() else float("nan"),
+            }
+        )
     return pd.DataFrame(rows)
 
 
-def alignment_ci(majority_frame: pd.DataFrame, model_marks: pd.DataFrame, n_boot: int = 1000,
-                 seed: int = 0, level: float = 0.95) -> pd.DataFrame:
+def alignment_ci(
+    majority_frame: pd.DataFrame, model_marks: pd.DataFrame, n_boot: int = 1000, seed: int = 0, level: float = 0.95
+) -> pd.DataFrame:
     """Bootstrap intervals (examples resampled, seeded) for agreement, bacc, kappa, recall_error.
 
     Each replicate only changes the confusion counts, so replicates are computed from counts.
@@ -209,8 +226,15 @@ def _intervals(estimate: pd.DataFrame, reps: dict[str, np.ndarray], level: float
     for measure, values in reps.items():
         for i, lab in enumerate(estimate.index):
             low, high = resampling.interval(values[:, i], level)
-            rows.append({"label": lab, "measure": measure, "estimate": float(estimate.loc[lab, measure]),
-                         "low": low, "high": high})
+            rows.append(
+                {
+                    "label": lab,
+                    "measure": measure,
+                    "estimate": float(estimate.loc[lab, measure]),
+                    "low": low,
+                    "high": high,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -224,9 +248,16 @@ def _reliability_of(wide: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for t in dict.fromkeys(wide.columns.get_level_values(0)):
         data = wide[t].to_numpy()
-        rows.append({"label": t, "examples": len(data), "raters": data.shape[1],
-                     "fleiss_kappa": _fleiss(data), "krippendorff_alpha": _alpha(data),
-                     "positive_share": float(data.mean()) if len(data) else float("nan")})
+        rows.append(
+            {
+                "label": t,
+                "examples": len(data),
+                "raters": data.shape[1],
+                "fleiss_kappa": _fleiss(data),
+                "krippendorff_alpha": _alpha(data),
+                "positive_share": float(data.mean()) if len(data) else float("nan"),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -236,8 +267,7 @@ def reliability(marks_frame: pd.DataFrame) -> pd.DataFrame:
     return _reliability_of(_wide(marks_frame))
 
 
-def reliability_ci(marks_frame: pd.DataFrame, n_boot: int = 1000, seed: int = 0,
-                   level: float = 0.95) -> pd.DataFrame:
+def reliability_ci(marks_frame: pd.DataFrame, n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> pd.DataFrame:
     """Bootstrap intervals (examples resampled) for :func:`reliability`."""
     return bootstrap(_wide(marks_frame), _reliability_of, n_boot, seed, level)
 
@@ -269,14 +299,27 @@ def bootstrap(units: pd.DataFrame, statistic, n_boot: int = 1000, seed: int = 0,
     rng = np.random.default_rng(seed)
     estimate = statistic(units).set_index("label")
     measures = list(estimate.select_dtypes("float").columns)
-    reps = np.stack([statistic(units.iloc[rng.integers(0, len(units), size=len(units))])
-                     .set_index("label").loc[estimate.index, measures].to_numpy(float) for _ in range(n_boot)])
+    reps = np.stack(
+        [
+            statistic(units.iloc[rng.integers(0, len(units), size=len(units))])
+            .set_index("label")
+            .loc[estimate.index, measures]
+            .to_numpy(float)
+            for _ in range(n_boot)
+        ]
+    )
     return _intervals(estimate, {m: reps[:, :, j] for j, m in enumerate(measures)}, level)
 
 
-def models_vs_majority(corpus: Corpus, models: list[str], raters=HUMAN_SETS,
-                       examples: pd.DataFrame | None = None, n_boot: int = 1000, seed: int = 0,
-                       min_agree: int | None = None) -> pd.DataFrame:
+def models_vs_majority(
+    corpus: Corpus,
+    models: list[str],
+    raters=HUMAN_SETS,
+    examples: pd.DataFrame | None = None,
+    n_boot: int = 1000,
+    seed: int = 0,
+    min_agree: int | None = None,
+) -> pd.DataFrame:
     """Every model against the clear human majority, with bootstrap intervals.
 
     Columns: ``model, label, examples, majority_errors, model_errors`` and, for ``agreement``,
@@ -309,7 +352,7 @@ def recall_interval(hits, n, level: float = 0.95) -> tuple[np.ndarray, np.ndarra
 
 
 def with_interval(estimate, low, high, digits: int = 2) -> list[str]:
-    """"0.64 [0.52, 0.75]" strings; a dash where the estimate is undefined."""
+    """ "0.64 [0.52, 0.75]" strings; a dash where the estimate is undefined."""
     out = []
     for e, lo, hi in zip(estimate, low, high):
         if pd.isna(e):
@@ -325,16 +368,20 @@ def alignment_summary(table: pd.DataFrame, labels=ALIGNMENT_ROWS, digits: int = 
     recall (exact interval), balanced accuracy and raw agreement (bootstrap intervals) as
     "0.64 [0.52, 0.75]" strings."""
     t = table[table["label"].isin(labels)]
-    return pd.DataFrame({
-        "model": t["model"].to_numpy(), "error type": t["label"].to_numpy(),
-        "clear examples": t["examples"].astype(int).to_numpy(),
-        "majority errors": t["majority_errors"].astype(int).to_numpy(),
-        "model marks": t["model_errors"].astype(int).to_numpy(),
-        "recall on majority errors [95% CI]": with_interval(t["recall_error"], t["recall_exact_low"],
-                                                            t["recall_exact_high"], digits),
-        "balanced accuracy [95% CI]": with_interval(t["bacc"], t["bacc_low"], t["bacc_high"], digits),
-        "raw agreement [95% CI]": with_interval(t["agreement"], t["agreement_low"], t["agreement_high"], digits),
-    })
+    return pd.DataFrame(
+        {
+            "model": t["model"].to_numpy(),
+            "error type": t["label"].to_numpy(),
+            "clear examples": t["examples"].astype(int).to_numpy(),
+            "majority errors": t["majority_errors"].astype(int).to_numpy(),
+            "model marks": t["model_errors"].astype(int).to_numpy(),
+            "recall on majority errors [95% CI]": with_interval(
+                t["recall_error"], t["recall_exact_low"], t["recall_exact_high"], digits
+            ),
+            "balanced accuracy [95% CI]": with_interval(t["bacc"], t["bacc_low"], t["bacc_high"], digits),
+            "raw agreement [95% CI]": with_interval(t["agreement"], t["agreement_low"], t["agreement_high"], digits),
+        }
+    )
 
 
 def reliability_summary(ci: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
@@ -343,8 +390,11 @@ def reliability_summary(ci: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
     wide = ci.set_index(["label", "measure"])
     labels = list(dict.fromkeys(ci["label"]))
     out = {"error type": labels}
-    for measure, name in [("fleiss_kappa", "Fleiss' kappa"), ("krippendorff_alpha", "Krippendorff's alpha"),
-                          ("positive_share", "share of error votes")]:
+    for measure, name in [
+        ("fleiss_kappa", "Fleiss' kappa"),
+        ("krippendorff_alpha", "Krippendorff's alpha"),
+        ("positive_share", "share of error votes"),
+    ]:
         part = wide.xs(measure, level="measure").loc[labels]
         out[f"{name} [95% CI]"] = with_interval(part["estimate"], part["low"], part["high"], digits)
     return pd.DataFrame(out)

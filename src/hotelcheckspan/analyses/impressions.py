@@ -28,8 +28,11 @@ def ratings(corpus: Corpus) -> pd.DataFrame:
     rec = corpus.records[(corpus.records["kind"] == "human") & corpus.records["impression"].notna()]
     counts = corpus.spans.pivot_table(index="record_id", columns="type", values="start", aggfunc="size", fill_value=0)
     counts = counts.reindex(columns=CATEGORIES, fill_value=0).rename(columns=TYPE_COLUMNS)
-    out = rec[["record_id", "campaign", "annotator_id", *KEY, "impression"]].merge(
-        counts, left_on="record_id", right_index=True, how="left").fillna({c: 0 for c in TYPE_COLUMNS.values()})
+    out = (
+        rec[["record_id", "campaign", "annotator_id", *KEY, "impression"]]
+        .merge(counts, left_on="record_id", right_index=True, how="left")
+        .fillna({c: 0 for c in TYPE_COLUMNS.values()})
+    )
     out[list(TYPE_COLUMNS.values())] = out[list(TYPE_COLUMNS.values())].astype(int)
     out["impression"] = out["impression"].astype(float)
     out["errors"] = out[list(TYPE_COLUMNS.values())].sum(axis=1)
@@ -55,10 +58,18 @@ def errors_vs_none(r: pd.DataFrame, n_boot: int = 2000, seed: int = 0) -> dict:
     rng = np.random.default_rng(seed)
     boot = [cohens_d(rng.choice(none, none.size), rng.choice(some, some.size)) for _ in range(n_boot)]
     d_low, d_high = resampling.interval(boot, 0.95)
-    return {"mean_no_error": float(none.mean()), "mean_with_error": float(some.mean()),
-            "n_no_error": int(none.size), "n_with_error": int(some.size),
-            "t": float(test.statistic), "df": float(test.df), "p": float(test.pvalue),
-            "d": cohens_d(none, some), "d_low": d_low, "d_high": d_high}
+    return {
+        "mean_no_error": float(none.mean()),
+        "mean_with_error": float(some.mean()),
+        "n_no_error": int(none.size),
+        "n_with_error": int(some.size),
+        "t": float(test.statistic),
+        "df": float(test.df),
+        "p": float(test.pvalue),
+        "d": cohens_d(none, some),
+        "d_low": d_low,
+        "d_high": d_high,
+    }
 
 
 def count_correlation(r: pd.DataFrame) -> pd.DataFrame:
@@ -69,14 +80,27 @@ def count_correlation(r: pd.DataFrame) -> pd.DataFrame:
     pear = stats.pearsonr(r["errors"], r["impression"])
     ci = pear.confidence_interval(0.95)
     spear = stats.spearmanr(r["errors"], r["impression"])
-    boot = stats.bootstrap((r["errors"].to_numpy(), r["impression"].to_numpy()),
-                           lambda x, y: stats.spearmanr(x, y).statistic, paired=True, vectorized=False,
-                           n_resamples=1000, random_state=np.random.default_rng(0), method="percentile")
-    return pd.DataFrame([
-        {"method": "Pearson", "r": float(pear.statistic), "p": float(pear.pvalue), "low": ci.low, "high": ci.high},
-        {"method": "Spearman", "r": float(spear.statistic), "p": float(spear.pvalue),
-         "low": float(boot.confidence_interval.low), "high": float(boot.confidence_interval.high)},
-    ])
+    boot = stats.bootstrap(
+        (r["errors"].to_numpy(), r["impression"].to_numpy()),
+        lambda x, y: stats.spearmanr(x, y).statistic,
+        paired=True,
+        vectorized=False,
+        n_resamples=1000,
+        random_state=np.random.default_rng(0),
+        method="percentile",
+    )
+    return pd.DataFrame(
+        [
+            {"method": "Pearson", "r": float(pear.statistic), "p": float(pear.pvalue), "low": ci.low, "high": ci.high},
+            {
+                "method": "Spearman",
+                "r": float(spear.statistic),
+                "p": float(spear.pvalue),
+                "low": float(boot.confidence_interval.low),
+                "high": float(boot.confidence_interval.high),
+            },
+        ]
+    )
 
 
 def by_count(r: pd.DataFrame, cap: int = 4) -> pd.DataFrame:
@@ -139,14 +163,22 @@ def per_type_models(r: pd.DataFrame) -> pd.DataFrame:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # convergence chatter; checked through `converged` below
         mixed = _mixed(_formula(), r)
-        ordinal = OrderedModel(r["impression"].astype(int), r[list(TYPE_COLUMNS.values())],
-                               distr="logit").fit(method="bfgs", disp=False, maxiter=2000)
+        ordinal = OrderedModel(r["impression"].astype(int), r[list(TYPE_COLUMNS.values())], distr="logit").fit(
+            method="bfgs", disp=False, maxiter=2000
+        )
     for name, fit in (("OLS", ols), ("MixedLM", mixed), ("OrderedModel", ordinal)):
         ci = fit.conf_int()
         for term in TYPE_COLUMNS.values():
-            rows.append({"model": name, "term": term, "coef": float(fit.params[term]),
-                         "low": float(ci.loc[term].iloc[0]), "high": float(ci.loc[term].iloc[1]),
-                         "p": float(fit.pvalues[term])})
+            rows.append(
+                {
+                    "model": name,
+                    "term": term,
+                    "coef": float(fit.params[term]),
+                    "low": float(ci.loc[term].iloc[0]),
+                    "high": float(ci.loc[term].iloc[1]),
+                    "p": float(fit.pvalues[term]),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -157,8 +189,13 @@ def annotator_variance(r: pd.DataFrame) -> dict:
         warnings.simplefilter("ignore")
         null = _mixed("impression ~ 1", r)
     between = float(null.cov_re.iloc[0, 0])
-    return {"annotators": int(r["annotator_id"].nunique()), "between_var": between, "within_var": float(null.scale),
-            "icc": between / (between + float(null.scale)), "converged": bool(null.converged)}
+    return {
+        "annotators": int(r["annotator_id"].nunique()),
+        "between_var": between,
+        "within_var": float(null.scale),
+        "icc": between / (between + float(null.scale)),
+        "converged": bool(null.converged),
+    }
 
 
 def error_effect_models(r: pd.DataFrame) -> pd.DataFrame:
@@ -173,6 +210,14 @@ def error_effect_models(r: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for name, fit in (("OLS (ratings independent)", ols), ("MixedLM (annotator intercept)", mixed)):
         lo, hi = fit.conf_int().loc["has_error"]
-        rows.append({"model": name, "coef": float(fit.params["has_error"]), "se": float(fit.bse["has_error"]),
-                     "low": float(lo), "high": float(hi), "p": float(fit.pvalues["has_error"])})
+        rows.append(
+            {
+                "model": name,
+                "coef": float(fit.params["has_error"]),
+                "se": float(fit.bse["has_error"]),
+                "low": float(lo),
+                "high": float(hi),
+                "p": float(fit.pvalues["has_error"]),
+            }
+        )
     return pd.DataFrame(rows)

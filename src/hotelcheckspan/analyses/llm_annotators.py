@@ -13,6 +13,7 @@ from ..corpora import KEY, Corpus
 from ..metrics import span_f1
 from . import dataset_level, example_level, span_level
 
+
 def volume(corpus: Corpus, examples: pd.DataFrame | None = None) -> pd.DataFrame:
     """Spans per record and span length per campaign, and each as a ratio to the human mean.
 
@@ -40,8 +41,9 @@ def type_bias(corpus: Corpus, examples: pd.DataFrame | None = None) -> pd.DataFr
     return out.reset_index()
 
 
-def agreement_by_aspect(corpus: Corpus, model: str, examples: pd.DataFrame | None = None,
-                        match: str = "soft") -> pd.DataFrame:
+def agreement_by_aspect(
+    corpus: Corpus, model: str, examples: pd.DataFrame | None = None, match: str = "soft"
+) -> pd.DataFrame:
     """P/R/F1 of one model against each human set, pooled over the four pairs, per summary aspect.
 
     Pooling sums the pairs' counts per aspect (one figure per aspect, not a mean of pairs).

@@ -32,10 +32,10 @@ counts become one score per *system* (an LLM campaign, or "human-human"). The fu
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from itertools import combinations
-from typing import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -137,9 +137,14 @@ def _key_index(frames: Sequence[pd.DataFrame], examples: pd.DataFrame | None) ->
     return keys.sort_values(KEY).reset_index(drop=True)
 
 
-def f1_table(systems: Mapping[str, Sequence[tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]]],
-             examples: pd.DataFrame | None = None, *, match: str = "soft",
-             convention: str = DEFAULT_CONVENTION, categories: list[str] | None = None) -> ScoreTable:
+def f1_table(
+    systems: Mapping[str, Sequence[tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]]],
+    examples: pd.DataFrame | None = None,
+    *,
+    match: str = "soft",
+    convention: str = DEFAULT_CONVENTION,
+    categories: list[str] | None = None,
+) -> ScoreTable:
     """Span F1 per system, the mean over its (reference spans, hypothesis spans, examples) pairs.
 
     Each pair is counted by :func:`~hotelcheckspan.metrics.span_f1.per_example` on its own
@@ -155,8 +160,9 @@ def f1_table(systems: Mapping[str, Sequence[tuple[pd.DataFrame, pd.DataFrame, pd
         raise ValueError("every system needs at least one (reference, hypothesis) pair")
 
     def tagged(frames):
-        return pd.concat([f.assign(dataset=f"{k}|" + f["dataset"].astype(str)) for k, f in enumerate(frames)],
-                         ignore_index=True)
+        return pd.concat(
+            [f.assign(dataset=f"{k}|" + f["dataset"].astype(str)) for k, f in enumerate(frames)], ignore_index=True
+        )
 
     refs, hyps = tagged([t[0] for t in triples]), tagged([t[1] for t in triples])
     exs = tagged([t[2].merge(index, on=KEY) for t in triples])
@@ -165,20 +171,33 @@ def f1_table(systems: Mapping[str, Sequence[tuple[pd.DataFrame, pd.DataFrame, pd
     c = per_example(refs, hyps, exs, match=match, convention=convention, categories=categories)
     pair_no = c["dataset"].str.split("|", n=1).str[0].astype(int).to_numpy()
     row = pd.MultiIndex.from_frame(index).get_indexer(
-        pd.MultiIndex.from_frame(c[KEY].assign(dataset=c["dataset"].str.split("|", n=1).str[1])))
+        pd.MultiIndex.from_frame(c[KEY].assign(dataset=c["dataset"].str.split("|", n=1).str[1]))
+    )
     counts = np.zeros((len(index), 4, len(triples)))  # column blocks: overlap, overlap_ref, lengths
     counts[row, :, pair_no] = c[COUNTS].to_numpy(float)
-    return ScoreTable(f"span F1 ({match})", tuple(systems), index, counts.reshape(len(index), -1),
-                      partial(_mean_f1, group_sizes=tuple(sizes)))
+    return ScoreTable(
+        f"span F1 ({match})",
+        tuple(systems),
+        index,
+        counts.reshape(len(index), -1),
+        partial(_mean_f1, group_sizes=tuple(sizes)),
+    )
 
 
 def _examples_of(records: pd.DataFrame) -> pd.DataFrame:
     return records[KEY].drop_duplicates()
 
 
-def judges_f1_table(corpus: Corpus, judges, references=HUMAN_SETS, examples: pd.DataFrame | None = None, *,
-                    match: str = "soft", convention: str = DEFAULT_CONVENTION,
-                    categories: list[str] | None = None) -> ScoreTable:
+def judges_f1_table(
+    corpus: Corpus,
+    judges,
+    references=HUMAN_SETS,
+    examples: pd.DataFrame | None = None,
+    *,
+    match: str = "soft",
+    convention: str = DEFAULT_CONVENTION,
+    categories: list[str] | None = None,
+) -> ScoreTable:
     """Span F1 of each judge (an annotator set: an LLM campaign, ``"stage1/A"``...) against every
     reference set, averaged over the references, as Table 6 averages its pairs.
 
@@ -200,9 +219,15 @@ def judges_f1_table(corpus: Corpus, judges, references=HUMAN_SETS, examples: pd.
     return f1_table(systems, examples, match=match, convention=convention, categories=categories)
 
 
-def human_f1_table(corpus: Corpus, sets=HUMAN_SETS, examples: pd.DataFrame | None = None, *,
-                   match: str = "soft", convention: str = DEFAULT_CONVENTION,
-                   categories: list[str] | None = None) -> ScoreTable:
+def human_f1_table(
+    corpus: Corpus,
+    sets=HUMAN_SETS,
+    examples: pd.DataFrame | None = None,
+    *,
+    match: str = "soft",
+    convention: str = DEFAULT_CONVENTION,
+    categories: list[str] | None = None,
+) -> ScoreTable:
     """One system, ``"human-human"``: span F1 averaged over every pair of the human sets."""
     sets = parse_all(sets)
     sel = {s: s.require(corpus) for s in sets}
@@ -223,8 +248,9 @@ def _common_examples(corpus: Corpus, sets: list[AnnotatorSet]) -> pd.DataFrame:
     return out.reset_index(drop=True)
 
 
-def confusion_table(truth: pd.Series, predictions: Mapping[str, pd.Series], examples: pd.DataFrame,
-                    measure: str = "bacc") -> ScoreTable:
+def confusion_table(
+    truth: pd.Series, predictions: Mapping[str, pd.Series], examples: pd.DataFrame, measure: str = "bacc"
+) -> ScoreTable:
     """Balanced accuracy (``"bacc"``) or raw ``"agreement"`` of each system's boolean prediction
     against a boolean truth with gaps (``<NA>``: no clear truth, the example counts for nobody).
 
@@ -238,13 +264,25 @@ def confusion_table(truth: pd.Series, predictions: Mapping[str, pd.Series], exam
     for pred in predictions.values():
         p = pred.to_numpy(bool)
         blocks.append(np.stack([t & p, t & ~p, ~t & p, ~t & ~p], axis=1) * known[:, None])
-    return ScoreTable("balanced accuracy" if measure == "bacc" else "agreement with majority", tuple(predictions),
-                      examples[KEY].reset_index(drop=True), np.hstack(blocks).astype(float),
-                      partial(_confusion, measure=measure))
+    return ScoreTable(
+        "balanced accuracy" if measure == "bacc" else "agreement with majority",
+        tuple(predictions),
+        examples[KEY].reset_index(drop=True),
+        np.hstack(blocks).astype(float),
+        partial(_confusion, measure=measure),
+    )
 
 
-def majority_table(corpus: Corpus, judges, raters=HUMAN_SETS, examples: pd.DataFrame | None = None, *,
-                   label: str = ANY, measure: str = "bacc", min_agree: int | None = None) -> ScoreTable:
+def majority_table(
+    corpus: Corpus,
+    judges,
+    raters=HUMAN_SETS,
+    examples: pd.DataFrame | None = None,
+    *,
+    label: str = ANY,
+    measure: str = "bacc",
+    min_agree: int | None = None,
+) -> ScoreTable:
     """Each judge against the clear human majority (:func:`example_level.majority`, default 3-1
     or 4-0 of four) on one label of :data:`example_level.LABELS` (default: any error), as
     balanced accuracy or raw agreement. Examples without a clear majority count for nobody."""
@@ -275,15 +313,15 @@ def fleiss_table(marks_frame: pd.DataFrame, label: str = ANY, examples: pd.DataF
     ones = data.sum(axis=1).astype(float)
     p_i = (ones**2 + (m - ones) ** 2 - m) / (m * (m - 1))
     counts = np.stack([np.ones_like(ones), p_i, ones / m], axis=1)
-    return ScoreTable(f"Fleiss' kappa ({label})", ("Fleiss' kappa",), wide.reset_index()[KEY], counts,
-                      _fleiss)
+    return ScoreTable(f"Fleiss' kappa ({label})", ("Fleiss' kappa",), wide.reset_index()[KEY], counts, _fleiss)
 
 
 # --- resampling weights --------------------------------------------------------------------------
 
 
-def subset_weights(n_total: int, n: int, n_draws: int, rng: np.random.Generator,
-                   population: np.ndarray | None = None) -> np.ndarray:
+def subset_weights(
+    n_total: int, n: int, n_draws: int, rng: np.random.Generator, population: np.ndarray | None = None
+) -> np.ndarray:
     """(n_draws, n_total) weights: each row ``n`` examples drawn without replacement (0/1), or,
     given ``population`` (a list of example indices that may repeat one: a bootstrap replicate
     of the corpus), ``n`` items of that list drawn without replacement (numpy's multivariate
@@ -294,8 +332,9 @@ def subset_weights(n_total: int, n: int, n_draws: int, rng: np.random.Generator,
     return rng.multivariate_hypergeometric(colors, n, size=n_draws, method="count").astype(float)
 
 
-def bootstrap_weights(n_total: int, n: int, n_draws: int, rng: np.random.Generator,
-                      population: np.ndarray | None = None) -> np.ndarray:
+def bootstrap_weights(
+    n_total: int, n: int, n_draws: int, rng: np.random.Generator, population: np.ndarray | None = None
+) -> np.ndarray:
     """(n_draws, n_total) counts: each row ``n`` examples drawn with replacement (uniformly from
     ``population``, a list of example indices, when given: a bootstrap replicate of the corpus)."""
     chosen = rng.integers(0, n_total if population is None else len(population), size=(n_draws, n))
@@ -304,8 +343,11 @@ def bootstrap_weights(n_total: int, n: int, n_draws: int, rng: np.random.Generat
 
 def _to_weights(chosen: np.ndarray, n_total: int) -> np.ndarray:
     rows = np.repeat(np.arange(chosen.shape[0]), chosen.shape[1])
-    return np.bincount(rows * n_total + chosen.ravel(), minlength=chosen.shape[0] * n_total).reshape(
-        chosen.shape[0], n_total).astype(float)
+    return (
+        np.bincount(rows * n_total + chosen.ravel(), minlength=chosen.shape[0] * n_total)
+        .reshape(chosen.shape[0], n_total)
+        .astype(float)
+    )
 
 
 def _weights(n_total, sizes, n_draws, rng, replace, population=None):
@@ -334,8 +376,7 @@ def _check_sizes(n_total: int, sizes, replace: bool) -> list[int]:
     if not sizes or sizes[0] < 1:
         raise ValueError("sizes must be positive")
     if not replace and sizes[-1] > n_total:
-        raise ValueError(f"without replacement n cannot exceed the {n_total} examples; "
-                         "use replace=True to extrapolate")
+        raise ValueError(f"without replacement n cannot exceed the {n_total} examples; use replace=True to extrapolate")
     return sizes
 
 
@@ -359,8 +400,9 @@ def _design(replace: bool) -> str:
     return "with replacement" if replace else "without replacement"
 
 
-def stability(tables, sizes, n_resamples: int = 1000, seed: int = 0, replace: bool = False,
-              level: float = 0.95) -> pd.DataFrame:
+def stability(
+    tables, sizes, n_resamples: int = 1000, seed: int = 0, replace: bool = False, level: float = 0.95
+) -> pd.DataFrame:
     """How often a test set of n examples ranks each pair of systems as the full set does.
 
     ``tables``: one :class:`ScoreTable` or several on the same examples (drawn together). Without
@@ -384,11 +426,22 @@ def stability(tables, sizes, n_resamples: int = 1000, seed: int = 0, replace: bo
         for k, (i, j) in enumerate(pairs):
             for s, n in enumerate(sizes):
                 low, high = proportion_confint(int(hits[s, k]), n_resamples, alpha=1 - level, method="wilson")
-                rows.append({"measure": table.measure, "better": table.systems[i], "worse": table.systems[j],
-                             "pair": f"{table.systems[i]} > {table.systems[j]}", "score_better": float(full[i]),
-                             "score_worse": float(full[j]), "difference": float(full[i] - full[j]), "n": n,
-                             "design": _design(replace), "same_order": hits[s, k] / n_resamples,
-                             "low": float(low), "high": float(high)})
+                rows.append(
+                    {
+                        "measure": table.measure,
+                        "better": table.systems[i],
+                        "worse": table.systems[j],
+                        "pair": f"{table.systems[i]} > {table.systems[j]}",
+                        "score_better": float(full[i]),
+                        "score_worse": float(full[j]),
+                        "difference": float(full[i] - full[j]),
+                        "n": n,
+                        "design": _design(replace),
+                        "same_order": hits[s, k] / n_resamples,
+                        "low": float(low),
+                        "high": float(high),
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -413,16 +466,33 @@ def smallest_stable(curve: pd.DataFrame, threshold: float = THRESHOLD) -> pd.Dat
     for (measure, pair, design), g in curve.groupby(["measure", "pair", "design"], sort=False):
         g = g.sort_values("n")
         n = g["n"].to_numpy()
-        rows.append({"measure": measure, "pair": pair, "better": g["better"].iloc[0], "worse": g["worse"].iloc[0],
-                     "difference": g["difference"].iloc[0], "design": design,
-                     "n_stable": _first_stable(n, g["same_order"].to_numpy(), threshold),
-                     "n_optimistic": _first_stable(n, g["high"].to_numpy(), threshold),
-                     "n_pessimistic": _first_stable(n, g["low"].to_numpy(), threshold), "max_n": int(n[-1])})
+        rows.append(
+            {
+                "measure": measure,
+                "pair": pair,
+                "better": g["better"].iloc[0],
+                "worse": g["worse"].iloc[0],
+                "difference": g["difference"].iloc[0],
+                "design": design,
+                "n_stable": _first_stable(n, g["same_order"].to_numpy(), threshold),
+                "n_optimistic": _first_stable(n, g["high"].to_numpy(), threshold),
+                "n_pessimistic": _first_stable(n, g["low"].to_numpy(), threshold),
+                "max_n": int(n[-1]),
+            }
+        )
     return pd.DataFrame(rows)
 
 
-def stable_n_uncertainty(tables, sizes, replace: bool = True, n_outer: int = 100, n_inner: int = 200,
-                         seed: int = 0, threshold: float = THRESHOLD, level: float = 0.95) -> pd.DataFrame:
+def stable_n_uncertainty(
+    tables,
+    sizes,
+    replace: bool = True,
+    n_outer: int = 100,
+    n_inner: int = 200,
+    seed: int = 0,
+    threshold: float = THRESHOLD,
+    level: float = 0.95,
+) -> pd.DataFrame:
     """The sampling uncertainty of the smallest stable n: the whole procedure repeated on
     ``n_outer`` bootstrap replicates of the corpus (examples drawn with replacement), each with
     ``n_inner`` resamples per size, a pair oriented by the replicate's own full-set order.
@@ -458,9 +528,18 @@ def stable_n_uncertainty(tables, sizes, replace: bool = True, n_outer: int = 100
         for k, (i, j) in enumerate(_pairs(table.full())):
             f = found[table.measure][:, k]
             lo, med, hi = np.quantile(f, [alpha, 0.5, 1 - alpha], method="inverted_cdf")
-            rows.append({"measure": table.measure, "pair": f"{table.systems[i]} > {table.systems[j]}",
-                         "design": _design(replace), "n_median": float(med), "n_low": float(lo),
-                         "n_high": float(hi), "reached": float(np.isfinite(f).mean()), "max_n": int(grid[-1])})
+            rows.append(
+                {
+                    "measure": table.measure,
+                    "pair": f"{table.systems[i]} > {table.systems[j]}",
+                    "design": _design(replace),
+                    "n_median": float(med),
+                    "n_low": float(lo),
+                    "n_high": float(hi),
+                    "reached": float(np.isfinite(f).mean()),
+                    "max_n": int(grid[-1]),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -485,8 +564,17 @@ def interval_widths(tables, sizes, n_resamples: int = 1000, seed: int = 0, level
         for s, n in enumerate(sizes):
             lo, hi = np.nanquantile(scores[s], [alpha, 1 - alpha], axis=0)
             for k, name in enumerate(table.systems):
-                rows.append({"measure": table.measure, "system": name, "n": n, "estimate": float(full[k]),
-                             "low": float(lo[k]), "high": float(hi[k]), "width": float(hi[k] - lo[k])})
+                rows.append(
+                    {
+                        "measure": table.measure,
+                        "system": name,
+                        "n": n,
+                        "estimate": float(full[k]),
+                        "low": float(lo[k]),
+                        "high": float(hi[k]),
+                        "width": float(hi[k] - lo[k]),
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -508,9 +596,15 @@ def n_for_width(widths: pd.DataFrame, target: float) -> pd.DataFrame:
     for (measure, system), g in widths.groupby(["measure", "system"], sort=False):
         g = g.sort_values("n")
         ok = g[g["width"] <= target]
-        rows.append({"measure": measure, "system": system, "n": float(ok["n"].iloc[0]) if len(ok) else float("inf"),
-                     "width_at_n": float(ok["width"].iloc[0]) if len(ok) else float("nan"),
-                     "max_n": int(g["n"].iloc[-1])})
+        rows.append(
+            {
+                "measure": measure,
+                "system": system,
+                "n": float(ok["n"].iloc[0]) if len(ok) else float("inf"),
+                "width_at_n": float(ok["width"].iloc[0]) if len(ok) else float("nan"),
+                "max_n": int(g["n"].iloc[-1]),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -540,8 +634,9 @@ def _pearson_p(sums: np.ndarray) -> np.ndarray:
     return np.where(np.abs(r) < 1, p, np.where(np.abs(r) == 1, 0.0, np.nan))
 
 
-def impression_power(ratings: pd.DataFrame, sizes, n_resamples: int = 1000, seed: int = 0,
-                     alpha: float = 0.05) -> pd.DataFrame:
+def impression_power(
+    ratings: pd.DataFrame, sizes, n_resamples: int = 1000, seed: int = 0, alpha: float = 0.05
+) -> pd.DataFrame:
     """Power of the two impression tests of Section 6.5 at n records, two ways.
 
     ``ratings`` is :func:`hotelcheckspan.analyses.impressions.ratings` (columns ``impression``,
@@ -562,23 +657,35 @@ def impression_power(ratings: pd.DataFrame, sizes, n_resamples: int = 1000, seed
     r_cols = np.stack([np.ones_like(x), x, y, x**2, y**2, x * y], axis=1)
     rng = np.random.default_rng(seed)
     w = _weights(len(y), sizes, n_resamples, rng, True)
-    reject = {"t-test (errors vs none)": _welch_p(w @ t_cols) < alpha,
-              "correlation (error count)": _pearson_p(w @ r_cols) < alpha}
+    reject = {
+        "t-test (errors vs none)": _welch_p(w @ t_cols) < alpha,
+        "correlation (error count)": _pearson_p(w @ r_cols) < alpha,
+    }
     e = impression_effects(ratings)
     d, share_none, r = e["d"], e["share_no_error"], e["r"]
     analytic = {
         "t-test (errors vs none)": lambda n: TTestIndPower().power(
-            effect_size=d, nobs1=n * share_none, alpha=alpha, ratio=(1 - share_none) / share_none),
+            effect_size=d, nobs1=n * share_none, alpha=alpha, ratio=(1 - share_none) / share_none
+        ),
         "correlation (error count)": lambda n: NormalIndPower().power(
-            effect_size=np.arctanh(r), nobs1=max(n - 3, 1), alpha=alpha, ratio=0),
+            effect_size=np.arctanh(r), nobs1=max(n - 3, 1), alpha=alpha, ratio=0
+        ),
     }
     rows = []
     for test, rej in reject.items():
         hits = rej.reshape(len(sizes), n_resamples).sum(axis=1)
         for s, n in enumerate(sizes):
             low, high = proportion_confint(int(hits[s]), n_resamples, alpha=0.05, method="wilson")
-            rows.append({"test": test, "n": n, "resampled": hits[s] / n_resamples, "low": float(low),
-                         "high": float(high), "statsmodels": float(analytic[test](n))})
+            rows.append(
+                {
+                    "test": test,
+                    "n": n,
+                    "resampled": hits[s] / n_resamples,
+                    "low": float(low),
+                    "high": float(high),
+                    "statsmodels": float(analytic[test](n)),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -589,8 +696,12 @@ def impression_effects(ratings: pd.DataFrame) -> dict:
     err = ratings["has_error"].to_numpy(bool)
     none, some = y[~err], y[err]
     pooled = np.sqrt(((none.size - 1) * none.var(ddof=1) + (some.size - 1) * some.var(ddof=1)) / (y.size - 2))
-    return {"d": float((none.mean() - some.mean()) / pooled), "share_no_error": float(none.size / y.size),
-            "r": float(stats.pearsonr(ratings["errors"].to_numpy(float), y).statistic), "records": int(y.size)}
+    return {
+        "d": float((none.mean() - some.mean()) / pooled),
+        "share_no_error": float(none.size / y.size),
+        "r": float(stats.pearsonr(ratings["errors"].to_numpy(float), y).statistic),
+        "records": int(y.size),
+    }
 
 
 def records_for_power(ratings: pd.DataFrame, power: float = 0.8, alpha: float = 0.05) -> pd.DataFrame:
@@ -600,24 +711,45 @@ def records_for_power(ratings: pd.DataFrame, power: float = 0.8, alpha: float = 
     ratio = (1 - e["share_no_error"]) / e["share_no_error"]
     n1 = TTestIndPower().solve_power(effect_size=e["d"], alpha=alpha, power=power, ratio=ratio)
     nz = NormalIndPower().solve_power(effect_size=np.arctanh(e["r"]), alpha=alpha, power=power, ratio=0)
-    return pd.DataFrame([{"test": "t-test (errors vs none)", "records": float(np.ceil(n1 * (1 + ratio)))},
-                         {"test": "correlation (error count)", "records": float(np.ceil(nz + 3))}])
+    return pd.DataFrame(
+        [
+            {"test": "t-test (errors vs none)", "records": float(np.ceil(n1 * (1 + ratio)))},
+            {"test": "correlation (error count)", "records": float(np.ceil(nz + 3))},
+        ]
+    )
 
 
 def first_power(curve: pd.DataFrame, column: str, power: float = 0.8) -> pd.DataFrame:
     """Per test, the smallest n of the grid from which ``column`` stays at or above ``power``.
     Columns: ``test, n``."""
-    return pd.DataFrame([{"test": test, "n": _first_stable(g["n"].to_numpy(), g[column].to_numpy(), power)}
-                         for test, g in curve.groupby("test", sort=False)])
+    return pd.DataFrame(
+        [
+            {"test": test, "n": _first_stable(g["n"].to_numpy(), g[column].to_numpy(), power)}
+            for test, g in curve.groupby("test", sort=False)
+        ]
+    )
 
 
 # --- the planning question ----------------------------------------------------------------------
 
 
-def examples_needed(corpus: Corpus, judge_a, judge_b, references=HUMAN_SETS, *, measure: str = "span F1",
-                    match: str = "soft", convention: str = DEFAULT_CONVENTION,
-                    examples: pd.DataFrame | None = None, sizes=None, threshold: float = THRESHOLD,
-                    n_resamples: int = 1000, n_outer: int = 100, n_inner: int = 200, seed: int = 0) -> dict:
+def examples_needed(
+    corpus: Corpus,
+    judge_a,
+    judge_b,
+    references=HUMAN_SETS,
+    *,
+    measure: str = "span F1",
+    match: str = "soft",
+    convention: str = DEFAULT_CONVENTION,
+    examples: pd.DataFrame | None = None,
+    sizes=None,
+    threshold: float = THRESHOLD,
+    n_resamples: int = 1000,
+    n_outer: int = 100,
+    n_inner: int = 200,
+    seed: int = 0,
+) -> dict:
     """How many examples does it take to tell two judges apart, on a corpus like this one?
 
     ``judge_a`` and ``judge_b`` are annotator sets (``"gpt-4o"``, ``"stage2/A"``); they are
@@ -645,16 +777,25 @@ def examples_needed(corpus: Corpus, judge_a, judge_b, references=HUMAN_SETS, *, 
     best = smallest_stable(curve, threshold).iloc[0]
     unc = stable_n_uncertainty(table, sizes, True, n_outer, n_inner, seed + 1, threshold).iloc[0]
     row = curve.iloc[0]
-    return {"better": row["better"], "worse": row["worse"], "score_better": row["score_better"],
-            "score_worse": row["score_worse"], "examples": table.n_examples, "n_needed": best["n_stable"],
-            "n_low": unc["n_low"], "n_high": unc["n_high"], "max_n": best["max_n"]}
+    return {
+        "better": row["better"],
+        "worse": row["worse"],
+        "score_better": row["score_better"],
+        "score_worse": row["score_worse"],
+        "examples": table.n_examples,
+        "n_needed": best["n_stable"],
+        "n_low": unc["n_low"],
+        "n_high": unc["n_high"],
+        "max_n": best["max_n"],
+    }
 
 
 # --- reading the results -------------------------------------------------------------------------
 
 
-def stable_n_summary(within: pd.DataFrame, beyond: pd.DataFrame, uncertainty: pd.DataFrame,
-                     threshold: float = THRESHOLD) -> pd.DataFrame:
+def stable_n_summary(
+    within: pd.DataFrame, beyond: pd.DataFrame, uncertainty: pd.DataFrame, threshold: float = THRESHOLD
+) -> pd.DataFrame:
     """One row per measure and pair: the full-set difference, the smallest stable n among
     subsets of the corpus (seed 004's design), the smallest stable n drawing with replacement
     and its 95% interval over corpus replicates (:func:`stable_n_uncertainty`).
@@ -665,22 +806,28 @@ def stable_n_summary(within: pd.DataFrame, beyond: pd.DataFrame, uncertainty: pd
     a = smallest_stable(within, threshold)[["measure", "pair", "difference", "n_stable", "max_n"]]
     b = smallest_stable(beyond, threshold)[["measure", "pair", "n_stable", "max_n"]]
     out = a.rename(columns={"n_stable": "n_subsets", "max_n": "corpus_size"}).merge(
-        b.rename(columns={"n_stable": "n_with_replacement"}), on=["measure", "pair"])
+        b.rename(columns={"n_stable": "n_with_replacement"}), on=["measure", "pair"]
+    )
     return out.merge(uncertainty[["measure", "pair", "n_low", "n_high"]], on=["measure", "pair"], how="left")[
-        ["measure", "pair", "difference", "n_subsets", "n_with_replacement", "n_low", "n_high", "corpus_size",
-         "max_n"]]
+        ["measure", "pair", "difference", "n_subsets", "n_with_replacement", "n_low", "n_high", "corpus_size", "max_n"]
+    ]
 
 
 def readable(summary: pd.DataFrame) -> pd.DataFrame:
     """:func:`stable_n_summary` for readers: plain headers, n as integers or "> max"."""
-    return pd.DataFrame({
-        "measure": summary["measure"], "pair (better first)": summary["pair"],
-        "difference": summary["difference"].round(3),
-        "n, subsets": [describe_n(v, m) for v, m in zip(summary["n_subsets"], summary["corpus_size"])],
-        "n, with replacement": [describe_n(v, m) for v, m in zip(summary["n_with_replacement"], summary["max_n"])],
-        "95% interval": [f"{describe_n(lo, m)} to {describe_n(hi, m)}"
-                         for lo, hi, m in zip(summary["n_low"], summary["n_high"], summary["max_n"])],
-    })
+    return pd.DataFrame(
+        {
+            "measure": summary["measure"],
+            "pair (better first)": summary["pair"],
+            "difference": summary["difference"].round(3),
+            "n, subsets": [describe_n(v, m) for v, m in zip(summary["n_subsets"], summary["corpus_size"])],
+            "n, with replacement": [describe_n(v, m) for v, m in zip(summary["n_with_replacement"], summary["max_n"])],
+            "95% interval": [
+                f"{describe_n(lo, m)} to {describe_n(hi, m)}"
+                for lo, hi, m in zip(summary["n_low"], summary["n_high"], summary["max_n"])
+            ],
+        }
+    )
 
 
 def describe_n(value: float, max_n: int) -> str:

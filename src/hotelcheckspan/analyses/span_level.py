@@ -32,8 +32,8 @@ def load_comparisons(path=None) -> list[dict]:
 
 def iter_pairs(corpus, comparisons: list[dict] | None = None):
     """Every (comparison, ref set, hyp set) pair: yields ``(name, ref_set, hyp_set, ref_spans,
-    hyp_spans, examples)`` (the sets as :class:`AnnotatorSet`), the examples being those both sets annotated, restricted to the
-    comparison's ``examples`` campaign when it names one."""
+    hyp_spans, examples)`` (the sets as :class:`AnnotatorSet`), the examples being those both
+    sets annotated, restricted to the comparison's ``examples`` campaign when it names one."""
     comparisons = comparisons if comparisons is not None else load_comparisons()
     for comp in comparisons:
         restrict = None
@@ -86,8 +86,13 @@ class _Encoded:
         return np.unique(self.rec_codes[self._rec[0] == campaign])
 
 
-def pairwise(corpus, comparisons: list[dict] | None = None, matches=("hard", "soft"),
-             convention: str | None = BOOK_CONVENTION, metric: str = BOOK_METRIC) -> tuple[pd.DataFrame, pd.DataFrame]:
+def pairwise(
+    corpus,
+    comparisons: list[dict] | None = None,
+    matches=("hard", "soft"),
+    convention: str | None = BOOK_CONVENTION,
+    metric: str = BOOK_METRIC,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Per pair of annotator sets and match mode: P/R/F1, and the per-example counts behind them.
 
     ``metric`` and ``convention`` choose the span-F1 definition (default: the book's, see
@@ -110,13 +115,24 @@ def pairwise(corpus, comparisons: list[dict] | None = None, matches=("hard", "so
                 codes = codes if restrict is None else np.intersect1d(codes, restrict)
                 codes = codes[codes >= 0]
                 for match in matches:
-                    arr = span_f1.count_arrays(ref_side, hyp_side, enc.table.n_examples, enc.n_categories, match,
-                                               metric, convention)[:, 0, codes]
+                    arr = span_f1.count_arrays(
+                        ref_side, hyp_side, enc.table.n_examples, enc.n_categories, match, metric, convention
+                    )[:, 0, codes]
                     sums = arr.sum(axis=1)
                     p, r, f = prf(*sums[:4])
-                    rows.append({"comparison": comp["name"], "ref": ref_set.spec, "hyp": hyp_set.spec, "match": match,
-                                 "precision": float(p), "recall": float(r), "f1": float(f), "examples": len(codes),
-                                 **dict(zip(COUNT_COLUMNS, sums.tolist()))})
+                    rows.append(
+                        {
+                            "comparison": comp["name"],
+                            "ref": ref_set.spec,
+                            "hyp": hyp_set.spec,
+                            "match": match,
+                            "precision": float(p),
+                            "recall": float(r),
+                            "f1": float(f),
+                            "examples": len(codes),
+                            **dict(zip(COUNT_COLUMNS, sums.tolist())),
+                        }
+                    )
                     counts.append((codes, arr, len(rows) - 1))
     return pd.DataFrame(rows), _counts_frame(enc.table, counts)
 
@@ -136,7 +152,9 @@ def _counts_frame(table: span_f1.SpanTable, counts: list[tuple]) -> pd.DataFrame
     return frame
 
 
-def table6(pairs: pd.DataFrame, counts: pd.DataFrame, n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> pd.DataFrame:
+def table6(
+    pairs: pd.DataFrame, counts: pd.DataFrame, n_boot: int = 1000, seed: int = 0, level: float = 0.95
+) -> pd.DataFrame:
     """Average per-pair P/R/F1 per comparison and match mode, with bootstrap intervals.
 
     A replicate resamples examples once for all pairs of a comparison and averages the pairs'
@@ -225,8 +243,9 @@ def definitions_versus(defs: pd.DataFrame, figures: dict, measure: str = "f1") -
     paper = figures["table6_span_level"]
     wide = defs.pivot_table(index=["comparison", "match"], columns="definition", values=measure, sort=False)
     wide = wide[[label for label, *_ in span_f1.DEFINITIONS]].reset_index()
-    wide.insert(2, "paper", [paper.get(c, {}).get(f"{short}_{m[0].upper()}") for c, m in
-                             zip(wide["comparison"], wide["match"])])
+    wide.insert(
+        2, "paper", [paper.get(c, {}).get(f"{short}_{m[0].upper()}") for c, m in zip(wide["comparison"], wide["match"])]
+    )
     wide.columns.name = None
     return wide.rename(columns={"comparison": "Comparison", "match": "Match"})
 
@@ -239,17 +258,43 @@ def per_category(corpus, comparisons: list[dict] | None = None, convention: str 
     Columns: ``comparison, category, variant, precision, recall, f1``.
     """
     rows = []
-    variants = (("hard", "hard", "factgenie"), ("soft (factgenie)", "soft", "factgenie"),
-                ("soft (consistent)", "soft", "consistent"))
+    variants = (
+        ("hard", "hard", "factgenie"),
+        ("soft (factgenie)", "soft", "factgenie"),
+        ("soft (consistent)", "soft", "consistent"),
+    )
     for name, ref_set, hyp_set, ref_sp, hyp_sp, ex in iter_pairs(corpus, comparisons):
         cats = corpus.categories_of(ref_set.campaign, hyp_set.campaign)
         for variant, match, pc in variants:
-            table = scores(per_example(ref_sp, hyp_sp, ex, match=match, convention=convention, by_type=True,
-                                       per_category=pc, categories=cats))
-            rows += [{"comparison": name, "category": r.category, "variant": variant,
-                      "precision": r.precision, "recall": r.recall, "f1": r.f1} for r in table.itertuples()]
+            table = scores(
+                per_example(
+                    ref_sp,
+                    hyp_sp,
+                    ex,
+                    match=match,
+                    convention=convention,
+                    by_type=True,
+                    per_category=pc,
+                    categories=cats,
+                )
+            )
+            rows += [
+                {
+                    "comparison": name,
+                    "category": r.category,
+                    "variant": variant,
+                    "precision": r.precision,
+                    "recall": r.recall,
+                    "f1": r.f1,
+                }
+                for r in table.itertuples()
+            ]
     out = pd.DataFrame(rows)
-    return out.groupby(["comparison", "category", "variant"], sort=False)[["precision", "recall", "f1"]].mean().reset_index()
+    return (
+        out.groupby(["comparison", "category", "variant"], sort=False)[["precision", "recall", "f1"]]
+        .mean()
+        .reset_index()
+    )
 
 
 def convention_effect(corpus, comparisons: list[dict] | None = None) -> pd.DataFrame:
@@ -285,7 +330,11 @@ def _paper_row(aset: AnnotatorSet, table4: dict) -> str:
 def _marked_words(aset: AnnotatorSet, figures: dict) -> tuple[float, float, float]:
     """(words marked on the stage-2 subset, mean span words, spans per error record) of a set,
     from Tables 3 and 4 (human sets: the paper's mean span length and spans per error record)."""
-    table3, table4, dataset = figures["table3_llm_campaigns"], figures["table4_dataset_level_stage2_subset"], figures["dataset"]
+    table3, table4, dataset = (
+        figures["table3_llm_campaigns"],
+        figures["table4_dataset_level_stage2_subset"],
+        figures["dataset"],
+    )
     row = _paper_row(aset, table4)
     if row in table3:
         words, per_error = table3[row]["avg_len"], table3[row]["spans_per_error_record"]
@@ -324,9 +373,16 @@ def implied_recall(figures: dict, comparisons: list[dict] | None = None) -> pd.D
                 floor.append(hyp_words / longest)
                 typical.append((hyp_per_error * hyp_words) / (ref_per_error * ref_words))
         p = paper["P_S"]
-        rows.append({"comparison": comp["name"], "paper P_S": p, "paper R_S": paper["R_S"],
-                     "R (every example)": p * float(np.mean(every)), "R floor (both marked)": p * float(np.mean(floor)),
-                     "R (both marked, typical)": p * float(np.mean(typical))})
+        rows.append(
+            {
+                "comparison": comp["name"],
+                "paper P_S": p,
+                "paper R_S": paper["R_S"],
+                "R (every example)": p * float(np.mean(every)),
+                "R floor (both marked)": p * float(np.mean(floor)),
+                "R (both marked, typical)": p * float(np.mean(typical)),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -339,7 +395,7 @@ def reachable_means(denominators: list[int], printed: float, decimals: int = 2) 
         sums = {s + k / d for s in sums for k in range(d + 1)}
     means = np.array(sorted(sums)) / len(denominators)
     nearest = float(means[np.argmin(np.abs(means - printed))])
-    return bool(np.any(np.abs(means - printed) <= 0.5 * 10 ** -decimals + 1e-12)), nearest
+    return bool(np.any(np.abs(means - printed) <= 0.5 * 10**-decimals + 1e-12)), nearest
 
 
 def hard_soft_ratio_check(figures: dict, comparisons: list[dict] | None = None) -> pd.DataFrame:

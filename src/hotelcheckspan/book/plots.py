@@ -31,14 +31,21 @@ OURS, PAPER, HUMAN, MUTED = "#2a6f97", "#d62728", "#7f7f7f", "#dddddd"
 
 def set_theme() -> None:
     """Apply the compendium's seaborn theme (deterministic fonts and sizes for stable PNGs)."""
-    sns.set_theme(context="notebook", style="whitegrid", font_scale=0.9,
-                  palette=[COLORS[t] for t in PLOT_ORDER])
-    plt.rcParams.update({"figure.dpi": DPI, "savefig.dpi": DPI, "figure.figsize": (WIDTH, 3.6),
-                         "font.family": "sans-serif", "font.sans-serif": ["DejaVu Sans"],
-                         "axes.titleweight": "bold", "svg.hashsalt": "hotelcheckspan",
-                         "legend.frameon": False,
-                         # notebooks save with bbox_inches="tight": a small pad keeps the PNG at the content width
-                         "savefig.pad_inches": 0.02})
+    sns.set_theme(context="notebook", style="whitegrid", font_scale=0.9, palette=[COLORS[t] for t in PLOT_ORDER])
+    plt.rcParams.update(
+        {
+            "figure.dpi": DPI,
+            "savefig.dpi": DPI,
+            "figure.figsize": (WIDTH, 3.6),
+            "font.family": "sans-serif",
+            "font.sans-serif": ["DejaVu Sans"],
+            "axes.titleweight": "bold",
+            "svg.hashsalt": "hotelcheckspan",
+            "legend.frameon": False,
+            # notebooks save with bbox_inches="tight": a small pad keeps the PNG at the content width
+            "savefig.pad_inches": 0.02,
+        }
+    )
 
 
 def figure(nrows: int = 1, ncols: int = 1, height: float = 3.6, **kwargs):
@@ -87,10 +94,18 @@ def span_lengths(spans):
     order = ["humans", *[c for c in dict.fromkeys(data["annotator"]) if c != "humans"]]
     fig, ax = figure(height=0.35 * len(order) + 1.2)
     groups = [data.loc[data["annotator"] == a, "words"].to_numpy() for a in order]
-    ax.boxplot(groups, orientation="horizontal", tick_labels=order, widths=0.6, patch_artist=True,
-               boxprops={"facecolor": MUTED, "edgecolor": "#555555"}, medianprops={"color": "#333333"},
-               whiskerprops={"color": "#555555"}, capprops={"color": "#555555"},
-               flierprops={"marker": "o", "markersize": 2, "markerfacecolor": "#555555", "markeredgecolor": "#555555"})
+    ax.boxplot(
+        groups,
+        orientation="horizontal",
+        tick_labels=order,
+        widths=0.6,
+        patch_artist=True,
+        boxprops={"facecolor": MUTED, "edgecolor": "#555555"},
+        medianprops={"color": "#333333"},
+        whiskerprops={"color": "#555555"},
+        capprops={"color": "#555555"},
+        flierprops={"marker": "o", "markersize": 2, "markerfacecolor": "#555555", "markeredgecolor": "#555555"},
+    )
     ax.invert_yaxis()
     ax.set(xlabel="span length (words)", ylabel="")
     return finish(fig)
@@ -122,13 +137,27 @@ def paradox(table):
     for ax, lab in zip(axes, ["per type (pooled)", "Any"]):
         t = table[table["label"] == lab].reset_index(drop=True)
         y = np.arange(len(t))
-        for measure, name, color, dy in (("agreement", "raw agreement", HUMAN, -0.15),
-                                         ("bacc", "balanced accuracy", OURS, 0.15)):
-            ax.errorbar(t[measure], y + dy, xerr=[t[measure] - t[f"{measure}_low"], t[f"{measure}_high"] - t[measure]],
-                        fmt="o", color=color, label=name, capsize=3)
+        for measure, name, color, dy in (
+            ("agreement", "raw agreement", HUMAN, -0.15),
+            ("bacc", "balanced accuracy", OURS, 0.15),
+        ):
+            ax.errorbar(
+                t[measure],
+                y + dy,
+                xerr=[t[measure] - t[f"{measure}_low"], t[f"{measure}_high"] - t[measure]],
+                fmt="o",
+                color=color,
+                label=name,
+                capsize=3,
+            )
         ax.axvline(0.5, color="#555555", lw=0.8, ls=":")
-        ax.set(yticks=list(y), yticklabels=t["model"], xlim=(0, 1), xlabel="score vs. human majority",
-               title="per type (pooled)" if lab != "Any" else "any error")
+        ax.set(
+            yticks=list(y),
+            yticklabels=t["model"],
+            xlim=(0, 1),
+            xlabel="score vs. human majority",
+            title="per type (pooled)" if lab != "Any" else "any error",
+        )
     axes[0].invert_yaxis()
     legend_above(fig)
     return finish(fig)
@@ -151,8 +180,15 @@ def pair_spread(pairs, paper_table6=None):
         if paper_table6:
             key = "F1_H" if match == "hard" else "F1_S"
             xs = [paper_table6.get(c, {}).get(key) for c in comps]
-            ax.scatter([x for x in xs if x is not None], [c for c, x in zip(comps, xs) if x is not None],
-                       marker="X", s=60, color=PAPER, zorder=5, label="paper (Table 6)")
+            ax.scatter(
+                [x for x in xs if x is not None],
+                [c for c, x in zip(comps, xs) if x is not None],
+                marker="X",
+                s=60,
+                color=PAPER,
+                zorder=5,
+                label="paper (Table 6)",
+            )
         ax.set(xlim=(0, 1), xlabel=f"F1 ({match} match)", ylabel="")
     axes[0].invert_yaxis()
     legend_above(fig)
@@ -180,22 +216,37 @@ def _place_labels(ax, anchors: np.ndarray, names: list[str], fontsize: float) ->
     renderer = fig.canvas.get_renderer()
     axbox = ax.get_window_extent(renderer)
     placed = []
-    steps = [(0, 0)] + [(r * np.cos(a), r * np.sin(a)) for r in range(14, 400, 14)
-                        for a in np.linspace(0, 2 * np.pi, 16, endpoint=False)]
+    steps = [(0, 0)] + [
+        (r * np.cos(a), r * np.sin(a))
+        for r in range(14, 400, 14)
+        for a in np.linspace(0, 2 * np.pi, 16, endpoint=False)
+    ]
     order = np.argsort([-len(n) for n in names], kind="stable")
     for i in order:
         x, y = ax.transData.transform(anchors[i])
         for dx, dy in steps:
-            text = ax.annotate(names[i], anchors[i], xytext=(dx, dy), textcoords="offset pixels", ha="center",
-                               va="center", fontsize=fontsize, zorder=6,
-                               bbox={"boxstyle": "round,pad=0.2", "fc": "white", "alpha": 0.85, "lw": 0})
+            text = ax.annotate(
+                names[i],
+                anchors[i],
+                xytext=(dx, dy),
+                textcoords="offset pixels",
+                ha="center",
+                va="center",
+                fontsize=fontsize,
+                zorder=6,
+                bbox={"boxstyle": "round,pad=0.2", "fc": "white", "alpha": 0.85, "lw": 0},
+            )
             box = text.get_window_extent(renderer).expanded(1.15, 1.3)
-            inside = (box.x0 >= axbox.x0 and box.x1 <= axbox.x1 and box.y0 >= axbox.y0 and box.y1 <= axbox.y1)
+            inside = box.x0 >= axbox.x0 and box.x1 <= axbox.x1 and box.y0 >= axbox.y0 and box.y1 <= axbox.y1
             if inside and not any(box.overlaps(b) for b in placed):
                 if (dx, dy) != (0, 0):
-                    ax.plot([anchors[i][0], ax.transData.inverted().transform((x + dx, y + dy))[0]],
-                            [anchors[i][1], ax.transData.inverted().transform((x + dx, y + dy))[1]],
-                            color="#444444", lw=0.6, zorder=5)
+                    ax.plot(
+                        [anchors[i][0], ax.transData.inverted().transform((x + dx, y + dy))[0]],
+                        [anchors[i][1], ax.transData.inverted().transform((x + dx, y + dy))[1]],
+                        color="#444444",
+                        lw=0.6,
+                        zorder=5,
+                    )
                 placed.append(box)
                 break
             text.remove()
@@ -229,17 +280,30 @@ def impression_by_count(table, paper_means=None, paper_with_error: float | None 
     no-error mean at "0") and its mean over all records with errors as a red dashed line."""
     fig, ax = figure(height=3.2)
     x = np.arange(len(table))
-    ax.errorbar(x, table["mean"], yerr=[table["mean"] - table["low"], table["high"] - table["mean"]],
-                fmt="o-", color=OURS, capsize=4, label="this corpus (95% CI)")
+    ax.errorbar(
+        x,
+        table["mean"],
+        yerr=[table["mean"] - table["low"], table["high"] - table["mean"]],
+        fmt="o-",
+        color=OURS,
+        capsize=4,
+        label="this corpus (95% CI)",
+    )
     if paper_means:
         pos = {str(e): i for i, e in enumerate(table["errors"])}
         pts = [(pos[str(k)], v) for k, v in paper_means.items() if str(k) in pos]
-        ax.scatter([p for p, _ in pts], [v for _, v in pts], marker="X", s=70, color=PAPER, zorder=5,
-                   label="paper, no errors")
+        ax.scatter(
+            [p for p, _ in pts], [v for _, v in pts], marker="X", s=70, color=PAPER, zorder=5, label="paper, no errors"
+        )
     if paper_with_error is not None:
         ax.axhline(paper_with_error, color=PAPER, ls="--", lw=1, label="paper, any errors")
-    ax.set(xticks=x, xticklabels=table["errors"], xlabel="errors marked in the record",
-           ylabel="mean impression (1-7)", ylim=(1, 7))
+    ax.set(
+        xticks=x,
+        xticklabels=table["errors"],
+        xlabel="errors marked in the record",
+        ylabel="mean impression (1-7)",
+        ylim=(1, 7),
+    )
     legend_above(fig)
     return finish(fig)
 
@@ -251,9 +315,15 @@ def precision_recall(table: pd.DataFrame):
     fig, ax = figure(height=0.42 * len(table) + 1.3)
     y = np.arange(len(table))
     for measure, color, dy in (("precision", OURS, -0.13), ("recall", "#dd8452", 0.13)):
-        ax.errorbar(table[measure], y + dy, xerr=[table[measure] - table[f"{measure}_low"],
-                                                  table[f"{measure}_high"] - table[measure]],
-                    fmt="o", color=color, capsize=3, label=measure)
+        ax.errorbar(
+            table[measure],
+            y + dy,
+            xerr=[table[measure] - table[f"{measure}_low"], table[f"{measure}_high"] - table[measure]],
+            fmt="o",
+            color=color,
+            capsize=3,
+            label=measure,
+        )
     ax.set(yticks=y, yticklabels=table["name"], xlim=(0, 1), xlabel="soft span score against the human annotations")
     ax.invert_yaxis()
     legend_above(fig)

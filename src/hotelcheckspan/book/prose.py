@@ -25,13 +25,21 @@ import numbers
 from IPython.display import Markdown
 from myst_nb import glue
 
-from .tables import interval, is_missing, number as fmt, pvalue
+from .tables import interval, is_missing, pvalue
+from .tables import number as fmt
 
 
 def number(name: str, value, decimals: int = 2, *, signed: bool = False, percent: bool = False) -> None:
-    """Glue ``value`` formatted for readers (see :func:`hotelcheckspan.book.tables.number`). ``signed`` adds "+" to positive values; ``percent`` appends "%"."""
+    """Glue ``value`` formatted for readers (see :func:`hotelcheckspan.book.tables.number`).
+    ``signed`` adds "+" to positive values; ``percent`` appends "%"."""
     text = fmt(value, decimals)
-    if signed and isinstance(value, numbers.Real) and not is_missing(value) and float(value) > 0 and text.strip("0.") != "":
+    if (
+        signed
+        and isinstance(value, numbers.Real)
+        and not is_missing(value)
+        and float(value) > 0
+        and text.strip("0.") != ""
+    ):
         text = "+" + text
     if percent and not is_missing(value):
         text += "%"
@@ -63,8 +71,9 @@ def simulated(name: str, corpus, text: str) -> None:
     markdown(name, text if corpus.simulated else "")
 
 
-def compare(ours, theirs, decimals: int = 2, higher: str = "higher than", lower: str = "lower than",
-            same: str = "the same as") -> str:
+def compare(
+    ours, theirs, decimals: int = 2, higher: str = "higher than", lower: str = "lower than", same: str = "the same as"
+) -> str:
     """How ``ours`` reads against ``theirs`` at the precision shown: equal once rounded to
     ``decimals`` is "the same"."""
     a, b = round(float(ours), decimals), round(float(theirs), decimals)

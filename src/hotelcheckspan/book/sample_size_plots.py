@@ -20,7 +20,7 @@ FONT = 9
 
 
 def _pair_key(row, prefix: str = "") -> str:
-    return " vs ".join(sorted(name[len(prefix):] for name in (row["better"], row["worse"])))
+    return " vs ".join(sorted(name[len(prefix) :] for name in (row["better"], row["worse"])))
 
 
 def _common_prefix(frames) -> str:
@@ -28,7 +28,7 @@ def _common_prefix(frames) -> str:
     names = sorted({n for f in frames for n in (*f["better"], *f["worse"])})
     prefix = os.path.commonprefix(names) if len(names) > 1 else ""
     cut = max(prefix.rfind("-"), prefix.rfind("_"), prefix.rfind("/"))
-    return prefix[:cut + 1] if cut >= 0 else ""
+    return prefix[: cut + 1] if cut >= 0 else ""
 
 
 def _colours(keys) -> dict[str, tuple]:
@@ -69,20 +69,37 @@ def stability_curves(within, beyond=None, threshold: float = 0.95, corpus_size: 
                 ax.set_xscale("log")
             ax.set_ylim(-0.03, 1.03)
             design = part["design"].iloc[0] if len(part) else ""
-            ax.set(xlabel="examples in the test set (n)" if row == len(measures) - 1 else "",
-                   ylabel=f"{measure}\nsame order" if col == 0 else "",
-                   title="")
+            ax.set(
+                xlabel="examples in the test set (n)" if row == len(measures) - 1 else "",
+                ylabel=f"{measure}\nsame order" if col == 0 else "",
+                title="",
+            )
             if row == 0:
                 ax.set_title(design + (" (corpus size dotted)" if col == 1 and corpus_size else ""))
             _small_fonts(ax)
     for ax in axes[:, 1:].ravel():
         ax.xaxis.set_major_formatter(mticker.FuncFormatter(lambda v, _: f"{v:g}"))
-    axes[-1, 0].text(0.98, threshold - 0.03, f"{threshold:.0%}", transform=axes[-1, 0].get_yaxis_transform(),
-                     ha="right", va="top", fontsize=FONT, color="#333333")
+    axes[-1, 0].text(
+        0.98,
+        threshold - 0.03,
+        f"{threshold:.0%}",
+        transform=axes[-1, 0].get_yaxis_transform(),
+        ha="right",
+        va="top",
+        fontsize=FONT,
+        color="#333333",
+    )
     handles = {h.get_label(): h for ax in axes.ravel() for h in ax.get_lines() if not h.get_label().startswith("_")}
     fig.tight_layout(rect=(0, legend_height / height, 1, 1))
-    fig.legend(list(handles.values()), list(handles.keys()), loc="lower center", ncol=2, fontsize=FONT,
-               frameon=False, bbox_to_anchor=(0.5, 0))
+    fig.legend(
+        list(handles.values()),
+        list(handles.keys()),
+        loc="lower center",
+        ncol=2,
+        fontsize=FONT,
+        frameon=False,
+        bbox_to_anchor=(0.5, 0),
+    )
     plt.close(fig)
     return fig
 
@@ -91,8 +108,10 @@ def interval_widths(widths, corpus_size: int | None = None):
     """Width of the 95% interval against n (log-log), one line per measure and system; the
     corpus size dotted. ``widths`` is an :func:`~hotelcheckspan.analyses.sample_size.interval_widths` frame."""
     fig, ax = plt.subplots(figsize=(WIDTH, 4.0))
-    labels = [m if m.startswith(s) else f"{m}, {s}" if s == "human-human" else f"{s}: {m}"
-              for m, s in zip(widths["measure"], widths["system"])]
+    labels = [
+        m if m.startswith(s) else f"{m}, {s}" if s == "human-human" else f"{s}: {m}"
+        for m, s in zip(widths["measure"], widths["system"])
+    ]
     data = widths.assign(line=labels)
     colours = dict(zip(dict.fromkeys(labels), sns.color_palette("tab10", len(set(labels)))))
     for line, g in data.groupby("line", sort=False):

@@ -58,11 +58,27 @@ DASH = "–"
 CONTENT_WIDTH_PX = 672
 
 # words that keep their own spelling in headers
-_WORDS = {"f1": "F1", "ci": "CI", "p": "p", "llm": "LLM", "llms": "LLMs", "id": "ID", "bacc": "BACC", "icc": "ICC",
-          "ols": "OLS", "se": "SE", "df": "df", "pct": "%", "idx": "index", "rec": "record", "n": "n"}
+_WORDS = {
+    "f1": "F1",
+    "ci": "CI",
+    "p": "p",
+    "llm": "LLM",
+    "llms": "LLMs",
+    "id": "ID",
+    "bacc": "BACC",
+    "icc": "ICC",
+    "ols": "OLS",
+    "se": "SE",
+    "df": "df",
+    "pct": "%",
+    "idx": "index",
+    "rec": "record",
+    "n": "n",
+}
 
 
 # --- cells ---------------------------------------------------------------------------------------
+
 
 def header(name) -> str:
     """A plain-English header for a column name: ``spans_per_record`` -> "Spans per record"."""
@@ -136,6 +152,7 @@ def _whole(values: pd.Series) -> bool:
 
 # --- the table -----------------------------------------------------------------------------------
 
+
 class Table:
     """A formatted table: ``frame`` holds the display strings (one per cell), ``numeric`` says
     which columns are right-aligned. Displays as HTML in a notebook, as text in a console."""
@@ -149,11 +166,12 @@ class Table:
         """Deterministic HTML (no random ids, so stored outputs compare strictly)."""
         align = ["right" if n else "left" for n in self.numeric]
         head = "".join(f'<th style="text-align:{a}">{escape(str(c))}</th>' for c, a in zip(self.frame.columns, align))
-        body = "".join("<tr>" + "".join(f'<td style="text-align:{a}">{escape(v)}</td>' for v, a in zip(row, align))
-                       + "</tr>" for row in self.frame.itertuples(index=False))
+        body = "".join(
+            "<tr>" + "".join(f'<td style="text-align:{a}">{escape(v)}</td>' for v, a in zip(row, align)) + "</tr>"
+            for row in self.frame.itertuples(index=False)
+        )
         cap = f"<caption>{escape(self.caption)}</caption>" if self.caption else ""
-        return (f'<table class="dataframe hcs-table">{cap}<thead><tr>{head}</tr></thead>'
-                f"<tbody>{body}</tbody></table>")
+        return f'<table class="dataframe hcs-table">{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
     def _repr_html_(self) -> str:
         return self.to_html()
@@ -162,7 +180,8 @@ class Table:
         cols = [str(c) for c in self.frame.columns]
         widths = [max([len(c), *(len(v) for v in self.frame[col])]) for c, col in zip(cols, self.frame.columns)]
         line = lambda cells: "  ".join(  # noqa: E731 (one-line layout helper)
-            v.rjust(w) if n else v.ljust(w) for v, w, n in zip(cells, widths, self.numeric)).rstrip()
+            v.rjust(w) if n else v.ljust(w) for v, w, n in zip(cells, widths, self.numeric)
+        ).rstrip()
         return "\n".join([line(cols), *(line(list(r)) for r in self.frame.itertuples(index=False))])
 
     def width_px(self, char_px: float = 7.6, pad_px: float = 16.0) -> float:
@@ -176,9 +195,17 @@ class Table:
         return total
 
 
-def show(frame: pd.DataFrame, *, headers: Mapping[str, str] | None = None, decimals: int | Mapping[str, int] = 2,
-         pvalues: Sequence[str] = (), intervals: Mapping[str, tuple[str, str]] | None = None,
-         columns: Sequence[str] | None = None, signed: Sequence[str] = (), caption: str | None = None) -> Table:
+def show(
+    frame: pd.DataFrame,
+    *,
+    headers: Mapping[str, str] | None = None,
+    decimals: int | Mapping[str, int] = 2,
+    pvalues: Sequence[str] = (),
+    intervals: Mapping[str, tuple[str, str]] | None = None,
+    columns: Sequence[str] | None = None,
+    signed: Sequence[str] = (),
+    caption: str | None = None,
+) -> Table:
     """Format a tidy frame for readers (see the module docstring for the rules).
 
     ``columns`` selects and orders the columns shown (after intervals are merged, by their
@@ -210,7 +237,9 @@ def show(frame: pd.DataFrame, *, headers: Mapping[str, str] | None = None, decim
         elif col in signed:
             cells = values.map(lambda v, d=dec(col): signed_number(v, d))
         elif (is_num or mixed_num) and _whole(values):
-            cells = values.map(lambda v: DASH if is_missing(v) else (number(v) if isinstance(v, str) else str(int(round(float(v))))))
+            cells = values.map(
+                lambda v: DASH if is_missing(v) else (number(v) if isinstance(v, str) else str(int(round(float(v)))))
+            )
         else:
             cells = values.map(lambda v, d=dec(col): number(v, d))
         name = headers.get(col, header(col)) if headers else header(col)
@@ -231,11 +260,14 @@ def dropdown(table: Table, summary: str = "The full table"):
     """A wide table collapsed under a summary line, scrolling sideways instead of overflowing."""
     from IPython.display import HTML  # IPython is a notebook dependency; the rest of the module does not need it
 
-    return HTML(f'<details class="hcs-dropdown"><summary>{escape(summary)}</summary>'
-                f'<div style="overflow-x:auto">{table.to_html()}</div></details>')
+    return HTML(
+        f'<details class="hcs-dropdown"><summary>{escape(summary)}</summary>'
+        f'<div style="overflow-x:auto">{table.to_html()}</div></details>'
+    )
 
 
 # --- paper against ours -------------------------------------------------------------------------------
+
 
 def _lookup(tree, key: str):
     """Resolve a ``/``-separated path (``.`` also accepted where unambiguous) in a nested mapping;
@@ -245,13 +277,19 @@ def _lookup(tree, key: str):
     while rest:
         if not isinstance(node, Mapping):
             raise KeyError(key)
-        match = next((k for k in sorted(map(str, node), key=len, reverse=True)
-                      if rest == k or rest.startswith(k + "/") or rest.startswith(k + ".")), None)
+        match = next(
+            (
+                k
+                for k in sorted(map(str, node), key=len, reverse=True)
+                if rest == k or rest.startswith(k + "/") or rest.startswith(k + ".")
+            ),
+            None,
+        )
         if match is None:
             raise KeyError(key)
         parts.append(match)
         node = node[match] if match in node else node[type(next(iter(node)))(match)]
-        rest = rest[len(match) + 1:]
+        rest = rest[len(match) + 1 :]
     return tuple(parts), node
 
 
@@ -288,13 +326,21 @@ def mark(frame: pd.DataFrame, figures, corpus, column: str = "Figure is") -> pd.
     return frame.assign(**{column: [figure_status(k) for k in keys]})
 
 
-def versus(rows: Sequence[tuple], corpus=None, *, simulated: bool | None = None, label: str = "This corpus",
-           decimals: int = 2, provenance: Path | None = None) -> Table:
+def versus(
+    rows: Sequence[tuple],
+    corpus=None,
+    *,
+    simulated: bool | None = None,
+    label: str = "This corpus",
+    decimals: int = 2,
+    provenance: Path | None = None,
+) -> Table:
     """Paper beside ours: one row per ``(measure, figure_key, ours)`` (an optional fourth item
     sets that row's decimals). ``figure_key`` may also be a number derived from the paper's
-    figures (a ratio of two of them, say): it is shown as the paper's value. ``ours`` may be a number, text or an ``(estimate, low, high)``
-    triple. Difference is ours minus paper where both are numbers, else a dash. "Figure is"
-    (set / calibrated / emergent) is added when the corpus is simulated."""
+    figures (a ratio of two of them, say): it is shown as the paper's value. ``ours`` may be a
+    number, text or an ``(estimate, low, high)`` triple. Difference is ours minus paper where
+    both are numbers, else a dash. "Figure is" (set / calibrated / emergent) is added when the
+    corpus is simulated."""
     simulated = bool(getattr(corpus, "simulated", False)) if simulated is None else simulated
     out = []
     for row in rows:
@@ -304,8 +350,12 @@ def versus(rows: Sequence[tuple], corpus=None, *, simulated: bool | None = None,
         est = ours[0] if isinstance(ours, tuple) else ours
         both = all(isinstance(v, numbers.Real) and not isinstance(v, bool) and not is_missing(v) for v in (theirs, est))
         cell = interval(*ours, decimals=d) if isinstance(ours, tuple) else number(ours, d)
-        line = {"Measure": measure, "Paper": "not reported" if key is None else number(theirs, d), label: cell,
-                "Difference": DASH}
+        line = {
+            "Measure": measure,
+            "Paper": "not reported" if key is None else number(theirs, d),
+            label: cell,
+            "Difference": DASH,
+        }
         if both and isinstance(theirs, numbers.Integral) and isinstance(est, numbers.Integral):
             line["Difference"] = signed_number(int(est) - int(theirs))
         elif both:
@@ -317,37 +367,48 @@ def versus(rows: Sequence[tuple], corpus=None, *, simulated: bool | None = None,
     return Table(frame, [False, True, True, True] + ([False] if simulated else []))
 
 
-def side_by_side(frame: pd.DataFrame, name: str = "campaign", decimals: Mapping[str, int] | None = None,
-                 columns: Sequence[str] | None = None) -> Table:
+def side_by_side(
+    frame: pd.DataFrame,
+    name: str = "campaign",
+    decimals: Mapping[str, int] | None = None,
+    columns: Sequence[str] | None = None,
+) -> Table:
     """A paper-vs-ours frame with columns ``x`` and ``paper x`` as one compact table whose cells
     read ``ours (paper)``: half the columns of the wide form, so it fits the content column.
     ``columns`` picks which measures to show (default: all)."""
     dec = decimals or {}
-    cols = list(columns) if columns is not None else [
-        c for c in frame.columns if c != name and not str(c).startswith("paper ")]
+    cols = (
+        list(columns)
+        if columns is not None
+        else [c for c in frame.columns if c != name and not str(c).startswith("paper ")]
+    )
     out = {header(name): frame[name].astype(str).tolist()}
     for c in cols:
         ours, theirs = frame[c], frame.get(f"paper {c}")
         d = dec.get(c, 2)
         whole = _whole(ours) and (theirs is None or _whole(theirs))
         fmt = (lambda v: DASH if is_missing(v) else str(int(round(float(v))))) if whole else (lambda v: number(v, d))
-        out[header(c)] = [fmt(o) if theirs is None else f"{fmt(o)} ({fmt(t)})"
-                          for o, t in zip(ours, theirs if theirs is not None else ours)]
+        out[header(c)] = [
+            fmt(o) if theirs is None else f"{fmt(o)} ({fmt(t)})"
+            for o, t in zip(ours, theirs if theirs is not None else ours)
+        ]
     return Table(pd.DataFrame(out), [False] + [True] * len(cols))
 
 
-def wide(frame: pd.DataFrame, name: str = "campaign", summary: str = "The full table, paper and ours in separate columns"):
+def wide(
+    frame: pd.DataFrame, name: str = "campaign", summary: str = "The full table, paper and ours in separate columns"
+):
     """The wide paper-vs-ours form, collapsed (for the reader who wants every column)."""
     return dropdown(show(frame, decimals=2), summary)
 
 
 # --- chapter tables (each takes an analysis' frame) --------------------------------------------------
 
+
 def table3(frame: pd.DataFrame) -> Table:
     """``dataset_level.table3`` compactly, cells ``ours (paper)``; spans per error record is left
     to the full table (:func:`wide`), so the rest fits the content column."""
-    return side_by_side(frame, decimals={"avg len": 1},
-                        columns=["total", "spans/rec.", "avg len", *CATEGORIES])
+    return side_by_side(frame, decimals={"avg len": 1}, columns=["total", "spans/rec.", "avg len", *CATEGORIES])
 
 
 def table4(frame: pd.DataFrame) -> Table:
@@ -357,44 +418,70 @@ def table4(frame: pd.DataFrame) -> Table:
 
 def sizes(frame: pd.DataFrame) -> Table:
     """``dataset_level.sizes``: examples per split and records per campaign and group."""
-    return show(frame, headers={"what": "What", "which": "Split or annotator set", "count": "Count",
-                                "annotators": "Annotators"})
+    return show(
+        frame, headers={"what": "What", "which": "Split or annotator set", "count": "Count", "annotators": "Annotators"}
+    )
 
 
 def dedup(frame: pd.DataFrame) -> Table:
     """``dataset_level.dedup_summary``: de-duplication by number of sources."""
-    return show(frame, headers={"sources": "Sources", "examples": "Examples", "segments": "Segments before",
-                                "dropped": "Segments dropped", "words_mean": "Mean words after",
-                                "dropped %": "Dropped (%)"}, decimals=1)
+    return show(
+        frame,
+        headers={
+            "sources": "Sources",
+            "examples": "Examples",
+            "segments": "Segments before",
+            "dropped": "Segments dropped",
+            "words_mean": "Mean words after",
+            "dropped %": "Dropped (%)",
+        },
+        decimals=1,
+    )
 
 
 def group_effects(frame: pd.DataFrame) -> Table:
     """``dataset_level.group_effects``: stage and group effects per stage."""
     f = frame.assign(stage=frame["stage"].map(lambda s: s.replace("stage", "Stage ")))
-    return show(f, headers={"spans A": "Spans, group A", "spans B": "Spans, group B",
-                            "agreement on any error (%)": "Agree on any error (%)",
-                            "B marked the error (%)": "B marked, where they disagree (%)"}, decimals=1)
+    return show(
+        f,
+        headers={
+            "spans A": "Spans, group A",
+            "spans B": "Spans, group B",
+            "agreement on any error (%)": "Agree on any error (%)",
+            "B marked the error (%)": "B marked, where they disagree (%)",
+        },
+        decimals=1,
+    )
 
 
 def volume(frame: pd.DataFrame) -> Table:
     """``llm_annotators.volume``: spans and span length per campaign, as ratios to humans."""
-    return show(frame, columns=["name", "spans", "spans_per_record", "mean_words", "x human spans/record",
-                                "x human length"],
-                headers={"name": "Annotator set", "spans_per_record": "Spans per record",
-                         "mean_words": "Mean span words", "x human spans/record": "x human spans per record",
-                         "x human length": "x human span length"})
+    return show(
+        frame,
+        columns=["name", "spans", "spans_per_record", "mean_words", "x human spans/record", "x human length"],
+        headers={
+            "name": "Annotator set",
+            "spans_per_record": "Spans per record",
+            "mean_words": "Mean span words",
+            "x human spans/record": "x human spans per record",
+            "x human length": "x human span length",
+        },
+    )
 
 
 def type_bias(frame: pd.DataFrame) -> Table:
     """``llm_annotators.type_bias``: percentage points above (+) or below the human share."""
-    return show(frame, headers={"campaign": "Campaign", "spans": "Spans", **{t: f"{t} (points)" for t in CATEGORIES}},
-                signed=CATEGORIES, decimals=1)
+    return show(
+        frame,
+        headers={"campaign": "Campaign", "spans": "Spans", **{t: f"{t} (points)" for t in CATEGORIES}},
+        signed=CATEGORIES,
+        decimals=1,
+    )
 
 
 def aspects(frame: pd.DataFrame) -> Table:
     """``llm_annotators.agreement_by_aspect``: pooled P/R/F1 per summary aspect."""
-    return show(frame, headers={"ref_count": "Human span characters", "hyp_count": "Model span characters"},
-                decimals=2)
+    return show(frame, headers={"ref_count": "Human span characters", "hyp_count": "Model span characters"}, decimals=2)
 
 
 def reasons(frame: pd.DataFrame) -> Table:
@@ -409,8 +496,11 @@ def correlation(frame: pd.DataFrame) -> Table:
 
 def by_count(frame: pd.DataFrame) -> Table:
     """``impressions.by_count``: mean impression per number of errors with its 95% interval."""
-    return show(frame, intervals={"mean": ("low", "high")},
-                headers={"errors": "Errors in the record", "mean": "Mean impression [95% CI]"})
+    return show(
+        frame,
+        intervals={"mean": ("low", "high")},
+        headers={"errors": "Errors in the record", "mean": "Mean impression [95% CI]"},
+    )
 
 
 def by_type(frame: pd.DataFrame) -> Table:
@@ -432,13 +522,22 @@ def _term(term: str) -> str:
 def models(frame: pd.DataFrame) -> Table:
     """``impressions.error_effect_models`` / ``per_type_models``: coefficient [95% CI], SE, p."""
     f = frame.assign(term=frame["term"].map(_term)) if "term" in frame else frame
-    return show(f, intervals={"coef": ("low", "high")},
-                headers={"coef": "Effect [95% CI]", "term": "One more error of type", "se": "SE"})
+    return show(
+        f,
+        intervals={"coef": ("low", "high")},
+        headers={"coef": "Effect [95% CI]", "term": "One more error of type", "se": "SE"},
+    )
 
 
 def annotator_variance(result: Mapping) -> Table:
     """``impressions.annotator_variance``: variance between and within annotators, and the ICC."""
-    return record(result, labels={"annotators": "Annotators", "between_var": "Variance between annotators",
-                                  "within_var": "Variance within annotators",
-                                  "icc": "Intraclass correlation (share between)", "converged": "Model converged"})
-
+    return record(
+        result,
+        labels={
+            "annotators": "Annotators",
+            "between_var": "Variance between annotators",
+            "within_var": "Variance within annotators",
+            "icc": "Intraclass correlation (share between)",
+            "converged": "Model converged",
+        },
+    )

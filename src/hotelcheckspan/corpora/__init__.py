@@ -11,6 +11,21 @@ from .layouts import EXAMPLE_COLUMNS, KEY, slug_frame
 from .problems import ERROR, WARNING, CategoryMismatch, CorpusError, Problem
 from .reader import Annotations, load, read_annotations, read_corpus, validate
 
-__all__ = ["ERROR", "EXAMPLE_COLUMNS", "KEY", "RECORD_COLUMNS", "SPAN_COLUMNS", "WARNING", "Annotations",
-           "CategoryMismatch", "Corpus", "CorpusError", "Problem", "load", "read_annotations", "read_corpus",
-           "slug_frame", "validate"]
+__all__ = [
+    "ERROR",
+    "EXAMPLE_COLUMNS",
+    "KEY",
+    "RECORD_COLUMNS",
+    "SPAN_COLUMNS",
+    "WARNING",
+    "Annotations",
+    "CategoryMismatch",
+    "Corpus",
+    "CorpusError",
+    "Problem",
+    "load",
+    "read_annotations",
+    "read_corpus",
+    "slug_frame",
+    "validate",
+]

@@ -31,11 +31,43 @@ import pandas as pd
 
 from .problems import CategoryMismatch, Problem
 
-RECORD_COLUMNS = ["record_id", "kind", "campaign", "stage", "annotator_id", "annotator_group",
-                  "dataset", "split", "setup_id", "example_idx", "impression", "no_errors", "n_spans", "file", "line"]
-SPAN_COLUMNS = ["record_id", "kind", "campaign", "stage", "annotator_id", "annotator_group",
-                "dataset", "split", "setup_id", "example_idx", "order", "start", "end", "type", "type_idx", "text",
-                "reason", "words"]
+RECORD_COLUMNS = [
+    "record_id",
+    "kind",
+    "campaign",
+    "stage",
+    "annotator_id",
+    "annotator_group",
+    "dataset",
+    "split",
+    "setup_id",
+    "example_idx",
+    "impression",
+    "no_errors",
+    "n_spans",
+    "file",
+    "line",
+]
+SPAN_COLUMNS = [
+    "record_id",
+    "kind",
+    "campaign",
+    "stage",
+    "annotator_id",
+    "annotator_group",
+    "dataset",
+    "split",
+    "setup_id",
+    "example_idx",
+    "order",
+    "start",
+    "end",
+    "type",
+    "type_idx",
+    "text",
+    "reason",
+    "words",
+]
 
 
 @dataclass

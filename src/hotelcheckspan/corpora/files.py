@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -21,8 +22,13 @@ from .problems import Problem
 
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: same result, faster
 
-_KINDS = [(stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
-          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")]
+_KINDS = [
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+]
 
 
 def _os_message(err: OSError) -> str:
@@ -65,8 +71,9 @@ def _utf8(raw: bytes, rel: str, lineno: int, problems: list[Problem]) -> str | N
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as err:
-        problems.append(Problem(rel, lineno, "<utf-8>",
-                                f"not UTF-8: byte 0x{raw[err.start]:02x} at column {err.start + 1}"))
+        problems.append(
+            Problem(rel, lineno, "<utf-8>", f"not UTF-8: byte 0x{raw[err.start]:02x} at column {err.start + 1}")
+        )
         return None
 
 
@@ -149,7 +156,9 @@ def validation_problems(err: ValidationError, rel: str, line: int | dict, prefix
     return out
 
 
-def iter_jsonl(path: Path, model: type[BaseModel], rel: str, problems: list[Problem]) -> Iterator[tuple[int, BaseModel]]:
+def iter_jsonl(
+    path: Path, model: type[BaseModel], rel: str, problems: list[Problem]
+) -> Iterator[tuple[int, BaseModel]]:
     """``(line number, validated object)`` for every good line; every bad line is a problem.
 
     A file with no line at all is an error (a corpus never needs an empty JSON Lines file).

@@ -19,9 +19,8 @@ from __future__ import annotations
 import json
 import os
 import re
-import stat
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pandas as pd
@@ -36,12 +35,19 @@ KEY = ["dataset", "split", "setup_id", "example_idx"]
 CONFIG_FILES = ("config.yaml", "metadata.json")
 TEXT_FOLDERS = ("outputs", "inputs")
 EXAMPLE_COLUMNS = KEY + [
-    "description", "summary", "aspect", "sources",
-    "description_words", "description_sentences", "summary_words", "segments", "segments_dropped",
+    "description",
+    "summary",
+    "aspect",
+    "sources",
+    "description_words",
+    "description_sentences",
+    "summary_words",
+    "segments",
+    "segments_dropped",
 ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _slug(text: str) -> str:
     return slugify(text)
 
@@ -152,6 +158,7 @@ def read_config(folder: Path, root: Path | None, problems: list[Problem]) -> tup
     """The campaign config of ``folder`` (``config.yaml``, else factgenie's ``metadata.json``),
     validated. Returns ``(config file or None, config, kind from metadata mode or None)``;
     every defect is a problem (an empty config means the campaign cannot be used)."""
+
     def rel(p):
         return _rel(p, root) if root is not None else str(p)
 
@@ -193,8 +200,14 @@ def read_config(folder: Path, root: Path | None, problems: list[Problem]) -> tup
     names = [c.name for c in config.annotation_span_categories]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
-        problems.append(Problem(rel(path), lines.get("annotation_span_categories", 0),
-                                prefix + "annotation_span_categories", f"category named twice: {dupes}"))
+        problems.append(
+            Problem(
+                rel(path),
+                lines.get("annotation_span_categories", 0),
+                prefix + "annotation_span_categories",
+                f"category named twice: {dupes}",
+            )
+        )
         return path, {}, kind
     return path, raw, kind
 
@@ -227,18 +240,35 @@ def discover(root: Path, problems: list[Problem]) -> list[Campaign]:
         config_file, config, mode_kind = read_config(folder, root, problems)
         if config_file is None:
             for p in by_folder[folder]:
-                problems.append(Problem(_rel(p, root), 0, "", f"no config.yaml or metadata.json in {rel_folder}/: "
-                                        "the campaign's categories are unknown"))
+                problems.append(
+                    Problem(
+                        _rel(p, root),
+                        0,
+                        "",
+                        f"no config.yaml or metadata.json in {rel_folder}/: the campaign's categories are unknown",
+                    )
+                )
             continue
         if folder not in by_folder:
-            problems.append(Problem(_rel(config_file, root), 0, "", f"campaign {rel_folder}/ has no annotation file (*.jsonl)"))
+            problems.append(
+                Problem(_rel(config_file, root), 0, "", f"campaign {rel_folder}/ has no annotation file (*.jsonl)")
+            )
             continue
         if not config:
             continue  # the config's problems are already reported
         parts = folder.relative_to(root).parts
         categories = [c["name"] for c in config["annotation_span_categories"]]
-        campaigns.append(Campaign(folder.name, _kind(parts, config, mode_kind), folder, config_file, config,
-                                  categories, sorted(by_folder[folder])))
+        campaigns.append(
+            Campaign(
+                folder.name,
+                _kind(parts, config, mode_kind),
+                folder,
+                config_file,
+                config,
+                categories,
+                sorted(by_folder[folder]),
+            )
+        )
     _unique_names(campaigns, root)
     return campaigns
 
@@ -248,7 +278,9 @@ def _unique_names(campaigns: list[Campaign], root: Path) -> None:
     names = [c.name for c in campaigns]
     for c in campaigns:
         if names.count(c.name) > 1:
-            parts = [p for p in c.folder.relative_to(root).parts if p not in ("annotations", "campaigns", "human", "model")]
+            parts = [
+                p for p in c.folder.relative_to(root).parts if p not in ("annotations", "campaigns", "human", "model")
+            ]
             c.name = "-".join(parts)
 
 
@@ -286,14 +318,24 @@ def _from_inputs_jsonl(path: Path, rel: str, problems: list[Problem]) -> Texts:
         key = (ex.dataset, ex.split, ex.setup_id, ex.example_idx)
         slug = slug_key(*key)
         if slug in first:
-            problems.append(Problem(rel, lineno, "example_idx", f"duplicate example {key}, first on line {first[slug]}"))
+            problems.append(
+                Problem(rel, lineno, "example_idx", f"duplicate example {key}, first on line {first[slug]}")
+            )
             continue
         first[slug] = lineno
         by_key[slug] = (key, ex.summary)
         n_sources = len(ex.sources) if isinstance(ex.sources, list) else ex.sources
-        rows.append(dict(zip(KEY, key)) | {"description": ex.description, "summary": ex.summary, "aspect": ex.aspect,
-                                           "sources": n_sources, "segments": ex.segments,
-                                           "segments_dropped": ex.segments_dropped})
+        rows.append(
+            dict(zip(KEY, key))
+            | {
+                "description": ex.description,
+                "summary": ex.summary,
+                "aspect": ex.aspect,
+                "sources": n_sources,
+                "segments": ex.segments,
+                "segments_dropped": ex.segments_dropped,
+            }
+        )
     return Texts(_finish(rows), by_key, "inputs.jsonl")
 
 
@@ -315,8 +357,15 @@ def _inputs(root: Path, problems: list[Problem]) -> dict[tuple, str]:
             lists = [v for v in data.values() if isinstance(v, list)]
             items = lists[0] if len(lists) == 1 else None
         if not isinstance(items, list):
-            problems.append(Problem(rel, 0, "<root>", "not a JSON list of inputs (nor an object holding one list): "
-                                    "these inputs are not shown", WARNING))
+            problems.append(
+                Problem(
+                    rel,
+                    0,
+                    "<root>",
+                    "not a JSON list of inputs (nor an object holding one list): these inputs are not shown",
+                    WARNING,
+                )
+            )
             continue
         dataset, split = path.parent.name, path.stem
         for i, item in enumerate(items):
@@ -337,16 +386,30 @@ def _from_outputs(root: Path, problems: list[Problem]) -> Texts:
             slug = slug_key(*key)
             if slug in first:
                 same = by_key[slug][1] == out.output
-                problems.append(Problem(rel, lineno, "example_idx",
-                                        f"output {key} already read at {first[slug]}" +
-                                        (" (same text)" if same else " with a different text"),
-                                        WARNING if same else "error"))
+                problems.append(
+                    Problem(
+                        rel,
+                        lineno,
+                        "example_idx",
+                        f"output {key} already read at {first[slug]}"
+                        + (" (same text)" if same else " with a different text"),
+                        WARNING if same else "error",
+                    )
+                )
                 continue
             first[slug] = f"{rel}:{lineno}"
             by_key[slug] = (key, out.output)
-            rows.append(dict(zip(KEY, key)) | {"description": inputs.get((slug[0], slug[1], slug[3]), ""),
-                                               "summary": out.output, "aspect": None, "sources": None,
-                                               "segments": None, "segments_dropped": None})
+            rows.append(
+                dict(zip(KEY, key))
+                | {
+                    "description": inputs.get((slug[0], slug[1], slug[3]), ""),
+                    "summary": out.output,
+                    "aspect": None,
+                    "sources": None,
+                    "segments": None,
+                    "segments_dropped": None,
+                }
+            )
     return Texts(_finish(rows), by_key, "outputs/")
 
 
@@ -357,6 +420,12 @@ def read_texts(root: Path, problems: list[Problem]) -> Texts:
         return _from_inputs_jsonl(root / "inputs.jsonl", "inputs.jsonl", problems)
     if _exists(root / "outputs"):
         return _from_outputs(root, problems)
-    problems.append(Problem(str(root), 0, "", "no inputs.jsonl and no outputs/ folder: the annotated texts are "
-                            "missing, so no span can be checked"))
+    problems.append(
+        Problem(
+            str(root),
+            0,
+            "",
+            "no inputs.jsonl and no outputs/ folder: the annotated texts are missing, so no span can be checked",
+        )
+    )
     return Texts(_finish([]), {}, "")

@@ -44,7 +44,9 @@ def _impression(options: list[OptionIn], rel: str, lineno: int, problems: list[P
         try:
             value = int(str(opt.value))
         except ValueError:
-            problems.append(Problem(rel, lineno, f"options.{i}.value", f"impression {opt.value!r} is not a whole number"))
+            problems.append(
+                Problem(rel, lineno, f"options.{i}.value", f"impression {opt.value!r} is not a whole number")
+            )
             return pd.NA
         lo, hi = IMPRESSION_RANGE
         if not lo <= value <= hi:
@@ -62,33 +64,58 @@ def _no_errors(flags) -> bool | type(pd.NA):
     return pd.NA
 
 
-def _check_spans(rec: RecordIn, camp: Campaign, text: str | None, rel: str, lineno: int,
-                 problems: list[Problem]) -> None:
+def _check_spans(
+    rec: RecordIn, camp: Campaign, text: str | None, rel: str, lineno: int, problems: list[Problem]
+) -> None:
     """Errors of each span (type, offsets, text) and warnings (duplicates, forbidden overlaps)."""
     n_cat = len(camp.categories)
     for i, span in enumerate(rec.annotations):
         where = f"annotations.{i}"
         if not 0 <= span.type < n_cat:
-            problems.append(Problem(rel, lineno, f"{where}.type",
-                                    f"type {span.type} outside the campaign's {n_cat} categories {camp.categories}"))
+            problems.append(
+                Problem(
+                    rel,
+                    lineno,
+                    f"{where}.type",
+                    f"type {span.type} outside the campaign's {n_cat} categories {camp.categories}",
+                )
+            )
         if text is None:
             continue
         end = span.start + len(span.text)
         if end > len(text):
-            problems.append(Problem(rel, lineno, f"{where}.start", f"span [{span.start}, {end}) runs past the end "
-                                    f"of the text ({len(text)} characters)"))
-        elif text[span.start:end] != span.text:
-            problems.append(Problem(rel, lineno, f"{where}.text",
-                                    f"{span.text!r:.80} is not what the text holds at {span.start} "
-                                    f"({text[span.start:end]!r:.80})"))
+            problems.append(
+                Problem(
+                    rel,
+                    lineno,
+                    f"{where}.start",
+                    f"span [{span.start}, {end}) runs past the end of the text ({len(text)} characters)",
+                )
+            )
+        elif text[span.start : end] != span.text:
+            problems.append(
+                Problem(
+                    rel,
+                    lineno,
+                    f"{where}.text",
+                    f"{span.text!r:.80} is not what the text holds at {span.start} ({text[span.start : end]!r:.80})",
+                )
+            )
     seen: dict[tuple, int] = {}
     intervals = []
     for i, span in enumerate(rec.annotations):
         ident = (span.start, span.start + len(span.text), span.type)
         if ident in seen:
-            problems.append(Problem(rel, lineno, f"annotations.{i}",
-                                    f"duplicate of annotations.{seen[ident]} (same text, offsets and type); "
-                                    "kept, as factgenie keeps it", WARNING))
+            problems.append(
+                Problem(
+                    rel,
+                    lineno,
+                    f"annotations.{i}",
+                    f"duplicate of annotations.{seen[ident]} (same text, offsets and type); "
+                    "kept, as factgenie keeps it",
+                    WARNING,
+                )
+            )
             continue
         seen[ident] = i
         intervals.append((span.start, span.start + len(span.text), i))
@@ -100,17 +127,34 @@ def _check_spans(rec: RecordIn, camp: Campaign, text: str | None, rel: str, line
         if s < reach:
             other = rec.annotations[reach_i]
             o_s, o_e = other.start, other.start + len(other.text)
-            what = (f"marks the same text as annotations.{reach_i} with another type" if (s, e) == (o_s, o_e)
-                    else f"span [{s}, {e}) overlaps annotations.{reach_i} [{o_s}, {o_e})")
-            problems.append(Problem(rel, lineno, f"annotations.{i}.start",
-                                    f"{what} although the campaign's config forbids overlaps; kept, as factgenie "
-                                    "keeps it", WARNING))
+            what = (
+                f"marks the same text as annotations.{reach_i} with another type"
+                if (s, e) == (o_s, o_e)
+                else f"span [{s}, {e}) overlaps annotations.{reach_i} [{o_s}, {o_e})"
+            )
+            problems.append(
+                Problem(
+                    rel,
+                    lineno,
+                    f"annotations.{i}.start",
+                    f"{what} although the campaign's config forbids overlaps; kept, as factgenie keeps it",
+                    WARNING,
+                )
+            )
         if e > reach:
             reach, reach_i = e, i
 
 
-def _read_records(camp: Campaign, path: Path, rel: str, texts: Texts | None, seen: dict,
-                  problems: list[Problem], records: list[dict], spans: list[dict]) -> None:
+def _read_records(
+    camp: Campaign,
+    path: Path,
+    rel: str,
+    texts: Texts | None,
+    seen: dict,
+    problems: list[Problem],
+    records: list[dict],
+    spans: list[dict],
+) -> None:
     """Append the records and spans of one annotation file; problems go to ``problems``."""
     max_group = camp.config.get("annotators_per_example")
     for lineno, rec in files.iter_jsonl(path, RecordIn, rel, problems):
@@ -123,8 +167,14 @@ def _read_records(camp: Campaign, path: Path, rel: str, texts: Texts | None, see
         group = rec.annotator_group if rec.annotator_group is not None else meta.annotator_group
         group = group if group is not None else 0
         if max_group is not None and group >= max_group:
-            problems.append(Problem(rel, lineno, "annotator_group", f"group {group} outside 0-{max_group - 1} "
-                                    f"(the config's annotators_per_example is {max_group})"))
+            problems.append(
+                Problem(
+                    rel,
+                    lineno,
+                    "annotator_group",
+                    f"group {group} outside 0-{max_group - 1} (the config's annotators_per_example is {max_group})",
+                )
+            )
         annotator = rec.annotator_id or meta.annotator_id or f"{camp.name}-group{group}"
         key = (rec.dataset, rec.split, rec.setup_id, rec.example_idx)
         slug = layouts.slug_key(*key)
@@ -137,8 +187,16 @@ def _read_records(camp: Campaign, path: Path, rel: str, texts: Texts | None, see
                 key, text = found
         dup = (camp.name, group, slug)
         if dup in seen:
-            problems.append(Problem(rel, lineno, "annotator_group", f"a second record of group {group} for {key} "
-                                    f"(first at {seen[dup]}); both kept, as factgenie keeps them", WARNING))
+            problems.append(
+                Problem(
+                    rel,
+                    lineno,
+                    "annotator_group",
+                    f"a second record of group {group} for {key} "
+                    f"(first at {seen[dup]}); both kept, as factgenie keeps them",
+                    WARNING,
+                )
+            )
         else:
             seen[dup] = f"{rel}:{lineno}"
         impression = _impression(rec.options, rel, lineno, problems)
@@ -146,15 +204,38 @@ def _read_records(camp: Campaign, path: Path, rel: str, texts: Texts | None, see
         if len(errors(problems)) > n_errors:
             continue
         stage = meta.stage if meta.stage is not None else camp.config.get("stage")
-        who = {"record_id": len(records), "kind": camp.kind, "campaign": camp.name,
-               "stage": stage if stage is not None else pd.NA, "annotator_id": annotator,
-               "annotator_group": group, **dict(zip(KEY, key))}
-        records.append(who | {"impression": impression, "no_errors": _no_errors(rec.flags),
-                              "n_spans": len(rec.annotations), "file": rel, "line": lineno})
+        who = {
+            "record_id": len(records),
+            "kind": camp.kind,
+            "campaign": camp.name,
+            "stage": stage if stage is not None else pd.NA,
+            "annotator_id": annotator,
+            "annotator_group": group,
+            **dict(zip(KEY, key)),
+        }
+        records.append(
+            who
+            | {
+                "impression": impression,
+                "no_errors": _no_errors(rec.flags),
+                "n_spans": len(rec.annotations),
+                "file": rel,
+                "line": lineno,
+            }
+        )
         for order, s in enumerate(rec.annotations):
-            spans.append(who | {"order": order, "start": s.start, "end": s.start + len(s.text),
-                                "type": camp.categories[s.type], "type_idx": s.type, "text": s.text,
-                                "reason": s.reason or ""})
+            spans.append(
+                who
+                | {
+                    "order": order,
+                    "start": s.start,
+                    "end": s.start + len(s.text),
+                    "type": camp.categories[s.type],
+                    "type_idx": s.type,
+                    "text": s.text,
+                    "reason": s.reason or "",
+                }
+            )
 
 
 def _frames(records: list[dict], spans: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -187,18 +268,31 @@ def read_corpus(root: Path | str | None = None) -> tuple[Corpus, list[Problem]]:
     texts = layouts.read_texts(root, problems)
     campaigns = layouts.discover(root, problems)
     if not campaigns and not errors(problems):
-        problems.append(Problem(str(root), 0, "", "no campaign (a folder with config.yaml or metadata.json and "
-                                "*.jsonl annotation files) found"))
+        problems.append(
+            Problem(
+                str(root),
+                0,
+                "",
+                "no campaign (a folder with config.yaml or metadata.json and *.jsonl annotation files) found",
+            )
+        )
     records: list[dict] = []
     spans: list[dict] = []
     seen: dict = {}
     for camp in campaigns:
         for path in camp.files:
-            _read_records(camp, path, layouts._rel(path, root), texts if texts.source else None, seen, problems,
-                          records, spans)
+            _read_records(
+                camp, path, layouts._rel(path, root), texts if texts.source else None, seen, problems, records, spans
+            )
     records_df, spans_df = _frames(records, spans)
-    corpus = Corpus(root, texts.examples, records_df, spans_df, {c.name: c.config for c in campaigns},
-                    {c.name: c.categories for c in campaigns})
+    corpus = Corpus(
+        root,
+        texts.examples,
+        records_df,
+        spans_df,
+        {c.name: c.config for c in campaigns},
+        {c.name: c.categories for c in campaigns},
+    )
     return corpus, ordered(problems)
 
 
@@ -282,8 +376,15 @@ def read_annotations(path: Path | str) -> Annotations:
     root = corpus_root(path.resolve())
     texts = layouts.read_texts(root, problems) if root is not None else None
     parts = path.resolve().parts
-    camp = Campaign(folder.name, layouts._kind(parts, config, mode_kind), folder, config_file, config,
-                    [c["name"] for c in config.get("annotation_span_categories", [])], [path])
+    camp = Campaign(
+        folder.name,
+        layouts._kind(parts, config, mode_kind),
+        folder,
+        config_file,
+        config,
+        [c["name"] for c in config.get("annotation_span_categories", [])],
+        [path],
+    )
     records: list[dict] = []
     spans: list[dict] = []
     if config:
@@ -295,5 +396,15 @@ def read_annotations(path: Path | str) -> Annotations:
     return Annotations(path, camp.name, camp.kind, records_df, spans_df, camp.categories, ordered(problems))
 
 
-__all__ = ["KEY", "NO_ERROR_LABELS", "Annotations", "Corpus", "CorpusError", "Problem", "load", "read_annotations",
-           "read_corpus", "validate"]
+__all__ = [
+    "KEY",
+    "NO_ERROR_LABELS",
+    "Annotations",
+    "Corpus",
+    "CorpusError",
+    "Problem",
+    "load",
+    "read_annotations",
+    "read_corpus",
+    "validate",
+]

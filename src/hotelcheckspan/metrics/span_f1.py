@@ -75,9 +75,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from . import resampling
 from ..categories import CATEGORIES
 from ..corpora import KEY
+from . import resampling
 
 COUNT_COLUMNS = ["overlap", "overlap_ref", "hyp_length", "ref_length", "hyp_count", "ref_count"]
 METRICS = ("char", "char-greedy", "span")
@@ -121,7 +121,7 @@ class Side:
     def __len__(self) -> int:
         return self.ex.size
 
-    def take(self, keep: np.ndarray) -> "Side":
+    def take(self, keep: np.ndarray) -> Side:
         return Side(self.ex[keep], self.start[keep], self.end[keep], self.type[keep])
 
 
@@ -148,7 +148,11 @@ def _order(spans: pd.DataFrame) -> np.ndarray:
 def _side(spans: pd.DataFrame, ex: np.ndarray, cats: list[str]) -> tuple[Side, np.ndarray]:
     o = _order(spans)
     start = spans["start"].to_numpy(np.int64)
-    end = spans["end"].to_numpy(np.int64) if "end" in spans.columns else start + spans["text"].str.len().to_numpy(np.int64)
+    end = (
+        spans["end"].to_numpy(np.int64)
+        if "end" in spans.columns
+        else start + spans["text"].str.len().to_numpy(np.int64)
+    )
     types = spans["type"].to_numpy()
     if len(types) < 256:  # a dict is cheaper than building an index for a few spans
         index = {c: i for i, c in enumerate(cats)}
@@ -208,14 +212,18 @@ def _segments(ref: Side, hyp: Side, width: int):
     rs, re_ = ref.ex * width + ref.start, ref.ex * width + ref.end
     hs, he = hyp.ex * width + hyp.start, hyp.ex * width + hyp.end
     b = np.unique(np.concatenate([rs, re_, hs, he]))
-    first_last = {"ref": (np.searchsorted(b, rs), np.searchsorted(b, re_)),
-                  "hyp": (np.searchsorted(b, hs), np.searchsorted(b, he))}
+    first_last = {
+        "ref": (np.searchsorted(b, rs), np.searchsorted(b, re_)),
+        "hyp": (np.searchsorted(b, hs), np.searchsorted(b, he)),
+    }
     return b, np.diff(b), b[:-1] // width, first_last
 
 
 def _cover(n_b: int, first: np.ndarray, past: np.ndarray, types: np.ndarray, n_cat: int) -> np.ndarray:
     """(n_cat, n_segments): how many spans of each category cover each segment."""
-    diff = np.bincount(types * n_b + first, minlength=n_cat * n_b) - np.bincount(types * n_b + past, minlength=n_cat * n_b)
+    diff = np.bincount(types * n_b + first, minlength=n_cat * n_b) - np.bincount(
+        types * n_b + past, minlength=n_cat * n_b
+    )
     return np.cumsum(diff.reshape(n_cat, n_b), axis=1)[:, : n_b - 1]
 
 
@@ -262,8 +270,17 @@ def _matched(first, past, types, other_cover: np.ndarray) -> np.ndarray:
     return (hit[types, past] - hit[types, first]) > 0
 
 
-def count_arrays(ref: Side, hyp: Side, n_ex: int, n_cat: int, match: str = "hard", metric: str = "char",
-                 convention: str | None = None, by_type: bool = False, per_category: str = "factgenie") -> np.ndarray:
+def count_arrays(
+    ref: Side,
+    hyp: Side,
+    n_ex: int,
+    n_cat: int,
+    match: str = "hard",
+    metric: str = "char",
+    convention: str | None = None,
+    by_type: bool = False,
+    per_category: str = "factgenie",
+) -> np.ndarray:
     """(6, n_cat or 1, n_ex) integer counts in ``COUNT_COLUMNS`` order, per category and example.
 
     ``ref`` and ``hyp`` hold example codes 0..n_ex-1 (spans with other codes are ignored) and type
@@ -309,8 +326,11 @@ def _overlap(out, ref: Side, hyp: Side, n_ex, n_cat, match, metric, per_category
     h_all, r_all = h.sum(axis=0), r.sum(axis=0)
 
     def per_ex(values: np.ndarray) -> np.ndarray:
-        flat = np.bincount((np.arange(values.shape[0])[:, None] * n_ex + seg_ex[None, :]).ravel(),
-                           weights=(values * seg_len).ravel(), minlength=values.shape[0] * n_ex)
+        flat = np.bincount(
+            (np.arange(values.shape[0])[:, None] * n_ex + seg_ex[None, :]).ravel(),
+            weights=(values * seg_len).ravel(),
+            minlength=values.shape[0] * n_ex,
+        )
         return flat.reshape(values.shape[0], n_ex).astype(np.int64)
 
     if metric == "span":
@@ -320,12 +340,15 @@ def _overlap(out, ref: Side, hyp: Side, n_ex, n_cat, match, metric, per_category
         r_types = ref.type if match == "hard" else np.zeros_like(ref.type)
         hit_h = _matched(hf, hp, h_types, cover_of_ref)
         hit_r = _matched(rf, rp, r_types, cover_of_hyp)
-        out[0] = np.bincount(hyp.type * n_ex + hyp.ex, weights=hit_h.astype(float), minlength=n_cat * n_ex).reshape(n_cat, n_ex)
-        out[1] = np.bincount(ref.type * n_ex + ref.ex, weights=hit_r.astype(float), minlength=n_cat * n_ex).reshape(n_cat, n_ex)
+        out[0] = np.bincount(hyp.type * n_ex + hyp.ex, weights=hit_h.astype(float), minlength=n_cat * n_ex).reshape(
+            n_cat, n_ex
+        )
+        out[1] = np.bincount(ref.type * n_ex + ref.ex, weights=hit_r.astype(float), minlength=n_cat * n_ex).reshape(
+            n_cat, n_ex
+        )
         return
     if metric == "char-greedy":
-        credit = (_greedy_hard_credit(hf, hp, hyp.type, r, n_cat, n_seg) if match == "hard"
-                  else h * (r_all > 0)[None, :])
+        credit = _greedy_hard_credit(hf, hp, hyp.type, r, n_cat, n_seg) if match == "hard" else h * (r_all > 0)[None, :]
         out[0] = out[1] = per_ex(credit)
         return
     if match == "hard":
@@ -357,9 +380,17 @@ def _encode_pair(ref: pd.DataFrame, hyp: pd.DataFrame, examples: pd.DataFrame, c
     return r, h, first, cats
 
 
-def per_example(ref: pd.DataFrame, hyp: pd.DataFrame, examples: pd.DataFrame, match: str = "hard",
-                convention: str | None = None, by_type: bool = False, per_category: str = "factgenie",
-                categories: list[str] | None = None, metric: str = "char") -> pd.DataFrame:
+def per_example(
+    ref: pd.DataFrame,
+    hyp: pd.DataFrame,
+    examples: pd.DataFrame,
+    match: str = "hard",
+    convention: str | None = None,
+    by_type: bool = False,
+    per_category: str = "factgenie",
+    categories: list[str] | None = None,
+    metric: str = "char",
+) -> pd.DataFrame:
     """Per-example, per-category counts of a reference and a hypothesis span set.
 
     ``ref`` and ``hyp`` are span frames (columns: the example key, ``start``, ``end`` or ``text``,
@@ -390,8 +421,16 @@ def prf(overlap, overlap_ref, hyp_length, ref_length):
 def _score_frame(categories: list[str], sums: np.ndarray, n_examples: int) -> pd.DataFrame:
     """``sums``: (6, n_cat) summed counts."""
     p, r, f = prf(*sums[:4])
-    return pd.DataFrame({"category": categories, "precision": p, "recall": r, "f1": f,
-                         "examples": np.full(len(categories), n_examples), **dict(zip(COUNT_COLUMNS, sums))})
+    return pd.DataFrame(
+        {
+            "category": categories,
+            "precision": p,
+            "recall": r,
+            "f1": f,
+            "examples": np.full(len(categories), n_examples),
+            **dict(zip(COUNT_COLUMNS, sums)),
+        }
+    )
 
 
 def scores(counts: pd.DataFrame) -> pd.DataFrame:
@@ -411,9 +450,17 @@ def scores(counts: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def span_f1(ref: pd.DataFrame, hyp: pd.DataFrame, examples: pd.DataFrame, match: str = "hard",
-            convention: str | None = None, by_type: bool = False, per_category: str = "factgenie",
-            categories: list[str] | None = None, metric: str = "char") -> pd.DataFrame:
+def span_f1(
+    ref: pd.DataFrame,
+    hyp: pd.DataFrame,
+    examples: pd.DataFrame,
+    match: str = "hard",
+    convention: str | None = None,
+    by_type: bool = False,
+    per_category: str = "factgenie",
+    categories: list[str] | None = None,
+    metric: str = "char",
+) -> pd.DataFrame:
     """P/R/F1 of ``hyp`` against ``ref`` on ``examples``: an ``"all"`` row, plus one per category
     when ``by_type`` (the ``"all"`` row always comes from the overall computation).
 

@@ -51,8 +51,17 @@ CONFUSION = {  # true status -> probabilities of (Not Checkable, Misleading, Inc
     "incorrect": (0.18, 0.24, 0.58),
 }
 CLARITY_PRIOR = (2.0, 2.2)  # the Beta the text stage draws non-incorrect clarity from (summaries._summary)
-HUMAN_REASONS = ["", "", "", "not in the description", "exaggerated", "the description says otherwise",
-                 "cannot verify this", "distance is wrong", "overstated"]
+HUMAN_REASONS = [
+    "",
+    "",
+    "",
+    "not in the description",
+    "exaggerated",
+    "the description says otherwise",
+    "cannot verify this",
+    "distance is wrong",
+    "overstated",
+]
 LLM_REASON = {  # by type index
     0: "The description does not mention {x}, so the claim cannot be verified.",
     1: "The description only partly supports {x}; the summary overstates it.",
@@ -75,28 +84,42 @@ TYPE_INDEX = {NC: 0, MIS: 1, INC: 2}
 class HumanProcess:
     """The human annotation process: eight calibrated parameters, and three set ones."""
 
-    salience: tuple[float, float]        # logit slope on the shared clarity score z_c, stage 1 and 2
-    false_alarm: float                   # logit offset of a supported claim (a false alarm)
+    salience: tuple[float, float]  # logit slope on the shared clarity score z_c, stage 1 and 2
+    false_alarm: float  # logit offset of a supported claim (a false alarm)
     type_agreement: tuple[float, float]  # P(take the claim's shared perceived type), stage 1 and 2
-    example_effect: float                # logit spread of an example effect shared by all annotators
-    partial: float                       # P(span covers one side of a word cut of the claim phrase)
-    type_lean: float                     # spread of an annotator's own Not Checkable vs Misleading lean (log-odds)
-    widen: float = 0.75                  # set: mean P(span extends beyond the claim's core), for 4-word spans
-    sensitivity_sd: float = 0.5          # set: spread of u_a (logit)
-    false_alarm_sd: float = 0.5          # set: spread of v_a (logit)
+    example_effect: float  # logit spread of an example effect shared by all annotators
+    partial: float  # P(span covers one side of a word cut of the claim phrase)
+    type_lean: float  # spread of an annotator's own Not Checkable vs Misleading lean (log-odds)
+    widen: float = 0.75  # set: mean P(span extends beyond the claim's core), for 4-word spans
+    sensitivity_sd: float = 0.5  # set: spread of u_a (logit)
+    false_alarm_sd: float = 0.5  # set: spread of v_a (logit)
 
-    NAMES = ("salience_stage1", "salience_stage2", "false_alarm", "type_agreement_stage1",
-             "type_agreement_stage2", "example_effect", "partial", "type_lean")
+    NAMES = (
+        "salience_stage1",
+        "salience_stage2",
+        "false_alarm",
+        "type_agreement_stage1",
+        "type_agreement_stage2",
+        "example_effect",
+        "partial",
+        "type_lean",
+    )
 
     def vector(self) -> tuple[float, ...]:
-        return (*self.salience, self.false_alarm, *self.type_agreement, self.example_effect, self.partial,
-                self.type_lean)
+        return (
+            *self.salience,
+            self.false_alarm,
+            *self.type_agreement,
+            self.example_effect,
+            self.partial,
+            self.type_lean,
+        )
 
     def as_dict(self) -> dict:
         return dict(zip(self.NAMES, self.vector()))
 
     @classmethod
-    def from_vector(cls, x, **fixed) -> "HumanProcess":
+    def from_vector(cls, x, **fixed) -> HumanProcess:
         """From the calibrated parameters in :attr:`NAMES` order (set ones as keywords)."""
         x = [float(v) for v in x]
         return cls((x[0], x[1]), x[2], (x[3], x[4]), x[5], x[6], x[7], **fixed)
@@ -104,18 +127,19 @@ class HumanProcess:
 
 # Fitted by calibration.calibrate() (data/README.md, "Calibration"): rerun
 # `python -m hotelcheckspan.simulation.calibration` to reproduce these values.
-HUMAN = HumanProcess(salience=(0.0, 1.0), false_alarm=-1.0, type_agreement=(0.0, 0.4), example_effect=0.75,
-                     partial=0.0, type_lean=2.0)
+HUMAN = HumanProcess(
+    salience=(0.0, 1.0), false_alarm=-1.0, type_agreement=(0.0, 0.4), example_effect=0.75, partial=0.0, type_lean=2.0
+)
 
 
 @dataclass
 class Annotator:
     id: str
     group: int
-    sens: float       # humans: logit sensitivity u_a; LLMs: 1
+    sens: float  # humans: logit sensitivity u_a; LLMs: 1
     false_alarm: float  # humans: logit false-alarm habit v_a
-    loose: float      # probability of extending a span beyond its core
-    offset: float     # impression offset
+    loose: float  # probability of extending a span beyond its core
+    offset: float  # impression offset
     lean: float = 0.0  # humans: log-odds lean towards Not Checkable over Misleading
     swap: float = 0.0  # LLMs: extra probability of swapping Misleading and Not Checkable
     type_prior: tuple | None = None  # LLMs: their own type preference (Table 3 shares)
@@ -149,23 +173,29 @@ def claim_latents(examples: list[Example], rng: np.random.Generator) -> dict[int
 def human_pool(prefix: str, n: int, rng: np.random.Generator, process: HumanProcess) -> list[Annotator]:
     pool = []
     for i in range(n):
-        pool.append(Annotator(
-            id=f"{prefix}-a{i + 1:03d}", group=i % 2,
-            sens=float(rng.normal(0, process.sensitivity_sd)),
-            false_alarm=float(rng.normal(0, process.false_alarm_sd)),
-            loose=float(np.clip(process.widen + rng.uniform(-0.2, 0.2), 0, 1)),
-            offset=float(rng.normal(0, 0.6)),
-            lean=float(rng.normal(0, process.type_lean)),
-        ))
+        pool.append(
+            Annotator(
+                id=f"{prefix}-a{i + 1:03d}",
+                group=i % 2,
+                sens=float(rng.normal(0, process.sensitivity_sd)),
+                false_alarm=float(rng.normal(0, process.false_alarm_sd)),
+                loose=float(np.clip(process.widen + rng.uniform(-0.2, 0.2), 0, 1)),
+                offset=float(rng.normal(0, 0.6)),
+                lean=float(rng.normal(0, process.type_lean)),
+            )
+        )
     return pool
 
 
-def assign_batches(examples: list[Example], pool: list[Annotator], group: int, batch_size: int,
-                   rng: np.random.Generator) -> list[tuple[Example, Annotator, int]]:
+def assign_batches(
+    examples: list[Example], pool: list[Annotator], group: int, batch_size: int, rng: np.random.Generator
+) -> list[tuple[Example, Annotator, int]]:
     members = [a for a in pool if a.group == group]
     order = [examples[i] for i in rng.permutation(len(examples))]
-    batches = [order[i:i + batch_size] for i in range(0, len(order), batch_size)]
-    who = list(rng.permutation(len(members))) + list(rng.integers(0, len(members), size=max(0, len(batches) - len(members))))
+    batches = [order[i : i + batch_size] for i in range(0, len(order), batch_size)]
+    who = list(rng.permutation(len(members))) + list(
+        rng.integers(0, len(members), size=max(0, len(batches) - len(members)))
+    )
     return [(e, members[who[b]], b + 1) for b, batch in enumerate(batches) for e in batch]
 
 
@@ -226,13 +256,14 @@ def solve_alpha(logits: np.ndarray, target: float) -> float:
     return (lo + hi) / 2
 
 
-def _span_for(c: Claim, summary: str, loose: float, extra_words: float, rng: np.random.Generator,
-              partial: float = 0.0) -> tuple[int, int]:
+def _span_for(
+    c: Claim, summary: str, loose: float, extra_words: float, rng: np.random.Generator, partial: float = 0.0
+) -> tuple[int, int]:
     """Character span an annotator selects for a claim: with probability ``partial`` one side of
     a random word cut of the claim phrase (the predicate or the place, say); else the core,
     widened (probability ``loose``) or trimmed by habit."""
     if partial and rng.random() < partial:
-        words = list(re.finditer(r"\S+", summary[c.start:c.end]))
+        words = list(re.finditer(r"\S+", summary[c.start : c.end]))
         if len(words) > 1:
             k = int(rng.integers(1, len(words)))
             part = words[:k] if rng.random() < 0.5 else words[k:]
@@ -261,8 +292,15 @@ def _place(spans: list[dict], c: Claim, s: int, e: int) -> tuple[int, int] | Non
     return s, e
 
 
-def annotate_human(a: Annotator, e: Example, latents: list[Latent], alpha: float, process: HumanProcess,
-                   stage: int, rng: np.random.Generator) -> list[dict]:
+def annotate_human(
+    a: Annotator,
+    e: Example,
+    latents: list[Latent],
+    alpha: float,
+    process: HumanProcess,
+    stage: int,
+    rng: np.random.Generator,
+) -> list[dict]:
     spans = []
     agree = process.type_agreement[stage - 1]
     for c, lat in zip(e.claims, latents):
@@ -293,13 +331,28 @@ def llm_annotator(folder: str, paper: dict) -> Annotator:
     _, _, loose, prior_w = LLM_CAMPAIGNS[folder]
     row = paper["table3_llm_campaigns"][PAPER_NAME[folder]]
     prior = np.array([row[NC], row[MIS], row[INC]], dtype=float) + 0.5
-    return Annotator(id=folder, group=0, sens=1.0, false_alarm=1.0, swap=0.05, loose=loose, offset=0.0,
-                     type_prior=tuple(prior / prior.sum()), prior_weight=prior_w)
+    return Annotator(
+        id=folder,
+        group=0,
+        sens=1.0,
+        false_alarm=1.0,
+        swap=0.05,
+        loose=loose,
+        offset=0.0,
+        type_prior=tuple(prior / prior.sum()),
+        prior_weight=prior_w,
+    )
 
 
 def _llm_weights(e: Example) -> np.ndarray:
-    return np.array([LLM_FALSE_ALARM * c.vague if c.status == "supported"
-                     else c.clarity * (1.25 if c.status == "incorrect" else 1.0) for c in e.claims])
+    return np.array(
+        [
+            LLM_FALSE_ALARM * c.vague
+            if c.status == "supported"
+            else c.clarity * (1.25 if c.status == "incorrect" else 1.0)
+            for c in e.claims
+        ]
+    )
 
 
 def solve_llm(examples: list[Example], spans: float, flagged: float) -> tuple[float, float]:
@@ -362,8 +415,14 @@ def impression(spans: list[dict], a: Annotator, quality: float, paper: dict, rng
 CAMPAIGN_ORDER = ["stage1", "stage2", *LLM_CAMPAIGNS]  # fixes each campaign's random stream
 
 
-def annotate(examples: list[Example], paper: dict, seed: tuple[int, ...], process: HumanProcess = HUMAN,
-             parts: tuple[bool, ...] = (True, False), llms: bool = True) -> dict[str, list[dict]]:
+def annotate(
+    examples: list[Example],
+    paper: dict,
+    seed: tuple[int, ...],
+    process: HumanProcess = HUMAN,
+    parts: tuple[bool, ...] = (True, False),
+    llms: bool = True,
+) -> dict[str, list[dict]]:
     """Every campaign's simulated records, per campaign: dicts with ``example, spans,
     annotator_group`` and for humans ``annotator_id, stage, batch, impression, no_errors_label``.
 
@@ -377,8 +436,10 @@ def annotate(examples: list[Example], paper: dict, seed: tuple[int, ...], proces
     latents = claim_latents(examples, np.random.default_rng([*seed, 0]))
     rng = np.random.default_rng([*seed, 1])
     jobs: dict[tuple[str, int], list[tuple[Example, Annotator, int]]] = {}
-    pools = {"stage1": human_pool("s1", paper["campaigns"]["stage1"]["annotators"], rng, process),
-             "stage2": human_pool("s2", paper["campaigns"]["stage2"]["qualified"], rng, process)}
+    pools = {
+        "stage1": human_pool("s1", paper["campaigns"]["stage1"]["annotators"], rng, process),
+        "stage2": human_pool("s2", paper["campaigns"]["stage2"]["qualified"], rng, process),
+    }
     for camp, pool in pools.items():
         subset = examples if camp == "stage1" else [e for e in examples if e.stage2]
         size = paper["campaigns"][camp]["batch_size"]
@@ -406,15 +467,21 @@ def annotate(examples: list[Example], paper: dict, seed: tuple[int, ...], proces
                 if camp in LLM_CAMPAIGNS:
                     spans = annotate_llm(a, e, s1, s2, rng)
                     for s in spans:
-                        s["reason"] = LLM_REASON[s["type"]].format(x=f"'{e.summary[s['start']:s['end']]}'")
+                        s["reason"] = LLM_REASON[s["type"]].format(x=f"'{e.summary[s['start'] : s['end']]}'")
                     rec = {"example": e, "spans": spans, "annotator_group": 0}
                 else:
                     spans = annotate_human(a, e, latents[id(e)], alpha, process, stage, rng)
                     for s in spans:
                         s["reason"] = HUMAN_REASONS[rng.integers(len(HUMAN_REASONS))]
-                    rec = {"example": e, "spans": spans, "annotator_id": a.id, "annotator_group": g,
-                           "stage": stage, "batch": batch,
-                           "impression": impression(spans, a, quality[id(e)], paper, rng),
-                           "no_errors_label": NO_ERROR_LABELS[g]}
+                    rec = {
+                        "example": e,
+                        "spans": spans,
+                        "annotator_id": a.id,
+                        "annotator_group": g,
+                        "stage": stage,
+                        "batch": batch,
+                        "impression": impression(spans, a, quality[id(e)], paper, rng),
+                        "no_errors_label": NO_ERROR_LABELS[g],
+                    }
                 out.setdefault(camp, []).append(rec)
     return out

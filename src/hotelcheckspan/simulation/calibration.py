@@ -64,12 +64,30 @@ def frames(campaign_records: dict[str, list[dict]]) -> Corpus:
         for r in rows:
             rid = len(recs)
             k = key(r["example"])
-            recs.append({"record_id": rid, "kind": "human" if "stage" in r else "model", "campaign": camp,
-                         "annotator_group": r["annotator_group"], **k, "n_spans": len(r["spans"])})
+            recs.append(
+                {
+                    "record_id": rid,
+                    "kind": "human" if "stage" in r else "model",
+                    "campaign": camp,
+                    "annotator_group": r["annotator_group"],
+                    **k,
+                    "n_spans": len(r["spans"]),
+                }
+            )
             for order, s in enumerate(r["spans"]):
-                spans.append({"record_id": rid, "campaign": camp, "annotator_group": r["annotator_group"], **k,
-                              "order": order, "start": s["start"], "end": s["end"], "type": CATEGORIES[s["type"]],
-                              "words": len(r["example"].summary[s["start"]:s["end"]].split())})
+                spans.append(
+                    {
+                        "record_id": rid,
+                        "campaign": camp,
+                        "annotator_group": r["annotator_group"],
+                        **k,
+                        "order": order,
+                        "start": s["start"],
+                        "end": s["end"],
+                        "type": CATEGORIES[s["type"]],
+                        "words": len(r["example"].summary[s["start"] : s["end"]].split()),
+                    }
+                )
     span_cols = ["record_id", "campaign", "annotator_group", *KEY, "order", "start", "end", "type", "words"]
     return Corpus(Path("."), pd.DataFrame(columns=KEY), pd.DataFrame(recs), pd.DataFrame(spans, columns=span_cols))
 
@@ -87,16 +105,26 @@ def measure(corpus, paper: dict | None = None, convention: str = CONVENTION) -> 
     for comp in HUMAN_ROWS:
         for match, tag in (("hard", "H"), ("soft", "S")):
             for metric, short in (("precision", "P"), ("recall", "R"), ("f1", "F1")):
-                rows.append({"figure": f"{comp} {short}_{tag}", "paper": paper["table6_span_level"][comp][f"{short}_{tag}"],
-                             "ours": float(means.loc[(comp, match), metric])})
+                rows.append(
+                    {
+                        "figure": f"{comp} {short}_{tag}",
+                        "paper": paper["table6_span_level"][comp][f"{short}_{tag}"],
+                        "ours": float(means.loc[(comp, match), metric]),
+                    }
+                )
     for label, tvd in vote_tvd(corpus, paper).items():
         rows.append({"figure": f"TVD {label}", "paper": 0.0, "ours": tvd})
     words = corpus.spans.loc[corpus.spans["campaign"].isin(["stage1", "stage2"])]
     if "words" not in words.columns:
         words = words.assign(words=[len(t.split()) for t in words["text"]]) if "text" in words.columns else None
     if words is not None:
-        rows.append({"figure": "human span words, mean", "paper": paper["dataset"]["span_words"]["mean"],
-                     "ours": float(words["words"].mean())})
+        rows.append(
+            {
+                "figure": "human span words, mean",
+                "paper": paper["dataset"]["span_words"]["mean"],
+                "ours": float(words["words"].mean()),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -160,8 +188,9 @@ def evaluate(process: HumanProcess, examples, paper: dict | None = None, seeds=S
     return out.reset_index()
 
 
-def calibrate(examples=None, seed: int = 1, seeds=SEEDS, grid: dict | None = None, start=START, sweeps: int = 2,
-              log=None) -> tuple[HumanProcess, pd.DataFrame]:
+def calibrate(
+    examples=None, seed: int = 1, seeds=SEEDS, grid: dict | None = None, start=START, sweeps: int = 2, log=None
+) -> tuple[HumanProcess, pd.DataFrame]:
     """Coordinate descent over ``grid`` from ``start``: returns the best process and every
     evaluated candidate (columns: the parameters and ``loss``). Deterministic."""
     paper = figures()
@@ -182,7 +211,7 @@ def calibrate(examples=None, seed: int = 1, seeds=SEEDS, grid: dict | None = Non
     best = list(start)
     for _ in range(sweeps):
         for i, name in enumerate(names):
-            candidates = [best[:i] + [v] + best[i + 1:] for v in grid[name]]
+            candidates = [best[:i] + [v] + best[i + 1 :] for v in grid[name]]
             best = list(min(candidates + [best], key=score))
     table = pd.DataFrame([dict(zip(names, x)) | {"loss": v} for x, v in seen.items()])
     return HumanProcess.from_vector(best), table.sort_values("loss", kind="stable").reset_index(drop=True)

@@ -61,7 +61,7 @@ def _may_exceed(cand: _Seg, kept: _Seg, threshold: float) -> bool:
     if cand.bleu_len and kept.bleu_len:
         p1 = sum((cand.bleu_counts & kept.bleu_counts).values()) / cand.bleu_len
         bp = 1.0 if cand.bleu_len >= kept.bleu_len else math.exp(1 - kept.bleu_len / cand.bleu_len)
-        if bp * p1 ** 0.25 > threshold:
+        if bp * p1**0.25 > threshold:
             return True
     return False
 

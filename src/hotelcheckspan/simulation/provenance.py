@@ -32,8 +32,9 @@ def _read(path: Path, stamp: tuple) -> dict:
 
 def _check(node: dict, where: tuple, path: Path) -> None:
     if "status" in node and node["status"] not in STATUSES:
-        raise ValueError(f"{path.name}: {'/'.join(where)}: status must be one of {', '.join(STATUSES)}, "
-                         f"not {node['status']!r}")
+        raise ValueError(
+            f"{path.name}: {'/'.join(where)}: status must be one of {', '.join(STATUSES)}, not {node['status']!r}"
+        )
     for key, value in node.items():
         if isinstance(value, dict):
             _check(value, (*where, str(key)), path)

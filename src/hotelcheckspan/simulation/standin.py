@@ -39,8 +39,9 @@ SEED = 1  # the texts: the first seed from 0 up whose corpus met every bound of 
 DRAW = 16  # the annotations: the first draw meeting every bound of checks() (choose_draw, data/README.md)
 
 
-def generate(out_dir: Path | str, seed: int = SEED, process: HumanProcess = HUMAN, draw: int = DRAW,
-             examples: list | None = None) -> Path:
+def generate(
+    out_dir: Path | str, seed: int = SEED, process: HumanProcess = HUMAN, draw: int = DRAW, examples: list | None = None
+) -> Path:
     """Write the stand-in corpus in factgenie layout to ``out_dir``; deterministic for a seed.
 
     The texts come from the stream ``default_rng(seed)``, the annotations from streams rooted
@@ -60,8 +61,15 @@ def checks(corpus) -> pd.DataFrame:
     targets within their tolerance (columns as :func:`marginal_checks`)."""
     m = calibration.targeted(calibration.measure(corpus))
     tol = calibration.TOLERANCE
-    agreement = pd.DataFrame({"marginal": m["figure"], "paper": m["paper"], "corpus": m["ours"].round(3),
-                              "low": m["paper"] - tol, "high": m["paper"] + tol})
+    agreement = pd.DataFrame(
+        {
+            "marginal": m["figure"],
+            "paper": m["paper"],
+            "corpus": m["ours"].round(3),
+            "low": m["paper"] - tol,
+            "high": m["paper"] + tol,
+        }
+    )
     agreement["ok"] = (agreement["corpus"] - agreement["paper"]).abs() <= tol
     return pd.concat([marginal_checks(corpus), agreement], ignore_index=True)
 
@@ -78,8 +86,11 @@ def choose_draw(seed: int = SEED, process: HumanProcess = HUMAN, draws=range(1, 
     examples = build_examples(np.random.default_rng(seed), paper)
     with tempfile.TemporaryDirectory() as tmp:
         for draw in draws:
-            screen = calibration.targeted(calibration.measure(calibration.frames(
-                annotate(examples, paper, (seed, draw), process, parts=(True,), llms=False))))
+            screen = calibration.targeted(
+                calibration.measure(
+                    calibration.frames(annotate(examples, paper, (seed, draw), process, parts=(True,), llms=False))
+                )
+            )
             missed = screen.loc[(screen["ours"] - screen["paper"]).abs() > calibration.TOLERANCE, "figure"]
             if len(missed):
                 if log:
@@ -88,8 +99,10 @@ def choose_draw(seed: int = SEED, process: HumanProcess = HUMAN, draws=range(1, 
             generate(Path(tmp) / str(draw), seed, process, draw, examples)
             result = checks(corpora.load(Path(tmp) / str(draw)))
             if log:
-                log(f"draw {draw}: {int((~result['ok']).sum())} bound(s) missed "
-                    + ", ".join(result.loc[~result["ok"], "marginal"]))
+                log(
+                    f"draw {draw}: {int((~result['ok']).sum())} bound(s) missed "
+                    + ", ".join(result.loc[~result["ok"], "marginal"])
+                )
             if result["ok"].all():
                 return draw
     raise RuntimeError(f"no draw in {draws} meets every bound")
@@ -105,12 +118,25 @@ def marginal_checks(corpus, paper: dict | None = None):
     rows = []
 
     def add(what, paper_value, value, lo, hi):
-        rows.append({"marginal": what, "paper": paper_value, "corpus": value, "low": lo, "high": hi,
-                     "ok": bool(lo <= value <= hi)})
+        rows.append(
+            {
+                "marginal": what,
+                "paper": paper_value,
+                "corpus": value,
+                "low": lo,
+                "high": hi,
+                "ok": bool(lo <= value <= hi),
+            }
+        )
 
     ov = dataset_level.overview(corpus)
-    add("human spans", paper["dataset"]["human_spans"], ov["spans"], 0.9 * paper["dataset"]["human_spans"],
-        1.1 * paper["dataset"]["human_spans"])
+    add(
+        "human spans",
+        paper["dataset"]["human_spans"],
+        ov["spans"],
+        0.9 * paper["dataset"]["human_spans"],
+        1.1 * paper["dataset"]["human_spans"],
+    )
     human_records = paper["dataset"]["human_records"]
     add("human records", human_records, ov["records"], human_records, human_records)
     for row in dataset_level.type_distribution(corpus).itertuples():
@@ -138,10 +164,21 @@ def marginal_checks(corpus, paper: dict | None = None):
     ex = corpus.examples
     d = paper["dataset"]
     add("examples", d["examples"], len(ex), d["examples"], d["examples"])
-    add("stage-2 examples", paper["campaigns"]["stage2"]["examples"], len(dataset_level.stage2_examples(corpus)),
-        paper["campaigns"]["stage2"]["examples"], paper["campaigns"]["stage2"]["examples"])
+    add(
+        "stage-2 examples",
+        paper["campaigns"]["stage2"]["examples"],
+        len(dataset_level.stage2_examples(corpus)),
+        paper["campaigns"]["stage2"]["examples"],
+        paper["campaigns"]["stage2"]["examples"],
+    )
     dw = d["description_words"]
-    add("description words, mean", dw["mean"], round(float(ex["description_words"].mean()), 1), 0.9 * dw["mean"], 1.1 * dw["mean"])
+    add(
+        "description words, mean",
+        dw["mean"],
+        round(float(ex["description_words"].mean()), 1),
+        0.9 * dw["mean"],
+        1.1 * dw["mean"],
+    )
     add("description words, min", dw["min"], int(ex["description_words"].min()), dw["min"], dw["max"])
     add("description words, max", dw["max"], int(ex["description_words"].max()), dw["min"], dw["max"])
     sw = d["summary_words"]

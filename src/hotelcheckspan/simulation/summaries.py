@@ -11,33 +11,105 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..categories import CATEGORIES
-from .texts import AMENITIES, ATMOS, CITIES, COUNTRY_WEIGHT, CUISINES, NAME_FIRST, NAME_KIND, ROOMS, STYLES, \
-    UNMENTIONED_PLACES, VIEWS, Hotel, _description
+from .texts import (
+    AMENITIES,
+    ATMOS,
+    CITIES,
+    COUNTRY_WEIGHT,
+    CUISINES,
+    NAME_FIRST,
+    NAME_KIND,
+    ROOMS,
+    STYLES,
+    UNMENTIONED_PLACES,
+    VIEWS,
+    Hotel,
+    _description,
+)
 
 NC, MIS, INC = CATEGORIES  # type index 0, 1, 2 as in the paper's factgenie config
 STATUSES = ("supported", "not_checkable", "misleading", "incorrect")
 TRUE_TYPE = {"not_checkable": NC, "misleading": MIS, "incorrect": INC}
 
 # Each claim phrase carries its core (the minimal error span) in brackets.
-PROXIMITY = ["[close to {L}]", "[near {L}]", "only [moments from {L}]", "[a stone's throw from {L}]",
-             "just [minutes from {L}]", "[within easy reach of {L}]", "just [steps from {L}]", "[next to {L}]",
-             "[around the corner from {L}]", "[conveniently near {L}]"]
-CENTRAL = ["[in the heart of {city}]", "[right in central {city}]", "[in the city centre]", "[at the centre of {city}]",
-           "[in downtown {city}]", "[centrally located] in {city}", "[in the middle of {city}]", "[in prime central {city}]"]
-WALKING = ["a [short walk] from {L}", "[within walking distance] of {L}", "a [five-minute walk] from {L}",
-           "an [easy stroll] from {L}", "a [ten-minute walk] from {L}", "[walkable] to {L}", "a [quick walk] from {L}"]
-ACCESS = ["[easy access] to the metro", "[excellent transport links]", "[convenient access] to {station} station",
-          "[quick connections] to the airport", "[great public transport] links", "[easy access] to the motorway",
-          "[direct trains] to the airport"]
-BUSINESS = ["[a business centre]", "[meeting rooms]", "[conference facilities]", "[a 24-hour business centre]",
-            "[event spaces] for up to 200 guests", "[a coworking lounge]", "[fully equipped meeting rooms]"]
-FITNESS = ["[a fitness centre]", "[a well-equipped gym]", "[a 24-hour gym]", "[fitness facilities]",
-           "[a yoga studio]", "[a fitness room] with cardio machines", "[an indoor pool] and gym"]
-DINING = ["[an on-site {cuisine} restaurant]", "[a complimentary breakfast]", "[a rooftop bar]", "[a buffet breakfast]",
-          "[a {cuisine} restaurant]", "[free breakfast] every morning", "[a cocktail bar]", "[a cafe] serving {cuisine} food",
-          "[in-room dining]"]
-SCENIC = ["[stunning {view} views]", "[panoramic {view} views]", "[breathtaking {view} views]", "[views of {L}]",
-          "[sweeping {view} views]", "rooms with [{view} views]", "[beautiful {view} views]"]
+PROXIMITY = [
+    "[close to {L}]",
+    "[near {L}]",
+    "only [moments from {L}]",
+    "[a stone's throw from {L}]",
+    "just [minutes from {L}]",
+    "[within easy reach of {L}]",
+    "just [steps from {L}]",
+    "[next to {L}]",
+    "[around the corner from {L}]",
+    "[conveniently near {L}]",
+]
+CENTRAL = [
+    "[in the heart of {city}]",
+    "[right in central {city}]",
+    "[in the city centre]",
+    "[at the centre of {city}]",
+    "[in downtown {city}]",
+    "[centrally located] in {city}",
+    "[in the middle of {city}]",
+    "[in prime central {city}]",
+]
+WALKING = [
+    "a [short walk] from {L}",
+    "[within walking distance] of {L}",
+    "a [five-minute walk] from {L}",
+    "an [easy stroll] from {L}",
+    "a [ten-minute walk] from {L}",
+    "[walkable] to {L}",
+    "a [quick walk] from {L}",
+]
+ACCESS = [
+    "[easy access] to the metro",
+    "[excellent transport links]",
+    "[convenient access] to {station} station",
+    "[quick connections] to the airport",
+    "[great public transport] links",
+    "[easy access] to the motorway",
+    "[direct trains] to the airport",
+]
+BUSINESS = [
+    "[a business centre]",
+    "[meeting rooms]",
+    "[conference facilities]",
+    "[a 24-hour business centre]",
+    "[event spaces] for up to 200 guests",
+    "[a coworking lounge]",
+    "[fully equipped meeting rooms]",
+]
+FITNESS = [
+    "[a fitness centre]",
+    "[a well-equipped gym]",
+    "[a 24-hour gym]",
+    "[fitness facilities]",
+    "[a yoga studio]",
+    "[a fitness room] with cardio machines",
+    "[an indoor pool] and gym",
+]
+DINING = [
+    "[an on-site {cuisine} restaurant]",
+    "[a complimentary breakfast]",
+    "[a rooftop bar]",
+    "[a buffet breakfast]",
+    "[a {cuisine} restaurant]",
+    "[free breakfast] every morning",
+    "[a cocktail bar]",
+    "[a cafe] serving {cuisine} food",
+    "[in-room dining]",
+]
+SCENIC = [
+    "[stunning {view} views]",
+    "[panoramic {view} views]",
+    "[breathtaking {view} views]",
+    "[views of {L}]",
+    "[sweeping {view} views]",
+    "rooms with [{view} views]",
+    "[beautiful {view} views]",
+]
 
 FAMILIES = {  # family: (phrase bank, role, aspect, status weights: supported, not checkable, misleading, incorrect)
     "proximity": (PROXIMITY, "pp", "location", (0.40, 0.22, 0.30, 0.08)),
@@ -54,18 +126,35 @@ FAMILIES = {  # family: (phrase bank, role, aspect, status weights: supported, n
 }
 PP_FAMILIES = [f for f, v in FAMILIES.items() if v[1] == "pp"]
 NP_FAMILIES = [f for f, v in FAMILIES.items() if v[1] == "np"]
-FAMILY_WEIGHT = {"proximity": 2.6, "central": 1.3, "walking": 0.8, "access": 0.8, "amenities": 1.6, "facilities": 0.9,
-                 "dining": 0.7, "views": 0.6, "atmosphere": 1.0, "business": 0.5, "fitness": 0.4}
+FAMILY_WEIGHT = {
+    "proximity": 2.6,
+    "central": 1.3,
+    "walking": 0.8,
+    "access": 0.8,
+    "amenities": 1.6,
+    "facilities": 0.9,
+    "dining": 0.7,
+    "views": 0.6,
+    "atmosphere": 1.0,
+    "business": 0.5,
+    "fitness": 0.4,
+}
 VAGUE = {"proximity": 1.6, "central": 1.4, "walking": 1.3, "access": 1.2, "atmosphere": 1.5, "views": 1.1}
 
 TEMPLATES = {  # (pp claims, np claims): sentence templates
     (0, 1): ["{Name} offers {N1}.", "Guests at {Name} can enjoy {N1}.", "Enjoy {N1} during your stay at {Name}."],
-    (0, 2): ["{Name} offers {N1} and {N2}.", "Guests can enjoy {N1} and {N2} at {Name}.",
-             "This {style} hotel features {N1} as well as {N2}."],
+    (0, 2): [
+        "{Name} offers {N1} and {N2}.",
+        "Guests can enjoy {N1} and {N2} at {Name}.",
+        "This {style} hotel features {N1} as well as {N2}.",
+    ],
     (0, 3): ["{Name} features {N1}, {N2} and {N3}.", "Enjoy {N1}, {N2} and {N3} at this {style} hotel."],
     (1, 0): ["{Name} is {P1}.", "This {style} hotel is {P1}.", "Stay {P1} at {Name}."],
-    (1, 1): ["Located {P1}, {Name} offers {N1}.", "{Name} is {P1} and offers {N1}.",
-             "Stay {P1} and enjoy {N1} at this {style} hotel."],
+    (1, 1): [
+        "Located {P1}, {Name} offers {N1}.",
+        "{Name} is {P1} and offers {N1}.",
+        "Stay {P1} and enjoy {N1} at this {style} hotel.",
+    ],
     (1, 2): ["Located {P1}, {Name} offers {N1} and {N2}.", "This {style} hotel {P1} boasts {N1} and {N2}."],
     (2, 0): ["{Name} is {P1} and {P2}.", "This {style} hotel is {P1}, {P2}."],
     (2, 1): ["Set {P1} and {P2}, {Name} offers {N1}."],
@@ -73,6 +162,7 @@ TEMPLATES = {  # (pp claims, np claims): sentence templates
 
 
 # --- evidence in the description for each claim status ---------------------------------------
+
 
 def _evidence(family: str, status: str, h: Hotel, filled: str, rng: np.random.Generator) -> str | None:
     """A description sentence that supports, undercuts or contradicts the claim (None: not checkable)."""
@@ -82,24 +172,36 @@ def _evidence(family: str, status: str, h: Hotel, filled: str, rng: np.random.Ge
     r = lambda lo, hi: round(float(rng.uniform(lo, hi)), 1)  # noqa: E731
     core = re.sub(r"^(a|an|the)\s+", "", filled)
     table = {
-        "proximity": {"supported": f"{lm} is only {r(0.2, 0.9)} km from the property.",
-                      "misleading": f"{lm} can be reached in about {int(rng.integers(20, 45))} minutes by car.",
-                      "incorrect": f"Please note that {lm} is {r(12, 40)} km away, on the other side of {h.city}."},
-        "central": {"supported": f"The hotel stands in the historic centre of {h.city}.",
-                    "misleading": f"The property lies in a residential district {r(3, 8)} km from the centre of {h.city}.",
-                    "incorrect": f"The hotel is in the outskirts, {r(15, 30)} km outside {h.city}."},
-        "walking": {"supported": f"{lm} is a {int(rng.integers(3, 9))}-minute walk from the hotel.",
-                    "misleading": f"{lm} is {r(2.5, 5)} km away, with a bus stop nearby.",
-                    "incorrect": f"{lm} is a {int(rng.integers(35, 60))}-minute drive from the hotel."},
-        "access": {"supported": f"{h.station} station is a {int(rng.integers(2, 7))}-minute walk away.",
-                   "misleading": f"The nearest train station, {h.station}, is {r(3, 7)} km away.",
-                   "incorrect": "There is no public transport near the property, and guests need a car."},
-        "views": {"supported": f"Many rooms offer {h.view} views.",
-                  "misleading": f"Some upper-floor rooms have partial {h.view} views.",
-                  "incorrect": "All rooms face the inner courtyard."},
-        "atmosphere": {"supported": f"Guests describe the hotel as offering {core}.",
-                       "misleading": "This budget property offers simple rooms with basic furnishings.",
-                       "incorrect": "The hotel is next to a busy motorway and rooms can be noisy."},
+        "proximity": {
+            "supported": f"{lm} is only {r(0.2, 0.9)} km from the property.",
+            "misleading": f"{lm} can be reached in about {int(rng.integers(20, 45))} minutes by car.",
+            "incorrect": f"Please note that {lm} is {r(12, 40)} km away, on the other side of {h.city}.",
+        },
+        "central": {
+            "supported": f"The hotel stands in the historic centre of {h.city}.",
+            "misleading": f"The property lies in a residential district {r(3, 8)} km from the centre of {h.city}.",
+            "incorrect": f"The hotel is in the outskirts, {r(15, 30)} km outside {h.city}.",
+        },
+        "walking": {
+            "supported": f"{lm} is a {int(rng.integers(3, 9))}-minute walk from the hotel.",
+            "misleading": f"{lm} is {r(2.5, 5)} km away, with a bus stop nearby.",
+            "incorrect": f"{lm} is a {int(rng.integers(35, 60))}-minute drive from the hotel.",
+        },
+        "access": {
+            "supported": f"{h.station} station is a {int(rng.integers(2, 7))}-minute walk away.",
+            "misleading": f"The nearest train station, {h.station}, is {r(3, 7)} km away.",
+            "incorrect": "There is no public transport near the property, and guests need a car.",
+        },
+        "views": {
+            "supported": f"Many rooms offer {h.view} views.",
+            "misleading": f"Some upper-floor rooms have partial {h.view} views.",
+            "incorrect": "All rooms face the inner courtyard.",
+        },
+        "atmosphere": {
+            "supported": f"Guests describe the hotel as offering {core}.",
+            "misleading": "This budget property offers simple rooms with basic furnishings.",
+            "incorrect": "The hotel is next to a busy motorway and rooms can be noisy.",
+        },
     }
     if family in table:
         return table[family][status]
@@ -165,8 +267,18 @@ def _summary(h: Hotel, rng: np.random.Generator, mean_words: float) -> tuple[str
                 start = len(text)
                 text += plain
                 clarity = float(rng.beta(2.0, 2.2)) if statuses[fam] != "incorrect" else float(rng.beta(2.6, 1.6))
-                claims.append(Claim(fam, statuses[fam], start, start + len(plain), start + cs, start + ce,
-                                    clarity, VAGUE.get(fam, 0.8) * float(rng.lognormal(0, 0.4))))
+                claims.append(
+                    Claim(
+                        fam,
+                        statuses[fam],
+                        start,
+                        start + len(plain),
+                        start + cs,
+                        start + ce,
+                        clarity,
+                        VAGUE.get(fam, 0.8) * float(rng.lognormal(0, 0.4)),
+                    )
+                )
                 ev = _evidence(fam, statuses[fam], h, plain[cs:ce], rng)
                 if ev:
                     evidence.append(ev)
@@ -209,9 +321,17 @@ def build_examples(rng: np.random.Generator, paper: dict) -> list[Example]:
     for i in range(n):
         city, country, landmarks, station = CITIES[rng.choice(len(CITIES), p=weights / weights.sum())]
         name = f"The {NAME_FIRST[rng.integers(len(NAME_FIRST))]} {NAME_KIND[rng.integers(len(NAME_KIND))]}"
-        h = Hotel(name, city, country, list(rng.permutation(landmarks)), station,
-                  STYLES[rng.integers(len(STYLES))], CUISINES[rng.integers(len(CUISINES))],
-                  VIEWS[rng.integers(len(VIEWS))], round(float(rng.uniform(0.2, 9)), 1))
+        h = Hotel(
+            name,
+            city,
+            country,
+            list(rng.permutation(landmarks)),
+            station,
+            STYLES[rng.integers(len(STYLES))],
+            CUISINES[rng.integers(len(CUISINES))],
+            VIEWS[rng.integers(len(VIEWS))],
+            round(float(rng.uniform(0.2, 9)), 1),
+        )
         summary, aspect, claims, evidence = _summary(h, rng, ds["summary_words"]["mean"])
         n_sources = int(rng.choice([1, 2, 3, 4], p=[0.30, 0.35, 0.22, 0.13])) if targets[i] > 60 else 1
         desc, sources, segs, dropped = _description(h, evidence, n_sources, int(targets[i]), rng)
@@ -233,4 +353,3 @@ def build_examples(rng: np.random.Generator, paper: dict) -> list[Example]:
     for i, e in enumerate(short):
         e.stage2 = i not in held_out
     return sorted(built, key=lambda e: (e.split != "short", e.idx))
-

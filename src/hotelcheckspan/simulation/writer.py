@@ -29,14 +29,21 @@ def record(rec: dict) -> dict:
         out["annotator_id"] = rec["annotator_id"]
     out["annotator_group"] = rec["annotator_group"]
     out["annotations"] = [
-        {"type": s["type"], "start": s["start"], "text": e.summary[s["start"]:s["end"]], "reason": s["reason"]}
+        {"type": s["type"], "start": s["start"], "text": e.summary[s["start"] : s["end"]], "reason": s["reason"]}
         for s in rec["spans"]
     ]
     if human:
         imp = rec["impression"]
         out["flags"] = [{"label": rec["no_errors_label"], "value": not rec["spans"]}]
-        out["options"] = [{"type": "slider", "label": "Overall impression", "index": str(imp - 1),
-                           "value": str(imp), "optionList": [str(i) for i in range(1, 8)]}]
+        out["options"] = [
+            {
+                "type": "slider",
+                "label": "Overall impression",
+                "index": str(imp - 1),
+                "value": str(imp),
+                "optionList": [str(i) for i in range(1, 8)],
+            }
+        ]
         out["metadata"] = {"stage": rec["stage"], "batch": rec["batch"]}
     else:
         out["metadata"] = {"annotator_id": rec["campaign"], "campaign_id": rec["campaign"]}
@@ -64,42 +71,62 @@ def _dump_yaml(path: Path, data: dict) -> None:
     path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
 
 
-def write(out: Path, examples: list[Example], campaign_records: dict[str, list[dict]],
-          no_error_labels: tuple[str, str]) -> None:
+def write(
+    out: Path, examples: list[Example], campaign_records: dict[str, list[dict]], no_error_labels: tuple[str, str]
+) -> None:
     """The whole corpus below ``out``."""
-    inputs = [key(e) | {
-        "description": e.description, "summary": e.summary, "aspect": e.aspect, "sources": e.sources,
-        "segments": e.segments, "segments_dropped": e.dropped,
-    } for e in examples]
+    inputs = [
+        key(e)
+        | {
+            "description": e.description,
+            "summary": e.summary,
+            "aspect": e.aspect,
+            "sources": e.sources,
+            "segments": e.segments,
+            "segments_dropped": e.dropped,
+        }
+        for e in examples
+    ]
     _dump_jsonl(out / "inputs.jsonl", inputs)
     cats = _categories()
     for camp in ("stage1", "stage2"):
         folder = out / "annotations" / "human" / camp
-        _dump_yaml(folder / "config.yaml", {
-            "annotation_span_categories": cats, "annotation_overlap_allowed": False,
-            "annotation_granularity": "words", "stage": int(camp[-1]),
-            "flags": list(no_error_labels),
-            "options": [{"type": "slider", "label": "Overall impression", "values": [str(i) for i in range(1, 8)]}],
-            "simulated": True,
-        })
+        _dump_yaml(
+            folder / "config.yaml",
+            {
+                "annotation_span_categories": cats,
+                "annotation_overlap_allowed": False,
+                "annotation_granularity": "words",
+                "stage": int(camp[-1]),
+                "flags": list(no_error_labels),
+                "options": [{"type": "slider", "label": "Overall impression", "values": [str(i) for i in range(1, 8)]}],
+                "simulated": True,
+            },
+        )
         rows = [record(r) for r in campaign_records[camp]]
         rows.sort(key=lambda r: (r["annotator_group"], r["metadata"]["batch"], r["split"], r["example_idx"]))
         _dump_jsonl(folder / "annotations.jsonl", rows)
     for camp, (model, prompt, *_rest) in LLM_CAMPAIGNS.items():
         folder = out / "annotations" / "model" / camp
-        _dump_yaml(folder / "config.yaml", {
-            "annotation_span_categories": cats, "annotation_overlap_allowed": False,
-            "model": model, "prompt_variant": prompt,
-            "prompt_template": (
-                "Given the hotel description and its summary, mark every span of the summary that is "
-                + ("clearly " if prompt == "less strict" else "")
-                + "Incorrect, Misleading or Not Checkable with respect to the description. "
-                "Answer in JSON with the span text, its type and a reason.\n\n"
-                "Description: {description}\nSummary: {summary}"
-            ),
-            "model_args": {"temperature": 0, "seed": 42},
-            "paper_name": PAPER_NAME[camp], "simulated": True,
-        })
+        _dump_yaml(
+            folder / "config.yaml",
+            {
+                "annotation_span_categories": cats,
+                "annotation_overlap_allowed": False,
+                "model": model,
+                "prompt_variant": prompt,
+                "prompt_template": (
+                    "Given the hotel description and its summary, mark every span of the summary that is "
+                    + ("clearly " if prompt == "less strict" else "")
+                    + "Incorrect, Misleading or Not Checkable with respect to the description. "
+                    "Answer in JSON with the span text, its type and a reason.\n\n"
+                    "Description: {description}\nSummary: {summary}"
+                ),
+                "model_args": {"temperature": 0, "seed": 42},
+                "paper_name": PAPER_NAME[camp],
+                "simulated": True,
+            },
+        )
         rows = [record(r | {"campaign": camp}) for r in campaign_records[camp]]
         rows.sort(key=lambda r: (r["split"], r["example_idx"]))
         _dump_jsonl(folder / "annotations.jsonl", rows)

@@ -55,12 +55,14 @@ report.corpus_banner(corpus)
 # with both prompts) on the {glue:text}`n_examples` stage-2 examples, and averages the per-pair P, R and F1, as the
 # paper does. The definition is the one the paper's figures support ([below](definitions)):
 # {glue:text}`book_definition`, i.e. character overlap with span lengths counted in every
-# example. Intervals resample examples (1,000 times, seeded), jointly for all pairs.
+# example. Intervals resample examples ({glue:text}`n_boot` times, seeded), jointly for all pairs.
 
 # %%
 pairs, counts = span_level.pairwise(corpus)
-t6 = span_level.table6(pairs, counts, n_boot=1000, seed=0)
+N_BOOT = 1000
+t6 = span_level.table6(pairs, counts, n_boot=N_BOOT, seed=0)
 glue("n_examples", int(pairs["examples"].max()), display=False)
+glue("n_boot", f"{N_BOOT:,}", display=False)
 span_level.compact_table6(t6, reported).style.hide(axis="index").set_uuid("ch04t1")
 
 # %% [markdown]
@@ -118,7 +120,7 @@ per_cat_f1.reset_index().style.hide(axis="index").set_uuid("ch04t4").format(prec
 # the paper's:
 
 # %%
-defs = span_level.definitions(corpus, n_boot=1000, seed=0)
+defs = span_level.definitions(corpus, n_boot=N_BOOT, seed=0)
 span_level.definitions_versus(defs, reported, "f1").style.hide(axis="index").set_uuid("ch04t5").format(
     precision=2, na_rep=""
 )
@@ -145,7 +147,7 @@ full.style.hide(axis="index").set_uuid("ch04t7").format(precision=2)
 #
 # **1. Recall from precision.** Under any character definition P and R share one overlap,
 # $P = O / L_{hyp}$ and $R = O / L_{ref}$, so $R = P \cdot L_{hyp} / L_{ref}$. If every example's
-# lengths count, $L$ is all that a set marked on the 245 examples, which Tables 3 and 4 give
+# lengths count, $L$ is all that a set marked on the {glue:text}`n_examples` examples, which Tables 3 and 4 give
 # (spans times mean span words). If only examples both sides marked count, $L_{ref}$ is at most one
 # summary per such example (a set's spans in a summary do not overlap, and summaries have at most
 # {glue:text}`longest_summary` words) while $L_{hyp}$ is at least one hypothesis span per example,
@@ -193,7 +195,7 @@ glue("every_max_gap", round(float((others["R (every example)"] - others["paper R
 # recall above its precision ({glue:text}`gpt_every:.2f` against the paper's
 # {glue:text}`gpt_r:.2f`; GPT-4o marks about twice as much as a human set), where the both-marked
 # rule, comparing only summaries both marked, would put it near {glue:text}`gpt_typical:.2f`.
-# Except for the stage-2 group row (see 4 below), the every-example prediction is within
+# Except for the stage-2 group row (see the fourth point below), the every-example prediction is within
 # {glue:text}`every_max_gap:.2f` of every printed recall.
 #
 # **2. Span counts.** Under the paper's prose definition a pair's precision is a share of the

@@ -40,7 +40,7 @@
 # 5. Which LLM follows the human majority, once silence is not rewarded? ([BACC](llms))
 # 6. What does disagreement look like on one text? ([The most contested text](contested))
 #
-# Intervals are 95% percentile bootstrap intervals over texts (seeded); with
+# Intervals are central {glue:text}`ci_level` percentile bootstrap intervals over texts (seeded); with
 # {glue:text}`n_examples` texts they are wide.
 
 # %%
@@ -63,6 +63,9 @@ groups = groups_of(corpus, human)
 glue("n_groups", len(groups), display=False)
 glue("n_models", len(models), display=False)
 glue("n_examples", len(corpus.examples), display=False)
+N_BOOT, LEVEL = 1000, 0.95  # bootstrap replicates and interval level of every interval below
+glue("n_boot", f"{N_BOOT:,}", display=False)
+glue("ci_level", f"{LEVEL:.0%}", display=False)
 glue("n_categories", len(corpus.categories), display=False)
 report.corpus_banner(corpus)
 
@@ -122,8 +125,8 @@ shares.style.set_uuid("shares").hide(axis="index").format(precision=1, na_rep=""
 # ## Example level: votes, kappa and alpha
 #
 # A group votes "error of category *c*" on a text when it marked at least one span of *c* there.
-# The chance-corrected coefficients (Fleiss' kappa, Krippendorff's alpha; 0 = chance, 1 =
-# perfect) use the {glue:text}`n_complete` groups that annotated every text.
+# The chance-corrected coefficients (Fleiss' kappa, Krippendorff's alpha; zero is chance, one is
+# perfect agreement) use the {glue:text}`n_complete` groups that annotated every text.
 
 # %%
 complete = [g for g in groups if len(g.select(corpus)[0]) == len(corpus.examples)]
@@ -167,7 +170,7 @@ table.style.set_uuid("reliability").hide(axis="index").format(precision=2, na_re
 # P, R and F1 as factgenie computes them (hard: the category must match; soft: any overlap), per
 # pair of annotator sets on the texts both annotated, averaged over pairs as in the paper's
 # Table 6. "humans vs humans" averages every unordered pair of groups; "humans vs *model*" every
-# group against the model. Intervals resample texts (1,000 times, seeded).
+# group against the model. Intervals resample texts ({glue:text}`n_boot` times, seeded).
 
 # %%
 specs = [g.spec for g in groups]
@@ -175,7 +178,7 @@ comparisons = [{"name": "humans vs humans", "ref": [a], "hyp": specs[i + 1 :]} f
     {"name": f"humans vs {m}", "ref": specs, "hyp": [m]} for m in models
 ]
 pairs, counts = span_level.pairwise(corpus, comparisons)
-t6 = span_level.table6(pairs, counts, n_boot=1000, seed=0)
+t6 = span_level.table6(pairs, counts, n_boot=N_BOOT, seed=0)
 t6_show = t6[["comparison", "match", "pairs", "precision", "recall", "f1", "f1_low", "f1_high"]]
 t6_show.style.set_uuid("table6").hide(axis="index").format(precision=2)
 
@@ -205,15 +208,15 @@ plots.pair_spread(pairs)
 # ## LLMs against the human majority (BACC)
 #
 # A category counts on a text where at least {glue:text}`min_agree` of the
-# {glue:text}`n_complete` groups agree (the share the paper's "3-1 or 4-0" rule asks of four
-# annotators); the majority label is then the truth. Raw agreement rewards a model that marks
+# {glue:text}`n_complete` groups agree (the share the paper's rule, all but one of four
+# annotators, asks); the majority label is then the truth. Raw agreement rewards a model that marks
 # little where errors are rare; balanced accuracy (BACC, mean recall on error and on no-error)
 # does not.
 
 # %%
 min_agree = math.ceil(0.75 * len(complete))
 glue("min_agree", min_agree, display=False)
-llm = example_level.models_vs_majority(corpus, models, raters=complete, n_boot=1000, seed=0, min_agree=min_agree)
+llm = example_level.models_vs_majority(corpus, models, raters=complete, n_boot=N_BOOT, seed=0, min_agree=min_agree)
 llm_show = llm[llm["label"].isin(["per type (pooled)", "Any"])][
     ["model", "label", "examples", "majority_errors", "model_errors", "agreement", "bacc", "bacc_low", "bacc_high"]
 ]
@@ -237,7 +240,7 @@ plots.paradox(llm)
 # ## The most contested text
 #
 # The text on which the groups split most evenly, averaged over categories (the mean of
-# *p*(1 - *p*), *p* being the share of groups voting for a category), with the spans of every
+# $p(1-p)$, $p$ being the share of groups voting for a category), with the spans of every
 # group that annotated all texts and of every LLM. Overlapping spans of one annotator are counted on the row, not drawn.
 
 # %%

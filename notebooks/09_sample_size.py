@@ -86,7 +86,7 @@ full.style.set_uuid("full-scores").hide(axis="index").format(precision=3)
 # %% [markdown]
 # We then draw {glue:text}`resamples` test sets of n examples for each n, in two designs:
 #
-# - **without replacement** (seed 004's design): subsets of the corpus, n from {glue:text}`smallest_n` up to all
+# - **without replacement** ({cite:t}`shaib2024annotation`'s design): subsets of the corpus, n from {glue:text}`smallest_n` up to all
 #   {glue:text}`n_examples`. This asks whether a smaller test set *taken from this one* reaches
 #   the same order; at the full size every test set is the full set, so the answer is certain
 #   by construction.

@@ -65,9 +65,9 @@ def test_validate_lists_every_problem_and_exits_1(cli, tmp_path):
     assert out.returncode == 1
     lines = out.stdout.strip().splitlines()
     assert lines == [
-        "annotations/human/stage1/annotations.jsonl:1: annotations.0.type: "
+        "annotations/human/stage1/annotations.jsonl:1: error: annotations.0.type: "
         "type 5 outside the campaign's 3 categories ['Not Checkable', 'Misleading', 'Incorrect']",
-        "annotations/human/stage1/annotations.jsonl:2: options.0.value: impression 0 outside 1-7",
+        "annotations/human/stage1/annotations.jsonl:2: error: options.0.value: impression 0 outside 1-7",
     ]
 
 
@@ -167,7 +167,7 @@ def test_f1_text_output(cli, toy_root):
     assert out.returncode == 0
     lines = out.stdout.splitlines()
     # B against m1: overlap 2 (ex 0 "ab"), lengths 8 + 2 + 2 (m1 on ex 0, 1, 3) and 7 + 2 + 2
-    assert lines[0] == "hard match, factgenie convention, 4 examples, 4 reference and 3 hypothesis spans"
+    assert lines[0] == "hard match, char metric, both convention, 4 examples, 4 reference and 3 hypothesis spans"
     assert lines[2].split() == ["all", f"{2 / 12:.3f}", f"{2 / 11:.3f}", f"{4 / 23:.3f}", "4", "3"]
 
 
@@ -201,7 +201,7 @@ def test_module_runs_in_a_fresh_interpreter(tmp_path):
         [sys.executable, "-m", "hotelcheckspan.cli", "validate", str(root)], capture_output=True, text=True
     )
     assert out.returncode == 1 and "Traceback" not in out.stderr
-    assert "annotations/human/stage1/annotations.jsonl:1: annotations.0.type" in out.stdout
+    assert "annotations/human/stage1/annotations.jsonl:1: error: annotations.0.type" in out.stdout
 
 
 HEAVY = [

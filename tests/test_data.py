@@ -52,7 +52,11 @@ def test_marginal_checks_can_fail(corpus, checks):
 
 @pytest.mark.skipif(not SHARED.exists(), reason="../shared is absent (only the development checkout has it)")
 def test_paper_figures_are_the_transcribed_reference():
-    assert yaml.safe_load((paths.PAPER_FIGURES).read_text()) == yaml.safe_load(SHARED.read_text())
+    """Every figure is the transcription's; the notes on the paper's inconsistencies were
+    extended (issue 10) and are structured, so they are compared by count only."""
+    ours, reference = yaml.safe_load(paths.PAPER_FIGURES.read_text()), yaml.safe_load(SHARED.read_text())
+    assert {k: v for k, v in ours.items() if k != "notes"} == {k: v for k, v in reference.items() if k != "notes"}
+    assert len(ours["notes"]) >= len(reference["notes"])
 
 
 def test_dedup_rule_and_prefilter():

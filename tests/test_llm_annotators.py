@@ -55,7 +55,7 @@ def test_type_bias_on_stage2_examples(toy):
 
 
 def test_agreement_by_aspect_pools_the_four_pairs_soft(toy):
-    a = L.agreement_by_aspect(toy, "m1")
+    a = L.agreement_by_aspect(toy, "m1", convention="both")
     assert a.columns.tolist() == ["aspect", "examples", "precision", "recall", "f1", "ref_count", "hyp_count"]
     assert a["aspect"].tolist() == ["location", "rooms"]  # sorted by F1
     loc, rooms = a.set_index("aspect").loc["location"], a.set_index("aspect").loc["rooms"]
@@ -68,10 +68,10 @@ def test_agreement_by_aspect_pools_the_four_pairs_soft(toy):
 
 
 def test_agreement_by_aspect_hard_and_restricted(toy):
-    hard = L.agreement_by_aspect(toy, "m1", match="hard").set_index("aspect")
+    hard = L.agreement_by_aspect(toy, "m1", match="hard", convention="both").set_index("aspect")
     assert hard.loc["location", ["precision", "recall", "f1"]].tolist() == pytest.approx([12 / 24, 12 / 17, 24 / 41])
     assert hard.loc["rooms", ["precision", "recall", "f1"]].tolist() == [0, 0, 0]  # the types never agree there
-    sub = L.agreement_by_aspect(toy, "m1", dataset_level.stage2_examples(toy)).set_index("aspect")
+    sub = L.agreement_by_aspect(toy, "m1", dataset_level.stage2_examples(toy), convention="both").set_index("aspect")
     assert sub["examples"].tolist() == [1, 1]
     assert sub.loc["rooms", ["precision", "recall", "f1"]].tolist() == pytest.approx([1, 4 / 9, 8 / 13])
 
@@ -136,12 +136,6 @@ def test_models_vs_majority_on_the_clear_cases(toy):
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="example_level.majority calls a 1-1 tie between two raters a clear 'no error' "
-    "(need = raters - 1 = 1 vote either way, and the 'no error' mask is applied last), so on examples "
-    "rated by stage 1 only, models_vs_majority scores the model against a tie",
-)
 def test_models_vs_majority_leaves_out_ties_of_two_raters(toy):
     # all examples: ex 0 (3 of 4 say error) and ex 3 (both stage-1 sets say error) are clear,
     # ex 1 (2-2) and ex 2 (St. 1A yes, St. 1B no) are not

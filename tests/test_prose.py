@@ -12,7 +12,10 @@ twin holds the same cells):
   directive fences and their options, link targets and ``(label)=`` targets, list numbering
   ("1. ..."), and references to the paper's or the book's parts: Table/Tables, Section/Sections,
   Appendix, Figure/Fig., Chapter, and stage names (Stage 1), including lists such as
-  "Sections 3.3 and 4.3" or "Tables 2-4".
+  "Sections 3.3 and 4.3" or "Tables 2-4"; facts about software and time that no corpus can
+  change: version numbers of three parts (factgenie 1.2.1), years and dates (May 2025,
+  2025-05-22); inline mathematics (``$p(1-p)$``); and the numbered headings of an argument
+  (``**1. Recall from precision.**``).
 """
 
 import re
@@ -32,6 +35,10 @@ REFERENCE = re.compile(
 ROLE = re.compile(r"\{[\w:.-]+\}`[^`]*`")  # {glue:text}`name:.2f`, {numref}`fig-x`
 CODE = re.compile(r"``[^`]*``|`[^`]*`")  # inline code
 LINK_TARGET = re.compile(r"\]\([^)]*\)")  # [text](target)
+VERSION = re.compile(r"\b\d+\.\d+\.\d+\b")  # software versions
+DATE = re.compile(r"\b(?:19|20)\d\d(?:-\d\d-\d\d)?\b")  # years and ISO dates
+MATH = re.compile(r"\$[^$]+\$")  # inline mathematics
+HEADING = re.compile(r"^\s*\*\*\d+\.\s")  # **1. A numbered step of an argument.**
 LITERAL = re.compile(r"(?<![\w.\-/])[-+−]?\d+(?:[.,]\d+)*%?(?![\w/])")
 
 
@@ -58,7 +65,7 @@ def literal_numbers(text: str) -> list[str]:
     if re.fullmatch(r"\s*\([\w-]+\)=\s*", text):  # a (label)= target
         return []
     text = re.sub(r"^\s*\d+\.\s", " ", text)  # list numbering
-    for pattern in (ROLE, CODE, LINK_TARGET, REFERENCE):
+    for pattern in (ROLE, CODE, LINK_TARGET, REFERENCE, MATH, HEADING, VERSION, DATE):
         text = pattern.sub(" ", text)
     return LITERAL.findall(text)
 
@@ -76,6 +83,9 @@ def test_the_rule_catches_numbers_and_spares_names_and_references():
     assert literal_numbers("1. How many? ([Table 3](table3))") == []
     assert literal_numbers("ours is {glue:text}`f1:.2f` against {glue:text}`paper_f1`") == []
     assert literal_numbers("(table3)=") == []
+    assert literal_numbers("factgenie 1.2.1 (January 2026), the script of 2025-05-22") == []
+    assert literal_numbers("**2. Span counts.** the variance $p(1 - p)$ of 0.25") == ["0.25"]
+    assert literal_numbers("factgenie 1.2 and 12 pairs") == ["1.2", "12"]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

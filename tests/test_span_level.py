@@ -23,7 +23,7 @@ COMPARISON = [{"name": "S1-m1", "ref": ["stage1/A", "stage1/B"], "hyp": ["m1"]}]
 
 
 def test_per_category_averages_each_variant_over_the_pairs(toy):
-    t = S.per_category(toy, COMPARISON)
+    t = S.per_category(toy, COMPARISON, convention="both")  # factgenie 1.2.1's lengths
     assert t.columns.tolist() == ["comparison", "category", "variant", "precision", "recall", "f1"]
     assert len(t) == 9 and set(t["comparison"]) == {"S1-m1"}
     got = t.set_index(["category", "variant"])[["precision", "recall", "f1"]]
@@ -49,18 +49,18 @@ def test_per_category_averages_each_variant_over_the_pairs(toy):
 
 def test_convention_effect_counts_lengths_of_one_sided_examples(toy):
     t = S.convention_effect(toy, COMPARISON)
-    assert t.columns.tolist() == ["comparison", "match", "f1 (factgenie)", "f1 (all examples)", "difference"]
+    assert t.columns.tolist() == ["comparison", "match", "f1 (both marked)", "f1 (every example)", "difference"]
     got = t.set_index("match")
     # F1 = 2 overlap / (hyp length + ref length). Pair 1: overlap 5 hard, 7 soft; lengths 10 + 10
     # under factgenie's convention, 12 + 12 with ex 1 and 2 counted. Pair 2 has no one-sided
     # example: overlap 2 hard, 6 soft over 12 + 11 either way.
     hard = got.loc["hard"]
-    assert hard["f1 (factgenie)"] == pytest.approx((10 / 20 + 4 / 23) / 2)
-    assert hard["f1 (all examples)"] == pytest.approx((10 / 24 + 4 / 23) / 2)
+    assert hard["f1 (both marked)"] == pytest.approx((10 / 20 + 4 / 23) / 2)
+    assert hard["f1 (every example)"] == pytest.approx((10 / 24 + 4 / 23) / 2)
     assert hard["difference"] == pytest.approx(-1 / 24)
     soft = got.loc["soft"]
-    assert soft["f1 (factgenie)"] == pytest.approx((14 / 20 + 12 / 23) / 2)
-    assert soft["f1 (all examples)"] == pytest.approx((14 / 24 + 12 / 23) / 2)
+    assert soft["f1 (both marked)"] == pytest.approx((14 / 20 + 12 / 23) / 2)
+    assert soft["f1 (every example)"] == pytest.approx((14 / 24 + 12 / 23) / 2)
     assert soft["difference"] == pytest.approx((14 / 24 - 14 / 20) / 2)
 
 

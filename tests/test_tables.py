@@ -85,7 +85,18 @@ def rendered(toy):
 
 
 # functions of tables.py that build or format cells rather than tables
-HELPERS = {"header", "is_missing", "number", "signed_number", "pvalue", "interval", "paper_value", "figure_status"}
+# (`mark` adds the stand-in provenance column; tests/test_examples.py checks it)
+HELPERS = {
+    "header",
+    "is_missing",
+    "number",
+    "signed_number",
+    "pvalue",
+    "interval",
+    "paper_value",
+    "figure_status",
+    "mark",
+}
 
 
 def test_every_table_function_is_rendered(rendered):

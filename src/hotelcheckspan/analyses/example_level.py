@@ -106,9 +106,10 @@ def vote_distance(vote_table_frame: pd.DataFrame, reported: dict[str, list[int]]
 
 def majority(votes_frame: pd.DataFrame, min_agree: int | None = None) -> pd.DataFrame:
     """The human majority per example and type where it is clear (default: all but one rater
-    agree, i.e. 3-1 or 4-0 of four); ``<NA>`` where it is not. Booleans: True = error."""
+    agree, i.e. 3-1 or 4-0 of four, and more than half in any case, so two raters must both
+    agree); ``<NA>`` where it is not. Booleans: True = error."""
     n = votes_frame["raters"]
-    need = n - 1 if min_agree is None else min_agree
+    need = (n - 1).where(n - 1 > n / 2, n) if min_agree is None else min_agree
     out = votes_frame[KEY].copy()
     for t in _labels(votes_frame):
         v = votes_frame[t]
@@ -338,7 +339,7 @@ def models_vs_majority(
         wide.columns = [f"{m}_{b}" for b, m in wide.columns]
         frames.append(base.merge(wide.reset_index(), on="label").assign(model=model))
     out = pd.concat(frames, ignore_index=True)
-    hits = (out["recall_error"] * out["majority_errors"]).round().astype(int)
+    hits = (out["recall_error"].fillna(0) * out["majority_errors"]).round().astype(int)  # no errors: no hits
     out["recall_exact_low"], out["recall_exact_high"] = recall_interval(hits, out["majority_errors"])
     return out[["model", *[c for c in out.columns if c != "model"]]]
 

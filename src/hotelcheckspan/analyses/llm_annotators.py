@@ -42,7 +42,12 @@ def type_bias(corpus: Corpus, examples: pd.DataFrame | None = None) -> pd.DataFr
 
 
 def agreement_by_aspect(
-    corpus: Corpus, model: str, examples: pd.DataFrame | None = None, match: str = "soft"
+    corpus: Corpus,
+    model: str,
+    examples: pd.DataFrame | None = None,
+    match: str = "soft",
+    metric: str = span_level.BOOK_METRIC,
+    convention: str | None = span_level.BOOK_CONVENTION,
 ) -> pd.DataFrame:
     """P/R/F1 of one model against each human set, pooled over the four pairs, per summary aspect.
 
@@ -54,7 +59,17 @@ def agreement_by_aspect(
     for *_, ref_sp, hyp_sp, ex in span_level.iter_pairs(corpus, comparison):
         if examples is not None:
             ex = ex.merge(examples[KEY], on=KEY)
-        frames.append(span_f1.per_example(ref_sp, hyp_sp, ex, match=match, categories=CATEGORIES))
+        frames.append(
+            span_f1.per_example(
+                ref_sp,
+                hyp_sp,
+                ex,
+                match=match,
+                metric=metric,
+                convention=convention,
+                categories=CATEGORIES,
+            )
+        )
     counts = pd.concat(frames).merge(corpus.examples[KEY + ["aspect"]], on=KEY)
     table = span_f1.scores(counts.assign(category=counts["aspect"])).rename(columns={"category": "aspect"})
     table["examples"] = table["aspect"].map(counts.drop_duplicates(KEY).groupby("aspect").size())

@@ -48,11 +48,10 @@ from ..categories import ANY
 from ..corpora import KEY, Corpus
 from ..metrics.span_f1 import per_example
 from . import example_level
+from .span_level import BOOK_CONVENTION
 
-# The book's default span-F1 definition: character overlap, with span lengths counted on every
-# example where either side marked (``per_example(convention="all")``). It belongs in
-# ``span_level``; until that module names its default, it is set here, in one place.
-DEFAULT_CONVENTION = "all"
+# The book's span-F1 definition (character overlap, lengths counted wherever either side marked)
+DEFAULT_CONVENTION = BOOK_CONVENTION
 THRESHOLD = 0.95
 COUNTS = ["overlap", "overlap_ref", "hyp_length", "ref_length"]
 CELLS = ["tp", "fn", "fp", "tn"]

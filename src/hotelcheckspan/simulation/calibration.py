@@ -89,7 +89,13 @@ def frames(campaign_records: dict[str, list[dict]]) -> Corpus:
                     }
                 )
     span_cols = ["record_id", "campaign", "annotator_group", *KEY, "order", "start", "end", "type", "words"]
-    return Corpus(Path("."), pd.DataFrame(columns=KEY), pd.DataFrame(recs), pd.DataFrame(spans, columns=span_cols))
+    return Corpus(
+        Path("."),
+        pd.DataFrame(columns=KEY),
+        pd.DataFrame(recs),
+        pd.DataFrame(spans, columns=span_cols),
+        campaign_categories={camp: list(CATEGORIES) for camp in campaign_records},
+    )
 
 
 def measure(corpus, paper: dict | None = None, convention: str = CONVENTION) -> pd.DataFrame:

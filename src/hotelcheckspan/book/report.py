@@ -51,9 +51,10 @@ def corpus_banner(corpus: Corpus) -> HTML:
     )
 
 
-def _marked(summary: str, spans) -> str:
-    """The summary as HTML with each span in a <mark> coloured by its type. Overlapping spans
-    (which the paper's interface forbids) cannot be drawn inline; the row says how many."""
+def _marked(summary: str, spans, categories: list[str] | None = None) -> str:
+    """The summary as HTML with each span in a <mark> coloured by its type (colours from the
+    corpus' ``categories``). Overlapping spans (which the paper's interface forbids) cannot be
+    drawn inline; the row says how many."""
     out, pos, hidden = [], 0, 0
     for s in spans.sort_values("start").itertuples():
         if s.start < pos:
@@ -63,7 +64,7 @@ def _marked(summary: str, spans) -> str:
         title = escape(f"{s.type}: {s.reason}" if s.reason else s.type)
         out.append(
             f'<mark class="span-{s.type.lower().replace(" ", "-")}" title="{title}" '
-            f'style="background:{color(s.type)}55;border-bottom:2px solid {color(s.type)}">'
+            f'style="background:{color(s.type, categories)}55;border-bottom:2px solid {color(s.type, categories)}">'
             f"{escape(summary[s.start : s.end])}</mark>"
         )
         pos = s.end
@@ -87,13 +88,16 @@ def highlight(corpus: Corpus, key: dict, sets: list[str]) -> HTML:
         _, sp = annotators.require(corpus)
         rows.append(
             f"<tr><th style='text-align:left;padding-right:1em'>{escape(annotators.spec)}</th>"
-            f"<td>{_marked(row['summary'], sp.merge(one, on=KEY))}</td></tr>"
+            f"<td>{_marked(row['summary'], sp.merge(one, on=KEY), corpus.categories)}</td></tr>"
         )
+    order = plot_order(corpus.categories)
     legend = " ".join(
-        f'<span style="background:{color(t)}55;border-bottom:2px solid {color(t)};padding:0 .3em">{t}</span>'
-        for t in plot_order()
+        f'<span style="background:{color(t, order)}55;border-bottom:2px solid {color(t, order)};padding:0 .3em">'
+        f"{t}</span>"
+        for t in order
     )
-    ident = f"{key['split']} #{key['example_idx']} ({escape(str(row['aspect']))})"
+    aspect = f" ({escape(str(row['aspect']))})" if isinstance(row.get("aspect"), str) else ""
+    ident = f"{key['split']} #{key['example_idx']}{aspect}"
     return HTML(
         f"<div class='span-highlight'><p><strong>Example {ident}</strong> {legend}</p>"
         f"<table>{''.join(rows)}</table><details><summary>Description "

@@ -197,6 +197,18 @@ prose.word(
 )
 
 # %% [markdown]
+# (inconsistencies)=
+# ## The paper's own inconsistencies
+#
+# Figures of the paper this chapter compares with that contradict each other or the paper's
+# other tables, each with its arithmetic (all are listed under `notes` in
+# `data/paper_figures.yaml`). Where this corpus comes close to such a figure, that says nothing
+# about which of the paper's numbers is right.
+
+# %%
+tables.show(paper.inconsistencies("01_data_composition").drop(columns="chapter"))
+
+# %% [markdown]
 # ## Summary
 #
 # - This corpus has {glue:text}`n_examples` examples in splits of {glue:text}`n_short` and

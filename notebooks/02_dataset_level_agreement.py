@@ -246,6 +246,18 @@ prose.word(
 )
 
 # %% [markdown]
+# (inconsistencies)=
+# ## The paper's own inconsistencies
+#
+# Figures of the paper this chapter compares with that contradict each other or the paper's
+# other tables, each with its arithmetic (all are listed under `notes` in
+# `data/paper_figures.yaml`). Where this corpus comes close to such a figure, that says nothing
+# about which of the paper's numbers is right.
+
+# %%
+tables.show(paper.inconsistencies("02_dataset_level_agreement").drop(columns="chapter"))
+
+# %% [markdown]
 # ## Summary
 #
 # - Span counts per campaign: {glue:text}`t3_exact` in Table 3, and Table 4's totals are

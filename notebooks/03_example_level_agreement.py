@@ -157,6 +157,18 @@ versus_llm = paper.versus(
 plots.paradox(llm)
 
 # %% [markdown]
+# (inconsistencies)=
+# ## The paper's own inconsistencies
+#
+# Figures of the paper this chapter compares with that contradict each other or the paper's
+# other tables, each with its arithmetic (all are listed under `notes` in
+# `data/paper_figures.yaml`). Where this corpus comes close to such a figure, that says nothing
+# about which of the paper's numbers is right.
+
+# %%
+tables.show(paper.inconsistencies("03_example_level_agreement").drop(columns="chapter"))
+
+# %% [markdown]
 # ## Summary
 #
 # - {glue:text}`share_12:.0f`% of the examples get one or two "error" votes of any type out of

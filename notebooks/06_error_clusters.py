@@ -322,6 +322,18 @@ glue(
 )
 
 # %% [markdown]
+# (inconsistencies)=
+# ## The paper's own inconsistencies
+#
+# Figures of the paper this chapter compares with that contradict each other or the paper's
+# other tables, each with its arithmetic (all are listed under `notes` in
+# `data/paper_figures.yaml`). Where this corpus comes close to such a figure, that says nothing
+# about which of the paper's numbers is right.
+
+# %%
+tables.show(paper.inconsistencies("06_error_clusters").drop(columns="chapter"))
+
+# %% [markdown]
 # ## Summary
 #
 # - {glue:text}`k_reading` Mean ARI across seeds: {glue:text}`ari_pick:.2f` at the silhouette's

@@ -37,7 +37,7 @@
 # 3. Do annotators agree on *which texts* have which errors? ([Example level](example))
 # 4. Do they mark the *same words*, humans among themselves and LLMs against humans?
 #    ([Span level](span))
-# 5. Which LLM follows the human majority, once silence is not rewarded? ([BACC](llms))
+# 5. Which LLM follows the human majority, once silence is not rewarded? ([BACC](real-llms))
 # 6. What does disagreement look like on one text? ([The most contested text](contested))
 #
 # Intervals are central {glue:text}`ci_level` percentile bootstrap intervals over texts (seeded); with
@@ -204,7 +204,7 @@ plots.pair_spread(pairs)
 # human-human figure, which lies {glue:text}`within_word` that LLM's interval.
 
 # %% [markdown]
-# (llms)=
+# (real-llms)=
 # ## LLMs against the human majority (BACC)
 #
 # A category counts on a text where at least {glue:text}`min_agree` of the

@@ -2,6 +2,7 @@
 
 import pandas as pd
 
+from hotelcheckspan import paths
 from hotelcheckspan.book import paper
 
 
@@ -28,3 +29,15 @@ def test_llm_campaign_names_cover_the_papers_rows_and_the_bundled_folders(corpus
     assert set(paper.LLM_CAMPAIGNS) == set(figures["table3_llm_campaigns"])
     assert set(paper.LLM_CAMPAIGNS) <= set(figures["table4_dataset_level_stage2_subset"])
     assert sorted(paper.LLM_CAMPAIGNS.values()) == sorted(corpus.campaigns("model"))
+
+
+def test_inconsistencies_are_listed_per_chapter_with_their_arithmetic():
+    every = paper.inconsistencies()
+    assert list(every.columns) == ["figure", "issue", "arithmetic", "chapter"]
+    assert every[["figure", "issue", "arithmetic", "chapter"]].notna().all().all()
+    ch02 = paper.inconsistencies("02_dataset_level_agreement")
+    assert set(ch02["chapter"]) == {"02_dataset_level_agreement"} and len(ch02) >= 2
+    assert any("-8.5" in a or "8.5" in i for a, i in zip(ch02["arithmetic"], ch02["issue"]))
+    assert paper.inconsistencies("no chapter").empty
+    chapters = {p.stem for p in (paths.REPO_ROOT / "notebooks").glob("*.py")}
+    assert set(every["chapter"]) <= chapters  # every note is shown by a chapter that exists

@@ -78,13 +78,15 @@ def corpus_listing(corpus: Path) -> str:
 
 
 def collect(root: Path) -> Provenance:
-    from hotelcheckspan import paths  # the book's own package: the corpus it will read
+    import hotelcheckspan  # the book's own package: the corpus it will read
+    from hotelcheckspan import paths
 
     corpus = paths.corpus_dir()
     listing = corpus_listing(corpus)
-    simulated = paths.is_bundled(corpus)
-    manifest = paths.DATA_ROOT / "SHA256SUMS"
-    matches = (manifest.read_text(encoding="utf-8") == listing) if simulated and manifest.exists() else None
+    simulated = hotelcheckspan.load(corpus).simulated  # what the corpus' configs say, not its path
+    manifest = paths.DATA_ROOT / "SHA256SUMS"  # the bundled corpus' checksums
+    bundled = corpus.resolve() == paths.BUNDLED_CORPUS.resolve()
+    matches = (manifest.read_text(encoding="utf-8") == listing) if bundled and manifest.exists() else None
     try:
         pkg = version("hotelcheckspan")
     except PackageNotFoundError:

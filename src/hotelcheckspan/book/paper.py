@@ -39,3 +39,12 @@ LLM_CAMPAIGNS = {paper_name: campaign for campaign, paper_name in PAPER_NAMES.it
 def frame(rows: dict, index_name: str) -> pd.DataFrame:
     """A table of the paper (a mapping of row name -> columns) as a frame."""
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis(index_name).reset_index()
+
+
+def inconsistencies(chapter: str | None = None) -> pd.DataFrame:
+    """The paper's internal inconsistencies (``notes`` of ``data/paper_figures.yaml``), each with
+    its arithmetic; only those a chapter (``"02_dataset_level_agreement"``) discusses when given.
+
+    Columns: ``figure, issue, arithmetic, chapter``."""
+    notes = pd.DataFrame(figures()["notes"], columns=["figure", "issue", "arithmetic", "chapter"])
+    return notes if chapter is None else notes[notes["chapter"] == chapter].reset_index(drop=True)

@@ -36,7 +36,7 @@ from myst_nb import glue
 
 import hotelcheckspan
 from hotelcheckspan.analyses import span_level
-from hotelcheckspan.book import paper, plots, report
+from hotelcheckspan.book import paper, plots, report, tables
 from hotelcheckspan.metrics import span_f1
 
 plots.set_theme()
@@ -63,7 +63,9 @@ N_BOOT = 1000
 t6 = span_level.table6(pairs, counts, n_boot=N_BOOT, seed=0)
 glue("n_examples", int(pairs["examples"].max()), display=False)
 glue("n_boot", f"{N_BOOT:,}", display=False)
-span_level.compact_table6(t6, reported).style.hide(axis="index").set_uuid("ch04t1")
+compact = span_level.compact_table6(t6, reported)
+compact = tables.mark(compact, [f"table6_span_level/{c}/F1_H" for c in compact["Comparison"]], corpus)
+compact.style.hide(axis="index").set_uuid("ch04t1")
 
 # %% [markdown]
 # Precision and recall, with their intervals (expand):

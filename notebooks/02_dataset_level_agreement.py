@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -246,7 +248,7 @@ prose.word(
 )
 
 # %% [markdown]
-# (inconsistencies)=
+# (inconsistencies-02)=
 # ## The paper's own inconsistencies
 #
 # Figures of the paper this chapter compares with that contradict each other or the paper's

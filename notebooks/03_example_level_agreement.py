@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -157,7 +159,7 @@ versus_llm = paper.versus(
 plots.paradox(llm)
 
 # %% [markdown]
-# (inconsistencies)=
+# (inconsistencies-03)=
 # ## The paper's own inconsistencies
 #
 # Figures of the paper this chapter compares with that contradict each other or the paper's

@@ -218,7 +218,10 @@ def test_every_page_renders_cleanly_offline(server, browser):
             problems.append(f"{rel}: no provenance footer (version, commit, corpus checksum)")
         if page.locator("link[rel=icon]").count() != 1:
             problems.append(f"{rel}: no favicon link")
-        if rel in CHAPTERS:
+        if rel in CHAPTERS and "08_real_corpus" in rel:  # real public corpus: a corpus note, never the warning
+            if page.locator(".corpus-notice").count() == 0 or page.locator(".simulated-notice").count():
+                problems.append(f"{rel}: the real-corpus chapter must carry the corpus note and no simulated notice")
+        elif rel in CHAPTERS:
             if page.locator(".simulated-notice").count() == 0 or "Simulated data" not in page.inner_text("main"):
                 problems.append(f"{rel}: no simulated-data notice")
             if page.locator("main img").count() == 0 and page.locator("main table").count() == 0:

@@ -6,8 +6,8 @@ texts are, in our layout and factgenie's), ``corpus`` (the Corpus), ``reader`` (
 validate, read_annotations).
 """
 
-from .corpus import RECORD_COLUMNS, SPAN_COLUMNS, Corpus
-from .layouts import EXAMPLE_COLUMNS, KEY, slug_frame
+from .corpus import KEY, RECORD_COLUMNS, SPAN_COLUMNS, Corpus
+from .layouts import EXAMPLE_COLUMNS, slug_frame
 from .problems import ERROR, WARNING, CategoryMismatch, CorpusError, Problem
 from .reader import Annotations, load, read_annotations, read_corpus, validate
 

@@ -31,43 +31,10 @@ import pandas as pd
 
 from .problems import CategoryMismatch, Problem
 
-RECORD_COLUMNS = [
-    "record_id",
-    "kind",
-    "campaign",
-    "stage",
-    "annotator_id",
-    "annotator_group",
-    "dataset",
-    "split",
-    "setup_id",
-    "example_idx",
-    "impression",
-    "no_errors",
-    "n_spans",
-    "file",
-    "line",
-]
-SPAN_COLUMNS = [
-    "record_id",
-    "kind",
-    "campaign",
-    "stage",
-    "annotator_id",
-    "annotator_group",
-    "dataset",
-    "split",
-    "setup_id",
-    "example_idx",
-    "order",
-    "start",
-    "end",
-    "type",
-    "type_idx",
-    "text",
-    "reason",
-    "words",
-]
+KEY = ["dataset", "split", "setup_id", "example_idx"]  # an example, as factgenie keys it
+WHO = ["record_id", "kind", "campaign", "stage", "annotator_id", "annotator_group"]  # a record's annotator
+RECORD_COLUMNS = [*WHO, *KEY, "impression", "no_errors", "n_spans", "file", "line"]
+SPAN_COLUMNS = [*WHO, *KEY, "order", "start", "end", "type", "type_idx", "text", "reason", "words"]
 
 
 @dataclass

@@ -28,10 +28,10 @@ from pydantic import ValidationError
 from slugify import slugify
 
 from . import files
+from .corpus import KEY
 from .problems import WARNING, Problem
 from .schema import ConfigIn, ExampleIn, MetadataIn, OutputIn
 
-KEY = ["dataset", "split", "setup_id", "example_idx"]
 CONFIG_FILES = ("config.yaml", "metadata.json")
 TEXT_FOLDERS = ("outputs", "inputs")
 EXAMPLE_COLUMNS = KEY + [

@@ -25,8 +25,8 @@ import pandas as pd
 from pydantic import ValidationError
 
 from . import files, layouts
-from .corpus import RECORD_COLUMNS, SPAN_COLUMNS, Corpus
-from .layouts import KEY, Campaign, Texts
+from .corpus import KEY, RECORD_COLUMNS, SPAN_COLUMNS, Corpus
+from .layouts import Campaign, Texts
 from .problems import WARNING, CorpusError, Problem, errors, ordered, warnings
 from .schema import OptionIn, RecordIn, RecordMetadataIn
 

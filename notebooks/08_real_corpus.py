@@ -53,7 +53,7 @@ import hotelcheckspan
 from hotelcheckspan import paths
 from hotelcheckspan.analyses import dataset_level, example_level, span_level
 from hotelcheckspan.annotator_sets import groups_of
-from hotelcheckspan.book import plots, report
+from hotelcheckspan.book import plots, report, tables
 
 plots.set_theme()
 corpus = hotelcheckspan.load(paths.REAL_CORPUS)
@@ -133,7 +133,11 @@ complete = [g for g in groups if len(g.select(corpus)[0]) == len(corpus.examples
 glue("n_complete", len(complete), display=False)
 marks = example_level.marks(corpus, complete)
 votes = example_level.votes(marks)
-votes[["dataset", "setup_id", *corpus.categories, "Any", "raters"]].style.set_uuid("votes").hide(axis="index")
+tables.show(
+    votes.assign(text=votes["dataset"] + " / " + votes["setup_id"]),
+    columns=["text", *corpus.categories, "Any", "raters"],
+    headers={"text": "Text (domain / system)", "raters": "Groups"},
+)
 
 # %%
 reliability = example_level.reliability_ci(marks, n_boot=300, seed=0)
@@ -155,7 +159,19 @@ glue("kappa_best_category", kappas.idxmax(), display=False)
 glue("kappa_best", round(float(kappas.max()), 3), display=False)
 glue("kappa_worst_category", kappas.idxmin(), display=False)
 glue("kappa_worst", round(float(kappas.min()), 3), display=False)
-table.style.set_uuid("reliability").hide(axis="index").format(precision=2, na_rep="n/a")
+shown = pd.DataFrame({"label": wide.index})
+for m in ("fleiss_kappa", "krippendorff_alpha"):
+    for part, suffix in (("estimate", ""), ("low", "_low"), ("high", "_high")):
+        shown[m + suffix] = wide[(part, m)].to_numpy()
+shown = shown.set_index("label").loc[[*corpus.categories, "Any"]].reset_index()
+tables.show(
+    shown,
+    headers={
+        "label": "Category",
+        "fleiss_kappa": "Fleiss' kappa [95% CI]",
+        "krippendorff_alpha": "Krippendorff's alpha [95% CI]",
+    },
+)
 
 # %% [markdown]
 # Beyond chance, the groups agree most on {glue:text}`kappa_best_category` (Fleiss' kappa
@@ -179,8 +195,11 @@ comparisons = [{"name": "humans vs humans", "ref": [a], "hyp": specs[i + 1 :]} f
 ]
 pairs, counts = span_level.pairwise(corpus, comparisons)
 t6 = span_level.table6(pairs, counts, n_boot=N_BOOT, seed=0)
-t6_show = t6[["comparison", "match", "pairs", "precision", "recall", "f1", "f1_low", "f1_high"]]
-t6_show.style.set_uuid("table6").hide(axis="index").format(precision=2)
+tables.show(
+    t6,
+    columns=["comparison", "match", "pairs", "precision", "recall", "f1"],
+    headers={"f1": "F1 [95% CI]", "precision": "Precision [95% CI]", "recall": "Recall [95% CI]"},
+)
 
 # %%
 by = t6.set_index(["comparison", "match"])

@@ -224,8 +224,17 @@ def test_every_page_renders_cleanly_offline(server, browser):
         elif rel in CHAPTERS:
             if page.locator(".simulated-notice").count() == 0 or "Simulated data" not in page.inner_text("main"):
                 problems.append(f"{rel}: no simulated-data notice")
-            if page.locator("main img").count() == 0 and page.locator("main table").count() == 0:
-                problems.append(f"{rel}: neither a figure nor a table rendered")
+        if rel in CHAPTERS and page.locator("main img").count() == 0 and page.locator("main table").count() == 0:
+            problems.append(f"{rel}: neither a figure nor a table rendered")
+        # every table a reader sees fits the content column (full tables in collapsed dropdowns may not)
+        wide = page.evaluate(
+            """() => { const article = document.querySelector('main article') || document.querySelector('main');
+                const room = article.getBoundingClientRect().width;
+                return [...article.querySelectorAll('table')]
+                  .filter(t => !t.closest('details:not([open])') && t.getBoundingClientRect().width > room + 1)
+                  .map(t => Math.round(t.getBoundingClientRect().width) + ' px > ' + Math.round(room) + ' px'); }"""
+        )
+        problems += [f"{rel}: a table wider than the content column ({w})" for w in wide]
 
         for href in page.eval_on_selector_all("main a[href]", "els => els.map(e => e.getAttribute('href'))"):
             absolute = urljoin(server + rel, href)

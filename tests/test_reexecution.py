@@ -10,6 +10,7 @@
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -92,21 +93,43 @@ def second_corpus(tmp_path_factory) -> Path:
     return out
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("chapter", CHAPTERS_ON_SECOND_CORPUS)
-def test_glued_prose_follows_the_corpus(second_corpus, chapter, monkeypatch):
+def execute_on(corpus: Path, chapter: str, monkeypatch):
+    """The stored notebook of ``chapter`` and the same notebook executed on ``corpus``."""
     stored_nb = json.loads((ROOT / "notebooks" / f"{chapter}.ipynb").read_text())
     nb = nbformat.read(ROOT / "notebooks" / f"{chapter}.ipynb", as_version=4)
-    for key, value in env(HOTELCHECKSPAN_DATA=str(second_corpus)).items():
+    for key, value in env(HOTELCHECKSPAN_DATA=str(corpus)).items():
         monkeypatch.setenv(key, value)  # the kernel inherits this process' environment
     NotebookClient(
         nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(ROOT / "notebooks")}}
     ).execute()
+    return stored_nb, nb
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chapter", CHAPTERS_ON_SECOND_CORPUS)
+def test_glued_prose_follows_the_corpus(second_corpus, chapter, monkeypatch):
+    stored_nb, nb = execute_on(second_corpus, chapter, monkeypatch)
     stored, fresh = glued(stored_nb), glued(nb)
     assert stored and set(fresh) == set(stored), "the second corpus glued other names"
     changed = {k for k in stored if stored[k] != fresh[k]}
     assert changed, f"{chapter}: no glued value changed on a corpus generated with seed {SECOND_SEED}"
-    # a corpus outside the bundled folder is not the simulated stand-in: simulation notes vanish
-    assert "simulated-notice" not in json.dumps(nb.cells[1].outputs)
+    # another stand-in is still simulated (its configs say so): the notice and the notes stay
+    assert "simulated-notice" in json.dumps(nb.cells[1].outputs)
     notes = [k for k in stored if "note" in k and stored[k].strip()]
-    assert all(not fresh[k].strip() for k in notes), f"simulation-only text shown on a real corpus: {notes}"
+    assert all(fresh[k].strip() for k in notes), f"simulation notes missing on a simulated corpus: {notes}"
+
+
+@pytest.mark.slow
+def test_simulation_text_follows_what_the_corpus_says(second_corpus, tmp_path, monkeypatch):
+    """The same files without ``simulated: true`` in their configs read as a real corpus: the
+    simulated-data notice and every simulation-only passage vanish (nothing looks at the path)."""
+    real = tmp_path / "corpus"
+    shutil.copytree(second_corpus, real)
+    for config in real.rglob("config.yaml"):
+        config.write_text(config.read_text(encoding="utf-8").replace("simulated: true\n", ""), encoding="utf-8")
+    stored_nb, nb = execute_on(real, "01_data_composition", monkeypatch)
+    stored, fresh = glued(stored_nb), glued(nb)
+    assert "simulated-notice" not in json.dumps(nb.cells[1].outputs)
+    assert "corpus-notice" in json.dumps(nb.cells[1].outputs)
+    notes = [k for k in stored if "note" in k and stored[k].strip()]
+    assert notes and all(not fresh[k].strip() for k in notes), f"simulation-only text shown on a real corpus: {notes}"

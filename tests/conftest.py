@@ -29,5 +29,8 @@ def toy(toy_root):
 
 
 def pytest_configure(config):
-    """`slow`: re-executes notebooks (minutes); `-m "not slow"` leaves them out."""
-    config.addinivalue_line("markers", "slow: re-executes notebooks; takes minutes (deselect with -m 'not slow')")
+    """`slow`: the checks that take minutes (notebooks re-executed, factgenie's own code run on
+    every real comparison); `-m "not slow"` leaves them out, `make test` runs them."""
+    config.addinivalue_line(
+        "markers", "slow: re-executes notebooks or runs factgenie on every real pair; takes minutes (-m 'not slow')"
+    )

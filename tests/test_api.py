@@ -13,6 +13,12 @@ STAGE1 = paths.BUNDLED_CORPUS / "annotations/human/stage1/annotations.jsonl"
 GPT4O = paths.BUNDLED_CORPUS / "annotations/model/gpt-4o/annotations.jsonl"
 
 
+@pytest.fixture(scope="module")
+def read():
+    """The two files as read_annotations reads them, read once (read-only)."""
+    return {STAGE1: hotelcheckspan.read_annotations(STAGE1), GPT4O: hotelcheckspan.read_annotations(GPT4O)}
+
+
 def test_the_api_is_exported():
     assert {"load", "read_annotations", "span_f1"} <= set(hotelcheckspan.__all__)
     params = inspect.signature(hotelcheckspan.span_f1).parameters
@@ -26,8 +32,8 @@ def test_load_defaults_to_the_active_corpus():
     assert c.root == paths.corpus_dir() and len(c.records) > 0
 
 
-def test_read_annotations_gives_records_spans_categories_problems():
-    ann = hotelcheckspan.read_annotations(STAGE1)
+def test_read_annotations_gives_records_spans_categories_problems(read):
+    ann = read[STAGE1]
     assert ann.campaign == "stage1" and ann.kind == "human"
     assert ann.categories == ["Not Checkable", "Misleading", "Incorrect"]
     assert ann.problems == [] and len(ann.records) > 0
@@ -38,14 +44,14 @@ def test_read_annotations_gives_records_spans_categories_problems():
 @pytest.mark.parametrize(
     "extra", [[], ["--match", "soft"], ["--ref-group", "A", "--hyp-group", "B"], ["--convention", "all", "--by-type"]]
 )
-def test_span_f1_returns_what_f1_json_prints(capsys, extra):
+def test_span_f1_returns_what_f1_json_prints(capsys, read, extra):
     hyp = STAGE1 if "--hyp-group" in extra else GPT4O
     assert cli.main(["f1", str(STAGE1), str(hyp), "--json", *extra]) == 0
     printed = json.loads(capsys.readouterr().out)
     opts = dict(zip(extra[::2], extra[1::2])) if "--by-type" not in extra else {"--convention": "all"}
     result = hotelcheckspan.span_f1(
-        hotelcheckspan.read_annotations(STAGE1),
-        hotelcheckspan.read_annotations(hyp),
+        read[STAGE1],
+        read[hyp],
         ref_group=opts.get("--ref-group"),
         hyp_group=opts.get("--hyp-group"),
         match=opts.get("--match", "hard"),
@@ -62,12 +68,12 @@ def test_span_f1_accepts_paths_and_swaps_precision_and_recall():
     assert ab["precision"] == pytest.approx(ba["recall"]) and ab["ref_count"] == ba["hyp_count"]
 
 
-def test_span_f1_passes_further_options_to_the_metric():
-    soft = hotelcheckspan.span_f1(STAGE1, GPT4O, match="soft", by_type=True, per_category="consistent")
-    default = hotelcheckspan.span_f1(STAGE1, GPT4O, match="soft", by_type=True)
+def test_span_f1_passes_further_options_to_the_metric(read):
+    soft = hotelcheckspan.span_f1(read[STAGE1], read[GPT4O], match="soft", by_type=True, per_category="consistent")
+    default = hotelcheckspan.span_f1(read[STAGE1], read[GPT4O], match="soft", by_type=True)
     assert soft["f1"] == default["f1"] and soft["by_type"] != default["by_type"]
     with pytest.raises(TypeError):
-        hotelcheckspan.span_f1(STAGE1, GPT4O, no_such_option=1)
+        hotelcheckspan.span_f1(read[STAGE1], read[GPT4O], no_such_option=1)
 
 
 def test_span_f1_refuses_broken_files_and_different_categories(tmp_path):

@@ -24,13 +24,17 @@ RECORDS_PER_FILE = 12
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory) -> Path:
-    """The bundled corpus with its first few records per campaign (every campaign, every file)."""
+    """The bundled corpus with its first few records per campaign (every campaign, every file) and
+    the texts of the examples those records annotate."""
     root = tmp_path_factory.mktemp("template") / "corpus"
     shutil.copytree(paths.BUNDLED_CORPUS, root)
+    used = set()
     for f in root.glob("annotations/*/*/annotations.jsonl"):
         f.write_text(
             "".join(f.read_text(encoding="utf-8").splitlines(keepends=True)[:RECORDS_PER_FILE]), encoding="utf-8"
         )
+        used |= {tuple(r[k] for k in C.KEY) for r in lines(f)}
+    write_lines(root / "inputs.jsonl", [r for r in lines(root / "inputs.jsonl") if tuple(r[k] for k in C.KEY) in used])
     return root
 
 
@@ -90,7 +94,8 @@ def write_lines(path: Path, records: list[dict]) -> None:
 
 def test_the_trimmed_copy_is_clean(capsys, corpus):
     code, out, _ = run(capsys, "validate", corpus)
-    assert code == 0 and out.startswith("ok: 496 examples")
+    assert code == 0 and out.startswith(f"ok: {len(lines(corpus / 'inputs.jsonl'))} examples")
+    assert len(lines(corpus / "inputs.jsonl")) >= RECORDS_PER_FILE
 
 
 # --- unreadable files -------------------------------------------------------------------------

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hotelcheckspan import paths
 from hotelcheckspan.simulation import dedup, standin
@@ -74,20 +76,33 @@ def test_dedup_rule_and_prefilter():
     assert not dedup.is_redundant(kept[2], kept[0])
 
 
-def test_prefilter_never_skips_a_redundant_pair():
-    from hypothesis import given, settings
-    from hypothesis import strategies as st
-
+def test_bounds_never_skip_a_redundant_pair():
+    """Each library score above the threshold is let through by its own bound, for short
+    segments over a small vocabulary (repeated words and bigrams, near-duplicates)."""
     words = st.lists(
         st.sampled_from(["the", "hotel", "pool", "a", "spa", "near", "beach", ",", ".", "Spa", "free"]),
         min_size=1,
         max_size=12,
     ).map(" ".join)
+    seen = {"rouge": 0, "bleu": 0}
 
     @settings(max_examples=400, deadline=None)
     @given(a=words, b=words)
     def check(a, b):
-        if dedup.is_redundant(a, b):
-            assert dedup._may_exceed(dedup._seg(a), dedup._seg(b), dedup.THRESHOLD)
+        rouge_may, bleu_may = dedup.may_exceed([b, a])  # a is the candidate, b the segment kept
+        if dedup.rouge_l(a, b) > dedup.THRESHOLD:
+            seen["rouge"] += 1
+            assert rouge_may[1, 0]
+        if dedup.bleu(a, b) > dedup.THRESHOLD:
+            seen["bleu"] += 1
+            assert bleu_may[1, 0]
 
     check()
+    assert seen["rouge"] and seen["bleu"]  # both bounds were put to the test
+
+
+def test_bounds_rule_out_unrelated_pairs():
+    rouge_may, bleu_may = dedup.may_exceed(
+        ["The hotel has an outdoor pool and a spa.", "Breakfast is served daily from 7 am in the garden restaurant."]
+    )
+    assert rouge_may.tolist() == bleu_may.tolist() == [[True, False], [False, True]]  # each one only against itself

@@ -403,11 +403,10 @@ def per_example(
     n_ex = len(ex_frame)
     arr = count_arrays(r, h, n_ex, max(1, len(cats)), match, metric, convention, by_type, per_category)
     cats_out = cats if by_type else ["all"]
-    frame = ex_frame.loc[np.tile(np.arange(n_ex), len(cats_out))].reset_index(drop=True)
-    frame.insert(0, "category", np.repeat(cats_out, n_ex))
-    for i, col in enumerate(COUNT_COLUMNS):
-        frame[col] = arr[i].ravel()
-    return frame
+    columns = {"category": np.repeat(cats_out, n_ex)}
+    columns |= {col: np.tile(ex_frame[col].to_numpy(), len(cats_out)) for col in KEY}
+    columns |= {col: arr[i].ravel() for i, col in enumerate(COUNT_COLUMNS)}
+    return pd.DataFrame(columns)
 
 
 def prf(overlap, overlap_ref, hyp_length, ref_length):

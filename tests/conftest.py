@@ -5,8 +5,15 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import pytest  # noqa: E402  (after the path line, which lets tests import their helpers)
 import toy as toy_corpus  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
 
 from hotelcheckspan import corpora  # noqa: E402
+
+# Property tests draw 100 cases each while editing; `make test` draws 300 (--hypothesis-profile
+# thorough). No deadline: the references they are checked against take milliseconds per case.
+for name, cases in (("quick", 100), ("thorough", 300)):
+    settings.register_profile(name, max_examples=cases, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("quick")
 
 
 @pytest.fixture(scope="session")

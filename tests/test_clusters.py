@@ -221,10 +221,7 @@ def test_stability_across_seeds(tmp_path):
     assert both.loc[0, "mean ARI"] == pytest.approx(1.0) and both.loc[0, "largest cluster %"] == pytest.approx(50)
 
 
-def test_annotator_counts_per_span():
-    from hotelcheckspan import corpora
-
-    corpus = corpora.load()
+def test_annotator_counts_per_span(corpus):
     spans = K.human_spans(corpus)
     n = K.annotators(corpus, spans)
     assert len(n) == len(spans) and set(n) <= {2, 4}
@@ -242,10 +239,8 @@ def test_annotator_counts_per_span():
     assert ((n == 4).to_numpy() == stage2).all()
 
 
-def test_every_bundled_cluster_gets_a_name_and_a_claim_kind():
-    from hotelcheckspan import corpora
-
-    spans = K.human_spans(corpora.load())
+def test_every_bundled_cluster_gets_a_name_and_a_claim_kind(corpus):
+    spans = K.human_spans(corpus)
     X = K.embed(list(spans["clean"]))
     k = K.best_k(K.silhouette_curve(X))
     for kk in (k, 15):

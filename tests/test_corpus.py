@@ -46,8 +46,8 @@ def found(problems, severity=None):
     return {(p.line, p.field) for p in problems if severity is None or p.severity == severity}
 
 
-def test_bundled_corpus_has_the_papers_shape():
-    c = C.load()
+def test_bundled_corpus_has_the_papers_shape(corpus):
+    c = corpus
     assert c.simulated and c.warnings == []
     assert c.categories == CATEGORIES
     assert len(c.examples) == 496 and set(c.examples["split"]) == {"short", "long"}

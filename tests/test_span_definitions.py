@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from span_reference import MAY2025, may2025_f1, per_span
 from test_spans import EXAMPLES, frame, nonzero, side_st
@@ -169,7 +169,6 @@ def test_span_table_scores_like_frames():
 # --- properties ----------------------------------------------------------------------------------
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ref=side_st, hyp=side_st, match=st.sampled_from(["hard", "soft"]), conv=st.sampled_from(["both", "either"]))
 def test_span_metric_equals_span_by_span_reference(ref, hyp, match, conv):
     examples = EXAMPLES[:3]
@@ -201,7 +200,6 @@ def _check_against_script(ref, hyp, match, distinct_ids):
 
 
 @pytest.mark.skipif(MAY2025 is None, reason="the May 2025 factgenie script is not in ../shared/reference")
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ref=side_st, hyp=side_st, match=st.sampled_from(["hard", "soft"]))
 def test_greedy_equals_may2025_script_with_distinct_ids(ref, hyp, match):
     """Any input, overlapping and duplicate spans included, when each reference row keeps its own id."""
@@ -218,7 +216,6 @@ def _disjoint(spans: list) -> list:
 
 
 @pytest.mark.skipif(MAY2025 is None, reason="the May 2025 factgenie script is not in ../shared/reference")
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     ref=side_st.map(lambda d: {ex: _disjoint(v) for ex, v in d.items()}),
     hyp=side_st.map(lambda d: {ex: _disjoint(v) for ex, v in d.items()}),
@@ -360,10 +357,8 @@ def test_self_overlaps_counts_examples_where_a_set_overlaps_itself():
     assert span_level.self_overlaps(corpus, [{"name": "c", "ref": ["x"], "hyp": ["x"]}]) == 1
 
 
-def test_definitions_table_on_the_bundled_corpus():
-    from hotelcheckspan import corpora
-
-    c = corpora.load()
+def test_definitions_table_on_the_bundled_corpus(corpus):
+    c = corpus
     comps = [{"name": "Human - LLM (O3-Mini)", "ref": ["stage1/A"], "hyp": ["gemma-3"], "examples": "stage2"}]
     defs = span_level.definitions(c, comps, n_boot=50)
     assert defs["definition"].tolist() == [label for label, *_ in S.DEFINITIONS for _ in ("hard", "soft")]

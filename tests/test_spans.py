@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from span_reference import FACTGENIE, factgenie_f1, per_character
 
@@ -50,7 +50,6 @@ def soft_per_category(ref, hyp, examples):
     )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     ref=side_st,
     hyp=side_st,
@@ -68,7 +67,6 @@ def test_fast_equals_per_character_reference(ref, hyp, match, convention, per_ca
 
 
 @pytest.mark.skipif(FACTGENIE is None, reason="factgenie is not installed (make test installs it)")
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ref=side_st, hyp=side_st, match=st.sampled_from(["hard", "soft"]))
 def test_fast_equals_factgenie_compute_f1_scores(ref, hyp, match):
     if not any(ref.values()) and not any(hyp.values()):

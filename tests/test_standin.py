@@ -1,11 +1,13 @@
 """The stand-in's annotation process: set counts, calibrated agreement, and the calibration itself."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 import yaml
 from scipy.special import expit
 
-from hotelcheckspan import corpora, paths
+from hotelcheckspan import paths
 from hotelcheckspan.analyses import dataset_level
 from hotelcheckspan.book.paper import LLM_CAMPAIGNS, figures
 from hotelcheckspan.simulation import annotators, calibration, summaries
@@ -13,8 +15,8 @@ from hotelcheckspan.simulation.texts import Hotel
 
 
 @pytest.fixture(scope="module")
-def bundled():
-    return corpora.load()
+def bundled(corpus):
+    return corpus
 
 
 def small_examples(n=64, seed=0):
@@ -172,6 +174,8 @@ def test_bundled_corpus_meets_every_bound_its_draw_was_chosen_on(bundled):
     result = standin.checks(bundled)
     assert result["ok"].all(), result[~result["ok"]].to_string()
     # a check can fail: a corpus without group B's stage-2 spans misses Table 6 and Table 4
-    fake = corpora.load()
-    fake.spans = fake.spans[~((fake.spans["campaign"] == "stage2") & (fake.spans["annotator_group"] == 1))]
+    spans = bundled.spans
+    fake = dataclasses.replace(
+        bundled, spans=spans[~((spans["campaign"] == "stage2") & (spans["annotator_group"] == 1))]
+    )
     assert not standin.checks(fake)["ok"].all()

@@ -12,16 +12,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from hotelcheckspan import corpora
 from hotelcheckspan.analyses import dataset_level, impressions, llm_annotators
 from hotelcheckspan.book import paper, tables
 from hotelcheckspan.corpora import KEY
 
 
 @pytest.fixture(scope="module")
-def toy():
+def toy(corpus):
     """The bundled corpus cut to its first examples of each split (stage 2 keeps its share)."""
-    full = corpora.load()
+    full = corpus
     ex = full.examples.groupby("split", sort=False).head(60)
     keys = ex[KEY]
     return dataclasses.replace(

@@ -5,8 +5,8 @@ A segment is dropped when, against a segment already kept, sentence BLEU (sacreb
 
 Scoring every pair with the two libraries is quadratic in Python, so every pair of a
 description is first screened at once with upper bounds that need only n-gram counts; the
-libraries score only the pairs a bound lets through (about one in a thousand), so the decisions
-are exactly theirs:
+libraries score only the pairs a bound lets through (about one in three hundred for the
+stand-in), so the decisions are exactly theirs:
 
 - ROUGE-L F1 = 2 LCS / (|a| + |b|) and LCS <= the multiset overlap of the two token lists;
 - BLEU = BP (p1 ... pk)^(1/k) <= BP (p1 p2)^(1/4), as every (smoothed) p_n <= 1 and p1 p2 <= 1;

@@ -80,6 +80,7 @@ glue("n_pairs", len(llms) * (len(llms) - 1) // 2, display=False)
 glue("convention", ss.DEFAULT_CONVENTION, display=False)
 glue("resamples", f"{RESAMPLES:,}", display=False)
 glue("level", f"{ss.THRESHOLD:.0%}", display=False)
+glue("max_factor", ss.MAX_FACTOR, display=False)
 full = pd.DataFrame({t.measure: t.full() for t in tables}, index=tables[0].systems).rename_axis("LLM").reset_index()
 full.style.set_uuid("full-scores").hide(axis="index").format(precision=3)
 
@@ -306,7 +307,7 @@ ssp.power_curves(power)
 # `sample_size.examples_needed(corpus, judge_a, judge_b)` answers "how many examples do I need
 # to tell these two judges apart?" on any corpus the package reads: it compares the two
 # annotator sets by span F1 against reference sets (or by BACC against their majority), draws
-# test sets with replacement up to eight times the corpus, and returns the smallest n from
+# test sets with replacement up to {glue:text}`max_factor` times the corpus, and returns the smallest n from
 # which the full corpus' order holds in {glue:text}`level` of them, with its interval. For the two gpt-4o
 # prompts, the closest pair of campaigns that differ by prompt only:
 
@@ -340,7 +341,7 @@ pd.DataFrame([plan_row]).style.set_uuid("plan").hide(axis="index").format(precis
 # ## The public corpus
 #
 # The public "LLMs as span annotators" corpus of chapter 08 {cite:p}`kasner2025spanannotators` has many
-# human annotators but only a dozen examples, so the within-corpus design can only go up to
+# human annotators but only {glue:text}`public_examples` examples, so the within-corpus design can only go up to
 # its size, and the with-replacement design extrapolates from very little. Its LLM campaigns
 # are compared by span F1 against every human annotator group (BACC is left out: a clear
 # majority among many annotators is a different notion from the paper's rule for four).
@@ -385,6 +386,7 @@ if real is not None:
         f"where they differ grossly; telling close ones apart takes far more than {real_n} examples."
     )
 glue("public_reading", real_status, display=False)
+glue("public_examples", real_n if real is not None else "an unknown number of", display=False)
 
 # %%
 if real is not None:

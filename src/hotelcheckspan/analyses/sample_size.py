@@ -53,6 +53,7 @@ from .span_level import BOOK_CONVENTION
 # The book's span-F1 definition (character overlap, lengths counted wherever either side marked)
 DEFAULT_CONVENTION = BOOK_CONVENTION
 THRESHOLD = 0.95
+MAX_FACTOR = 8  # examples_needed draws test sets of up to this many times the corpus
 COUNTS = ["overlap", "overlap_ref", "hyp_length", "ref_length"]
 CELLS = ["tp", "fn", "fp", "tn"]
 
@@ -755,8 +756,8 @@ def examples_needed(
     compared by ``measure``: ``"span F1"`` against ``references`` (averaged over them, with
     ``match`` and ``convention``) or ``"bacc"`` / ``"agreement"`` against the references' clear
     majority on any error. Test sets of n examples are drawn with replacement from the corpus
-    (its examples standing in for the population), for n on ``sizes`` (default: 10 to 8x the
-    corpus, about 40 steps); the answer is the smallest n from which the full corpus' order
+    (its examples standing in for the population), for n on ``sizes`` (default: 10 to
+    ``MAX_FACTOR`` times the corpus, about 40 steps); the answer is the smallest n from which the full corpus' order
     is reproduced with probability ``threshold``, with a 95% interval from
     :func:`stable_n_uncertainty`.
 
@@ -771,7 +772,7 @@ def examples_needed(
     else:
         raise ValueError(f"measure must be 'span F1', 'bacc' or 'agreement', not {measure!r}")
     if sizes is None:
-        sizes = np.unique(np.geomspace(10, 8 * table.n_examples, 40).astype(int))
+        sizes = np.unique(np.geomspace(10, MAX_FACTOR * table.n_examples, 40).astype(int))
     curve = stability(table, sizes, n_resamples, seed, replace=True)
     best = smallest_stable(curve, threshold).iloc[0]
     unc = stable_n_uncertainty(table, sizes, True, n_outer, n_inner, seed + 1, threshold).iloc[0]

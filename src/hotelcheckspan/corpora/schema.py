@@ -37,13 +37,18 @@ class OptionIn(_Loose):
     value: StrictStr | StrictInt | None = None
 
 
-class RecordIn(_Loose):
-    """One annotation record (one annotator, one example)."""
+class _Keyed(_Loose):
+    """The example key every record and text line carries (the first fields, in this order)."""
 
     dataset: StrictStr
     split: StrictStr
     setup_id: StrictStr
     example_idx: Index
+
+
+class RecordIn(_Keyed):
+    """One annotation record (one annotator, one example)."""
+
     annotations: list[SpanIn]
     annotator_id: StrictStr | None = None
     annotator_group: Index | None = None
@@ -60,13 +65,9 @@ class RecordMetadataIn(_Loose):
     stage: Index | None = None
 
 
-class ExampleIn(_Loose):
+class ExampleIn(_Keyed):
     """One line of our ``inputs.jsonl``: an example with its input and the annotated text."""
 
-    dataset: StrictStr
-    split: StrictStr
-    setup_id: StrictStr
-    example_idx: Index
     summary: StrictStr
     description: StrictStr = ""
     aspect: StrictStr | None = None
@@ -75,13 +76,9 @@ class ExampleIn(_Loose):
     segments_dropped: Index | None = None
 
 
-class OutputIn(_Loose):
+class OutputIn(_Keyed):
     """One line of factgenie's ``outputs/**/*.jsonl``: the text that was annotated."""
 
-    dataset: StrictStr
-    split: StrictStr
-    setup_id: StrictStr
-    example_idx: Index
     output: StrictStr
 
 

@@ -59,6 +59,21 @@ def finish(fig):
     return fig
 
 
+def _dots_with_intervals(ax, table: pd.DataFrame, y: np.ndarray, series: list[tuple]) -> None:
+    """One dot per row at height ``y`` with its interval as horizontal bars, for each series
+    ``(column, legend label, colour, vertical offset)``; bounds in ``column_low, column_high``."""
+    for column, label, color, dy in series:
+        ax.errorbar(
+            table[column],
+            y + dy,
+            xerr=[table[column] - table[f"{column}_low"], table[f"{column}_high"] - table[column]],
+            fmt="o",
+            color=color,
+            label=label,
+            capsize=3,
+        )
+
+
 def legend_above(fig, ax=None, ncol: int | None = None, **kwargs):
     """One legend for the figure, above the axes, outside the data; duplicate labels merged."""
     axes = [ax] if ax is not None else fig.axes
@@ -137,19 +152,9 @@ def paradox(table):
     for ax, lab in zip(axes, ["per type (pooled)", "Any"]):
         t = table[table["label"] == lab].reset_index(drop=True)
         y = np.arange(len(t))
-        for measure, name, color, dy in (
-            ("agreement", "raw agreement", HUMAN, -0.15),
-            ("bacc", "balanced accuracy", OURS, 0.15),
-        ):
-            ax.errorbar(
-                t[measure],
-                y + dy,
-                xerr=[t[measure] - t[f"{measure}_low"], t[f"{measure}_high"] - t[measure]],
-                fmt="o",
-                color=color,
-                label=name,
-                capsize=3,
-            )
+        _dots_with_intervals(
+            ax, t, y, [("agreement", "raw agreement", HUMAN, -0.15), ("bacc", "balanced accuracy", OURS, 0.15)]
+        )
         ax.axvline(0.5, color="#555555", lw=0.8, ls=":")
         ax.set(
             yticks=list(y),
@@ -314,16 +319,7 @@ def precision_recall(table: pd.DataFrame):
     precision_high, recall, recall_low, recall_high``, rows in the order given)."""
     fig, ax = figure(height=0.42 * len(table) + 1.3)
     y = np.arange(len(table))
-    for measure, color, dy in (("precision", OURS, -0.13), ("recall", "#dd8452", 0.13)):
-        ax.errorbar(
-            table[measure],
-            y + dy,
-            xerr=[table[measure] - table[f"{measure}_low"], table[f"{measure}_high"] - table[measure]],
-            fmt="o",
-            color=color,
-            capsize=3,
-            label=measure,
-        )
+    _dots_with_intervals(ax, table, y, [("precision", "precision", OURS, -0.13), ("recall", "recall", "#dd8452", 0.13)])
     ax.set(yticks=y, yticklabels=table["name"], xlim=(0, 1), xlabel="soft span score against the human annotations")
     ax.invert_yaxis()
     legend_above(fig)

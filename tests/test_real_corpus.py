@@ -4,6 +4,7 @@ loads through the public API, its quirks are warnings, and span F1 equals factge
 
 import hashlib
 import json
+from functools import cache
 from pathlib import Path
 
 import pandas as pd
@@ -86,9 +87,10 @@ def test_its_quirks_are_warnings_listed_by_validate(capsys, corpus):
     assert cli.main(["validate", "--strict", str(ROOT)]) == 1
 
 
+@cache
 def factgenie_span_index() -> pd.DataFrame:
     """factgenie's span index of every campaign, built from the raw files as factgenie builds it
-    (slugified ids, end = start + len(text), spans in file order)."""
+    (slugified ids, end = start + len(text), spans in file order); built once, read-only."""
     rows = []
     for path in [HUMAN, *MODELS]:
         camp = path.parent.name

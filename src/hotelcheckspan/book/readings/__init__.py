@@ -1,0 +1,50 @@
+"""The numbers and readings each chapter's prose needs: one module per chapter, one function each.
+
+A chapter's text says ``{glue:text}`name``` (or ``{glue:md}`name``` for a passage); the values
+come from ``readings(corpus, ...)`` in the chapter's module here (``data_composition`` for
+chapter 01, and so on), which returns ``{name: value}``: a value is text already formatted for
+readers (numbers through :func:`hotelcheckspan.book.tables.number`, readings through
+:mod:`hotelcheckspan.book.prose`'s ``compare``/``within``/...), or a :class:`Passage` of
+markdown. The chapter glues them all in one short cell whose input the page hides::
+
+    # %% tags=["remove-input"]
+    readings.glue_all(data_composition.readings(corpus, stage2=stage2))
+
+so the page shows the question, the analysis, the table or figure and the reading, and the
+bookkeeping lives here, tested like the rest of the package. A function may take what the
+chapter already computed (a slow table) as keyword arguments instead of computing it again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A passage of markdown, glued for ``{glue:md}`` (empty text shows nothing)."""
+
+    text: str
+
+
+def simulated_only(corpus, text: str) -> Passage:
+    """A passage that explains the simulation: its text on a simulated corpus, empty otherwise."""
+    return Passage(text if corpus.simulated else "")
+
+
+def glue_all(values: Mapping[str, str | Passage]) -> None:
+    """Glue every reading (text with ``glue:text``, a :class:`Passage` as markdown); shows nothing."""
+    from IPython.display import Markdown  # notebook dependencies, imported where they are used
+    from myst_nb import glue
+
+    for name, value in values.items():
+        if isinstance(value, Passage):
+            glue(name, Markdown(value.text), display=False)
+        elif isinstance(value, str):
+            glue(name, value, display=False)
+        else:
+            raise TypeError(f"reading {name!r} is {type(value).__name__}, not text: format it for readers first")
+
+
+__all__ = ["Passage", "glue_all", "simulated_only"]

@@ -175,7 +175,7 @@ def test_f1_text_output(cli, toy_root):
     "args, message",
     [
         (["missing.jsonl", STAGE1], "no such file"),
-        ([STAGE1, STAGE1, "--ref-group", "7"], "no example has a record on both sides"),
+        ([STAGE1, STAGE1, "--ref-group", "7"], "has no annotator group 7 (its groups: A, B)"),
         ([STAGE1, STAGE1, "--ref-group", "?"], "neither a number nor a letter"),
     ],
 )

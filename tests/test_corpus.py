@@ -88,23 +88,26 @@ def test_simulated_is_read_from_the_configs_not_the_path(tmp_path):
 def test_every_error_is_reported_at_once_with_file_line_and_field(tmp_path):
     records = [
         rec(0, [(3, 2, "quiet")]),  # 1: type outside the categories
-        rec(0, [(1, 1, "quiet")], annotator="a2", group=1),  # 2: text not at start
-        rec(1, [(1, 20, "beach. And more")], annotator="a3"),  # 3: past the end of the text
+        rec(0, [(1, 1, "quiet")], annotator="a2", group=1),  # 2: text one character off (a warning)
+        rec(1, [(1, 20, "beach. And more")], annotator="a3"),  # 3: past the end of the text (a warning)
         rec(1, impression="9", group=1),  # 4: impression outside 1-7
-        rec(7, annotator="a9", group=2),  # 5: unknown example
+        rec(7, annotator="a9", group=2),  # 5: an example without text (a warning)
         {k: v for k, v in rec(2, annotator="a5").items() if k != "annotations"},  # 6: missing field
         rec(2, [(0, "x", "A")], annotator="a6", group=1),  # 7: start not an integer
         rec(2, [(0, -1, "A")], annotator="a7", group=2),  # 8: negative start
     ]
     root = write_corpus(tmp_path, records, raw_lines=['{"dataset": "d", "split": '])  # 9: malformed JSON
     problems = C.validate(root)
-    assert all(p.file == STAGE1 and p.is_error for p in problems)
+    assert all(p.file == STAGE1 for p in problems)
+    assert {(p.line, p.field, p.kind) for p in problems if not p.is_error} == {
+        (2, "annotations.0.start", "shifted"),
+        (3, "annotations.0.start", "past-end"),
+        (5, "example_idx", "no-text"),
+    }
+    problems = [p for p in problems if p.is_error]
     assert found(problems) == {
         (1, "annotations.0.type"),
-        (2, "annotations.0.text"),
-        (3, "annotations.0.start"),
         (4, "options.0.value"),
-        (5, "example_idx"),
         (6, "annotations"),
         (7, "annotations.0.start"),
         (8, "annotations.0.start"),

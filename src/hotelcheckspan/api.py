@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .annotator_sets import AnnotatorSet, parse_group
+from .annotator_sets import AnnotatorSet, group_letter, parse_group
 from .corpora import KEY, Annotations, CategoryMismatch, CorpusError, load, read_annotations, slug_frame
 from .metrics import span_f1 as _metric
 
@@ -28,6 +28,9 @@ def _side(side: Annotations | str | Path, group: int | str | None) -> tuple[Anno
     if group is not None:
         chosen = AnnotatorSet(ann.campaign, parse_group(group) if isinstance(group, str) else int(group))
         records, spans = chosen.filter(records), chosen.filter(spans)
+        if records.empty:
+            have = ", ".join(group_letter(int(g)) for g in sorted(ann.records["annotator_group"].unique()))
+            raise ValueError(f"{ann.path} has no annotator group {group} (its groups: {have or 'none'})")
     return ann, slug_frame(records), slug_frame(spans)
 
 
@@ -60,7 +63,14 @@ def span_f1(
     """
     ref_ann, ref_rec, ref_spans = _side(ref, ref_group)
     hyp_ann, hyp_rec, hyp_spans = _side(hyp, hyp_group)
-    if ref_ann.categories != hyp_ann.categories:
+    categories = ref_ann.categories
+    if ref_ann.categories_from_types or hyp_ann.categories_from_types:
+        # a side without config: compare types by number, as factgenie does, named from the other side's config
+        named = next((a.categories for a in (ref_ann, hyp_ann) if not a.categories_from_types), [])
+        n = max(len(ref_ann.categories), len(hyp_ann.categories), len(named))
+        categories = list(named) + [f"type {i}" for i in range(len(named), n)]
+        ref_spans, hyp_spans = (s.assign(type=[categories[i] for i in s["type_idx"]]) for s in (ref_spans, hyp_spans))
+    elif ref_ann.categories != hyp_ann.categories:
         raise CategoryMismatch(str(ref_ann.path), ref_ann.categories, str(hyp_ann.path), hyp_ann.categories)
     examples = ref_rec[KEY].drop_duplicates().merge(hyp_rec[KEY].drop_duplicates(), on=KEY)
     if examples.empty:
@@ -73,7 +83,7 @@ def span_f1(
         metric=metric,
         convention=convention,
         by_type=by_type,
-        categories=ref_ann.categories,
+        categories=categories,
         **options,
     )
     overall = table.iloc[0]

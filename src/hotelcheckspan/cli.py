@@ -48,11 +48,34 @@ def _warn_count(warnings: list, what: str) -> None:
         )
 
 
+SUMMARY_AFTER = 20  # with more warnings than this, validate summarises them per class and file
+
+
+def _warning_summary(warns: list) -> list[str]:
+    """One line per file (warnings per class) and a line of totals per class."""
+    by_file: dict[str, dict[str, int]] = {}
+    totals: dict[str, int] = {}
+    for _, kind, file, n in severity.summary(warns):
+        by_file.setdefault(file, {})[kind] = n
+        totals[kind] = totals.get(kind, 0) + n
+
+    def counts(d):
+        return ", ".join(f"{k} {n}" for k, n in sorted(d.items(), key=lambda kv: (-kv[1], kv[0])))
+
+    lines = [f"{len(warns)} warnings by class and file (--verbose lists every line):"]
+    lines += [f"  {file}: warning: {counts(d)}" for file, d in by_file.items()]
+    lines.append(f"  total: {counts(totals)}")
+    return lines
+
+
 def cmd_validate(args) -> int:
     corpus, problems = corpora.read_corpus(args.path)
-    for p in problems:
-        print(p.tagged())
     errs, warns = severity.errors(problems), severity.warnings(problems)
+    summarise = len(warns) > SUMMARY_AFTER and not args.verbose
+    for p in errs if summarise else problems:
+        print(p.tagged())
+    if summarise:
+        print("\n".join(_warning_summary(warns)))
     if problems:
         print(severity.count(problems), file=sys.stderr)
     if errs or (warns and args.strict):
@@ -154,12 +177,13 @@ def cmd_f1(args) -> int:
     for s in dict.fromkeys(id(s) for s in sides):
         side = next(x for x in sides if id(x) == s)
         _warn_count(side.warnings, str(side.path))
+    _group(args.ref_group), _group(args.hyp_group)  # a value that is no group at all: one clear line
     try:
         result = api.span_f1(
             sides[0],
             sides[1],
-            ref_group=_group(args.ref_group),
-            hyp_group=_group(args.hyp_group),
+            ref_group=args.ref_group,  # as written, so that an absent group is named as the user named it
+            hyp_group=args.hyp_group,
             match=args.match,
             metric=args.metric,
             convention=args.convention,
@@ -191,6 +215,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("validate", help="check a corpus folder; list every error and warning")
     p.add_argument("path")
     p.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
+    p.add_argument(
+        "--verbose",
+        action="store_true",
+        help=f"list every warning (by default, more than {SUMMARY_AFTER} are summarised per class and file)",
+    )
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("standin", help="regenerate the bundled simulated corpus")

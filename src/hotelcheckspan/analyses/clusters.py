@@ -87,8 +87,10 @@ def embed(texts: list[str], cache_dir: Path | None = None, model=None) -> np.nda
 
 
 def human_spans(corpus: Corpus) -> pd.DataFrame:
-    """The human spans to cluster, with a stripped, lower-cased ``clean`` text."""
-    sp = corpus.spans[corpus.spans["kind"] == "human"].reset_index(drop=True)
+    """The human spans to cluster, with a stripped, lower-cased ``clean`` text (only spans whose
+    text is at their offsets: ``Corpus.placed_spans``)."""
+    sp = corpus.placed_spans
+    sp = sp[sp["kind"] == "human"].reset_index(drop=True)
     return sp.assign(clean=sp["text"].str.strip().str.lower())
 
 

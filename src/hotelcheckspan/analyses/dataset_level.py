@@ -3,6 +3,9 @@
 ``campaign_table`` returns one row per campaign (and annotator group, if asked) with columns
 ``records, error_records, spans, spans_per_record, spans_per_error_record, mean_words``, then
 per type ``<type>`` (count) and ``<type> %`` (share of the campaign's spans).
+
+Counts use every record and span; span lengths in words (``mean_words``, ``span_words_*``) use
+only spans whose text is at their offsets (``placed``; see ``Corpus.left_out``).
 """
 
 from __future__ import annotations
@@ -37,6 +40,13 @@ def set_names(records: pd.DataFrame, campaigns, groups) -> list[str]:
     ]
 
 
+def placed_words(spans: pd.DataFrame) -> pd.Series:
+    """Span lengths in words, <NA> for a span whose text is not at its offsets (not ``placed``)."""
+    if "placed" not in spans.columns:
+        return spans["words"].astype("Float64")
+    return spans["words"].astype("Float64").where(spans["placed"].fillna(False).astype(bool))
+
+
 def campaign_table(corpus: Corpus, examples: pd.DataFrame | None = None, by_group: bool = False) -> pd.DataFrame:
     """Spans per campaign (and group) and type, with density and length, on ``examples``; one
     column per category of the corpus (``corpus.categories``)."""
@@ -48,7 +58,11 @@ def campaign_table(corpus: Corpus, examples: pd.DataFrame | None = None, by_grou
         records=("record_id", "size"),
         error_records=("n_spans", lambda s: int((s > 0).sum())),
     )
-    sp = spans.groupby(keys, sort=False).agg(spans=("record_id", "size"), mean_words=("words", "mean"))
+    sp = (
+        spans.assign(words=placed_words(spans).astype(float))
+        .groupby(keys, sort=False)
+        .agg(spans=("record_id", "size"), mean_words=("words", "mean"))
+    )
     types = spans.pivot_table(index=keys, columns="type", values="record_id", aggfunc="size", fill_value=0)
     types = types.reindex(columns=cats, fill_value=0)
     table = rec.join(sp).join(types).fillna({"spans": 0, **{c: 0 for c in cats}})
@@ -90,15 +104,16 @@ def overview(corpus: Corpus, kind: str = "human") -> dict:
     records = corpus.records[corpus.records["kind"] == kind]
     spans = corpus.spans[corpus.spans["kind"] == kind]
     n_err = int((records["n_spans"] > 0).sum())
+    words = placed_words(spans).dropna().astype(int)
     return {
         "records": len(records),
         "spans": len(spans),
         "spans_per_record": len(spans) / max(1, len(records)),
         "spans_per_error_record": len(spans) / max(1, n_err),
-        "span_words_mean": float(spans["words"].mean()) if len(spans) else float("nan"),
-        "span_words_median": float(spans["words"].median()) if len(spans) else float("nan"),
-        "span_words_min": int(spans["words"].min()) if len(spans) else 0,
-        "span_words_max": int(spans["words"].max()) if len(spans) else 0,
+        "span_words_mean": float(words.mean()) if len(words) else float("nan"),
+        "span_words_median": float(words.median()) if len(words) else float("nan"),
+        "span_words_min": int(words.min()) if len(words) else 0,
+        "span_words_max": int(words.max()) if len(words) else 0,
     }
 
 

@@ -59,7 +59,8 @@ class _Encoded:
     annotator set, the example codes of its records and its spans as arrays (cached)."""
 
     def __init__(self, corpus):
-        examples = corpus.examples if len(corpus.examples) else corpus.records
+        # every annotated example, those without a text too (their records count in F1)
+        examples = pd.concat([corpus.examples[KEY], corpus.records[KEY]], ignore_index=True)
         self.table = span_f1.SpanTable(corpus.spans, examples, corpus.categories)
         self.n_categories = len(corpus.categories)
         rec, sp = corpus.records, corpus.spans

@@ -104,7 +104,10 @@ def length_distributions(examples):
 
 
 def span_lengths(spans):
-    """Box plots of span length in words: all human spans pooled, then each model campaign."""
+    """Box plots of span length in words: all human spans pooled, then each model campaign
+    (spans whose text is not at their offsets, ``placed`` false, left out)."""
+    if "placed" in spans.columns:
+        spans = spans[spans["placed"].fillna(False).astype(bool)]
     data = spans.assign(annotator=spans["campaign"].where(spans["kind"] == "model", "humans"))
     order = ["humans", *[c for c in dict.fromkeys(data["annotator"]) if c != "humans"]]
     fig, ax = figure(height=0.35 * len(order) + 1.2)

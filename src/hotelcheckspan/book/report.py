@@ -32,7 +32,25 @@ def _warnings_note(corpus: Corpus) -> str:
     return (
         f" Loading raised {n} warning{'s' if n != 1 else ''} (quirks such as overlapping or repeated "
         f"spans, computed with as factgenie does; <code>hotelcheckspan validate</code> lists them)."
+        + _left_out_note(corpus)
     )
+
+
+def _left_out_note(corpus: Corpus) -> str:
+    """What text-dependent analyses leave out (only what is nonzero); counts, votes and F1 use
+    every record and span."""
+    left = corpus.left_out() if hasattr(corpus, "left_out") else {}
+    parts = []
+    if left.get("spans"):
+        n = left["spans"]
+        parts.append(
+            f" {n} span{'s' if n != 1 else ''} whose text is not at {'their' if n != 1 else 'its'} offsets "
+            f"{'are' if n != 1 else 'is'} left out of span lengths, highlights and clusters"
+        )
+    if left.get("records"):
+        n = left["records"]
+        parts.append(f" {n} record{'s' if n != 1 else ''} {'have' if n != 1 else 'has'} no text")
+    return (";".join(parts) + "; counts, votes and F1 use them all.") if parts else ""
 
 
 def corpus_banner(corpus: Corpus) -> HTML:
@@ -74,6 +92,10 @@ def _marked(summary: str, spans, categories: list[str] | None = None) -> str:
     return "".join(out)
 
 
+def _placed(spans: pd.DataFrame) -> pd.DataFrame:
+    return spans[spans["placed"].fillna(False).astype(bool)] if "placed" in spans.columns else spans
+
+
 def highlight(corpus: Corpus, key: dict, sets: list[str]) -> HTML:
     """One summary with every annotator set's spans highlighted, one row per set, colour per type.
 
@@ -88,7 +110,7 @@ def highlight(corpus: Corpus, key: dict, sets: list[str]) -> HTML:
         _, sp = annotators.require(corpus)
         rows.append(
             f"<tr><th style='text-align:left;padding-right:1em'>{escape(annotators.spec)}</th>"
-            f"<td>{_marked(row['summary'], sp.merge(one, on=KEY), corpus.categories)}</td></tr>"
+            f"<td>{_marked(row['summary'], _placed(sp).merge(one, on=KEY), corpus.categories)}</td></tr>"
         )
     order = plot_order(corpus.categories)
     legend = " ".join(

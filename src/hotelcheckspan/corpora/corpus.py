@@ -12,11 +12,20 @@ Frames of a :class:`Corpus`:
 ``records``
     one row per annotation record: ``record_id, kind`` ("human"|"model"), ``campaign, stage,
     annotator_id, annotator_group``, the key, ``impression`` (1-7 or <NA>), ``no_errors``
-    (the checkbox, <NA> when absent), ``n_spans, file, line``.
+    (the checkbox, <NA> when absent), ``n_spans``, ``has_text`` (whether the record's example
+    has an annotated text; a record without one still counts in counts, votes and F1),
+    ``file, line``.
 ``spans``
     one row per span: ``record_id, kind, campaign, stage, annotator_id, annotator_group``, the
     key, ``order`` (position within the record), ``start, end`` (end = start + len(text)),
-    ``type`` (category name), ``type_idx, text, reason, words``.
+    ``type`` (category name), ``type_idx, text, reason``, ``placed`` (whether the span's text
+    is at its start in the annotated text exactly, up to letter case, or within two characters;
+    False for a text elsewhere or nowhere, a span past the end, a record without text) and
+    ``words`` (of the span's text). Metrics count every span by ``start`` and ``end``, as
+    factgenie does; analyses of span words or places use :attr:`Corpus.placed_spans`.
+
+``example_idx`` is int64, or Python integers (object) in all three frames when a value does
+not fit in 64 bits (the format has no bound).
 
 Keys are spelled as the corpus' texts spell them (records are matched to texts after slugifying,
 as factgenie does).
@@ -33,8 +42,8 @@ from .problems import CategoryMismatch, Problem
 
 KEY = ["dataset", "split", "setup_id", "example_idx"]  # an example, as factgenie keys it
 WHO = ["record_id", "kind", "campaign", "stage", "annotator_id", "annotator_group"]  # a record's annotator
-RECORD_COLUMNS = [*WHO, *KEY, "impression", "no_errors", "n_spans", "file", "line"]
-SPAN_COLUMNS = [*WHO, *KEY, "order", "start", "end", "type", "type_idx", "text", "reason", "words"]
+RECORD_COLUMNS = [*WHO, *KEY, "impression", "no_errors", "n_spans", "has_text", "file", "line"]
+SPAN_COLUMNS = [*WHO, *KEY, "order", "start", "end", "type", "type_idx", "text", "reason", "placed", "words"]
 
 
 @dataclass
@@ -72,6 +81,22 @@ class Corpus:
             if cats != other_cats:
                 raise CategoryMismatch(name, cats, other, other_cats)
         return list(lists[0][1]) if lists else self.categories
+
+    @property
+    def placed_spans(self) -> pd.DataFrame:
+        """The spans whose text is at their offsets (``placed``): the ones analyses of span
+        words and places (span lengths, highlights, clusters) use."""
+        return self.spans[self.spans["placed"].fillna(False).astype(bool)]
+
+    def left_out(self) -> dict[str, int]:
+        """What text-dependent analyses leave out: ``spans`` not placed, and ``records`` (with
+        ``spans_of_records``, their spans) whose example has no text."""
+        no_text = ~self.records["has_text"].fillna(True).astype(bool)
+        return {
+            "spans": int((~self.spans["placed"].fillna(True).astype(bool)).sum()),
+            "records": int(no_text.sum()),
+            "spans_of_records": int(self.records.loc[no_text, "n_spans"].sum()),
+        }
 
     def campaigns(self, kind: str | None = None) -> list[str]:
         recs = self.records if kind is None else self.records[self.records["kind"] == kind]

@@ -29,7 +29,7 @@ from slugify import slugify
 
 from . import files
 from .corpus import KEY
-from .problems import WARNING, Problem
+from .problems import DUPLICATE_OUTPUT, NO_INPUTS, SYMLINK_LOOP, WARNING, Problem, warning
 from .schema import ConfigIn, ExampleIn, MetadataIn, OutputIn
 
 CONFIG_FILES = ("config.yaml", "metadata.json")
@@ -80,7 +80,15 @@ def walk(root: Path, problems: list[Problem], skip_top=TEXT_FOLDERS) -> list[Pat
             problems.append(Problem(_rel(folder, root), 0, "", f"cannot read folder: {err.strerror or err}"))
             return
         if (st.st_dev, st.st_ino) in seen:
-            problems.append(Problem(_rel(folder, root), 0, "", "symlink loop: this folder is already being read"))
+            problems.append(
+                warning(
+                    _rel(folder, root),
+                    0,
+                    "",
+                    "symlink loop: this folder is already being read; skipped",
+                    SYMLINK_LOOP,
+                )
+            )
             return
         seen.add((st.st_dev, st.st_ino))
         try:
@@ -96,7 +104,7 @@ def walk(root: Path, problems: list[Problem], skip_top=TEXT_FOLDERS) -> list[Pat
                 is_dir = entry.is_dir()  # follows symlinks
             except OSError:
                 is_dir = False
-            if is_dir:
+            if is_dir and not entry.name.endswith(".jsonl"):  # a folder named *.jsonl is reported as one
                 visit(path, depth + 1)
             else:
                 out.append(path)
@@ -304,6 +312,11 @@ def _sentence_count(text: pd.Series) -> pd.Series:
     return text.fillna("").map(lambda t: len([s for s in re.split(r"(?<=[.!?])\s+", t.strip()) if s]) if t else 0)
 
 
+def fits_int64(values: pd.Series) -> bool:
+    """Whether every value of an integer column fits in int64."""
+    return len(values) == 0 or int(values.max()) < 2**63
+
+
 def _finish(rows: list[dict]) -> pd.DataFrame:
     examples = pd.DataFrame(rows, columns=[c for c in EXAMPLE_COLUMNS if not c.endswith(("_words", "_sentences"))])
     examples["description_words"] = _word_count(examples["description"])
@@ -364,6 +377,7 @@ def _inputs(root: Path, problems: list[Problem]) -> dict[tuple, str]:
                     "<root>",
                     "not a JSON list of inputs (nor an object holding one list): these inputs are not shown",
                     WARNING,
+                    NO_INPUTS,
                 )
             )
             continue
@@ -394,6 +408,7 @@ def _from_outputs(root: Path, problems: list[Problem]) -> Texts:
                         f"output {key} already read at {first[slug]}"
                         + (" (same text)" if same else " with a different text"),
                         WARNING if same else "error",
+                        DUPLICATE_OUTPUT if same else "",
                     )
                 )
                 continue

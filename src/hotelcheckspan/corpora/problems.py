@@ -12,17 +12,36 @@ from dataclasses import dataclass
 ERROR = "error"
 WARNING = "warning"
 
+# The classes of warnings (``Problem.kind``): the quirks of real exports factgenie computes with.
+CASE = "case"  # a span's text differs from the text at its start only in letter case
+SHIFTED = "shifted"  # a span's text sits one or two characters before or after its start
+MISPLACED = "misplaced"  # a span's text is elsewhere in the annotated text
+NOT_FOUND = "not-found"  # a span's text is nowhere in the annotated text
+PAST_END = "past-end"  # a span runs past the end of the annotated text
+NO_TEXT = "no-text"  # a record whose example has no annotated text
+OVERLAP = "overlap"  # overlapping spans where the campaign's config forbids overlaps
+DUPLICATE_RECORD = "duplicate-record"  # a second record of one group for one example
+DUPLICATE_SPAN = "duplicate-span"  # the same span twice in a record
+DUPLICATE_OUTPUT = "duplicate-output"  # the same output twice in outputs/
+NO_INPUTS = "no-inputs"  # an inputs/ file that holds no list of inputs (not shown)
+SYMLINK_LOOP = "symlink-loop"  # a folder reached again through a symlink (skipped)
+NO_CONFIG = "no-config"  # a lone annotation file read without its campaign's config
+UNPLACED = (MISPLACED, NOT_FOUND, PAST_END)  # span classes whose words or place are unknown
+
 
 @dataclass(frozen=True)
 class Problem:
     """One defect in the input: where it is (file, line, field; line 0 for the whole file) and
-    what is wrong, with its severity (``"error"`` or ``"warning"``)."""
+    what is wrong, with its severity (``"error"`` or ``"warning"``) and, for a warning, its
+    machine-readable class (``kind``: ``"case"``, ``"shifted"``, ``"misplaced"``, ...; see the
+    constants of this module)."""
 
     file: str
     line: int
     field: str
     message: str
     severity: str = ERROR
+    kind: str = ""
 
     @property
     def is_error(self) -> bool:
@@ -48,6 +67,21 @@ def errors(problems: list[Problem]) -> list[Problem]:
 
 def warnings(problems: list[Problem]) -> list[Problem]:
     return [p for p in problems if not p.is_error]
+
+
+def warning(file: str, line: int, field: str, message: str, kind: str) -> Problem:
+    """A warning of class ``kind``."""
+    return Problem(file, line, field, message, WARNING, kind)
+
+
+def summary(problems: list[Problem]) -> list[tuple[str, str, str, int]]:
+    """``(severity, class, file, count)`` per class and file, in file order then by count; an
+    error's class is ``"error"`` unless it has one."""
+    counts: dict[tuple[str, str, str], int] = {}
+    for p in problems:
+        key = (p.severity, p.kind or p.severity, p.file)
+        counts[key] = counts.get(key, 0) + 1
+    return [(*k, n) for k, n in sorted(counts.items(), key=lambda kv: (kv[0][2], kv[0][0], -kv[1], kv[0][1]))]
 
 
 def ordered(problems: list[Problem]) -> list[Problem]:

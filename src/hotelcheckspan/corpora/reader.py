@@ -3,17 +3,20 @@
 Severities (see ``book/methods.md``):
 
 errors
-    the data cannot be read or means nothing: an unreadable, non-UTF-8 or non-regular file,
-    malformed JSON or YAML, a wrong type or missing field, a span type outside the campaign's
-    categories, a span whose text is not what the annotated text holds at its offsets, a record
-    of an example with no text, an impression outside 1-7, an ``annotator_group`` outside
-    ``annotators_per_example``, a malformed config value, a missing or empty file the corpus
-    needs. :func:`load` raises :class:`CorpusError` listing them all.
+    the data cannot be read or cannot be computed with: an unreadable, non-UTF-8 or non-regular
+    file, malformed JSON or YAML, a wrong type or missing field (no integer start, no text), a
+    span type outside the campaign's categories, an impression outside 1-7, an
+    ``annotator_group`` outside ``annotators_per_example``, a malformed config value, a missing
+    or empty file the corpus needs. :func:`load` raises :class:`CorpusError` listing them all.
 warnings
-    quirks of real exports that factgenie computes with, kept as factgenie keeps them:
-    overlapping spans where the config forbids overlaps, a record repeated for the same annotator
-    group and example, the same span twice in a record. :func:`load` returns the corpus with
-    them in ``Corpus.warnings``.
+    quirks of real exports that factgenie computes with, kept as factgenie keeps them, each
+    with its class (``Problem.kind``): a span's text at its start up to letter ``case``,
+    ``shifted`` one or two characters, ``misplaced`` elsewhere in the text, ``not-found``
+    anywhere, or running ``past-end``; a record whose example has ``no-text``; an ``overlap``
+    the config forbids; a ``duplicate-record`` of a group and example; a ``duplicate-span``.
+    Metrics count every span by ``start`` and ``len(text)``; the spans frame's ``placed`` and
+    the records frame's ``has_text`` tell text-dependent analyses what to leave out.
+    :func:`load` returns the corpus with them in ``Corpus.warnings``.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import pandas as pd
 from pydantic import ValidationError
 
 from . import files, layouts
+from . import problems as P
 from .corpus import KEY, RECORD_COLUMNS, SPAN_COLUMNS, Corpus
 from .layouts import Campaign, Texts
 from .problems import WARNING, CorpusError, Problem, errors, ordered, warnings
@@ -64,11 +68,44 @@ def _no_errors(flags) -> bool | type(pd.NA):
     return pd.NA
 
 
+def _place(span_text: str, start: int, text: str, lowered: str) -> tuple[str, str]:
+    """Where ``span_text`` is in ``text`` relative to ``start``: ``("", "")`` when exactly
+    there, else a warning class and what to say. ``lowered`` is ``text.lower()`` (computed once
+    per record). factgenie matches a model's span text lower-cased and stripped, at its first
+    occurrence, and keeps the model's text: hence case and one-or-two-character shifts."""
+    end = start + len(span_text)
+    if text[start:end] == span_text:
+        return "", ""
+    if end > len(text):
+        return P.PAST_END, f"span [{start}, {end}) runs past the end of the text ({len(text)} characters)"
+    want = span_text.lower()
+    if text[start:end].lower() == want:
+        return P.CASE, f"{span_text!r:.80} differs from the text at {start} ({text[start:end]!r:.80}) only in case"
+    for shift in (-1, 1, -2, 2):
+        at = start + shift
+        if at >= 0 and text[at : at + len(span_text)].lower() == want:
+            return P.SHIFTED, f"{span_text!r:.80} is at {at}, not at its start {start}"
+    found = lowered.find(want.strip())
+    if found >= 0:
+        return P.MISPLACED, (
+            f"{span_text!r:.80} is not at {start} ({text[start:end]!r:.80}) but elsewhere in the text (at {found})"
+        )
+    return P.NOT_FOUND, f"{span_text!r:.80} is nowhere in the text (at {start} it holds {text[start:end]!r:.80})"
+
+
+_TEXT_FIELD = {P.CASE: "text", P.SHIFTED: "start", P.MISPLACED: "text", P.NOT_FOUND: "text", P.PAST_END: "start"}
+_COUNTED = "; counted by start and length, as factgenie counts it"
+
+
 def _check_spans(
     rec: RecordIn, camp: Campaign, text: str | None, rel: str, lineno: int, problems: list[Problem]
-) -> None:
-    """Errors of each span (type, offsets, text) and warnings (duplicates, forbidden overlaps)."""
+) -> list[bool]:
+    """Errors of each span (type) and warnings (text not at its offsets, duplicates, forbidden
+    overlaps). Returns, per span, whether its text is placed: found at its start exactly, up to
+    case, or within two characters (False for every span of a record without text)."""
     n_cat = len(camp.categories)
+    placed = []
+    lowered = text.lower() if text is not None else ""
     for i, span in enumerate(rec.annotations):
         where = f"annotations.{i}"
         if not 0 <= span.type < n_cat:
@@ -81,26 +118,12 @@ def _check_spans(
                 )
             )
         if text is None:
+            placed.append(False)
             continue
-        end = span.start + len(span.text)
-        if end > len(text):
-            problems.append(
-                Problem(
-                    rel,
-                    lineno,
-                    f"{where}.start",
-                    f"span [{span.start}, {end}) runs past the end of the text ({len(text)} characters)",
-                )
-            )
-        elif text[span.start : end] != span.text:
-            problems.append(
-                Problem(
-                    rel,
-                    lineno,
-                    f"{where}.text",
-                    f"{span.text!r:.80} is not what the text holds at {span.start} ({text[span.start : end]!r:.80})",
-                )
-            )
+        kind, message = _place(span.text, span.start, text, lowered)
+        placed.append(kind not in P.UNPLACED)
+        if kind:
+            problems.append(P.warning(rel, lineno, f"{where}.{_TEXT_FIELD[kind]}", message + _COUNTED, kind))
     seen: dict[tuple, int] = {}
     intervals = []
     for i, span in enumerate(rec.annotations):
@@ -114,13 +137,14 @@ def _check_spans(
                     f"duplicate of annotations.{seen[ident]} (same text, offsets and type); "
                     "kept, as factgenie keeps it",
                     WARNING,
+                    P.DUPLICATE_SPAN,
                 )
             )
             continue
         seen[ident] = i
         intervals.append((span.start, span.start + len(span.text), i))
     if camp.overlap_allowed:
-        return
+        return placed
     intervals.sort()
     reach, reach_i = -1, None
     for s, e, i in intervals:
@@ -139,10 +163,12 @@ def _check_spans(
                     f"annotations.{i}.start",
                     f"{what} although the campaign's config forbids overlaps; kept, as factgenie keeps it",
                     WARNING,
+                    P.OVERLAP,
                 )
             )
         if e > reach:
             reach, reach_i = e, i
+    return placed
 
 
 def _read_records(
@@ -158,7 +184,7 @@ def _read_records(
     """Append the records and spans of one annotation file; problems go to ``problems``."""
     max_group = camp.config.get("annotators_per_example")
     for lineno, rec in files.iter_jsonl(path, RecordIn, rel, problems):
-        n_errors = len(errors(problems))
+        n_before = len(problems)  # errors of this record are among problems[n_before:]
         try:
             meta = RecordMetadataIn.model_validate(rec.metadata)
         except ValidationError as err:
@@ -182,7 +208,16 @@ def _read_records(
         if texts is not None:
             found = texts.by_key.get(slug)
             if found is None:
-                problems.append(Problem(rel, lineno, "example_idx", f"example {key} has no text in {texts.source}"))
+                problems.append(
+                    P.warning(
+                        rel,
+                        lineno,
+                        "example_idx",
+                        f"example {key} has no text in {texts.source}; the record counts, "
+                        "analyses of span words and places leave it out",
+                        P.NO_TEXT,
+                    )
+                )
             else:
                 key, text = found
         dup = (camp.name, group, slug)
@@ -195,13 +230,14 @@ def _read_records(
                     f"a second record of group {group} for {key} "
                     f"(first at {seen[dup]}); both kept, as factgenie keeps them",
                     WARNING,
+                    P.DUPLICATE_RECORD,
                 )
             )
         else:
             seen[dup] = f"{rel}:{lineno}"
         impression = _impression(rec.options, rel, lineno, problems)
-        _check_spans(rec, camp, text, rel, lineno, problems)
-        if len(errors(problems)) > n_errors:
+        placed = _check_spans(rec, camp, text, rel, lineno, problems)
+        if any(p.is_error for p in problems[n_before:]):
             continue
         stage = meta.stage if meta.stage is not None else camp.config.get("stage")
         who = {
@@ -219,6 +255,7 @@ def _read_records(
                 "impression": impression,
                 "no_errors": _no_errors(rec.flags),
                 "n_spans": len(rec.annotations),
+                "has_text": pd.NA if texts is None else text is not None,
                 "file": rel,
                 "line": lineno,
             }
@@ -234,6 +271,7 @@ def _read_records(
                     "type_idx": s.type,
                     "text": s.text,
                     "reason": s.reason or "",
+                    "placed": pd.NA if texts is None else placed[order],
                 }
             )
 
@@ -242,15 +280,25 @@ def _frames(records: list[dict], spans: list[dict]) -> tuple[pd.DataFrame, pd.Da
     records_df = pd.DataFrame(records, columns=RECORD_COLUMNS)
     records_df["impression"] = records_df["impression"].astype("Int64")
     records_df["no_errors"] = records_df["no_errors"].astype("boolean")
+    records_df["has_text"] = records_df["has_text"].astype("boolean")
     records_df["stage"] = records_df["stage"].astype("Int64")
-    for col in ("record_id", "annotator_group", "example_idx", "n_spans", "line"):
+    for col in ("record_id", "annotator_group", "n_spans", "line"):
         records_df[col] = records_df[col].astype("int64")
     spans_df = pd.DataFrame(spans, columns=SPAN_COLUMNS[:-1])
     spans_df["stage"] = spans_df["stage"].astype("Int64")
-    for col in ("record_id", "annotator_group", "example_idx", "order", "start", "end", "type_idx"):
+    spans_df["placed"] = spans_df["placed"].astype("boolean")
+    for col in ("record_id", "annotator_group", "order", "start", "end", "type_idx"):
         spans_df[col] = spans_df[col].astype("int64")
     spans_df["words"] = spans_df["text"].str.split().str.len().fillna(0).astype(int)
     return records_df, spans_df
+
+
+def _same_index_type(*frames: pd.DataFrame) -> None:
+    """``example_idx`` as int64 in every frame, or as Python integers in every frame when one
+    does not fit in 64 bits (frames are joined on it)."""
+    fits = all(layouts.fits_int64(f["example_idx"]) for f in frames)
+    for f in frames:
+        f["example_idx"] = f["example_idx"].astype("int64" if fits else object)
 
 
 def read_corpus(root: Path | str | None = None) -> tuple[Corpus, list[Problem]]:
@@ -285,6 +333,7 @@ def read_corpus(root: Path | str | None = None) -> tuple[Corpus, list[Problem]]:
                 camp, path, layouts._rel(path, root), texts if texts.source else None, seen, problems, records, spans
             )
     records_df, spans_df = _frames(records, spans)
+    _same_index_type(texts.examples, records_df, spans_df)
     corpus = Corpus(
         root,
         texts.examples,
@@ -323,7 +372,8 @@ class Annotations:
     """One campaign's annotation file read with its config (:func:`read_annotations`).
 
     ``records`` and ``spans`` are frames as in :class:`Corpus`; ``categories`` the campaign's
-    span categories; ``problems`` every error and warning of the file (records with errors are
+    span categories (``type 0``, ``type 1``, ... when ``categories_from_types``: no config was
+    beside the file); ``problems`` every error and warning of the file (records with errors are
     left out of the frames).
     """
 
@@ -334,6 +384,7 @@ class Annotations:
     spans: pd.DataFrame
     categories: list[str]
     problems: list[Problem] = field(default_factory=list)
+    categories_from_types: bool = False
 
     @property
     def errors(self) -> list[Problem]:
@@ -358,8 +409,9 @@ def corpus_root(path: Path) -> Path | None:
 def read_annotations(path: Path | str) -> Annotations:
     """Records, spans, categories and problems of one factgenie annotation file (``*.jsonl``).
 
-    The campaign's ``config.yaml`` (or factgenie's ``metadata.json``) must be beside the file
-    (or one folder up from ``files/``): it gives the categories. When the file sits in a corpus
+    The campaign's ``config.yaml`` (or factgenie's ``metadata.json``) beside the file (or one
+    folder up from ``files/``) gives the categories; without one (a warning), the categories are
+    the type numbers used, as factgenie compares them. When the file sits in a corpus
     folder with texts (``inputs.jsonl`` or ``outputs/``), span texts are checked against them.
     """
     path = Path(path)
@@ -371,8 +423,19 @@ def read_annotations(path: Path | str) -> Annotations:
         records, spans = _frames([], [])
         return Annotations(path, folder.name, "human", records, spans, [], problems)
     config_file, config, mode_kind = layouts.read_config(folder, None, problems)
-    if config_file is None:
-        problems.append(Problem(str(folder / "config.yaml"), 0, "", "missing: the campaign's categories are unknown"))
+    from_types = config_file is None
+    if from_types:  # factgenie compares types by number and needs no config: neither do we
+        config = {"annotation_span_categories": [{"name": n} for n in _type_names(path, rel)]}
+        problems.append(
+            P.warning(
+                rel,
+                0,
+                "",
+                f"no config.yaml or metadata.json beside it: categories taken from the types used "
+                f"({', '.join(c['name'] for c in config['annotation_span_categories']) or 'none'})",
+                P.NO_CONFIG,
+            )
+        )
     root = corpus_root(path.resolve())
     texts = layouts.read_texts(root, problems) if root is not None else None
     parts = path.resolve().parts
@@ -393,7 +456,15 @@ def read_annotations(path: Path | str) -> Annotations:
         for _ in files.iter_jsonl(path, RecordIn, rel, problems):
             pass
     records_df, spans_df = _frames(records, spans)
-    return Annotations(path, camp.name, camp.kind, records_df, spans_df, camp.categories, ordered(problems))
+    _same_index_type(records_df, spans_df)
+    return Annotations(path, camp.name, camp.kind, records_df, spans_df, camp.categories, ordered(problems), from_types)
+
+
+def _type_names(path: Path, rel: str) -> list[str]:
+    """``type 0`` ... ``type K`` for the largest type K the file uses (its problems are reported
+    when the file is read for its records)."""
+    types = [s.type for _, rec in files.iter_jsonl(path, RecordIn, rel, []) for s in rec.annotations]
+    return [f"type {i}" for i in range(max([t for t in types if t >= 0], default=-1) + 1)]
 
 
 __all__ = [

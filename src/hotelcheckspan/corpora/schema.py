@@ -1,8 +1,9 @@
 """The shape of every JSON line and config a corpus holds, as pydantic models (strict types).
 
 Models accept extra fields (real exports carry more, e.g. ``id``, ``thinking_trace``) but never
-coerce types: ``"false"`` is not a boolean and ``"3"`` is not an integer. Integers are bounded
-so that nothing overflows a 64-bit column.
+coerce types: ``"false"`` is not a boolean and ``"3"`` is not an integer. Offsets and counts are
+bounded so that nothing overflows a 64-bit column; ``example_idx``, a key, is not (the format
+has no bound: a key beyond 64 bits is kept as a Python integer).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 MAX_INT = 2**53  # exact in float and in int64: beyond it an offset or index means nothing
 Index = Annotated[StrictInt, Field(ge=0, le=MAX_INT)]
 AnyInt = Annotated[StrictInt, Field(ge=-MAX_INT, le=MAX_INT)]
+Key = Annotated[StrictInt, Field(ge=0)]
 
 
 class _Loose(BaseModel):
@@ -43,7 +45,7 @@ class _Keyed(_Loose):
     dataset: StrictStr
     split: StrictStr
     setup_id: StrictStr
-    example_idx: Index
+    example_idx: Key
 
 
 class RecordIn(_Keyed):

@@ -96,6 +96,7 @@ benchmarks: $(TEST_STAMP)
 	$(PY) benchmarks/span_f1.py
 	$(PY) benchmarks/sample_size.py
 	$(PY) benchmarks/dedup.py
+	$(PY) benchmarks/load.py
 
 clean:
 	rm -rf _build .cache

@@ -54,9 +54,9 @@ class RecordIn(_Keyed):
     annotations: list[SpanIn]
     annotator_id: StrictStr | None = None
     annotator_group: Index | None = None
-    flags: list[FlagIn] = []
-    options: list[OptionIn] = []
-    metadata: dict[str, Any] = {}
+    flags: list[FlagIn] = Field(default_factory=list)  # factories: a literal default is deep-copied per line
+    options: list[OptionIn] = Field(default_factory=list)
+    metadata: dict[str, Any] = Field(default_factory=dict)
 
 
 class RecordMetadataIn(_Loose):

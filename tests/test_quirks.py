@@ -123,32 +123,32 @@ def quirks(tmp_path_factory):
     return root, info
 
 
-def factgenie_f1(root: Path, ref_group: int, match: str) -> dict:
-    """factgenie's compute_f1_scores of stage1's group against gpt-4o, from the raw files (spans
-    end at start + len(text), keys slugified, examples with a record on both sides)."""
+def factgenie_f1(ref_file: Path, ref_group: int, hyp_file: Path, match: str = "hard") -> dict:
+    """factgenie's compute_f1_scores of one group of ``ref_file`` against ``hyp_file``, from the
+    raw files as factgenie indexes them (keys slugified, spans end at start + len(text), texts
+    never looked at; examples with a record on both sides). Adds ``examples``: their keys."""
     rows, keys = [], {}
-    for f in (HUMAN, MODEL):
-        camp = f.parent.name
-        for r in lines(root / f):
-            k = slug(r)
-            if camp == "stage1" and r["annotator_group"] != ref_group:
+    for f, side in ((ref_file, "ref"), (hyp_file, "hyp")):
+        for r in lines(f):
+            if side == "ref" and r["annotator_group"] != ref_group:
                 continue
-            keys.setdefault(camp, set()).add(k)
+            keys.setdefault(side, set()).add(slug(r))
             for a in r["annotations"]:
                 rows.append(
-                    dict(zip(C.KEY, k))
+                    dict(zip(C.KEY, slug(r)))
                     | {
-                        "campaign_id": camp,
+                        "campaign_id": side,
                         "annotator_group": r["annotator_group"],
                         "annotation_type": a["type"],
                         "annotation_start": a["start"],
                         "annotation_end": a["start"] + len(a["text"]),
                     }
                 )
-    examples = pd.DataFrame(sorted(keys["stage1"] & keys["gpt-4o"]), columns=C.KEY)
-    return FACTGENIE.compute_f1_scores(
-        pd.DataFrame(rows), [("stage1", ref_group), ("gpt-4o", None)], examples, match_mode=match
-    ) | {"examples": len(examples)}
+    examples = pd.DataFrame(sorted(keys["ref"] & keys["hyp"]), columns=C.KEY)
+    scores = FACTGENIE.compute_f1_scores(
+        pd.DataFrame(rows), [("ref", ref_group), ("hyp", None)], examples, match_mode=match
+    )
+    return scores | {"examples": set(map(tuple, examples.itertuples(index=False)))}
 
 
 def test_each_quirk_class_is_a_warning_with_file_line_and_field(quirks, capsys):
@@ -182,15 +182,16 @@ def test_metrics_count_every_span_by_start_and_length(quirks):
 @needs_factgenie
 @pytest.mark.parametrize("match", ["hard", "soft"])
 def test_span_f1_equals_factgenie_on_the_quirky_files(quirks, match):
-    root, _ = quirks
+    root, info = quirks
     corpus = hotelcheckspan.load(root)
     for group in (0, 1):
-        theirs = factgenie_f1(root, group, match)
+        theirs = factgenie_f1(root / HUMAN, group, root / MODEL, match)
         ours = hotelcheckspan.span_f1(root / HUMAN, root / MODEL, ref_group=group, match=match)
         pairs, _ = span_level.pairwise(
             corpus, [{"name": "x", "ref": [f"stage1/{group}"], "hyp": ["gpt-4o"]}], [match], convention="both"
         )
-        assert ours["examples"] == theirs["examples"] == pairs["examples"].iloc[0]  # no-text records count
+        assert ours["examples"] == len(theirs["examples"]) == pairs["examples"].iloc[0]  # no-text records count
+        assert C.layouts.slug_key(*info["gone"]) in theirs["examples"]  # the example without text is scored
         for k in ("ref_count", "hyp_count"):
             assert ours[k] == theirs[k]
         for k in ("precision", "recall", "f1"):
@@ -271,30 +272,11 @@ def test_export_layout_f1_with_a_textless_example_equals_factgenie(iaa_without_a
     model_file = next((root / "annotations/model").rglob("annotations.jsonl"))
     model = model_file.parent.name
     group = next(r["annotator_group"] for r in lines(human_file) if r["annotations"] and slug(r) == gone)
-    rows, keys = [], {}
-    for f, camp in ((human_file, "iaa"), (model_file, model)):
-        for r in lines(f):
-            if camp == "iaa" and r["annotator_group"] != group:
-                continue
-            k = slug(r)
-            keys.setdefault(camp, set()).add(k)
-            for a in r["annotations"]:
-                rows.append(
-                    dict(zip(C.KEY, k))
-                    | {
-                        "campaign_id": camp,
-                        "annotator_group": r["annotator_group"],
-                        "annotation_type": a["type"],
-                        "annotation_start": a["start"],
-                        "annotation_end": a["start"] + len(a["text"]),
-                    }
-                )
-    examples = pd.DataFrame(sorted(keys["iaa"] & keys[model]), columns=C.KEY)
-    assert gone in set(map(tuple, examples.itertuples(index=False)))
-    theirs = FACTGENIE.compute_f1_scores(pd.DataFrame(rows), [("iaa", group), (model, None)], examples)
+    theirs = factgenie_f1(human_file, group, model_file)
+    assert gone in theirs["examples"]
     comparison = [{"name": "x", "ref": [f"iaa/{group}"], "hyp": [model]}]
     pairs, _ = span_level.pairwise(corpus, comparison, ["hard"], convention="both")
-    assert pairs["examples"].iloc[0] == len(examples)
+    assert pairs["examples"].iloc[0] == len(theirs["examples"])
     for k in ("precision", "recall", "f1"):
         assert round(pairs[k].iloc[0], 3) == pytest.approx(theirs[k], abs=1e-9)
 

@@ -56,9 +56,11 @@ class Problem:
         return f"{self._where()}:{field} {self.message}"
 
     def tagged(self) -> str:
-        """``FILE:LINE: error: FIELD: message``, the compiler convention editors understand."""
+        """``FILE:LINE: error: FIELD: message``, the compiler convention editors understand; a
+        warning ends with its class in brackets, as compilers name theirs (``[case]``)."""
         field = f" {self.field}:" if self.field else ""
-        return f"{self._where()}: {self.severity}:{field} {self.message}"
+        kind = f" [{self.kind}]" if self.kind else ""
+        return f"{self._where()}: {self.severity}:{field} {self.message}{kind}"
 
 
 def errors(problems: list[Problem]) -> list[Problem]:

@@ -223,9 +223,7 @@ effect = span_level.convention_effect(corpus)
 tables.show(effect)
 
 # %% tags=["remove-input"]
-readings.glue_all(
-    span_level_agreement.readings(corpus, t6=t6, pairs=pairs, defs=defs, effect=effect, n_boot=N_BOOT)
-)
+readings.glue_all(span_level_agreement.readings(corpus, t6=t6, pairs=pairs, defs=defs, effect=effect, n_boot=N_BOOT))
 
 # %% [markdown]
 # F1 under factgenie 1.2.1's rule is on average {glue:text}`gap_mean` (at most

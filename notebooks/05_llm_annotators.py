@@ -56,7 +56,9 @@ tables.volume(vol)
 
 # %%
 T4 = "table4_dataset_level_stage2_subset"
-tables.versus([(f"{n}: spans", chapter.figure_key(T4, n, "total"), int(s)) for n, s in zip(vol["name"], vol["spans"])], corpus)
+tables.versus(
+    [(f"{n}: spans", chapter.figure_key(T4, n, "total"), int(s)) for n, s in zip(vol["name"], vol["spans"])], corpus
+)
 
 # %% [markdown]
 # {glue:text}`most_model` marks {glue:text}`most_ratio` times the spans of the mean human campaign
@@ -106,7 +108,10 @@ full = full[full["kind"] == "model"]
 T3 = "table3_llm_campaigns"
 human_words = float(dataset_level.overview(corpus)["span_words_mean"])
 tables.versus(
-    [(f"{n}: mean span words", chapter.figure_key(T3, n, "avg_len"), w, 1) for n, w in zip(full["name"], full["mean_words"])]
+    [
+        (f"{n}: mean span words", chapter.figure_key(T3, n, "avg_len"), w, 1)
+        for n, w in zip(full["name"], full["mean_words"])
+    ]
     + [("humans: mean span words", "dataset/span_words/mean", human_words, 1)],
     corpus,
 )

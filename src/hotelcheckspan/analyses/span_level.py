@@ -458,6 +458,9 @@ def annotator_pairs(corpus, comparisons: list[dict] | None = None) -> pd.DataFra
                 if restrict is not None:
                     both = both.merge(restrict, on=KEY)
                 n_sets += 1
-                found |= {(ref_set.campaign, hyp_set.campaign, *p) for p in both[["annotator_id_ref", "annotator_id_hyp"]].itertuples(index=False)}
+                found |= {
+                    (ref_set.campaign, hyp_set.campaign, *p)
+                    for p in both[["annotator_id_ref", "annotator_id_hyp"]].itertuples(index=False)
+                }
         rows.append({"comparison": comp["name"], "set pairs": n_sets, "annotator pairs": len(found)})
     return pd.DataFrame(rows)

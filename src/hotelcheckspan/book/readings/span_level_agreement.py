@@ -30,7 +30,7 @@ def _n(value, decimals: int = 2) -> str:
 
 
 def _names(items) -> str:
-    """"a", "a and b", "a, b and c"."""
+    """Items joined for prose: "a", "a and b", "a, b and c"."""
     items = list(items)
     return " and ".join(items) if len(items) < 3 else ", ".join(items[:-1]) + " and " + items[-1]
 

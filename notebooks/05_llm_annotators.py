@@ -19,7 +19,7 @@
 # The paper collects span annotations from gemma-3, gpt-4o and o3-mini (the latter two also
 # with a less strict prompt) and finds over-annotation (gpt-4o), under-annotation (o3-mini),
 # longer spans and type biases (Sections 5 and 6.1). On the {glue:text}`n_stage2` stage-2
-# examples, this chapter answers:
+# examples (span lengths on all, as Table 3 gives them), this chapter answers:
 #
 # 1. How much do LLMs mark compared with humans? ([Volume](volume))
 # 2. Of what they mark, how much did humans mark too, and how much of what humans marked do
@@ -62,8 +62,8 @@ tables.versus(
 
 # %% [markdown]
 # {glue:text}`most_model` marks {glue:text}`most_ratio` times the spans of the mean human campaign
-# (the paper's Table 4: {glue:text}`paper_most_ratio`), {glue:text}`least_model`
-# {glue:text}`least_spans`. Which models mark more than the humans and which less:
+# (the paper's Table 4: {glue:text}`paper_most_ratio`), and {glue:text}`least_model` the fewest
+# ({glue:text}`least_spans`). Which models mark more than the humans and which less:
 # {glue:text}`volume_reading`.
 
 # %% [markdown]
@@ -121,9 +121,10 @@ tables.versus(
 # {glue:text}`human_words` here): in the paper's Table 3, {glue:text}`paper_longer`; here,
 # {glue:text}`ours_longer`: {glue:text}`longer_reading`. {glue:md}`length_note`
 #
-# Section 5 adds that gpt-4o and gemma-3 "frequently" highlight entire sentences instead of the
-# minimal span. The summaries are single sentences, so that is the whole summary, yet Table 3 gives
-# gpt-4o a mean span of {glue:text}`paper_gpt_words` words, shorter than the humans'. Here
+# Section 5 adds that gpt-4o and gemma-3, instead of the minimal span, are "often highlighting
+# entire sentences". The summaries are single sentences, so that is the whole summary, yet Table 3
+# gives gpt-4o a mean span of {glue:text}`paper_gpt_words` words, {glue:text}`paper_gpt_vs_human`
+# the humans'. Here
 # {glue:text}`whole_share` of gpt-4o's spans cover at least {glue:text}`whole_pct` of their
 # summary. The paper's own figures, side by side:
 

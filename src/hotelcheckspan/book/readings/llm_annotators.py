@@ -7,6 +7,7 @@ subset is never set beside a full-set figure.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from ...analyses import dataset_level, llm_annotators
@@ -89,8 +90,7 @@ def volume(corpus, vol: pd.DataFrame, figures: dict) -> dict[str, str | Passage]
         "volume_status": status,
         "volume_note": simulated_only(
             corpus,
-            f"On the stand-in each campaign's span count on these examples is *{status}* from Table 4 (the "
-            "table above), so "
+            f"On the stand-in each campaign's span count on these examples is *{status}* from Table 4, so "
             + ("this agreement with the paper is by design, not a finding." if designed else "this is a finding."),
         ),
     }
@@ -124,6 +124,9 @@ def lengths(corpus, figures: dict) -> dict[str, str | Passage]:
         "ours_longer": _names(ours_longer),
         "longer_reading": "the same models as in the paper" if same else "not the paper's models",
         "paper_gpt_words": _n(t3["gpt-4o"]["avg_len"], 1),
+        "paper_gpt_vs_human": {-1: "shorter than", 0: "as long as", 1: "longer than"}[
+            int(np.sign(t3["gpt-4o"]["avg_len"] - paper_human))
+        ],
         "whole_share": _n(100 * float((gpt["words"] >= WHOLE * gpt["summary_words"]).mean()), 0) + "%"
         if len(gpt)
         else tables.DASH,

@@ -159,6 +159,25 @@ def public_readings(real, real_summary: pd.DataFrame | None, real_n: int | None,
     }
 
 
+def _simulation(systems) -> str:
+    """What the stand-in's LLM campaigns were built from, labels by rule."""
+    counts = tables.figure_status("table4_dataset_level_stage2_subset/gpt-4o/total")
+    f1 = tables.figure_status("table6_span_level/Human - LLM (GPT-4o)/F1_S")
+    majority = tables.figure_status("llm_majority_alignment")
+    agreement = f"*{f1}*" if f1 == majority else f"*{f1}* (span F1) and *{majority}* (against the majority)"
+    prompts = [m for m in systems if m.endswith("-ls") and m.removesuffix("-ls") in systems]
+    return (
+        "In the simulation the answer depends on how far apart the LLM campaigns were set: their span counts "
+        f"are *{counts}* from the paper's Tables 3 and 4, their agreement with the humans is {agreement}"
+        + (
+            ", and the two prompts of a model share every other parameter, so they differ by little more than how "
+            "much they mark. The real prompt variants may differ more."
+            if prompts
+            else "."
+        )
+    )
+
+
 def readings(
     corpus,
     *,
@@ -203,11 +222,5 @@ def readings(
         **width_readings(widths, kappa_table, n),
         **power_readings(ratings, power, int(power["n"].max())),
         **public_readings(real, real_summary, real_n, int(real_beyond["n"].max()) if real_beyond is not None else None),
-        "simulated_note": simulated_only(
-            corpus,
-            "In the simulation the answer depends on how far apart the LLM campaigns were set: their span counts "
-            "come from the paper's Tables 3 and 4 and their agreement with the humans emerges from the simulated "
-            "claims, while the two prompts of a model share every other parameter, so they differ by little more "
-            "than how much they mark. The real prompt variants may differ more.",
-        ),
+        "simulated_note": simulated_only(corpus, _simulation(systems)),
     }

@@ -18,9 +18,9 @@
 #
 # Two annotators may both say a summary is faulty and still point at different words. Span-level
 # precision, recall and F1 measure how far a hypothesis annotator set's spans meet a reference
-# set's. The paper adopts the conventions of Kasner et al. {cite:p}`kasner2025spanannotators`, who
-# follow Da San Martino et al. (2019) (Section 6.3); they computed span F1 with factgenie
-# {cite:p}`kasner2024factgenie`, which has done so in more than one way, and the paper's prose
+# set's. The paper (Section 6.3) adopts the conventions of {cite:t}`kasner2026spanannotators`, who
+# follow Da San Martino et al. (2019) and computed span F1 with factgenie
+# {cite:p}`kasner2024factgenie`; factgenie has done so in more than one way, and the paper's prose
 # describes yet another (see the methods page). This chapter answers:
 #
 # 1. How well do annotator sets agree on spans, hard (type must match) and soft? ([Table 6](table6))

@@ -241,7 +241,7 @@ tables.show(pd.DataFrame([plan_row]), decimals=3)
 # (public)=
 # ## The public corpus
 #
-# The public "LLMs as span annotators" corpus of chapter 08 {cite:p}`kasner2025spanannotators` has many
+# The public "LLMs as span annotators" corpus of chapter 08 {cite:p}`kasner2026spanannotators` has many
 # human annotators but only {glue:text}`public_examples` examples, so the within-corpus design can only go up to
 # its size, and the with-replacement design extrapolates from very little. Its LLM campaigns
 # are compared by span F1 against every human annotator group (BACC is left out: a clear
@@ -263,7 +263,7 @@ real_unc = ss.stable_n_uncertainty(real_scores, real_sizes, True, n_outer=N_OUTE
 real_summary = ss.stable_n_summary(real_within, real_beyond, real_unc)
 tables.show(ss.readable(real_summary), decimals=3)
 
-# %%
+# %% mystnb={"figure": {"caption": "The public corpus of chapter 08: share of the test sets of n texts that rank each pair of its LLM annotators as the full set does (left: subsets of the corpus; right: draws with replacement past the corpus size, dotted). With many pairs, the colour names a pair's first LLM and the line style its second. Dashed: 95%.", "name": "fig-public-stability"}, "image": {"alt": "Stability curves for every pair of the public corpus' LLM annotators, with and without replacement; lines coloured by the first LLM and dashed by the second."}}
 ssp.stability_curves(real_within, real_beyond, ss.THRESHOLD, corpus_size=real_n)
 
 # %% tags=["remove-input"]

@@ -226,16 +226,7 @@ plan = ss.examples_needed(
     n_inner=200,
     seed=6,
 )
-plan_row = {
-    "better": plan["better"],
-    "worse": plan["worse"],
-    "soft F1, better": plan["score_better"],
-    "soft F1, worse": plan["score_worse"],
-    "examples now": plan["examples"],
-    "examples needed": ss.describe_n(plan["n_needed"], plan["max_n"]),
-    "95% interval": f"{ss.describe_n(plan['n_low'], plan['max_n'])} to {ss.describe_n(plan['n_high'], plan['max_n'])}",
-}
-tables.show(pd.DataFrame([plan_row]), decimals=3)
+tables.show(ss.readable_plan(plan), decimals=3)
 
 # %% [markdown]
 # (public)=

@@ -293,3 +293,21 @@ def test_the_inconsistencies_chapters_04_and_05_flag_are_listed():
     ch05 = paper.inconsistencies("05_llm_annotators")
     assert ch04["issue"].str.contains("highest").any()
     assert ch05["issue"].str.contains("sentences").any() and ch05["arithmetic"].str.contains("3.8").any()
+
+
+def test_readable_plan_says_beyond_the_grid():
+    plan = {
+        "better": "a",
+        "worse": "b",
+        "score_better": 0.3,
+        "score_worse": 0.29,
+        "examples": 245,
+        "n_needed": np.inf,
+        "n_low": 300,
+        "n_high": np.inf,
+        "max_n": 1960,
+    }
+    row = ss.readable_plan(plan).iloc[0]
+    assert row["examples needed"] == "> 1,960"
+    assert row["95% interval"] == "300 to > 1,960"
+    assert (row["better"], row["examples now"]) == ("a", 245)

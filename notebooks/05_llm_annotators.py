@@ -189,7 +189,7 @@ readings.glue_all(
 # ## Summary
 #
 # - {glue:text}`most_model` marks {glue:text}`most_ratio` times as much as the average human
-#   campaign and {glue:text}`least_model` least ({glue:text}`least_spans` spans); which models
+#   campaign and {glue:text}`least_model` least ({glue:text}`least_spans`); which models
 #   mark more than the humans: {glue:text}`volume_reading`. {glue:md}`volume_note`
 # - {glue:text}`top_recall` finds the most of what humans marked, with a precision of
 #   {glue:text}`top_recall_precision` against the humans' own {glue:text}`human_precision`

@@ -18,7 +18,7 @@
 #
 # The paper compares LLMs as span annotators on {glue:text}`n_examples` examples and reads differences of
 # a few F1 points. Would a smaller test set have led to the same conclusions, and how many examples does
-# a comparison like this need? Shaib et al. {cite:p}`shaib2024annotation` answer that question
+# a comparison like this need? {cite:t}`shaib2024annotation` answer that question
 # for summarisation systems by drawing {glue:text}`resamples` smaller test sets from the full one and
 # counting how often they agree with it. This chapter applies their method to span annotation:
 #

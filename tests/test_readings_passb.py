@@ -142,7 +142,7 @@ def test_ch05_values_are_text(ch05):
 def test_ch05_longer_spans_read_from_table3(ch05):
     # Table 3 against Section 4.4's 4 words: gemma-3 (4.7) and o3-mini (LS) (5.5, on 4 spans) are
     # longer; gpt-4o (3.8) and gpt-4o (LS) (3.9) are not
-    assert ch05["paper_longer"] == "gemma-3 and o3-mini (LS) (on 4 spans)"
+    assert ch05["paper_longer"] == "gemma-3 and o3-mini (LS) with only 4 spans"
     assert "gpt-4o" not in ch05["paper_longer"]
     assert ch05["paper_gpt_words"] == "3.8"
     assert ch05["paper_gpt_vs_human"] == "shorter than"  # Section 5's "entire sentences" against 3.8 < 4 words

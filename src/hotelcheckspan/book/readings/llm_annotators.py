@@ -77,6 +77,7 @@ def volume(corpus, vol: pd.DataFrame, figures: dict) -> dict[str, str | Passage]
     both = {name: m for name, m in paper.LLM_CAMPAIGNS.items() if m in ratio}
     same_sides = all((ratio[m] > 1) == (t4[name]["total"] > human_paper) for name, m in both.items())
     most, least = max(ratio, key=ratio.get), min(ratio, key=ratio.get)
+    n_least = int(v.loc[least, "spans"])
     name_of = {m: name for name, m in both.items()}
     status = tables.figure_status(f"table4_dataset_level_stage2_subset/{name_of.get(most, 'gpt-4o')}/total")
     designed = status.startswith(("set", "calibrated", "tuned"))
@@ -85,7 +86,7 @@ def volume(corpus, vol: pd.DataFrame, figures: dict) -> dict[str, str | Passage]
         "most_ratio": _n(ratio[most], 1),
         "paper_most_ratio": _n(t4[name_of[most]]["total"] / human_paper, 1) if most in name_of else tables.DASH,
         "least_model": least,
-        "least_spans": _n(int(v.loc[least, "spans"])),
+        "least_spans": f"{n_least} span{'' if n_least == 1 else 's'}",
         "volume_reading": "as in the paper" if same_sides else "unlike the paper for some models",
         "volume_status": status,
         "volume_note": simulated_only(
@@ -105,7 +106,7 @@ def lengths(corpus, figures: dict) -> dict[str, str | Passage]:
     t3, paper_human = figures["table3_llm_campaigns"], figures["dataset"]["span_words"]["mean"]
 
     def named(name: str, spans: int) -> str:
-        return f"{name} (on {spans} spans)" if spans < FEW_SPANS else name
+        return f"{name} with only {spans} span{'' if spans == 1 else 's'}" if spans < FEW_SPANS else name
 
     paper_longer = [named(n, t3[n]["total"]) for n in t3 if t3[n]["avg_len"] > paper_human]
     models = full.index[full["kind"] == "model"]

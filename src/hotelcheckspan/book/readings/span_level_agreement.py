@@ -106,9 +106,9 @@ def paper_claims(t6: pd.DataFrame, figures: dict) -> dict[str, str]:
         "human_soft": f"{_n(ours_soft.min())} to {_n(ours_soft.max())}",
         "gpt_place": place(gpt["f1"], ours_soft.min(), ours_soft.max()),
         "gpt_beside_best": (
-            "its interval overlaps"
+            "its interval overlaps that row's"
             if gpt["f1_low"] <= ours.loc[best_ours, "f1_high"] and ours.loc[best_ours, "f1_low"] <= gpt["f1_high"]
-            else "its interval does not overlap"
+            else "its interval lies clear of that row's"
         ),
         "best_human_row": best_ours,
         "paper_top_soft": _n(top),

@@ -92,7 +92,11 @@ def volume(corpus, vol: pd.DataFrame, figures: dict) -> dict[str, str | Passage]
         "volume_note": simulated_only(
             corpus,
             f"On the stand-in each campaign's span count on these examples is *{status}* from Table 4, so "
-            + ("this agreement with the paper is by design, not a finding." if designed else "this is a finding."),
+            + (
+                "this agreement with the paper is by design, not a finding."
+                if designed
+                else "this agreement with the paper is a finding about the simulation, not about real annotators."
+            ),
         ),
     }
 

@@ -18,7 +18,7 @@
 #
 # The paper compares LLMs as span annotators on {glue:text}`n_examples` examples and reads differences of
 # a few F1 points. Would a smaller test set have led to the same conclusions, and how many examples does
-# a comparison like this need? Shaib et al. {cite:p}`shaib2024annotation` answer that question
+# a comparison like this need? {cite:t}`shaib2024annotation` answer that question
 # for summarisation systems by drawing {glue:text}`resamples` smaller test sets from the full one and
 # counting how often they agree with it. This chapter applies their method to span annotation:
 #
@@ -38,23 +38,20 @@
 # %%
 import numpy as np
 import pandas as pd
-from IPython.display import Markdown
-from myst_nb import glue
 
 import hotelcheckspan
 from hotelcheckspan import paths
 from hotelcheckspan.analyses import dataset_level, example_level, impressions
 from hotelcheckspan.analyses import sample_size as ss
 from hotelcheckspan.annotator_sets import HUMAN_SETS, groups_of
-from hotelcheckspan.book import paper, plots, report
+from hotelcheckspan.book import plots, readings, report, tables
 from hotelcheckspan.book import sample_size_plots as ssp
-from hotelcheckspan.corpora import CorpusError
+from hotelcheckspan.book.readings import sample_size as chapter
 
 plots.set_theme()
 corpus = hotelcheckspan.load()
-reported = paper.figures()
 stage2 = dataset_level.stage2_examples(corpus)
-llms = list(paper.LLM_CAMPAIGNS.values())
+llms = corpus.campaigns("model")
 RESAMPLES = 1000
 report.corpus_banner(corpus)
 
@@ -71,18 +68,11 @@ report.corpus_banner(corpus)
 # {glue:text}`n_pairs` pairs of {glue:text}`n_llms` campaigns. The full-set scores:
 
 # %%
-tables = [ss.judges_f1_table(corpus, llms, HUMAN_SETS, stage2, match=m) for m in ("hard", "soft")]
-tables.append(ss.majority_table(corpus, llms, HUMAN_SETS, stage2, measure="bacc"))
-N = tables[0].n_examples
-glue("n_examples", N, display=False)
-glue("n_llms", len(llms), display=False)
-glue("n_pairs", len(llms) * (len(llms) - 1) // 2, display=False)
-glue("convention", ss.DEFAULT_CONVENTION, display=False)
-glue("resamples", f"{RESAMPLES:,}", display=False)
-glue("level", f"{ss.THRESHOLD:.0%}", display=False)
-glue("max_factor", ss.MAX_FACTOR, display=False)
-full = pd.DataFrame({t.measure: t.full() for t in tables}, index=tables[0].systems).rename_axis("LLM").reset_index()
-full.style.set_uuid("full-scores").hide(axis="index").format(precision=3)
+scores = [ss.judges_f1_table(corpus, llms, HUMAN_SETS, stage2, match=m) for m in ("hard", "soft")]
+scores.append(ss.majority_table(corpus, llms, HUMAN_SETS, stage2, measure="bacc"))
+N = scores[0].n_examples
+full = pd.DataFrame({t.measure: t.full() for t in scores}, index=scores[0].systems).rename_axis("LLM").reset_index()
+tables.show(full, decimals=3)
 
 # %% [markdown]
 # We then draw {glue:text}`resamples` test sets of n examples for each n, in two designs:
@@ -102,13 +92,10 @@ full.style.set_uuid("full-scores").hide(axis="index").format(precision=3)
 # %%
 within_sizes = [*range(25, N, 25), N]
 beyond_sizes = np.unique(np.geomspace(25, 4 * N, 11).astype(int))
-within = ss.stability(tables, within_sizes, RESAMPLES, seed=0, replace=False)
-beyond = ss.stability(tables, beyond_sizes, RESAMPLES, seed=1, replace=True)
-glue("max_n", f"{int(beyond_sizes[-1]):,}", display=False)
-glue("mc_halfwidth", f"{(within['high'] - within['low']).max() / 2:.3f}", display=False)
-within.pivot_table(index=["measure", "pair"], columns="n", values="same_order", sort=False).round(
-    3
-).reset_index().style.set_uuid("stability").hide(axis="index").format(precision=3)
+within = ss.stability(scores, within_sizes, RESAMPLES, seed=0, replace=False)
+beyond = ss.stability(scores, beyond_sizes, RESAMPLES, seed=1, replace=True)
+curves = within.pivot_table(index=["measure", "pair"], columns="n", values="same_order", sort=False).reset_index()
+tables.show(curves.rename(columns=str), decimals=3)
 
 # %% mystnb={"figure": {"caption": "Share of the test sets of n examples that rank each pair of LLM campaigns as the full stage-2 set does, by hard and soft span F1 against the four human sets and by balanced accuracy against the human majority. Left: subsets of the corpus (without replacement); right: draws with replacement, extrapolating past the corpus size (dotted). Dashed: 95%.", "name": "fig-stability"}, "image": {"alt": "Six panels of stability curves, one line per pair of LLM campaigns; most lines sit at 1 from the smallest n, a few rise slowly towards the 95% line."}}
 ssp.stability_curves(within, beyond, ss.THRESHOLD, corpus_size=N)
@@ -127,12 +114,9 @@ ssp.stability_curves(within, beyond, ss.THRESHOLD, corpus_size=N)
 
 # %%
 N_OUTER, N_INNER = 100, 200
-uncertainty = ss.stable_n_uncertainty(tables, beyond_sizes, replace=True, n_outer=N_OUTER, n_inner=N_INNER, seed=2)
+uncertainty = ss.stable_n_uncertainty(scores, beyond_sizes, replace=True, n_outer=N_OUTER, n_inner=N_INNER, seed=2)
 summary = ss.stable_n_summary(within, beyond, uncertainty)
-glue("n_outer", N_OUTER, display=False)
-glue("n_inner", N_INNER, display=False)
-shown = ss.readable(summary)
-shown.style.set_uuid("smallest-n").hide(axis="index").format(precision=3)
+tables.show(ss.readable(summary), decimals=3)
 
 # %% [markdown]
 # Readings, per measure:
@@ -155,71 +139,10 @@ shown.style.set_uuid("smallest-n").hide(axis="index").format(precision=3)
 # default prompts) by soft span F1 needs at most {glue:text}`paper_trio_n` examples, with an
 # upper bound of {glue:text}`paper_trio_hi`: the {glue:text}`n_examples` examples are
 # {glue:text}`paper_trio_word` for it. By BACC the same three need up to {glue:text}`paper_trio_bacc_n` (upper bound
-# {glue:text}`paper_trio_bacc_hi`).
+# {glue:text}`paper_trio_bacc_hi`). Of the {glue:text}`n_measures` measures' hardest pairs,
+# {glue:text}`prompt_pairs_hardest` are the two prompts of one model.
 #
-# {glue:text}`simulated_note`
-
-# %%
-s = summary.assign(rank_n=summary["n_with_replacement"].replace(np.inf, 1e12))
-glue("smallest_n", int(within_sizes[0]), display=False)
-for key, measure in (("soft", "span F1 (soft)"), ("hard", "span F1 (hard)"), ("bacc", "balanced accuracy")):
-    part = s[(s["measure"] == measure) & (s["difference"] != 0)]
-    hardest = part.sort_values(["rank_n", "difference"], ascending=[False, True]).iloc[0]
-    glue(f"{key}_early", int((part["n_with_replacement"] <= within_sizes[0]).sum()), display=False)
-    glue(f"{key}_beyond", int((part["n_with_replacement"] > N).sum()), display=False)
-    glue(f"{key}_hard_pair", hardest["pair"], display=False)
-    glue(f"{key}_hard_diff", f"{hardest['difference']:.4f}", display=False)
-    glue(f"{key}_hard_n", ss.describe_n(hardest["n_with_replacement"], hardest["max_n"]), display=False)
-    glue(
-        f"{key}_hard_ci",
-        f"{ss.describe_n(hardest['n_low'], hardest['max_n'])} to {ss.describe_n(hardest['n_high'], hardest['max_n'])}",
-        display=False,
-    )
-ties = s[(s["measure"] == "span F1 (hard)") & (s["difference"] == 0)]["pair"].str.replace(" > ", " and ").tolist()
-glue("hard_ties", f"Tied on the full set, and so never ranked: {', '.join(ties)}." if ties else "", display=False)
-trio = {"gemma-3", "gpt-4o", "o3-mini"}
-in_trio = s["pair"].str.split(" > ").map(lambda p: set(p) <= trio)
-soft_trio = s[in_trio & (s["measure"] == "span F1 (soft)")]
-bacc_trio = s[in_trio & (s["measure"] == "balanced accuracy")]
-glue("paper_trio_n", ss.describe_n(soft_trio["n_with_replacement"].max(), int(s["max_n"].iloc[0])), display=False)
-glue("paper_trio_hi", ss.describe_n(soft_trio["n_high"].max(), int(s["max_n"].iloc[0])), display=False)
-glue("paper_trio_word", "enough" if soft_trio["n_high"].max() <= N else "not always enough", display=False)
-glue("paper_trio_bacc_n", ss.describe_n(bacc_trio["n_with_replacement"].max(), int(s["max_n"].iloc[0])), display=False)
-glue("paper_trio_bacc_hi", ss.describe_n(bacc_trio["n_high"].max(), int(s["max_n"].iloc[0])), display=False)
-soft_all = s[(s["measure"] == "span F1 (soft)") & (s["difference"] != 0)]
-unsettled = soft_all[soft_all["n_with_replacement"] > within_sizes[0]]
-glue("gap_unsettled", f"{unsettled['difference'].max():.3f}" if len(unsettled) else "zero", display=False)
-glue("close_pairs", ", ".join(unsettled["pair"]) if len(unsettled) else "none", display=False)
-glue(
-    "close_n",
-    ss.describe_n(unsettled["n_with_replacement"].min(), int(s["max_n"].iloc[0])) if len(unsettled) else "no more",
-    display=False,
-)
-median_bacc = s[(s["measure"] == "balanced accuracy") & (s["difference"] != 0)]["rank_n"].median()
-median_soft = soft_all["rank_n"].median()
-for key, median in (("bacc_median", median_bacc), ("soft_median", median_soft)):
-    glue(key, ss.describe_n(median if median < 1e12 else np.inf, int(s["max_n"].iloc[0])), display=False)
-glue(
-    "bacc_vs_soft",
-    "less stably than"
-    if median_bacc > median_soft
-    else "more stably than"
-    if median_bacc < median_soft
-    else "about as stably as",
-    display=False,
-)
-simulated_note = (
-    (
-        "In the simulation the answer depends on how far apart the LLM campaigns were set: their "
-        "span counts come from the paper's Tables 3 and 4 and their agreement with the humans "
-        "emerges from the simulated claims, while the two prompts of a model share every other "
-        "parameter. Pairs of prompts therefore differ by little more than how much they mark, and "
-        "are the hard cases here by construction; the real prompt variants may differ more."
-    )
-    if corpus.simulated
-    else ""
-)
-glue("simulated_note", simulated_note, display=False)
+# {glue:md}`simulated_note`
 
 # %% [markdown]
 # (widths)=
@@ -231,8 +154,8 @@ glue("simulated_note", simulated_note, display=False)
 # Fleiss' kappa of the four human sets on "any error", and each LLM's raw agreement with the
 # majority (Section 6.2). On the full set the soft human-human F1 interval is
 # {glue:text}`w_soft_full` wide. Its width falls with n at a log-log slope of
-# {glue:text}`w_slope` (the square-root law), so halving it takes about {glue:text}`w_ratio`
-# times the examples.
+# {glue:text}`w_slope`: the intervals {glue:text}`square_root`, and halving one takes about
+# {glue:text}`w_ratio` times the examples.
 # Fleiss' kappa, {glue:text}`kappa`, has an interval {glue:text}`w_kappa_full` wide at the
 # full size, which is {glue:text}`kappa_word` to tell it from zero.
 
@@ -248,19 +171,9 @@ widths = pd.concat(
     ],
     ignore_index=True,
 )
-soft_widths = widths[(widths["measure"] == "span F1 (soft)") & (widths["system"] == "human-human")]
-slope = ss.width_slope(soft_widths).iloc[0]
-glue("w_soft_full", f"{soft_widths.loc[soft_widths['n'] == N, 'width'].iloc[0]:.3f}", display=False)
-glue("w_slope", f"{slope['slope']:.2f}", display=False)
-glue("w_ratio", f"{slope['halving_factor']:.1f}", display=False)
-kappa = human_tables[2].full()[0]
-kappa_ci = widths[(widths["measure"] == human_tables[2].measure) & (widths["n"] == N)].iloc[0]
-glue("kappa", f"{kappa:.3f}", display=False)
-glue("w_kappa_full", f"{kappa_ci['width']:.3f}", display=False)
-glue("kappa_word", "enough" if kappa_ci["low"] > 0 else "not enough", display=False)
-widths[widths["n"].isin([25, N, int(width_sizes[-1])])].pivot_table(
-    index=["measure", "system"], columns="n", values="width", sort=False
-).round(3).reset_index().style.set_uuid("widths").hide(axis="index").format(precision=3)
+shown_widths = widths[widths["n"].isin([width_sizes[0], N, width_sizes[-1]])]
+shown_widths = shown_widths.pivot_table(index=["measure", "system"], columns="n", values="width", sort=False)
+tables.show(shown_widths.reset_index().rename(columns=str), decimals=3)
 
 # %% mystnb={"figure": {"caption": "Width of the 95% interval against the number of examples (log-log), for human-human span F1, Fleiss' kappa and each LLM's raw agreement with the human majority; the stage-2 corpus size dotted.", "name": "fig-widths"}, "image": {"alt": "Straight falling lines on log-log axes, one per agreement figure, all with slope about minus one half."}}
 ssp.interval_widths(widths, corpus_size=N)
@@ -283,19 +196,7 @@ ssp.interval_widths(widths, corpus_size=N)
 # %%
 ratings = impressions.ratings(corpus)
 power = ss.impression_power(ratings, [10, 15, 20, 30, 40, 50, 60, 80, 100, 150, 200], RESAMPLES, seed=5)
-effects = ss.impression_effects(ratings)
-need = ss.records_for_power(ratings).set_index("test")["records"]
-first = ss.first_power(power, "resampled").set_index("test")["n"]
-glue("records", f"{effects['records']:,}", display=False)
-glue("d", f"{effects['d']:.2f}", display=False)
-glue("r", f"{effects['r']:.2f}", display=False)
-glue("t_n80", ss.describe_n(first.iloc[0], 200), display=False)
-glue("r_n80", ss.describe_n(first.iloc[1], 200), display=False)
-glue("t_sm80", int(need.iloc[0]), display=False)
-glue("r_sm80", int(need.iloc[1]), display=False)
-glue("target", "80%", display=False)
-glue("power_word", "a small fraction of" if first.max() < effects["records"] / 5 else "fewer than", display=False)
-power.round(3).style.set_uuid("power").hide(axis="index").format(precision=3)
+tables.show(power, decimals=3)
 
 # %% mystnb={"figure": {"caption": "Power of the impression tests against the number of records: resampled (solid, with its Monte Carlo interval) and statsmodels' analytic power (dashed); 80% dashed grey.", "name": "fig-power"}, "image": {"alt": "Two rising power curves, resampled and analytic close together, crossing 80% below a hundred records."}}
 ssp.power_curves(power)
@@ -325,22 +226,13 @@ plan = ss.examples_needed(
     n_inner=200,
     seed=6,
 )
-plan_row = {
-    "better": plan["better"],
-    "worse": plan["worse"],
-    "soft F1, better": plan["score_better"],
-    "soft F1, worse": plan["score_worse"],
-    "examples now": plan["examples"],
-    "examples needed": ss.describe_n(plan["n_needed"], plan["max_n"]),
-    "95% interval": f"{ss.describe_n(plan['n_low'], plan['max_n'])} to {ss.describe_n(plan['n_high'], plan['max_n'])}",
-}
-pd.DataFrame([plan_row]).style.set_uuid("plan").hide(axis="index").format(precision=3)
+tables.show(ss.readable_plan(plan), decimals=3)
 
 # %% [markdown]
 # (public)=
 # ## The public corpus
 #
-# The public "LLMs as span annotators" corpus of chapter 08 {cite:p}`kasner2025spanannotators` has many
+# The public "LLMs as span annotators" corpus of chapter 08 {cite:p}`kasner2026spanannotators` has many
 # human annotators but only {glue:text}`public_examples` examples, so the within-corpus design can only go up to
 # its size, and the with-replacement design extrapolates from very little. Its LLM campaigns
 # are compared by span F1 against every human annotator group (BACC is left out: a clear
@@ -349,55 +241,41 @@ pd.DataFrame([plan_row]).style.set_uuid("plan").hide(axis="index").format(precis
 # {glue:text}`public_reading`
 
 # %%
-real_path = getattr(paths, "REAL_CORPUS", None)  # the public corpus, once the package ships it
-real, real_status = None, ""
-if real_path is None or not real_path.exists():
-    real_status = (
-        "This build has no copy of the public corpus (hotelcheckspan.paths.REAL_CORPUS), so "
-        "this section has nothing to compute; rebuild with the corpus in data/ to fill it."
-    )
-else:
-    try:
-        real = hotelcheckspan.load(real_path)
-    except CorpusError as error:
-        real_status = f"The public corpus at {real_path.name} could not be read: {len(error.problems)} problem(s)."
-if real is not None:
-    real_llms = real.campaigns("model")
-    real_humans = [g for c in real.campaigns("human") for g in groups_of(real, c)]
-    real_tables = [ss.judges_f1_table(real, real_llms, real_humans, match=m) for m in ("hard", "soft")]
-    real_n = real_tables[0].n_examples
-    real_beyond_sizes = np.unique(np.geomspace(3, 50 * real_n, 10).astype(int))
-    real_within = ss.stability(real_tables, range(3, real_n + 1), RESAMPLES, seed=7, replace=False)
-    real_beyond = ss.stability(real_tables, real_beyond_sizes, RESAMPLES, seed=8, replace=True)
-    # fewer replicates than for the stand-in: 29 reference groups make each replicate 29 times the work
-    real_unc = ss.stable_n_uncertainty(
-        real_tables, real_beyond_sizes, True, n_outer=N_OUTER // 2, n_inner=N_INNER // 2, seed=9
-    )
-    real_summary = ss.stable_n_summary(real_within, real_beyond, real_unc)
-    soft = real_summary[(real_summary["measure"] == "span F1 (soft)") & (real_summary["difference"] != 0)]
-    beyond_n = int((soft["n_with_replacement"] > real_n).sum())
-    never = int((~np.isfinite(soft["n_high"])).sum())
-    real_status = (
-        f"The public corpus has {real_n} examples annotated by {len(real_llms)} LLM campaigns and "
-        f"{len(real_humans)} human annotator groups, {len(soft)} pairs of campaigns with different soft F1. "
-        f"Drawing with replacement, {beyond_n} of these pairs need more than {real_n} examples to be ordered "
-        f"as on the full set in {ss.THRESHOLD:.0%} of test sets, and for {never} the upper end of the interval is beyond "
-        f"{real_beyond_sizes[-1]:,} examples. With {real_n} examples the corpus can order LLM annotators only "
-        f"where they differ grossly; telling close ones apart takes far more than {real_n} examples."
-    )
-glue("public_reading", real_status, display=False)
-glue("public_examples", real_n if real is not None else "an unknown number of", display=False)
+real = hotelcheckspan.load(paths.REAL_CORPUS)
+real_llms = real.campaigns("model")
+real_humans = [g for c in real.campaigns("human") for g in groups_of(real, c)]
+real_scores = [ss.judges_f1_table(real, real_llms, real_humans, match=m) for m in ("hard", "soft")]
+real_n = real_scores[0].n_examples
+real_within = ss.stability(real_scores, range(3, real_n + 1), RESAMPLES, seed=7, replace=False)
+real_sizes = np.unique(np.geomspace(3, 50 * real_n, 10).astype(int))
+real_beyond = ss.stability(real_scores, real_sizes, RESAMPLES, seed=8, replace=True)
+# fewer replicates than for the stand-in: 29 reference groups make each replicate 29 times the work
+real_unc = ss.stable_n_uncertainty(real_scores, real_sizes, True, n_outer=N_OUTER // 2, n_inner=N_INNER // 2, seed=9)
+real_summary = ss.stable_n_summary(real_within, real_beyond, real_unc)
+tables.show(ss.readable(real_summary), decimals=3)
 
-# %%
-if real is not None:
-    display_frame = ss.readable(real_summary)
-else:
-    display_frame = pd.DataFrame({"status": ["public corpus not available in this build"]})
-display_frame.style.set_uuid("public").hide(axis="index").format(precision=3)
+# %% mystnb={"figure": {"caption": "The public corpus of chapter 08: share of the test sets of n texts that rank each pair of its LLM annotators as the full set does (left: subsets of the corpus; right: draws with replacement past the corpus size, dotted). With many pairs, the colour names a pair's first LLM and the line style its second. Dashed: 95%.", "name": "fig-public-stability"}, "image": {"alt": "Stability curves for every pair of the public corpus' LLM annotators, with and without replacement; lines coloured by the first LLM and dashed by the second."}}
+ssp.stability_curves(real_within, real_beyond, ss.THRESHOLD, corpus_size=real_n)
 
-# %%
-ssp.stability_curves(real_within, real_beyond, ss.THRESHOLD, corpus_size=real_n) if real is not None else Markdown(
-    "No figure: the public corpus is not available in this build."
+# %% tags=["remove-input"]
+readings.glue_all(
+    chapter.readings(
+        corpus,
+        scores=scores,
+        within=within,
+        beyond=beyond,
+        summary=summary,
+        widths=widths,
+        kappa_table=human_tables[2],
+        ratings=ratings,
+        power=power,
+        n_resamples=RESAMPLES,
+        n_outer=N_OUTER,
+        n_inner=N_INNER,
+        real=real,
+        real_summary=real_summary,
+        real_beyond=real_beyond,
+    )
 )
 
 # %% [markdown]
@@ -414,7 +292,7 @@ ssp.stability_curves(real_within, real_beyond, ss.THRESHOLD, corpus_size=real_n)
 #   (the median pair needs {glue:text}`bacc_median` examples against {glue:text}`soft_median`):
 #   it rests on the examples with a clear majority only, and on few majority errors among them.
 # - The impression tests reach {glue:text}`target` power with {glue:text}`power_word` the
-#   ratings collected. Interval widths follow the square-root law, so halving an interval costs
-#   about {glue:text}`w_ratio` times the examples.
+#   ratings collected. Interval widths {glue:text}`square_root` (log-log slope
+#   {glue:text}`w_slope`): halving an interval costs about {glue:text}`w_ratio` times the examples.
 # - `sample_size.examples_needed` answers the planning question for any pair of annotator sets
 #   on any corpus the package reads.

@@ -830,6 +830,25 @@ def readable(summary: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+def readable_plan(plan: Mapping) -> pd.DataFrame:
+    """:func:`examples_needed`'s answer for readers, one row: the two judges, their scores, the
+    examples there are and those needed, with its interval."""
+    m = plan["max_n"]
+    return pd.DataFrame(
+        [
+            {
+                "better": plan["better"],
+                "worse": plan["worse"],
+                "score, better": plan["score_better"],
+                "score, worse": plan["score_worse"],
+                "examples now": plan["examples"],
+                "examples needed": describe_n(plan["n_needed"], m),
+                "95% interval": f"{describe_n(plan['n_low'], m)} to {describe_n(plan['n_high'], m)}",
+            }
+        ]
+    )
+
+
 def describe_n(value: float, max_n: int) -> str:
     """An n for readers: the integer, or "> max_n" where the grid never reached the threshold."""
     return f"> {max_n:,}" if not np.isfinite(value) else f"{int(value):,}"

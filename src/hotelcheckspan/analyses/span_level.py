@@ -435,3 +435,33 @@ def self_overlaps(corpus, comparisons: list[dict] | None = None) -> int:
         hit = sp[sp["start"] < prev_end]
         flagged |= set(map(tuple, hit[KEY].itertuples(index=False)))
     return len(flagged)
+
+
+def annotator_pairs(corpus, comparisons: list[dict] | None = None) -> pd.DataFrame:
+    """How many pairs each Table 6 row averages over, under the two readings of the paper's
+    "averaged over all pairwise comparisons": pairs of annotator *sets* (the book's: a group's
+    records pooled into one set, so a group row is one pair) or pairs of individual *annotators*
+    who annotated a common example (each model campaign is one annotator).
+
+    Columns: ``comparison, set pairs, annotator pairs``."""
+    comparisons = comparisons if comparisons is not None else load_comparisons()
+    rows = []
+    for comp in comparisons:
+        restrict = None
+        if comp.get("examples"):
+            restrict = corpus.records.loc[corpus.records["campaign"] == comp["examples"], KEY].drop_duplicates()
+        found, n_sets = set(), 0
+        for ref_set in parse_all(comp["ref"]):
+            ref_rec = ref_set.require(corpus)[0][[*KEY, "annotator_id"]]
+            for hyp_set in parse_all(comp["hyp"]):
+                hyp_rec = hyp_set.require(corpus)[0][[*KEY, "annotator_id"]]
+                both = ref_rec.merge(hyp_rec, on=KEY, suffixes=("_ref", "_hyp"))
+                if restrict is not None:
+                    both = both.merge(restrict, on=KEY)
+                n_sets += 1
+                found |= {
+                    (ref_set.campaign, hyp_set.campaign, *p)
+                    for p in both[["annotator_id_ref", "annotator_id_hyp"]].itertuples(index=False)
+                }
+        rows.append({"comparison": comp["name"], "set pairs": n_sets, "annotator pairs": len(found)})
+    return pd.DataFrame(rows)

@@ -1,0 +1,210 @@
+"""Chapter 05 (LLM annotators): the numbers and readings its prose needs.
+
+Span counts are read on the stage-2 examples against Table 4 (which is on those examples); span
+lengths on every example against Table 3 and Section 4.4 (which are on all 496): a value of a
+subset is never set beside a full-set figure.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ...analyses import dataset_level, llm_annotators
+from ...categories import CATEGORIES
+from .. import paper, tables
+from . import Passage, simulated_only
+
+HUMAN_PR_ROW = "stage 1 vs stage 2 (humans)"  # the humans-against-humans row of the precision-recall table
+FEW_SPANS = 10  # a mean span length over fewer spans than this says little; the prose says how many
+WHOLE = 0.9  # a span of at least this share of its summary's words highlights the whole (one-sentence) summary
+
+
+def figure_key(table: str, name: str, column: str) -> str | None:
+    """The paper's figure for an annotator set of ours (``"gpt-4o-ls"``, ``"St. 1A"``) in one of its
+    tables (``"table4_dataset_level_stage2_subset"``), as a ``tables.versus`` key; None when the
+    paper has no such row (a judge of the user's)."""
+    name = {m: n for n, m in paper.LLM_CAMPAIGNS.items()}.get(name, name)
+    return f"{table}/{name}/{column}" if name in paper.figures()[table] else None
+
+
+def _n(value, decimals: int = 2) -> str:
+    return tables.number(value, decimals)
+
+
+def _names(items) -> str:
+    items = list(items)
+    if not items:
+        return "none"
+    return " and ".join(items) if len(items) < 3 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def precision_recall(pr: pd.DataFrame) -> dict[str, str]:
+    """Readings of the soft precision-recall table (``span_level.table6`` of each model against the
+    four human sets, plus the humans-against-humans row ``HUMAN_PR_ROW``), column ``name``."""
+    from ..prose import compare  # prose imports the notebook libraries; only this reading needs it
+
+    p = pr.set_index("name")
+    ref, llm = p.loc[HUMAN_PR_ROW], p.drop(index=HUMAN_PR_ROW)
+    top = llm["recall"].idxmax()
+    above = [m for m in llm.index if llm.loc[m, "precision_low"] > ref["precision_high"]]
+    return {
+        "top_recall": top,
+        "top_recall_value": _n(llm["recall"].max()),
+        "top_recall_precision": _n(llm.loc[top, "precision"]),
+        "human_recall": _n(ref["recall"]),
+        "human_precision": _n(ref["precision"]),
+        "low_recall": llm["recall"].idxmin(),
+        "low_recall_value": _n(llm["recall"].min()),
+        "recall_vs_humans": compare(llm["recall"].max(), ref["recall"], 2),
+        "precision_reading": (
+            "No model's precision is clearly above the humans' (its interval lies above theirs)"
+            if not above
+            else f"{_names(above)} {'has' if len(above) == 1 else 'have'} a precision clearly above the humans'"
+        ),
+    }
+
+
+def volume(corpus, vol: pd.DataFrame, figures: dict) -> dict[str, str | Passage]:
+    """How much each model marks against the mean human campaign on the stage-2 examples, ours
+    (``llm_annotators.volume`` on them) and the paper's (Table 4, on the same examples)."""
+    t4 = figures["table4_dataset_level_stage2_subset"]
+    v = vol.set_index("name")
+    human_ours = v.loc[v["kind"] == "human", "spans"].mean()
+    human_paper = sum(t4[g]["total"] for g in t4 if g.startswith("St. ")) / sum(g.startswith("St. ") for g in t4)
+    models = v.index[v["kind"] == "model"]
+    ratio = {m: float(v.loc[m, "spans"] / human_ours) for m in models}
+    both = {name: m for name, m in paper.LLM_CAMPAIGNS.items() if m in ratio}
+    same_sides = all((ratio[m] > 1) == (t4[name]["total"] > human_paper) for name, m in both.items())
+    most, least = max(ratio, key=ratio.get), min(ratio, key=ratio.get)
+    n_least = int(v.loc[least, "spans"])
+    name_of = {m: name for name, m in both.items()}
+    status = tables.figure_status(f"table4_dataset_level_stage2_subset/{name_of.get(most, 'gpt-4o')}/total")
+    designed = status.startswith(("set", "calibrated", "tuned"))
+    return {
+        "most_model": most,
+        "most_ratio": _n(ratio[most], 1),
+        "paper_most_ratio": _n(t4[name_of[most]]["total"] / human_paper, 1) if most in name_of else tables.DASH,
+        "least_model": least,
+        "least_spans": f"{n_least} span{'' if n_least == 1 else 's'}",
+        "volume_reading": "as in the paper" if same_sides else "unlike the paper for some models",
+        "volume_status": status,
+        "volume_note": simulated_only(
+            corpus,
+            f"On the stand-in each campaign's span count on these examples is *{status}* from Table 4, so "
+            + (
+                "this agreement with the paper is by design, not a finding."
+                if designed
+                else "this agreement with the paper is a finding about the simulation, not about real annotators."
+            ),
+        ),
+    }
+
+
+def lengths(corpus, figures: dict) -> dict[str, str | Passage]:
+    """Mean span words on every example, ours against Table 3 (LLMs) and Section 4.4 (humans), and
+    which models mark longer spans than the humans in each; how often a model's span is the whole
+    one-sentence summary."""
+    full = llm_annotators.volume(corpus).set_index("name")
+    human = float(dataset_level.overview(corpus)["span_words_mean"])
+    t3, paper_human = figures["table3_llm_campaigns"], figures["dataset"]["span_words"]["mean"]
+
+    def named(name: str, spans: int) -> str:
+        return f"{name} with only {spans} span{'' if spans == 1 else 's'}" if spans < FEW_SPANS else name
+
+    paper_longer = [named(n, t3[n]["total"]) for n in t3 if t3[n]["avg_len"] > paper_human]
+    models = full.index[full["kind"] == "model"]
+    ours_longer = [named(m, int(full.loc[m, "spans"])) for m in models if full.loc[m, "mean_words"] > human]
+    paper_names = {m: n for n, m in paper.LLM_CAMPAIGNS.items()}
+    same = {paper_names.get(m, m) for m in models if full.loc[m, "mean_words"] > human} == {
+        n for n in t3 if t3[n]["avg_len"] > paper_human
+    }
+    spans = corpus.spans.merge(corpus.examples[["dataset", "split", "setup_id", "example_idx", "summary_words"]])
+    gpt = spans[spans["campaign"] == "gpt-4o"]
+    status = tables.figure_status("table3_llm_campaigns/gpt-4o/avg_len")
+    return {
+        "human_words": _n(human, 1),
+        "paper_human_words": _n(paper_human, 1),
+        "paper_longer": _names(paper_longer),
+        "ours_longer": _names(ours_longer),
+        "longer_reading": "the same models as in the paper" if same else "not the paper's models",
+        "paper_gpt_words": _n(t3["gpt-4o"]["avg_len"], 1),
+        "paper_gpt_vs_human": {-1: "shorter than", 0: "as long as", 1: "longer than"}[
+            int(np.sign(t3["gpt-4o"]["avg_len"] - paper_human))
+        ],
+        "whole_share": _n(100 * float((gpt["words"] >= WHOLE * gpt["summary_words"]).mean()), 0) + "%"
+        if len(gpt)
+        else tables.DASH,
+        "whole_pct": _n(round(100 * WHOLE)) + "%",
+        "length_note": simulated_only(
+            corpus,
+            "On the stand-in each LLM campaign's habit of widening a span to the whole claim was set by hand, "
+            f"not fitted to Table 3: the lengths are *{status}*.",
+        ),
+    }
+
+
+def type_readings(corpus, bias: pd.DataFrame, figures: dict) -> dict[str, str | Passage]:
+    """Which type each model leans to (``llm_annotators.type_bias``) and how the humans' most
+    frequent type fares."""
+    b = bias.set_index("campaign")
+    big = [m for m in ("gemma-3", "gpt-4o") if m in b.index]
+    top_human = dataset_level.type_distribution(corpus, "human").set_index("type")["count"].idxmax()
+    less_top = all(b.loc[m, top_human] < 0 for m in big)
+    o3 = [
+        figures[t][n]["total"]
+        for t in ("table3_llm_campaigns", "table4_dataset_level_stage2_subset")
+        for n in figures[t]
+        if n.startswith("o3-mini")
+    ]
+    return {
+        "bias_gemma": b.loc["gemma-3", CATEGORIES].astype(float).idxmax(),
+        "bias_gpt": b.loc["gpt-4o", CATEGORIES].astype(float).idxmax(),
+        "top_human_type": top_human,
+        "top_human_reading": (
+            f"both mark less {top_human} than humans"
+            if less_top
+            else f"they do not both mark less {top_human} than humans"
+        ),
+        "o3_min": _n(min(o3)),
+        "o3_max": _n(max(o3)),
+        "bias_note": simulated_only(
+            corpus,
+            "The type biases emerge from mixing each model's type preference, "
+            f"*{tables.figure_status('table3_llm_campaigns/gpt-4o/Incorrect')}* from Table 3, with the true "
+            "status of each planted claim.",
+        ),
+    }
+
+
+def readings(
+    corpus,
+    *,
+    stage2: pd.DataFrame,
+    vol: pd.DataFrame,
+    pr: pd.DataFrame,
+    bias: pd.DataFrame,
+    contested: pd.DataFrame,
+    reasons: pd.DataFrame,
+    figures: dict | None = None,
+) -> dict[str, str | Passage]:
+    """Every value chapter 05's prose glues: ``vol`` and ``bias`` are ``llm_annotators.volume`` and
+    ``type_bias`` on the ``stage2`` examples, ``pr`` the soft precision-recall table, ``contested``
+    and ``reasons`` the examples and reasons the chapter shows."""
+    from ..prose import count_words
+
+    figures = figures or paper.figures()
+    return {
+        "n_stage2": _n(len(stage2)),
+        **precision_recall(pr),
+        **volume(corpus, vol, figures),
+        **lengths(corpus, figures),
+        **type_readings(corpus, bias, figures),
+        "n_contested": count_words(len(contested)),
+        "n_reasons": count_words(len(reasons)),
+        "reasons_note": simulated_only(
+            corpus,
+            "- The simulated LLM reasons are templates, not model output: read them as placeholders for the "
+            "real rationales in the gated release, which the paper found often self-contradictory.",
+        ),
+    }

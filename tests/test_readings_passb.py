@@ -1,0 +1,313 @@
+"""The readings of chapters 04 (span-level agreement), 05 (LLM annotators) and 09 (sample size):
+every value is text for readers, the paper's figures are read right, the readings follow the
+numbers they describe, and the simulation is explained only on a simulated corpus."""
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from hotelcheckspan.analyses import dataset_level, example_level, impressions, llm_annotators, span_level
+from hotelcheckspan.analyses import sample_size as ss
+from hotelcheckspan.annotator_sets import HUMAN_SETS
+from hotelcheckspan.book import paper, tables
+from hotelcheckspan.book.readings import Passage
+from hotelcheckspan.book.readings import llm_annotators as r05
+from hotelcheckspan.book.readings import sample_size as r09
+from hotelcheckspan.book.readings import span_level_agreement as r04
+
+
+def real_copy(corpus):
+    """The bundled corpus with every config saying it is not simulated."""
+    return dataclasses.replace(corpus, configs={k: {**v, "simulated": False} for k, v in corpus.configs.items()})
+
+
+def assert_readable(values: dict):
+    for name, value in values.items():
+        assert isinstance(value, (str, Passage)), f"{name} is {type(value).__name__}"
+        text = value.text if isinstance(value, Passage) else value
+        assert "nan" not in text.lower().split(), f"{name} shows a missing value: {text!r}"
+
+
+# --- chapter 04 ------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def span_tables(corpus):
+    pairs, counts = span_level.pairwise(corpus)
+    t6 = span_level.table6(pairs, counts, n_boot=50, seed=0)
+    defs = span_level.definitions(corpus, n_boot=20, seed=0)
+    return {"t6": t6, "pairs": pairs, "defs": defs, "effect": span_level.convention_effect(corpus)}
+
+
+@pytest.fixture(scope="module")
+def ch04(corpus, span_tables):
+    return r04.readings(corpus, n_boot=50, **span_tables)
+
+
+def test_ch04_values_are_text(ch04):
+    assert_readable(ch04)
+    assert ch04["n_boot"] == "50"
+
+
+def test_ch04_reads_the_papers_table6_right(ch04):
+    # Section 6.3: gpt-4o's soft F1 0.26 lies within the human rows' 0.24-0.28, which the paper calls
+    # human-level; its stage-2 "highest" 0.28 is a tie with stage 1
+    assert ch04["paper_gpt_soft"] == "0.26"
+    assert ch04["paper_human_soft"] == "0.24 to 0.28"
+    assert ch04["paper_gpt_place"] == "within the range of the human rows"
+    assert ch04["paper_top_reading"] == "a tie"
+    assert ch04["paper_top_rows"] == "Group A - Group B (Stage 1) and Group A - Group B (Stage 2)"
+    # o3-mini: factgenie 1.2.1's rule cannot give the printed recall, span counting not the hard precision
+    assert (ch04["o3_p"], ch04["o3_r"]) == ("0.62", "0.03")
+    assert ch04["both_verdict"] == "cannot"
+    assert ch04["span_hard_reachable"] == "cannot" and ch04["span_soft_reachable"] == "can"
+    assert ch04["o3_f1s_hm"] == "0.06"  # 2 x 0.62 x 0.03 / 0.65, against the printed 0.05
+
+
+def test_ch04_gpt4o_reading_follows_the_books_table6(ch04, span_tables):
+    soft = span_tables["t6"][span_tables["t6"]["match"] == "soft"].set_index("comparison")["f1"]
+    gpt, human = soft[r04.GPT_ROW], soft[r04.HUMAN_ROWS]
+    assert ch04["gpt_place"] == r04.place(gpt, human.min(), human.max())
+    assert ch04["gpt_soft"].startswith(tables.number(gpt))
+    assert ch04["best_human_row"] == human.idxmax()
+
+
+def test_place_reads_at_the_precision_shown():
+    assert r04.place(0.31, 0.26, 0.29) == "above every human row"
+    assert r04.place(0.2, 0.24, 0.28) == "below every human row"
+    assert r04.place(0.284, 0.24, 0.28) == "within the range of the human rows"  # 0.28 once rounded
+
+
+def test_ch04_row_readings_count_both_kinds_of_pair(corpus, ch04):
+    counts = span_level.annotator_pairs(corpus).set_index("comparison")
+    specs = {c["name"]: len(c["ref"]) * len(c["hyp"]) for c in span_level.load_comparisons()}
+    assert counts["set pairs"].to_dict() == specs
+    assert ch04["group_set_pairs"] == "1"
+    assert int(ch04["group_annotator_pairs"]) == counts.loc[r04.GROUP_ROW, "annotator pairs"] > 1
+    # a model campaign is one annotator: human-LLM annotator pairs are the human annotators times the models
+    humans = corpus.records[corpus.records["kind"] == "human"]["annotator_id"].nunique()
+    assert counts.loc["Human - LLM (Gemma3)", "annotator pairs"] == humans
+
+
+def test_ch04_noise_counts_overlapping_rows(span_tables):
+    out = r04.noise(span_tables["t6"], span_tables["pairs"])
+    per_match = span_tables["t6"].groupby("match").size()
+    assert int(out["n_row_pairs"]) == sum(n * (n - 1) // 2 for n in per_match)
+    assert 0 <= int(out["overlapping_rows"]) <= int(out["n_row_pairs"])
+
+
+def test_ch04_simulation_text_only_on_a_simulated_corpus(corpus, span_tables):
+    stand_in = r04.readings(corpus, n_boot=50, **span_tables)
+    real = r04.readings(real_copy(corpus), n_boot=50, **span_tables)
+    assert stand_in["simulated_note"].text and stand_in["standin_note"].text
+    assert real["simulated_note"].text == "" and real["standin_note"].text == ""
+    # the labels are the rule's, not typed
+    assert f"*{tables.figure_status('table6_span_level/Human - LLM (GPT-4o)/F1_S')}*" in stand_in["simulated_note"].text
+
+
+# --- chapter 05 ------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def ch05_inputs(corpus):
+    stage2 = dataset_level.stage2_examples(corpus)
+    models = corpus.campaigns("model")
+    humans = [s.spec for s in HUMAN_SETS]
+    comparisons = [{"name": m, "ref": humans, "hyp": [m], "examples": "stage2"} for m in models] + [
+        {"name": r05.HUMAN_PR_ROW, "ref": humans[:2], "hyp": humans[2:], "examples": "stage2"}
+    ]
+    pairs, counts = span_level.pairwise(corpus, comparisons, matches=("soft",))
+    contested = llm_annotators.contested_examples(corpus, "gpt-4o", n=3, examples=stage2)
+    return {
+        "stage2": stage2,
+        "vol": llm_annotators.volume(corpus, stage2),
+        "pr": span_level.table6(pairs, counts, n_boot=50).rename(columns={"comparison": "name"}),
+        "bias": llm_annotators.type_bias(corpus, stage2),
+        "contested": contested,
+        "reasons": llm_annotators.reasons(corpus, "gpt-4o", n=20, examples=contested),
+    }
+
+
+@pytest.fixture(scope="module")
+def ch05(corpus, ch05_inputs):
+    return r05.readings(corpus, **ch05_inputs)
+
+
+def test_ch05_values_are_text(ch05):
+    assert_readable(ch05)
+
+
+def test_ch05_longer_spans_read_from_table3(ch05):
+    # Table 3 against Section 4.4's 4 words: gemma-3 (4.7) and o3-mini (LS) (5.5, on 4 spans) are
+    # longer; gpt-4o (3.8) and gpt-4o (LS) (3.9) are not
+    assert ch05["paper_longer"] == "gemma-3 and o3-mini (LS) with only 4 spans"
+    assert "gpt-4o" not in ch05["paper_longer"]
+    assert ch05["paper_gpt_words"] == "3.8"
+    assert ch05["paper_gpt_vs_human"] == "shorter than"  # Section 5's "entire sentences" against 3.8 < 4 words
+
+
+def test_ch05_lengths_compare_full_set_with_full_set(corpus, ch05):
+    """Table 3 is on all 496 examples: ours must be too, not the stage-2 subset."""
+    full = llm_annotators.volume(corpus).set_index("name")
+    human = dataset_level.overview(corpus)["span_words_mean"]
+    assert ch05["human_words"] == tables.number(human, 1)
+    longer = [m for m in corpus.campaigns("model") if full.loc[m, "mean_words"] > human]
+    assert longer and all(full.loc[m, "spans"] >= r05.FEW_SPANS for m in longer)
+    assert ch05["ours_longer"] == r05._names(longer)
+    # the stage-2 subset gives other lengths, which Table 3 must not be set beside
+    subset = llm_annotators.volume(corpus, dataset_level.stage2_examples(corpus)).set_index("name")
+    assert not np.allclose(subset.loc[longer, "mean_words"], full.loc[longer, "mean_words"])
+
+
+def test_ch05_volume_label_is_the_rules(corpus, ch05):
+    status = tables.figure_status("table4_dataset_level_stage2_subset/gpt-4o (LS)/total")
+    assert ch05["volume_status"] == status
+    assert f"*{status}*" in ch05["volume_note"].text
+
+
+def test_ch05_figure_keys_map_our_names_to_the_papers_rows():
+    assert r05.figure_key("table4_dataset_level_stage2_subset", "gpt-4o-ls", "total") == (
+        "table4_dataset_level_stage2_subset/gpt-4o (LS)/total"
+    )
+    assert r05.figure_key("table4_dataset_level_stage2_subset", "St. 2B", "total").endswith("St. 2B/total")
+    assert r05.figure_key("table3_llm_campaigns", "my-judge", "avg_len") is None
+    assert tables.paper_value(r05.figure_key("table3_llm_campaigns", "o3-mini-ls", "avg_len")) == 5.5
+
+
+def test_ch05_precision_reading_names_models_clearly_above():
+    pr = pd.DataFrame(
+        {
+            "name": ["a", "b", r05.HUMAN_PR_ROW],
+            "precision": [0.5, 0.2, 0.3],
+            "precision_low": [0.4, 0.1, 0.25],
+            "precision_high": [0.6, 0.3, 0.35],
+            "recall": [0.2, 0.6, 0.25],
+        }
+    )
+    out = r05.precision_recall(pr)
+    assert out["precision_reading"] == "a has a precision clearly above the humans'"
+    assert (out["top_recall"], out["low_recall"], out["recall_vs_humans"]) == ("b", "a", "higher than")
+
+
+def test_ch05_simulation_text_only_on_a_simulated_corpus(corpus, ch05_inputs):
+    real = r05.readings(real_copy(corpus), **ch05_inputs)
+    assert all(v.text == "" for v in real.values() if isinstance(v, Passage))
+
+
+# --- chapter 09 ------------------------------------------------------------------------------------
+
+
+def summary_frame(rows):
+    """A ``stable_n_summary``-shaped frame from (measure, pair, difference, n_with_replacement, n_high)."""
+    f = pd.DataFrame(rows, columns=["measure", "pair", "difference", "n_with_replacement", "n_high"])
+    return f.assign(n_subsets=25.0, n_low=25.0, corpus_size=245, max_n=980)
+
+
+def test_ch09_stability_readings_find_the_hardest_pairs():
+    inf = np.inf
+    s = summary_frame(
+        [
+            ("span F1 (soft)", "gpt-4o > gemma-3", 0.1, 25, 50),
+            ("span F1 (soft)", "gpt-4o > gpt-4o-ls", 0.01, 400, inf),
+            ("span F1 (soft)", "gemma-3 > o3-mini", 0.2, 25, 25),
+            ("span F1 (hard)", "gpt-4o > gemma-3", 0.05, 100, 300),
+            ("span F1 (hard)", "o3-mini > o3-mini-ls", 0.0, 25, 25),
+            ("balanced accuracy", "gpt-4o > gemma-3", 0.02, inf, inf),
+            ("balanced accuracy", "gemma-3 > o3-mini", 0.3, 25, 25),
+        ]
+    )
+    out = r09.stability_readings(s, corpus_size=245, smallest_n=25)
+    assert out["soft_hard_pair"] == "gpt-4o > gpt-4o-ls" and out["soft_hard_n"] == "400"
+    assert out["soft_beyond"] == "1" and out["soft_early"] == "2"
+    assert out["hard_ties"] == "Tied on the full set, and so never ranked: o3-mini and o3-mini-ls."
+    assert out["bacc_hard_n"] == "> 980" and out["bacc_hard_ci"] == "25 to > 980"
+    assert out["prompt_pairs_hardest"] == "1"  # soft's hardest is a prompt pair; hard's and BACC's are not
+    assert out["close_pairs"] == "gpt-4o > gpt-4o-ls"  # the only soft pair not settled at 25
+    assert out["paper_trio_word"] == "enough"  # gemma-3, gpt-4o, o3-mini: at most 50 <= 245
+    assert out["bacc_vs_soft"] == "less stably than"
+
+
+def test_ch09_public_reading_without_the_public_corpus():
+    out = r09.public_readings(None, None, None, None)
+    assert "no copy" in out["public_reading"]
+
+
+def test_ch09_readings_on_the_bundled_corpus(corpus):
+    stage2 = dataset_level.stage2_examples(corpus)
+    llms = corpus.campaigns("model")
+    scores = [ss.judges_f1_table(corpus, llms, HUMAN_SETS, stage2, match=m) for m in ("hard", "soft")]
+    scores.append(ss.majority_table(corpus, llms, HUMAN_SETS, stage2, measure="bacc"))
+    n = scores[0].n_examples
+    within = ss.stability(scores, [25, 100, n], 50, seed=0)
+    beyond = ss.stability(scores, [25, 100, n, 2 * n], 50, seed=1, replace=True)
+    unc = ss.stable_n_uncertainty(scores, [25, 100, n, 2 * n], replace=True, n_outer=4, n_inner=20, seed=2)
+    summary = ss.stable_n_summary(within, beyond, unc)
+    kappa = ss.fleiss_table(example_level.marks(corpus, HUMAN_SETS, stage2), examples=stage2)
+    human = [ss.human_f1_table(corpus, HUMAN_SETS, stage2, match="soft"), kappa]
+    widths = ss.interval_widths(human, [25, 100, n], 50, seed=3)
+    ratings = impressions.ratings(corpus)
+    power = ss.impression_power(ratings, [20, 100], 50, seed=5)
+    out = r09.readings(
+        corpus,
+        scores=scores,
+        within=within,
+        beyond=beyond,
+        summary=summary,
+        widths=widths,
+        kappa_table=kappa,
+        ratings=ratings,
+        power=power,
+        n_resamples=50,
+        n_outer=4,
+        n_inner=20,
+    )
+    assert_readable(out)
+    assert out["n_examples"] == str(n) == str(len(stage2))
+    assert out["n_pairs"] == str(len(llms) * (len(llms) - 1) // 2)
+    assert out["max_n"] == f"{2 * n:,}"
+    assert out["kappa"] == tables.number(kappa.full()[0], 3)
+    assert "no copy" in out["public_reading"]
+    assert out["simulated_note"].text
+    assert r09.readings(
+        real_copy(corpus),
+        scores=scores,
+        within=within,
+        beyond=beyond,
+        summary=summary,
+        widths=widths,
+        kappa_table=kappa,
+        ratings=ratings,
+        power=power,
+        n_resamples=50,
+        n_outer=4,
+        n_inner=20,
+    )["simulated_note"] == Passage("")
+
+
+def test_the_inconsistencies_chapters_04_and_05_flag_are_listed():
+    """Section 6.3's "highest" stage-2 F1_S (a tie) in chapter 04; Section 5's "entire sentences"
+    against Table 3's span lengths in chapter 05."""
+    ch04 = paper.inconsistencies("04_span_level_agreement")
+    ch05 = paper.inconsistencies("05_llm_annotators")
+    assert ch04["issue"].str.contains("highest").any()
+    assert ch05["issue"].str.contains("sentences").any() and ch05["arithmetic"].str.contains("3.8").any()
+
+
+def test_readable_plan_says_beyond_the_grid():
+    plan = {
+        "better": "a",
+        "worse": "b",
+        "score_better": 0.3,
+        "score_worse": 0.29,
+        "examples": 245,
+        "n_needed": np.inf,
+        "n_low": 300,
+        "n_high": np.inf,
+        "max_n": 1960,
+    }
+    row = ss.readable_plan(plan).iloc[0]
+    assert row["examples needed"] == "> 1,960"
+    assert row["95% interval"] == "300 to > 1,960"
+    assert (row["better"], row["examples now"]) == ("a", 245)

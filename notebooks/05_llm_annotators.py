@@ -32,7 +32,7 @@
 # %%
 import hotelcheckspan
 from hotelcheckspan.analyses import dataset_level, llm_annotators, span_level
-from hotelcheckspan.annotator_sets import HUMAN_SETS
+from hotelcheckspan.annotator_sets import HUMAN_SETS, judges
 from hotelcheckspan.book import paper, plots, prose, report, tables
 from hotelcheckspan.categories import CATEGORIES
 
@@ -80,7 +80,7 @@ tables.versus(
 # human marked too; recall the share of the human's marked characters the model found.
 
 # %%
-models = list(paper.LLM_CAMPAIGNS.values())
+models = judges(corpus)
 humans = [s.spec for s in HUMAN_SETS]
 comparisons = [{"name": m, "ref": humans, "hyp": [m], "examples": "stage2"} for m in models] + [
     {"name": "stage 1 vs stage 2 (humans)", "ref": humans[:2], "hyp": humans[2:], "examples": "stage2"}

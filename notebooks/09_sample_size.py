@@ -45,7 +45,7 @@ import hotelcheckspan
 from hotelcheckspan import paths
 from hotelcheckspan.analyses import dataset_level, example_level, impressions
 from hotelcheckspan.analyses import sample_size as ss
-from hotelcheckspan.annotator_sets import HUMAN_SETS, groups_of
+from hotelcheckspan.annotator_sets import HUMAN_SETS, groups_of, judges
 from hotelcheckspan.book import paper, plots, report
 from hotelcheckspan.book import sample_size_plots as ssp
 from hotelcheckspan.corpora import CorpusError
@@ -54,7 +54,7 @@ plots.set_theme()
 corpus = hotelcheckspan.load()
 reported = paper.figures()
 stage2 = dataset_level.stage2_examples(corpus)
-llms = list(paper.LLM_CAMPAIGNS.values())
+llms = judges(corpus)
 RESAMPLES = 1000
 report.corpus_banner(corpus)
 

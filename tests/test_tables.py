@@ -95,6 +95,8 @@ HELPERS = {
     "paper_value",
     "figure_status",
     "mark",
+    "not_in_paper",
+    "say_not_in_paper",
 }
 
 

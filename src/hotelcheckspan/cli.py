@@ -1,4 +1,4 @@
-"""``hotelcheckspan`` command line: validate, standin, stats, f1.
+"""``hotelcheckspan`` command line: validate, standin, stats, f1, judge.
 
 Every failure prints one clear line per problem to stderr and exits 1; no tracebacks, no hangs.
 Warnings (quirks of real exports that factgenie computes with) are counted on stderr.
@@ -184,6 +184,65 @@ def cmd_f1(args) -> int:
     return 0
 
 
+def _judge_text(result: dict) -> str:
+    """``judge`` for readers: the judge's rows of Tables 3, 5 and 6, its BACC and its rank."""
+    digits = lambda x: f"{x:.3f}"  # noqa: E731
+    bacc, rank = result["bacc"], result["rank"]
+    lines = [
+        f"judge {result['judge']}" + ("" if result["in_paper"] else " (not in the paper)"),
+        f"rank among the corpus' {rank['of']} judges: {rank['soft']} by soft span F1, {rank['hard']} by hard, "
+        f"{rank['bacc']} by balanced accuracy",
+        f"balanced accuracy against the human majority (any error): {bacc['estimate']:.3f} "
+        f"[{bacc['low']:.3f}, {bacc['high']:.3f}]",
+        "",
+        "== Table 3 (spans, density, length, types)",
+        result["table3"].to_string(index=False, float_format=lambda x: f"{x:.2f}"),
+        "",
+        "== Table 5 (against the clear human majority; _low/_high: 95% interval)",
+        result["table5"]
+        .drop(columns=["model"])[
+            [
+                "label",
+                "examples",
+                "majority_errors",
+                "model_errors",
+                "agreement",
+                "agreement_low",
+                "agreement_high",
+                "bacc",
+                "bacc_low",
+                "bacc_high",
+            ]
+        ]
+        .to_string(index=False, float_format=digits),
+        "",
+        "== Table 6 (span P/R/F1 averaged over pairs; _low/_high: 95% interval)",
+        result["table6"][["comparison", "match", "pairs", "precision", "recall", "f1", "f1_low", "f1_high"]].to_string(
+            index=False, float_format=digits
+        ),
+        "",
+        "== Leaderboard (ranked by soft span F1)",
+        result["leaderboard"][["rank", "judge", "f1_soft", "f1_hard", "bacc"]].to_string(
+            index=False, float_format=digits
+        ),
+    ]
+    return "\n".join(lines)
+
+
+def cmd_judge(args) -> int:
+    root = Path(args.corpus)
+    if not root.is_dir():
+        raise CliError(f"{root} is not a corpus folder")
+    corpus = corpora.load(root)
+    _warn_count(corpus.warnings, args.corpus)
+    result = api.evaluate_judge(corpus, args.campaign, n_boot=args.n_boot, seed=args.seed)
+    if args.json:
+        print(json.dumps(_plain(result), indent=1, allow_nan=False))
+        return 0
+    print(_judge_text(result))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="hotelcheckspan", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -233,6 +292,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_f1)
+
+    p = sub.add_parser(
+        "judge",
+        help="score one LLM judge: its rows of Tables 3, 5 and 6, its balanced accuracy and its rank",
+    )
+    p.add_argument("corpus", help="the corpus folder (factgenie layout)")
+    p.add_argument(
+        "campaign",
+        help="a model campaign of the corpus, or the path of a factgenie campaign folder outside it (added as one)",
+    )
+    p.add_argument("--n-boot", type=int, default=1000, help="bootstrap replicates of every interval (default 1000)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true", help="strict JSON (no NaN: missing values are null)")
+    p.set_defaults(func=cmd_judge)
     return parser
 
 

@@ -17,28 +17,46 @@ import pandas as pd
 import yaml
 
 from .. import paths
-from ..annotator_sets import AnnotatorSet, parse_all
+from ..annotator_sets import AnnotatorSet, judges, parse_all
 from ..corpora import KEY
 from ..metrics import resampling, span_f1
 from ..metrics.span_f1 import COUNT_COLUMNS, per_example, prf, scores
 
 
-def load_comparisons(path=None) -> list[dict]:
-    """The comparisons of ``data/comparisons.yaml`` (or ``path``), defaults applied."""
+def load_comparisons(path=None, corpus=None) -> list[dict]:
+    """The comparisons of ``data/comparisons.yaml`` (or ``path``), defaults applied.
+
+    With a ``corpus``, the file's ``judges`` rule adds one comparison per model campaign of the
+    corpus that no comparison names (``name`` with ``{judge}`` replaced, ``hyp: [<judge>]``), so
+    a judge the paper does not have gets its Table 6 row."""
     spec = yaml.safe_load(Path(path or paths.COMPARISONS).read_text(encoding="utf-8"))
     defaults = spec.get("defaults", {})
-    return [defaults | c for c in spec["comparisons"]]
+    comparisons = [defaults | c for c in spec["comparisons"]]
+    rule = spec.get("judges")
+    if rule and corpus is not None:
+        named = {s.campaign for c in comparisons for side in ("ref", "hyp") for s in parse_all(c[side])}
+        comparisons += [
+            defaults
+            | {k: v for k, v in rule.items() if k != "name"}
+            | {"name": rule["name"].format(judge=j), "hyp": [j]}
+            for j in judges(corpus)
+            if j not in named
+        ]
+    return comparisons
 
 
 def iter_pairs(corpus, comparisons: list[dict] | None = None):
     """Every (comparison, ref set, hyp set) pair: yields ``(name, ref_set, hyp_set, ref_spans,
     hyp_spans, examples)`` (the sets as :class:`AnnotatorSet`), the examples being those both
-    sets annotated, restricted to the comparison's ``examples`` campaign when it names one."""
-    comparisons = comparisons if comparisons is not None else load_comparisons()
+    sets annotated, restricted to the comparison's ``examples`` (a campaign's examples, or a
+    frame of example keys) when it has one."""
+    comparisons = comparisons if comparisons is not None else load_comparisons(corpus=corpus)
     for comp in comparisons:
-        restrict = None
-        if comp.get("examples"):
-            restrict = corpus.records.loc[corpus.records["campaign"] == comp["examples"], KEY].drop_duplicates()
+        restrict, chosen = None, comp.get("examples")
+        if isinstance(chosen, pd.DataFrame):  # the examples themselves (from Python, not the YAML)
+            restrict = chosen[KEY].drop_duplicates()
+        elif chosen:
+            restrict = corpus.records.loc[corpus.records["campaign"] == chosen, KEY].drop_duplicates()
         for ref_set in parse_all(comp["ref"]):
             ref_rec, ref_sp = ref_set.require(corpus)
             for hyp_set in parse_all(comp["hyp"]):
@@ -102,10 +120,14 @@ def pairwise(
     ``COUNT_COLUMNS``, ``code``: the example's integer code, and ``row``: the row of ``pairs``).
     """
     enc = _Encoded(corpus)
-    comparisons = comparisons if comparisons is not None else load_comparisons()
+    comparisons = comparisons if comparisons is not None else load_comparisons(corpus=corpus)
     rows, counts = [], []
     for comp in comparisons:
-        restrict = enc.campaign_examples(comp["examples"]) if comp.get("examples") else None
+        chosen = comp.get("examples")
+        if isinstance(chosen, pd.DataFrame):  # the examples themselves (from Python, not the YAML)
+            restrict = np.unique(enc.table.codes(chosen[KEY].drop_duplicates()))
+        else:
+            restrict = enc.campaign_examples(chosen) if chosen else None
         for ref_set in parse_all(comp["ref"]):
             ref_codes, ref_side = enc.set(ref_set)
             for hyp_set in parse_all(comp["hyp"]):
@@ -425,7 +447,7 @@ def hard_soft_ratio_check(figures: dict, comparisons: list[dict] | None = None) 
 def self_overlaps(corpus, comparisons: list[dict] | None = None) -> int:
     """Examples in which some Table 6 annotator set has two spans that overlap each other: only
     there can factgenie 1.2.1's character credit and the May 2025 script's greedy credit differ."""
-    comparisons = comparisons if comparisons is not None else load_comparisons()
+    comparisons = comparisons if comparisons is not None else load_comparisons(corpus=corpus)
     sets = {s for comp in comparisons for side in ("ref", "hyp") for s in parse_all(comp[side])}
     flagged = set()
     for aset in sets:

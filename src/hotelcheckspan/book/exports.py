@@ -25,13 +25,18 @@ import pandas as pd
 
 import hotelcheckspan
 from hotelcheckspan.analyses import clusters, dataset_level, example_level, impressions, span_level
-from hotelcheckspan.annotator_sets import HUMAN_SETS
+from hotelcheckspan.annotator_sets import HUMAN_SETS, judges
 from hotelcheckspan.book import paper, plots
 from hotelcheckspan.corpora import CorpusError
 
 
 class Inputs:
-    """What several exports share, computed once and only when an export asks for it."""
+    """What several exports share, computed once and only when an export asks for it; the
+    corpus is the active one unless one is given."""
+
+    def __init__(self, corpus=None):
+        if corpus is not None:
+            self.corpus = corpus  # fills the cached property
 
     @cached_property
     def corpus(self):
@@ -186,9 +191,7 @@ EXPORTS: list[Export] = [
         "03_example_level_agreement",
         "Raw agreement against balanced accuracy per LLM.",
         lambda i: plots.paradox(
-            example_level.models_vs_majority(
-                i.corpus, list(paper.LLM_CAMPAIGNS.values()), examples=i.stage2, n_boot=1000, seed=0
-            )
+            example_level.models_vs_majority(i.corpus, judges(i.corpus), examples=i.stage2, n_boot=1000, seed=0)
         ),
     ),
     Export(
@@ -320,12 +323,13 @@ def write(export: Export, inputs: Inputs, out: Path) -> list[Path]:
     return [pdf, png]
 
 
-def export_all(out: Path, only: list[str] | None = None) -> pd.DataFrame:
-    """Write every export (or those named in ``only``) into ``out``; returns the index frame."""
+def export_all(out: Path, only: list[str] | None = None, corpus=None) -> pd.DataFrame:
+    """Write every export (or those named in ``only``) into ``out``, from ``corpus`` (default: the
+    active one); returns the index frame."""
     matplotlib.use("Agg")
     plots.set_theme()
     out.mkdir(parents=True, exist_ok=True)
-    inputs = Inputs()
+    inputs = Inputs(corpus)
     chosen = [e for e in EXPORTS if only is None or e.name in only]
     unknown = sorted(set(only or []) - {e.name for e in EXPORTS})
     if unknown:

@@ -50,6 +50,7 @@ import numpy as np
 import pandas as pd
 
 from .. import paths
+from ..annotator_sets import NOT_IN_PAPER
 from ..categories import CATEGORIES
 from ..simulation import provenance
 from . import paper
@@ -375,31 +376,65 @@ def side_by_side(
 ) -> Table:
     """A paper-vs-ours frame with columns ``x`` and ``paper x`` as one compact table whose cells
     read ``ours (paper)``: half the columns of the wide form, so it fits the content column.
-    ``columns`` picks which measures to show (default: all)."""
+    ``columns`` picks which measures to show (default: all). A row the paper does not have (every
+    ``paper`` column missing: a judge of the corpus beyond the paper's) shows ours alone, its
+    name followed by "(not in the paper)"."""
     dec = decimals or {}
     cols = (
         list(columns)
         if columns is not None
         else [c for c in frame.columns if c != name and not str(c).startswith("paper ")]
     )
-    out = {header(name): frame[name].astype(str).tolist()}
+    absent = not_in_paper(frame)
+    names = frame[name].astype(str)
+    out = {header(name): [f"{n} ({NOT_IN_PAPER})" if a else n for n, a in zip(names, absent)]}
     for c in cols:
         ours, theirs = frame[c], frame.get(f"paper {c}")
         d = dec.get(c, 2)
         whole = _whole(ours) and (theirs is None or _whole(theirs))
         fmt = (lambda v: DASH if is_missing(v) else str(int(round(float(v))))) if whole else (lambda v: number(v, d))
         out[header(c)] = [
-            fmt(o) if theirs is None else f"{fmt(o)} ({fmt(t)})"
-            for o, t in zip(ours, theirs if theirs is not None else ours)
+            fmt(o) if theirs is None or a else f"{fmt(o)} ({fmt(t)})"
+            for o, t, a in zip(ours, theirs if theirs is not None else ours, absent)
         ]
     return Table(pd.DataFrame(out), [False] + [True] * len(cols))
+
+
+def not_in_paper(frame: pd.DataFrame) -> list[bool]:
+    """Per row of a paper-vs-ours frame: True where every ``paper ...`` column is missing, a
+    judge (or set) the paper does not have."""
+    paper_cols = [c for c in frame.columns if str(c).startswith("paper ")]
+    if not paper_cols:
+        return [False] * len(frame)
+    return frame[paper_cols].isna().all(axis=1).tolist()
+
+
+def say_not_in_paper(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame with "not in the paper" in the paper columns of rows the paper does not have
+    (instead of a dash, which would read as a value the paper left out)."""
+    absent = np.array(not_in_paper(frame), dtype=bool)
+    if not absent.any():
+        return frame
+    out = frame.copy()
+    for col in [c for c in out.columns if str(c).startswith("paper ")]:
+        whole = _whole(out[col][~absent])  # counts stay counts beside the text
+        out[col] = pd.Series(
+            [
+                NOT_IN_PAPER if a else v if is_missing(v) or not whole else int(round(float(v)))
+                for v, a in zip(out[col], absent)
+            ],
+            index=out.index,
+            dtype=object,
+        )
+    return out
 
 
 def wide(
     frame: pd.DataFrame, name: str = "campaign", summary: str = "The full table, paper and ours in separate columns"
 ):
-    """The wide paper-vs-ours form, collapsed (for the reader who wants every column)."""
-    return dropdown(show(frame, decimals=2), summary)
+    """The wide paper-vs-ours form, collapsed (for the reader who wants every column); a row the
+    paper does not have says so in its paper columns."""
+    return dropdown(show(say_not_in_paper(frame), decimals=2), summary)
 
 
 # --- chapter tables (each takes an analysis' frame) --------------------------------------------------

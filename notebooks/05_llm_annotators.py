@@ -196,7 +196,7 @@ prose.word("most_model", most)
 prose.number("most_ratio", ratio_ours[most], 1)
 prose.word("least_model", least)
 prose.number("least_spans", v.loc[least, "spans"])
-same_sides = all((ratio_ours[m] > 1) == (ratio_paper[m] > 1) for m in models)
+same_sides = all((ratio_ours[m] > 1) == (ratio_paper[m] > 1) for m in ratio_paper)
 prose.word("volume_reading", "as in the paper" if same_sides else "unlike the paper for some models")
 prose.simulated(
     "volume_note",

@@ -125,7 +125,15 @@ def test_table6_rule_adds_humans_vs_the_judge(acme, corpus):
     row = t6[(t6["comparison"] == f"Human - LLM ({ACME})") & (t6["match"] == "soft")].iloc[0]
     assert row["pairs"] == 4 and 0 < row["f1"] < 1
     shown = span_level.compact_table6(t6, paper.figures()).set_index("Comparison")
-    assert shown.loc[f"Human - LLM ({ACME})", "paper soft"] == ""
+    assert shown.loc[f"Human - LLM ({ACME})", "paper soft"] == NOT_IN_PAPER
+    versus = span_level.versus_table6(t6, paper.figures()).set_index("comparison")
+    assert (
+        versus.loc[f"Human - LLM ({ACME})", [c for c in versus.columns if c.startswith("paper")]] == NOT_IN_PAPER
+    ).all()
+    assert (
+        versus.loc["Human - LLM (GPT-4o)", "paper F1_S"]
+        == paper.figures()["table6_span_level"]["Human - LLM (GPT-4o)"]["F1_S"]
+    )
 
 
 def test_chapter05_tables_have_the_judge(acme, stage2):
@@ -268,3 +276,20 @@ def test_leaderboard_on_the_real_corpus_ranks_its_six():
     assert len(ranked) == 6 and set(ranked["judge"]) == set(real.campaigns("model"))
     ceiling = board.set_index("judge").loc[J.CEILING]
     assert 0 < ceiling["f1_soft"] < 1 and not ceiling["in_paper"]
+
+
+def test_chapter10_readings_cover_every_glued_name(corpus):
+    import re
+
+    from hotelcheckspan.book.readings import Passage, evaluate_your_judge
+
+    board = J.leaderboard(corpus, n_boot=50, n_resamples=50, n_outer=5, n_inner=20)
+    values = evaluate_your_judge.readings(corpus, board, board)
+    assert all(isinstance(v, (str, Passage)) for v in values.values())
+    assert values["top_judge"] == board["judge"].iloc[0] and values["n_judges"] == "five"
+    assert values["simulated_note"].text  # the stand-in says it is simulated
+    source = (paths.REPO_ROOT / "notebooks" / "10_evaluate_your_judge.py").read_text(encoding="utf-8")
+    glued = set(re.findall(r"\{glue:(?:text|md)\}`(\w+)", source)) | set(re.findall(r"```\{glue:md\} (\w+)", source))
+    assert glued and glued <= set(values), sorted(glued - set(values))
+    without_real = evaluate_your_judge.readings(corpus, board, None)
+    assert set(without_real) == set(values) and without_real["real_top_judge"] == tables.DASH

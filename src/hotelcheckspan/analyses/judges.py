@@ -32,6 +32,7 @@ from ..metrics import resampling
 from . import dataset_level, example_level, sample_size, span_level
 
 CEILING = "humans (ceiling)"  # the leaderboard's human-human row
+LEVEL = 0.95  # the level of every interval of the leaderboard
 
 LEADERBOARD_COLUMNS = [
     "rank",
@@ -49,6 +50,8 @@ LEADERBOARD_COLUMNS = [
     "bacc_low",
     "bacc_high",
     "rank_bacc",
+    "majority_examples",
+    "majority_errors",
     "next",
     "n_needed",
     "n_low",
@@ -110,7 +113,7 @@ def _f1(corpus, names, refs, examples, n_boot, seed) -> pd.DataFrame:
     return span_level.table6(pairs, counts, n_boot=n_boot, seed=seed)
 
 
-def _bacc_ceiling(corpus, raters, examples, min_agree, n_boot, seed, level) -> dict:
+def _bacc_ceiling(corpus, raters, examples, min_agree, n_boot, seed) -> dict:
     """Each human rater against the clear majority of the others (on any error), BACC averaged
     over raters, with a bootstrap interval (one set of resamples for every rater)."""
     if len(raters) < 3:
@@ -134,7 +137,7 @@ def _bacc_ceiling(corpus, raters, examples, min_agree, n_boot, seed, level) -> d
     reduce = lambda sums: np.nanmean(sample_size._confusion(sums, "bacc"), axis=1)  # noqa: E731
     estimate = float(reduce(counts.sum(axis=0, keepdims=True))[0])
     reps = reduce(resampling.weights(len(counts), n_boot, np.random.default_rng(seed)) @ counts)
-    low, high = resampling.interval(reps, level)
+    low, high = resampling.interval(reps, LEVEL)
     return {"bacc": estimate, "bacc_low": low, "bacc_high": high}
 
 
@@ -154,7 +157,6 @@ def leaderboard(
     examples: pd.DataFrame | None = None,
     n_boot: int = 1000,
     seed: int = 0,
-    level: float = 0.95,
     distinguish: bool = True,
     n_resamples: int = 1000,
     n_outer: int = 100,
@@ -164,9 +166,11 @@ def leaderboard(
 
     Columns (:data:`LEADERBOARD_COLUMNS`): ``rank`` (by soft F1; the ceiling row has none),
     ``judge``, ``in_paper`` (one of the paper's five), ``f1_soft``, ``f1_hard`` (span F1 against
-    each reference set, averaged over them, with ``_low``/``_high`` bootstrap bounds at
-    ``level``) and ``bacc`` (balanced accuracy against the clear human majority on any error,
-    with bounds), each with its own ``rank_*``; then, for every judge but the last, ``next`` (the
+    each reference set, averaged over them) and ``bacc`` (balanced accuracy against the clear
+    human majority on any error), each with ``_low``/``_high`` bootstrap bounds (at
+    :data:`LEVEL`) and its own ``rank_*``; ``majority_examples`` and ``majority_errors`` (the
+    examples with a clear majority and how many of them it calls erroneous: the sample behind
+    BACC); then, for every judge but the last, ``next`` (the
     judge ranked below it), ``n_needed, n_low, n_high`` (examples needed to order the two by
     soft F1 in 95% of test sets, and its interval; ``inf`` beyond eight times the corpus) and
     ``tell_apart`` ("yes", "uncertain", "no": whether this corpus' examples suffice). The last
@@ -192,9 +196,10 @@ def leaderboard(
             r = f1.loc[(who, match)]
             row |= {f"f1_{match}": r["f1"], f"f1_{match}_low": r["f1_low"], f"f1_{match}_high": r["f1_high"]}
         if who == CEILING:
-            row |= _bacc_ceiling(corpus, raters, examples, min_agree, n_boot, seed, level)
+            row |= _bacc_ceiling(corpus, raters, examples, min_agree, n_boot, seed)
         else:
             row |= {m: bacc.loc[who, m] for m in ("bacc", "bacc_low", "bacc_high")}
+            row |= {"majority_examples": bacc.loc[who, "examples"], "majority_errors": bacc.loc[who, "majority_errors"]}
         rows.append(row)
     out = pd.DataFrame(rows)
     judged = out["judge"] != CEILING

@@ -17,7 +17,7 @@ import pandas as pd
 import yaml
 
 from .. import paths
-from ..annotator_sets import AnnotatorSet, judges, parse_all
+from ..annotator_sets import NOT_IN_PAPER, AnnotatorSet, judges, parse_all
 from ..corpora import KEY
 from ..metrics import resampling, span_f1
 from ..metrics.span_f1 import COUNT_COLUMNS, per_example, prf, scores
@@ -227,7 +227,8 @@ def definitions(corpus, comparisons: list[dict] | None = None, n_boot: int = 100
 
 
 def versus_table6(t6: pd.DataFrame, figures: dict) -> pd.DataFrame:
-    """Table 6 beside the paper: per comparison, P/R/F1 hard (H) and soft (S), paper and ours."""
+    """Table 6 beside the paper: per comparison, P/R/F1 hard (H) and soft (S), paper and ours (the
+    paper's columns say "not in the paper" for a comparison the paper does not have)."""
     paper = figures["table6_span_level"]
     rows = []
     for comp in dict.fromkeys(t6["comparison"]):
@@ -235,7 +236,7 @@ def versus_table6(t6: pd.DataFrame, figures: dict) -> pd.DataFrame:
         for match, tag in (("hard", "H"), ("soft", "S")):
             ours = t6[(t6["comparison"] == comp) & (t6["match"] == match)].iloc[0]
             for metric, short in (("precision", "P"), ("recall", "R"), ("f1", "F1")):
-                row[f"paper {short}_{tag}"] = paper.get(comp, {}).get(f"{short}_{tag}")
+                row[f"paper {short}_{tag}"] = paper[comp].get(f"{short}_{tag}") if comp in paper else NOT_IN_PAPER
                 row[f"{short}_{tag}"] = round(float(ours[metric]), 2)
                 row[f"{short}_{tag} 95% CI"] = f"{ours[metric + '_low']:.2f}-{ours[metric + '_high']:.2f}"
         rows.append(row)
@@ -244,7 +245,7 @@ def versus_table6(t6: pd.DataFrame, figures: dict) -> pd.DataFrame:
 
 def compact_table6(t6: pd.DataFrame, figures: dict) -> pd.DataFrame:
     """Table 6 for reading: per comparison, F1 hard and soft, ours with its 95% interval beside
-    the paper's (blank where the paper has no such row). Values are strings with 2 decimals."""
+    the paper's ("not in the paper" where the paper has no such row). Values are strings with 2 decimals."""
     paper = figures["table6_span_level"]
     rows = []
     for comp in dict.fromkeys(t6["comparison"]):
@@ -253,7 +254,7 @@ def compact_table6(t6: pd.DataFrame, figures: dict) -> pd.DataFrame:
             ours = t6[(t6["comparison"] == comp) & (t6["match"] == match)].iloc[0]
             row[f"F1 {match}"] = f"{ours['f1']:.2f} [{ours['f1_low']:.2f}, {ours['f1_high']:.2f}]"
             value = paper.get(comp, {}).get(f"F1_{tag}")
-            row[f"paper {match}"] = "" if value is None else f"{value:.2f}"
+            row[f"paper {match}"] = NOT_IN_PAPER if comp not in paper else "" if value is None else f"{value:.2f}"
         rows.append(row)
     return pd.DataFrame(rows)
 

@@ -576,3 +576,44 @@ def annotator_variance(result: Mapping) -> Table:
             "converged": "Model converged",
         },
     )
+
+
+def leaderboard(frame: pd.DataFrame) -> Table:
+    """``judges.leaderboard``: rank, judge, soft and hard span F1 and BACC with their intervals
+    (the ceiling row, the humans against each other, last and unranked)."""
+    return show(
+        frame,
+        columns=["rank", "judge", "f1_soft", "f1_hard", "bacc"],
+        headers={
+            "rank": "Rank",
+            "judge": "Judge",
+            "f1_soft": "Soft F1 [95% CI]",
+            "f1_hard": "Hard F1 [95% CI]",
+            "bacc": "BACC [95% CI]",
+        },
+    )
+
+
+def neighbours(frame: pd.DataFrame) -> Table:
+    """``judges.leaderboard``'s neighbour columns: each judge and the next one down, the examples
+    needed to order them by soft F1 (with its interval; "> max" beyond the largest test set
+    tried) and whether this corpus can tell them apart."""
+    rows = frame[frame["next"].notna()]
+    fmt = lambda v: DASH if is_missing(v) else ("more than tried" if not np.isfinite(v) else f"{int(v):,}")  # noqa: E731
+    out = pd.DataFrame(
+        {
+            "pair": [f"{a} > {b}" for a, b in zip(rows["judge"], rows["next"])],
+            "needed": [fmt(v) for v in rows["n_needed"]],
+            "interval": [f"{fmt(lo)} to {fmt(hi)}" for lo, hi in zip(rows["n_low"], rows["n_high"])],
+            "tell_apart": rows["tell_apart"].tolist(),
+        }
+    )
+    return show(
+        out,
+        headers={
+            "pair": "Pair (by soft F1)",
+            "needed": "Examples needed",
+            "interval": "95% interval",
+            "tell_apart": "Can this corpus tell them apart?",
+        },
+    )

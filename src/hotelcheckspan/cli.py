@@ -188,6 +188,9 @@ def _judge_text(result: dict) -> str:
     """``judge`` for readers: the judge's rows of Tables 3, 5 and 6, its BACC and its rank."""
     digits = lambda x: f"{x:.3f}"  # noqa: E731
     bacc, rank = result["bacc"], result["rank"]
+    t3 = result["table3"]
+    if not result["in_paper"]:  # its paper columns would be empty: the first line says so
+        t3 = t3[[c for c in t3.columns if not str(c).startswith("paper ")]]
     lines = [
         f"judge {result['judge']}" + ("" if result["in_paper"] else " (not in the paper)"),
         f"rank among the corpus' {rank['of']} judges: {rank['soft']} by soft span F1, {rank['hard']} by hard, "
@@ -196,7 +199,7 @@ def _judge_text(result: dict) -> str:
         f"[{bacc['low']:.3f}, {bacc['high']:.3f}]",
         "",
         "== Table 3 (spans, density, length, types)",
-        result["table3"].to_string(index=False, float_format=lambda x: f"{x:.2f}"),
+        t3.to_string(index=False, float_format=lambda x: f"{x:.2f}"),
         "",
         "== Table 5 (against the clear human majority; _low/_high: 95% interval)",
         result["table5"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import shutil
 
 import numpy as np
@@ -279,8 +280,6 @@ def test_leaderboard_on_the_real_corpus_ranks_its_six():
 
 
 def test_chapter10_readings_cover_every_glued_name(corpus):
-    import re
-
     from hotelcheckspan.book.readings import Passage, evaluate_your_judge
 
     board = J.leaderboard(corpus, n_boot=50, n_resamples=50, n_outer=5, n_inner=20)
@@ -293,3 +292,9 @@ def test_chapter10_readings_cover_every_glued_name(corpus):
     assert glued and glued <= set(values), sorted(glued - set(values))
     without_real = evaluate_your_judge.readings(corpus, board, None)
     assert set(without_real) == set(values) and without_real["real_top_judge"] == tables.DASH
+
+
+def test_stats_lists_the_judge_in_fixed_decimals(run, acme_root):
+    code, out, err = run("stats", acme_root)
+    assert code == 0, err
+    assert ACME in out and not re.search(r"\de[-+]\d", out)

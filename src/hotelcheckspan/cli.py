@@ -139,7 +139,12 @@ def cmd_stats(args) -> int:
     with pd.option_context("display.width", 200, "display.max_columns", 30, "display.precision", 2):
         for name, table in tables.items():
             print(f"== {name}")
-            print(pd.Series(table).to_string() if isinstance(table, dict) else table.to_string(index=False))
+            three = lambda x: f"{x:.3f}"  # noqa: E731 (fixed decimals: never 5.61e-01)
+            print(
+                pd.Series(table).to_string(float_format=three)
+                if isinstance(table, dict)
+                else table.to_string(index=False, float_format=three)
+            )
             print()
     return 0
 

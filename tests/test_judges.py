@@ -170,14 +170,26 @@ def test_leaderboard_ranks_the_judge_beside_the_papers(acme, stage2):
     assert me["bacc"] == pytest.approx(llm.set_index(["model", "label"]).loc[(ACME, "Any"), "bacc"])
     for m in ("f1_soft", "f1_hard", "bacc"):
         assert (board[f"{m}_low"] <= board[m] + 1e-12).all() and (board[m] <= board[f"{m}_high"] + 1e-12).all()
+    shown = J.readable(board)  # the exported form
+    assert shown["judge"].tolist() == board["judge"].tolist()
+    top = board.loc[0, ["f1_soft", "f1_soft_low", "f1_soft_high"]]
+    assert shown["soft F1 [95% CI]"].iloc[0] == tables.interval(*top)
+    assert shown["tell apart"].iloc[-1] is None and "nan" not in shown.astype(str).to_string()
 
 
 def test_exports_contain_the_judge(acme, tmp_path):
-    only = ["table3_llm_campaigns", "table4_stage2_subset", "table6_span_level", "figure_paradox"]
+    only = [
+        "table3_llm_campaigns",
+        "table4_stage2_subset",
+        "table5_llm_majority",
+        "table6_span_level",
+        "figure_paradox",
+    ]
     exports.export_all(tmp_path, only, corpus=acme)
     for name, column, value in (
         ("table3_llm_campaigns", "campaign", ACME),
         ("table4_stage2_subset", "campaign", ACME),
+        ("table5_llm_majority", "model", ACME),
         ("table6_span_level", "comparison", f"Human - LLM ({ACME})"),
     ):
         with open(tmp_path / f"{name}.csv", encoding="utf-8") as f:

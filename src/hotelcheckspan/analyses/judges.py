@@ -291,3 +291,39 @@ def evaluate(corpus: Corpus, judge: str, *, n_boot: int = 1000, seed: int = 0, f
         },
         "leaderboard": board.drop(columns=["next", "n_needed", "n_low", "n_high", "tell_apart"]),
     }
+
+
+def _n(value) -> str | None:
+    """An examples-needed number for readers: the integer, "more than tried" beyond the grid."""
+    if value is None or pd.isna(value):
+        return None
+    return "more than tried" if not np.isfinite(value) else f"{int(value):,}"
+
+
+def readable(board: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
+    """:func:`leaderboard` for a paper: every score as "0.32 [0.28, 0.36]", the neighbour
+    columns as text (missing where a judge has no next one). Columns: ``rank, judge,
+    soft F1 [95% CI], hard F1 [95% CI], BACC [95% CI], next, examples needed, 95% interval,
+    tell apart``."""
+
+    def cell(m):
+        return [
+            f"{e:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+            for e, lo, hi in zip(board[m], board[f"{m}_low"], board[f"{m}_high"])
+        ]
+
+    return pd.DataFrame(
+        {
+            "rank": board["rank"],
+            "judge": board["judge"],
+            "soft F1 [95% CI]": cell("f1_soft"),
+            "hard F1 [95% CI]": cell("f1_hard"),
+            "BACC [95% CI]": cell("bacc"),
+            "next": board["next"],
+            "examples needed": [_n(v) for v in board["n_needed"]],
+            "95% interval": [
+                f"{_n(lo)} to {_n(hi)}" if not pd.isna(lo) else None for lo, hi in zip(board["n_low"], board["n_high"])
+            ],
+            "tell apart": board["tell_apart"],
+        }
+    )

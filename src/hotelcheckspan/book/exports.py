@@ -25,6 +25,7 @@ import pandas as pd
 
 import hotelcheckspan
 from hotelcheckspan.analyses import clusters, dataset_level, example_level, impressions, span_level
+from hotelcheckspan.analyses import judges as judges_analysis
 from hotelcheckspan.annotator_sets import HUMAN_SETS, judges
 from hotelcheckspan.book import paper, plots
 from hotelcheckspan.corpora import CorpusError
@@ -53,6 +54,13 @@ class Inputs:
     @cached_property
     def pairs(self) -> tuple[pd.DataFrame, pd.DataFrame]:
         return span_level.pairwise(self.corpus)
+
+    @cached_property
+    def majority_alignment(self) -> pd.DataFrame:
+        """Every judge against the clear human majority (chapter 03's table and figure)."""
+        return example_level.models_vs_majority(
+            self.corpus, judges(self.corpus), examples=self.stage2, n_boot=1000, seed=0
+        )
 
     @cached_property
     def error_spans(self) -> pd.DataFrame:
@@ -148,6 +156,15 @@ EXPORTS: list[Export] = [
         digits=1,
     ),
     Export(
+        "table5_llm_majority",
+        "table",
+        "03_example_level_agreement",
+        "Every LLM judge against the clear human majority: recall, balanced accuracy and raw agreement per "
+        "error type and for any error, with 95% intervals (Section 6.2, on Table 5's examples).",
+        lambda i: example_level.alignment_summary(i.majority_alignment),
+        shown_by="example_level.alignment_summary(",
+    ),
+    Export(
         "table6_span_level",
         "table",
         "04_span_level_agreement",
@@ -163,6 +180,16 @@ EXPORTS: list[Export] = [
         lambda i: i.cluster_overview,
         shown_by="clusters.overview(",
         digits=1,
+    ),
+    Export(
+        "table_judge_leaderboard",
+        "table",
+        "10_evaluate_your_judge",
+        "Every LLM judge ranked by soft span F1 against the human annotator sets, with hard F1, balanced "
+        "accuracy against their majority, 95% intervals, the human-human ceiling (last row) and the examples "
+        "needed to order each judge and the next.",
+        lambda i: judges_analysis.readable(judges_analysis.leaderboard(i.corpus)),
+        shown_by="judges.leaderboard(",
     ),
     Export(
         "figure_lengths",
@@ -190,9 +217,7 @@ EXPORTS: list[Export] = [
         "figure",
         "03_example_level_agreement",
         "Raw agreement against balanced accuracy per LLM.",
-        lambda i: plots.paradox(
-            example_level.models_vs_majority(i.corpus, judges(i.corpus), examples=i.stage2, n_boot=1000, seed=0)
-        ),
+        lambda i: plots.paradox(i.majority_alignment),
     ),
     Export(
         "figure_pair_spread",

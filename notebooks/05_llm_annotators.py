@@ -32,7 +32,7 @@
 # %%
 import hotelcheckspan
 from hotelcheckspan.analyses import dataset_level, llm_annotators, span_level
-from hotelcheckspan.annotator_sets import HUMAN_SETS, judges
+from hotelcheckspan.annotator_sets import HUMAN_SETS, NOT_IN_PAPER, judges
 from hotelcheckspan.book import paper, plots, prose, report, tables
 from hotelcheckspan.categories import CATEGORIES
 
@@ -63,6 +63,11 @@ tables.versus(
     [
         (f"{name}: spans / mean human campaign", ratio_paper[model], ratio_ours[model])
         for name, model in paper.LLM_CAMPAIGNS.items()
+    ]
+    + [
+        (f"{m}: spans / mean human campaign", NOT_IN_PAPER, float(v.loc[m, "spans"] / human_ours))
+        for m in judges(corpus)
+        if m not in ratio_paper
     ],
     corpus,
 )
@@ -135,6 +140,11 @@ tables.versus(
     [
         (f"{name}: mean span words", f"table3_llm_campaigns/{name}/avg_len", float(v.loc[model, "mean_words"]), 1)
         for name, model in paper.LLM_CAMPAIGNS.items()
+    ]
+    + [
+        (f"{m}: mean span words", NOT_IN_PAPER, float(v.loc[m, "mean_words"]), 1)
+        for m in judges(corpus)
+        if m not in paper.LLM_CAMPAIGNS.values()
     ]
     + [("humans: mean span words", "dataset/span_words/mean", human_words, 1)],
     corpus,

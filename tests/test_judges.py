@@ -310,3 +310,12 @@ def test_stats_lists_the_judge_in_fixed_decimals(run, acme_root):
     code, out, err = run("stats", acme_root)
     assert code == 0, err
     assert ACME in out and not re.search(r"\de[-+]\d", out)
+
+
+def test_versus_says_not_in_the_paper_for_a_judge(acme):
+    shown = tables.versus(
+        [("gpt-4o: total", "table3_llm_campaigns/gpt-4o/total", 270), (f"{ACME}: total", NOT_IN_PAPER, 182)], acme
+    ).frame.set_index("Measure")
+    assert shown.loc[f"{ACME}: total", "Paper"] == NOT_IN_PAPER
+    assert shown.loc[f"{ACME}: total", "Difference"] == tables.DASH == shown.loc[f"{ACME}: total", "Figure is"]
+    assert shown.loc["gpt-4o: total", "Paper"] == "272" and shown.loc["gpt-4o: total", "Difference"] == "-2"

@@ -339,7 +339,8 @@ def versus(
     """Paper beside ours: one row per ``(measure, figure_key, ours)`` (an optional fourth item
     sets that row's decimals). ``figure_key`` may also be a number derived from the paper's
     figures (a ratio of two of them, say): it is shown as the paper's value. ``ours`` may be a
-    number, text or an ``(estimate, low, high)`` triple. Difference is ours minus paper where
+    number, text or an ``(estimate, low, high)`` triple; ``figure_key`` :data:`NOT_IN_PAPER`
+    marks a row the paper does not have (a judge beyond its five). Difference is ours minus paper where
     both are numbers, else a dash. "Figure is" (set / calibrated / emergent) is added when the
     corpus is simulated."""
     simulated = bool(getattr(corpus, "simulated", False)) if simulated is None else simulated
@@ -347,13 +348,14 @@ def versus(
     for row in rows:
         measure, key, ours = row[:3]
         d = row[3] if len(row) > 3 else decimals
-        theirs = paper_value(key)
+        absent = isinstance(key, str) and key == NOT_IN_PAPER  # a judge the paper does not have
+        theirs = None if absent else paper_value(key)
         est = ours[0] if isinstance(ours, tuple) else ours
         both = all(isinstance(v, numbers.Real) and not isinstance(v, bool) and not is_missing(v) for v in (theirs, est))
         cell = interval(*ours, decimals=d) if isinstance(ours, tuple) else number(ours, d)
         line = {
             "Measure": measure,
-            "Paper": "not reported" if key is None else number(theirs, d),
+            "Paper": NOT_IN_PAPER if absent else "not reported" if key is None else number(theirs, d),
             label: cell,
             "Difference": DASH,
         }
@@ -362,7 +364,7 @@ def versus(
         elif both:
             line["Difference"] = signed_number(float(est) - float(theirs), d)
         if simulated:
-            line["Figure is"] = figure_status(key, provenance)
+            line["Figure is"] = DASH if absent else figure_status(key, provenance)
         out.append(line)
     frame = pd.DataFrame(out)
     return Table(frame, [False, True, True, True] + ([False] if simulated else []))

@@ -280,6 +280,9 @@ def test_judge_errors_are_clear(run, tmp_path):
     (tmp_path / "gpt-4o" / "config.yaml").write_text("annotation_span_categories: []\n")
     code, _, err = run("judge", paths.BUNDLED_CORPUS, tmp_path / "gpt-4o")
     assert code == 1 and "Traceback" not in err
+    perturbed_campaign(tmp_path / "named" / "gpt-4o")  # a valid folder named as a campaign of the corpus
+    code, _, err = run("judge", paths.BUNDLED_CORPUS, tmp_path / "named" / "gpt-4o")
+    assert code == 1 and "already has a campaign named 'gpt-4o'" in err and "rename" in err
 
 
 def test_leaderboard_on_the_real_corpus_ranks_its_six():

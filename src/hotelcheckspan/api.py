@@ -20,6 +20,8 @@ from .annotator_sets import AnnotatorSet, parse_group
 from .corpora import KEY, Annotations, CategoryMismatch, CorpusError, load, read_annotations, slug_frame
 from .metrics import span_f1 as _metric
 
+ADDED = "added-judge"  # where load_with_campaign links an outside campaign folder
+
 __all__ = ["evaluate_judge", "load", "load_with_campaign", "read_annotations", "span_f1"]
 
 
@@ -120,14 +122,17 @@ def load_with_campaign(corpus: str | Path | None, campaign: str | Path):
     try:
         for entry in root.iterdir():
             os.symlink(entry, tmp / entry.name)
-        extra = tmp / "added-judge" / "model"
+        extra = tmp / ADDED / "model"
         extra.mkdir(parents=True)
         os.symlink(folder, extra / folder.name)
         out = load(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    if folder.name not in out.campaigns("model"):
-        raise ValueError(f"the corpus already has a campaign named {folder.name!r}; rename the folder {folder}")
+    added = set(out.records.loc[out.records["file"].str.startswith(f"{ADDED}/"), "campaign"])
+    if added != {folder.name}:  # the loader renamed it (a campaign of that name is in the corpus) or it is empty
+        if folder.name in set(out.campaigns()) - added:
+            raise ValueError(f"the corpus already has a campaign named {folder.name!r}; rename the folder {folder}")
+        raise ValueError(f"{folder} holds no annotation record")
     out.root = root
     return out, folder.name
 

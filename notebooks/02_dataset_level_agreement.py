@@ -60,7 +60,7 @@ worst = t3.loc[(t3["total"] - t3["paper total"]).abs().idxmax()]
 exact = int((t3["total"] == t3["paper total"]).sum())
 prose.word(
     "t3_exact",
-    f"{prose.count_words(exact)} of the {prose.count_words(len(t3))} totals "
+    f"{prose.count_words(exact)} of the {prose.count_words(int(t3['paper total'].notna().sum()))} totals "
     f"{'matches' if exact == 1 else 'match'} the paper's exactly",
 )
 prose.word("t3_worst_name", worst["campaign"])
@@ -123,7 +123,7 @@ tables.table4(t4)
 
 # %%
 types = ["Not Checkable", "Misleading", "Incorrect"]
-cells = [(r["campaign"], t, int(r[t]), int(r[f"paper {t}"])) for _, r in t4.iterrows() for t in types]
+cells = [(r["campaign"], t, int(r[t]), int(r[f"paper {t}"])) for _, r in t4.dropna().iterrows() for t in types]
 name, typ, ours_c, theirs_c = max(cells, key=lambda c: abs(c[2] - c[3]))
 tot_gap = (t4["total"] - t4["paper total"]).abs()
 prose.number("t4_total_gap", int(tot_gap.max()))

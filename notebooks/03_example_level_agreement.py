@@ -36,7 +36,7 @@ from myst_nb import glue
 
 import hotelcheckspan
 from hotelcheckspan.analyses import dataset_level, example_level
-from hotelcheckspan.annotator_sets import HUMAN_SETS
+from hotelcheckspan.annotator_sets import HUMAN_SETS, judges
 from hotelcheckspan.book import paper, plots, report, tables
 
 N_BOOT, LEVEL = 1000, 0.95
@@ -123,7 +123,7 @@ example_level.reliability_summary(rel_ci).style.hide(axis="index").set_uuid("rel
 # next to nothing.
 
 # %%
-models = list(paper.LLM_CAMPAIGNS.values())
+models = judges(corpus)
 llm = example_level.models_vs_majority(corpus, models, examples=stage2, n_boot=N_BOOT, seed=0)
 by = llm.set_index(["model", "label"])
 first = models[0]

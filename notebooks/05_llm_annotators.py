@@ -32,7 +32,7 @@
 # %%
 import hotelcheckspan
 from hotelcheckspan.analyses import dataset_level, llm_annotators, span_level
-from hotelcheckspan.annotator_sets import HUMAN_SETS
+from hotelcheckspan.annotator_sets import HUMAN_SETS, judges
 from hotelcheckspan.book import paper, plots, readings, report, tables
 from hotelcheckspan.book.readings import llm_annotators as chapter
 
@@ -40,7 +40,7 @@ plots.set_theme()
 corpus = hotelcheckspan.load()
 reported = paper.figures()
 stage2 = dataset_level.stage2_examples(corpus)
-models = corpus.campaigns("model")
+models = judges(corpus)
 report.corpus_banner(corpus)
 
 # %% [markdown]

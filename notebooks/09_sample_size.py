@@ -43,7 +43,7 @@ import hotelcheckspan
 from hotelcheckspan import paths
 from hotelcheckspan.analyses import dataset_level, example_level, impressions
 from hotelcheckspan.analyses import sample_size as ss
-from hotelcheckspan.annotator_sets import HUMAN_SETS, groups_of
+from hotelcheckspan.annotator_sets import HUMAN_SETS, groups_of, judges
 from hotelcheckspan.book import plots, readings, report, tables
 from hotelcheckspan.book import sample_size_plots as ssp
 from hotelcheckspan.book.readings import sample_size as chapter
@@ -51,7 +51,7 @@ from hotelcheckspan.book.readings import sample_size as chapter
 plots.set_theme()
 corpus = hotelcheckspan.load()
 stage2 = dataset_level.stage2_examples(corpus)
-llms = corpus.campaigns("model")
+llms = judges(corpus)
 RESAMPLES = 1000
 report.corpus_banner(corpus)
 

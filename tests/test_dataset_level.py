@@ -147,10 +147,12 @@ def test_table4_uses_stage2_examples_and_set_names(toy):
     rows4 = {n: {"total": 1, NC: 0, MIS: 0, INC: 1} for n in ["St. 1A", "St. 1B", "St. 2B", "M one", "St. 3A"]}
     t = D.table4(toy, {"table4_dataset_level_stage2_subset": rows4}, {"M one": "m1"}).set_index("campaign")
     assert t.columns.tolist() == ["paper total", "total", f"paper {NC}", NC, f"paper {MIS}", MIS, f"paper {INC}", INC]
-    assert t["total"].to_dict() == {"St. 1A": 1, "St. 1B": 3, "St. 2B": 2, "M one": 2, "St. 3A": 0}
+    # m2, a judge the paper's rows do not name, follows them, its paper columns missing
+    assert t["total"].to_dict() == {"St. 1A": 1, "St. 1B": 3, "St. 2B": 2, "M one": 2, "St. 3A": 0, "m2": 1}
     assert t.loc["St. 1B", [NC, MIS, INC]].tolist() == [1, 1, 1]
     assert t.loc["M one", [NC, MIS, INC]].tolist() == [0, 1, 1]
-    assert t.loc["St. 2B", INC] == 2 and (t["paper total"] == 1).all()
+    assert t.loc["St. 2B", INC] == 2 and (t["paper total"].drop("m2") == 1).all()
+    assert t.loc["m2", [c for c in t.columns if c.startswith("paper ")]].isna().all()
 
 
 def test_group_effects_per_stage(toy):

@@ -10,7 +10,7 @@ import pytest
 
 from hotelcheckspan.analyses import dataset_level, example_level, impressions, llm_annotators, span_level
 from hotelcheckspan.analyses import sample_size as ss
-from hotelcheckspan.annotator_sets import HUMAN_SETS
+from hotelcheckspan.annotator_sets import HUMAN_SETS, NOT_IN_PAPER
 from hotelcheckspan.book import paper, tables
 from hotelcheckspan.book.readings import Passage
 from hotelcheckspan.book.readings import llm_annotators as r05
@@ -172,7 +172,7 @@ def test_ch05_figure_keys_map_our_names_to_the_papers_rows():
         "table4_dataset_level_stage2_subset/gpt-4o (LS)/total"
     )
     assert r05.figure_key("table4_dataset_level_stage2_subset", "St. 2B", "total").endswith("St. 2B/total")
-    assert r05.figure_key("table3_llm_campaigns", "my-judge", "avg_len") is None
+    assert r05.figure_key("table3_llm_campaigns", "my-judge", "avg_len") == NOT_IN_PAPER
     assert tables.paper_value(r05.figure_key("table3_llm_campaigns", "o3-mini-ls", "avg_len")) == 5.5
 
 

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from hotelcheckspan.analyses import dataset_level, impressions, llm_annotators
+from hotelcheckspan.analyses import dataset_level, impressions, judges, llm_annotators
 from hotelcheckspan.book import paper, tables
 from hotelcheckspan.corpora import KEY
 
@@ -38,6 +38,7 @@ def rendered(toy):
     stage2 = dataset_level.stage2_examples(toy)
     r = impressions.ratings(toy)
     t3 = dataset_level.table3(toy, figs, paper.LLM_CAMPAIGNS)
+    board = judges.leaderboard(toy, n_boot=50, n_resamples=50, n_outer=5, n_inner=20)
     return {
         "sizes": tables.sizes(dataset_level.sizes(toy)),
         "dedup": tables.dedup(dataset_level.dedup_summary(toy)),
@@ -80,6 +81,8 @@ def rendered(toy):
         ),
         "wide": tables.wide(t3),
         "dropdown": tables.dropdown(tables.sizes(dataset_level.sizes(toy))),
+        "leaderboard": tables.leaderboard(board),
+        "neighbours": tables.neighbours(board),
     }
 
 
@@ -95,6 +98,8 @@ HELPERS = {
     "paper_value",
     "figure_status",
     "mark",
+    "not_in_paper",
+    "say_not_in_paper",
 }
 
 

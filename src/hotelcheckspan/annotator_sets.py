@@ -107,6 +107,22 @@ def parse_all(specs) -> list[AnnotatorSet]:
 HUMAN_SETS = parse_all(["stage1/A", "stage1/B", "stage2/A", "stage2/B"])
 
 
+def judges(corpus) -> list[str]:
+    """Every LLM judge of ``corpus``: its model campaigns, discovered rather than listed. The
+    paper's five come first in the paper's order, then any other, in the corpus' order."""
+    found = corpus.campaigns("model")
+    return [c for c in PAPER_NAMES if c in found] + [c for c in found if c not in PAPER_NAMES]
+
+
+def in_paper(campaign: str) -> bool:
+    """Whether the paper reports this campaign (one of its five LLM campaigns or a human set)."""
+    return campaign in PAPER_NAMES or re.fullmatch(r"stage\d+", campaign.partition("/")[0]) is not None
+
+
+# what a paper column says for a judge the paper does not have
+NOT_IN_PAPER = "not in the paper"
+
+
 def groups_of(corpus, campaign: str) -> list[AnnotatorSet]:
     """One set per annotator group of ``campaign``, in group order."""
     groups = sorted(corpus.records.loc[corpus.records["campaign"] == campaign, "annotator_group"].dropna().unique())

@@ -1,4 +1,5 @@
-"""The public API, matching the command line: ``load``, ``read_annotations`` and ``span_f1``.
+"""The public API, matching the command line: ``load``, ``read_annotations``, ``span_f1`` and
+``evaluate_judge``.
 
 ``span_f1`` compares two annotation files as ``hotelcheckspan f1`` does and returns what
 ``f1 --json`` prints. Options beyond the reference and hypothesis are keyword arguments and are
@@ -8,6 +9,9 @@ change here.
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pandas as pd
@@ -16,7 +20,9 @@ from .annotator_sets import AnnotatorSet, group_letter, parse_group
 from .corpora import KEY, Annotations, CategoryMismatch, CorpusError, load, read_annotations, slug_frame
 from .metrics import span_f1 as _metric
 
-__all__ = ["load", "read_annotations", "span_f1"]
+ADDED = "added-judge"  # where load_with_campaign links an outside campaign folder
+
+__all__ = ["evaluate_judge", "load", "load_with_campaign", "read_annotations", "span_f1"]
 
 
 def _side(side: Annotations | str | Path, group: int | str | None) -> tuple[Annotations, pd.DataFrame, pd.DataFrame]:
@@ -107,3 +113,66 @@ def span_f1(
             for r in table.iloc[1:].itertuples()
         }
     return result
+
+
+def load_with_campaign(corpus: str | Path | None, campaign: str | Path):
+    """The corpus at ``corpus`` (default: the active one) with one more model campaign: the
+    factgenie campaign folder ``campaign`` (a ``config.yaml`` or ``metadata.json`` and its
+    annotation files), read as if it sat in the corpus' folder under ``model/`` (its files are
+    linked, not copied). Returns ``(corpus, campaign name)``; raises ``ValueError`` when the
+    corpus already has a campaign of that name, :class:`CorpusError` on bad input."""
+    from . import paths
+
+    root = (Path(corpus) if corpus is not None else paths.corpus_dir()).resolve()
+    folder = Path(campaign)
+    if not folder.is_dir():
+        raise ValueError(f"{folder} is not a campaign folder")
+    folder = folder.resolve()
+    tmp = Path(tempfile.mkdtemp(prefix=".hotelcheckspan-judge-"))
+    try:
+        for entry in root.iterdir():
+            os.symlink(entry, tmp / entry.name)
+        extra = tmp / ADDED / "model"
+        extra.mkdir(parents=True)
+        os.symlink(folder, extra / folder.name)
+        out = load(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    added = set(out.records.loc[out.records["file"].str.startswith(f"{ADDED}/"), "campaign"])
+    if added != {folder.name}:  # the loader renamed it (a campaign of that name is in the corpus) or it is empty
+        if folder.name in set(out.campaigns()) - added:
+            raise ValueError(f"the corpus already has a campaign named {folder.name!r}; rename the folder {folder}")
+        raise ValueError(f"{folder} holds no annotation record")
+    out.root = root
+    return out, folder.name
+
+
+def evaluate_judge(corpus=None, campaign: str | Path = "", *, n_boot: int = 1000, seed: int = 0) -> dict:
+    """Score one LLM judge as the book scores the paper's: its rows of Tables 3, 5 and 6 with
+    intervals, its balanced accuracy against the human majority and its rank among the corpus'
+    judges (see :func:`hotelcheckspan.analyses.judges.evaluate` for the keys).
+
+    ``corpus`` is a loaded corpus or a corpus folder (default: the active corpus); ``campaign``
+    is the name of one of its model campaigns, or the path of a factgenie campaign folder
+    outside it, which is then read and added to the corpus as a model campaign. Raises
+    ``ValueError`` naming the available campaigns when the name is unknown.
+    """
+    from .analyses import judges
+    from .corpora import Corpus
+
+    loaded = corpus if isinstance(corpus, Corpus) else load(corpus)
+    name = str(campaign)
+    if name not in loaded.campaigns() and Path(name).is_dir():
+        folder = Path(name).resolve()
+        if folder.is_relative_to(Path(loaded.root).resolve()):  # a campaign of the corpus, given by its path
+            name = folder.name
+        else:
+            loaded, name = load_with_campaign(loaded.root, folder)
+    if name in loaded.campaigns("human"):
+        raise ValueError(f"{name!r} is a human campaign, not an LLM judge (judges: {', '.join(judges.judges(loaded))})")
+    if name not in loaded.campaigns():
+        raise ValueError(
+            f"no campaign {name!r} in the corpus and no campaign folder at that path "
+            f"(campaigns: {', '.join(loaded.campaigns()) or 'none'})"
+        )
+    return judges.evaluate(loaded, name, n_boot=n_boot, seed=seed)

@@ -1,4 +1,4 @@
-"""``hotelcheckspan`` command line: validate, standin, stats, f1.
+"""``hotelcheckspan`` command line: validate, standin, stats, f1, judge.
 
 Every failure prints one clear line per problem to stderr and exits 1; no tracebacks, no hangs.
 Warnings (quirks of real exports that factgenie computes with) are counted on stderr.
@@ -162,7 +162,12 @@ def cmd_stats(args) -> int:
     with pd.option_context("display.width", 200, "display.max_columns", 30, "display.precision", 2):
         for name, table in tables.items():
             print(f"== {name}")
-            print(pd.Series(table).to_string() if isinstance(table, dict) else table.to_string(index=False))
+            three = lambda x: f"{x:.3f}"  # noqa: E731 (fixed decimals: never 5.61e-01)
+            print(
+                pd.Series(table).to_string(float_format=three)
+                if isinstance(table, dict)
+                else table.to_string(index=False, float_format=three)
+            )
             print()
     return 0
 
@@ -205,6 +210,68 @@ def cmd_f1(args) -> int:
     rows = [{"category": "all", **{k: result[k] for k in ("precision", "recall", "f1", "ref_count", "hyp_count")}}]
     rows += [{"category": cat, **vals} for cat, vals in result.get("by_type", {}).items()]
     print(pd.DataFrame(rows).to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    return 0
+
+
+def _judge_text(result: dict) -> str:
+    """``judge`` for readers: the judge's rows of Tables 3, 5 and 6, its BACC and its rank."""
+    digits = lambda x: f"{x:.3f}"  # noqa: E731
+    bacc, rank = result["bacc"], result["rank"]
+    t3 = result["table3"]
+    if not result["in_paper"]:  # its paper columns would be empty: the first line says so
+        t3 = t3[[c for c in t3.columns if not str(c).startswith("paper ")]]
+    lines = [
+        f"judge {result['judge']}" + ("" if result["in_paper"] else " (not in the paper)"),
+        f"rank among the corpus' {rank['of']} judges: {rank['soft']} by soft span F1, {rank['hard']} by hard, "
+        f"{rank['bacc']} by balanced accuracy",
+        f"balanced accuracy against the human majority (any error): {bacc['estimate']:.3f} "
+        f"[{bacc['low']:.3f}, {bacc['high']:.3f}]",
+        "",
+        "== Table 3 (spans, density, length, types)",
+        t3.to_string(index=False, float_format=lambda x: f"{x:.2f}"),
+        "",
+        "== Table 5 (against the clear human majority; _low/_high: 95% interval)",
+        result["table5"]
+        .drop(columns=["model"])[
+            [
+                "label",
+                "examples",
+                "majority_errors",
+                "model_errors",
+                "agreement",
+                "agreement_low",
+                "agreement_high",
+                "bacc",
+                "bacc_low",
+                "bacc_high",
+            ]
+        ]
+        .to_string(index=False, float_format=digits),
+        "",
+        "== Table 6 (span P/R/F1 averaged over pairs; _low/_high: 95% interval)",
+        result["table6"][["comparison", "match", "pairs", "precision", "recall", "f1", "f1_low", "f1_high"]].to_string(
+            index=False, float_format=digits
+        ),
+        "",
+        "== Leaderboard (ranked by soft span F1)",
+        result["leaderboard"][["rank", "judge", "f1_soft", "f1_hard", "bacc"]].to_string(
+            index=False, float_format=digits
+        ),
+    ]
+    return "\n".join(lines)
+
+
+def cmd_judge(args) -> int:
+    root = Path(args.corpus)
+    if not root.is_dir():
+        raise CliError(f"{root} is not a corpus folder")
+    corpus = corpora.load(root)
+    _warn_count(corpus.warnings, args.corpus)
+    result = api.evaluate_judge(corpus, args.campaign, n_boot=args.n_boot, seed=args.seed)
+    if args.json:
+        print(json.dumps(_plain(result), indent=1, allow_nan=False))
+        return 0
+    print(_judge_text(result))
     return 0
 
 
@@ -262,6 +329,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_f1)
+
+    p = sub.add_parser(
+        "judge",
+        help="score one LLM judge: its rows of Tables 3, 5 and 6, its balanced accuracy and its rank",
+    )
+    p.add_argument("corpus", help="the corpus folder (factgenie layout)")
+    p.add_argument(
+        "campaign",
+        help="a model campaign of the corpus, or the path of a factgenie campaign folder outside it (added as one)",
+    )
+    p.add_argument("--n-boot", type=int, default=1000, help="bootstrap replicates of every interval (default 1000)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true", help="strict JSON (no NaN: missing values are null)")
+    p.set_defaults(func=cmd_judge)
     return parser
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..annotator_sets import AnnotatorSet
+from ..annotator_sets import AnnotatorSet, judges
 from ..categories import CATEGORIES
 from ..corpora import KEY, Corpus
 
@@ -145,50 +145,73 @@ def dedup_summary(corpus: Corpus) -> pd.DataFrame:
     return table.reset_index()
 
 
-def _paper_row(name: str, row: dict, ours: pd.Series | None, with_density: bool) -> dict:
-    out = {"campaign": name, "paper total": row["total"], "total": int(ours["spans"]) if ours is not None else 0}
+def _paper_row(name: str, row: dict | None, ours: pd.Series | None, with_density: bool) -> dict:
+    """One row of Table 3 or 4: the paper's figures beside ours; ``row`` None for a judge the
+    paper does not have (its paper columns are missing, NaN)."""
+    row = row if row is not None else {}
+    out = {"campaign": name, "paper total": row.get("total"), "total": int(ours["spans"]) if ours is not None else 0}
     if with_density:
         out |= {
-            "paper spans/rec.": row["spans_per_record"],
+            "paper spans/rec.": row.get("spans_per_record"),
             "spans/rec.": round(float(ours["spans_per_record"]), 2) if ours is not None else 0.0,
-            "paper spans/err. rec.": row["spans_per_error_record"],
+            "paper spans/err. rec.": row.get("spans_per_error_record"),
             "spans/err. rec.": round(float(ours["spans_per_error_record"]), 2) if ours is not None else None,
-            "paper avg len": row["avg_len"],
+            "paper avg len": row.get("avg_len"),
             "avg len": round(float(ours["mean_words"]), 1) if ours is not None else None,
         }
     for t in CATEGORIES:
-        out[f"paper {t}"] = row[t]
+        out[f"paper {t}"] = row.get(t)
         out[t] = int(ours[t]) if ours is not None else 0
     return out
 
 
+def _other_judges(corpus: Corpus, names: dict[str, str]) -> list[str]:
+    """The corpus' judges (model campaigns) that no paper row names, in corpus order."""
+    return [c for c in judges(corpus) if c not in set(names.values())]
+
+
+def _frame(rows: list[dict]) -> pd.DataFrame:
+    """The rows as a frame whose paper columns stay numeric (NaN where the paper has no row)."""
+    out = pd.DataFrame(rows)
+    for col in [c for c in out.columns if c.startswith("paper ")]:
+        out[col] = pd.to_numeric(out[col])
+    return out
+
+
 def table3(corpus: Corpus, figures: dict, names: dict[str, str]) -> pd.DataFrame:
-    """Table 3 side by side: LLM campaigns on all examples. ``names`` maps paper row -> campaign."""
+    """Table 3 side by side: LLM campaigns on all examples. ``names`` maps paper row -> campaign.
+
+    Every other judge of the corpus (a model campaign the paper does not have) follows the
+    paper's rows, its paper columns missing (NaN; the book shows "not in the paper")."""
     ours = campaign_table(corpus).set_index("campaign")
-    return pd.DataFrame(
-        [
-            _paper_row(paper_name, row, ours.loc[names[paper_name]] if names[paper_name] in ours.index else None, True)
-            for paper_name, row in figures["table3_llm_campaigns"].items()
-        ]
-    )
+    rows = [
+        _paper_row(paper_name, row, ours.loc[names[paper_name]] if names[paper_name] in ours.index else None, True)
+        for paper_name, row in figures["table3_llm_campaigns"].items()
+    ]
+    rows += [_paper_row(c, None, ours.loc[c], True) for c in _other_judges(corpus, names)]
+    return _frame(rows)
 
 
 def table4(corpus: Corpus, figures: dict, names: dict[str, str]) -> pd.DataFrame:
-    """Table 4 side by side: every campaign on the stage-2 examples."""
-    ours = campaign_table(corpus, stage2_examples(corpus), by_group=True).set_index("name")
-    return pd.DataFrame(
-        [
-            _paper_row(
-                paper_name,
-                row,
-                ours.loc[names.get(paper_name, paper_name)]
-                if names.get(paper_name, paper_name) in ours.index
-                else None,
-                False,
-            )
-            for paper_name, row in figures["table4_dataset_level_stage2_subset"].items()
-        ]
-    )
+    """Table 4 side by side: every campaign on the stage-2 examples, then every other judge of
+    the corpus (paper columns missing, as in :func:`table3`)."""
+    table = campaign_table(corpus, stage2_examples(corpus), by_group=True)
+    ours = table.set_index("name")
+    rows = [
+        _paper_row(
+            paper_name,
+            row,
+            ours.loc[names.get(paper_name, paper_name)] if names.get(paper_name, paper_name) in ours.index else None,
+            False,
+        )
+        for paper_name, row in figures["table4_dataset_level_stage2_subset"].items()
+    ]
+    for c in _other_judges(corpus, names):
+        mine = table[table["campaign"] == c]
+        rows += [_paper_row(name, None, r, False) for name, (_, r) in zip(mine["name"], mine.iterrows())]
+        if mine.empty:  # no record on the stage-2 examples: a row of zeros says so
+            rows.append(_paper_row(c, None, None, False))
+    return _frame(rows)
 
 
 def group_effects(corpus: Corpus) -> pd.DataFrame:

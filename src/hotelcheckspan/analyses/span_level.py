@@ -17,28 +17,46 @@ import pandas as pd
 import yaml
 
 from .. import paths
-from ..annotator_sets import AnnotatorSet, parse_all
+from ..annotator_sets import NOT_IN_PAPER, AnnotatorSet, judges, parse_all
 from ..corpora import KEY
 from ..metrics import resampling, span_f1
 from ..metrics.span_f1 import COUNT_COLUMNS, per_example, prf, scores
 
 
-def load_comparisons(path=None) -> list[dict]:
-    """The comparisons of ``data/comparisons.yaml`` (or ``path``), defaults applied."""
+def load_comparisons(path=None, corpus=None) -> list[dict]:
+    """The comparisons of ``data/comparisons.yaml`` (or ``path``), defaults applied.
+
+    With a ``corpus``, the file's ``judges`` rule adds one comparison per model campaign of the
+    corpus that no comparison names (``name`` with ``{judge}`` replaced, ``hyp: [<judge>]``), so
+    a judge the paper does not have gets its Table 6 row."""
     spec = yaml.safe_load(Path(path or paths.COMPARISONS).read_text(encoding="utf-8"))
     defaults = spec.get("defaults", {})
-    return [defaults | c for c in spec["comparisons"]]
+    comparisons = [defaults | c for c in spec["comparisons"]]
+    rule = spec.get("judges")
+    if rule and corpus is not None:
+        named = {s.campaign for c in comparisons for side in ("ref", "hyp") for s in parse_all(c[side])}
+        comparisons += [
+            defaults
+            | {k: v for k, v in rule.items() if k != "name"}
+            | {"name": rule["name"].format(judge=j), "hyp": [j]}
+            for j in judges(corpus)
+            if j not in named
+        ]
+    return comparisons
 
 
 def iter_pairs(corpus, comparisons: list[dict] | None = None):
     """Every (comparison, ref set, hyp set) pair: yields ``(name, ref_set, hyp_set, ref_spans,
     hyp_spans, examples)`` (the sets as :class:`AnnotatorSet`), the examples being those both
-    sets annotated, restricted to the comparison's ``examples`` campaign when it names one."""
-    comparisons = comparisons if comparisons is not None else load_comparisons()
+    sets annotated, restricted to the comparison's ``examples`` (a campaign's examples, or a
+    frame of example keys) when it has one."""
+    comparisons = comparisons if comparisons is not None else load_comparisons(corpus=corpus)
     for comp in comparisons:
-        restrict = None
-        if comp.get("examples"):
-            restrict = corpus.records.loc[corpus.records["campaign"] == comp["examples"], KEY].drop_duplicates()
+        restrict, chosen = None, comp.get("examples")
+        if isinstance(chosen, pd.DataFrame):  # the examples themselves (from Python, not the YAML)
+            restrict = chosen[KEY].drop_duplicates()
+        elif chosen:
+            restrict = corpus.records.loc[corpus.records["campaign"] == chosen, KEY].drop_duplicates()
         for ref_set in parse_all(comp["ref"]):
             ref_rec, ref_sp = ref_set.require(corpus)
             for hyp_set in parse_all(comp["hyp"]):
@@ -103,10 +121,14 @@ def pairwise(
     ``COUNT_COLUMNS``, ``code``: the example's integer code, and ``row``: the row of ``pairs``).
     """
     enc = _Encoded(corpus)
-    comparisons = comparisons if comparisons is not None else load_comparisons()
+    comparisons = comparisons if comparisons is not None else load_comparisons(corpus=corpus)
     rows, counts = [], []
     for comp in comparisons:
-        restrict = enc.campaign_examples(comp["examples"]) if comp.get("examples") else None
+        chosen = comp.get("examples")
+        if isinstance(chosen, pd.DataFrame):  # the examples themselves (from Python, not the YAML)
+            restrict = np.unique(enc.table.codes(chosen[KEY].drop_duplicates()))
+        else:
+            restrict = enc.campaign_examples(chosen) if chosen else None
         for ref_set in parse_all(comp["ref"]):
             ref_codes, ref_side = enc.set(ref_set)
             for hyp_set in parse_all(comp["hyp"]):
@@ -206,7 +228,8 @@ def definitions(corpus, comparisons: list[dict] | None = None, n_boot: int = 100
 
 
 def versus_table6(t6: pd.DataFrame, figures: dict) -> pd.DataFrame:
-    """Table 6 beside the paper: per comparison, P/R/F1 hard (H) and soft (S), paper and ours."""
+    """Table 6 beside the paper: per comparison, P/R/F1 hard (H) and soft (S), paper and ours (the
+    paper's columns say "not in the paper" for a comparison the paper does not have)."""
     paper = figures["table6_span_level"]
     rows = []
     for comp in dict.fromkeys(t6["comparison"]):
@@ -214,7 +237,7 @@ def versus_table6(t6: pd.DataFrame, figures: dict) -> pd.DataFrame:
         for match, tag in (("hard", "H"), ("soft", "S")):
             ours = t6[(t6["comparison"] == comp) & (t6["match"] == match)].iloc[0]
             for metric, short in (("precision", "P"), ("recall", "R"), ("f1", "F1")):
-                row[f"paper {short}_{tag}"] = paper.get(comp, {}).get(f"{short}_{tag}")
+                row[f"paper {short}_{tag}"] = paper[comp].get(f"{short}_{tag}") if comp in paper else NOT_IN_PAPER
                 row[f"{short}_{tag}"] = round(float(ours[metric]), 2)
                 row[f"{short}_{tag} 95% CI"] = f"{ours[metric + '_low']:.2f}-{ours[metric + '_high']:.2f}"
         rows.append(row)
@@ -223,7 +246,7 @@ def versus_table6(t6: pd.DataFrame, figures: dict) -> pd.DataFrame:
 
 def compact_table6(t6: pd.DataFrame, figures: dict) -> pd.DataFrame:
     """Table 6 for reading: per comparison, F1 hard and soft, ours with its 95% interval beside
-    the paper's (blank where the paper has no such row). Values are strings with 2 decimals."""
+    the paper's ("not in the paper" where the paper has no such row). Values are strings with 2 decimals."""
     paper = figures["table6_span_level"]
     rows = []
     for comp in dict.fromkeys(t6["comparison"]):
@@ -232,7 +255,7 @@ def compact_table6(t6: pd.DataFrame, figures: dict) -> pd.DataFrame:
             ours = t6[(t6["comparison"] == comp) & (t6["match"] == match)].iloc[0]
             row[f"F1 {match}"] = f"{ours['f1']:.2f} [{ours['f1_low']:.2f}, {ours['f1_high']:.2f}]"
             value = paper.get(comp, {}).get(f"F1_{tag}")
-            row[f"paper {match}"] = "" if value is None else f"{value:.2f}"
+            row[f"paper {match}"] = NOT_IN_PAPER if comp not in paper else "" if value is None else f"{value:.2f}"
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -426,7 +449,7 @@ def hard_soft_ratio_check(figures: dict, comparisons: list[dict] | None = None) 
 def self_overlaps(corpus, comparisons: list[dict] | None = None) -> int:
     """Examples in which some Table 6 annotator set has two spans that overlap each other: only
     there can factgenie 1.2.1's character credit and the May 2025 script's greedy credit differ."""
-    comparisons = comparisons if comparisons is not None else load_comparisons()
+    comparisons = comparisons if comparisons is not None else load_comparisons(corpus=corpus)
     sets = {s for comp in comparisons for side in ("ref", "hyp") for s in parse_all(comp[side])}
     flagged = set()
     for aset in sets:

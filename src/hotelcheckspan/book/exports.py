@@ -25,13 +25,19 @@ import pandas as pd
 
 import hotelcheckspan
 from hotelcheckspan.analyses import clusters, dataset_level, example_level, impressions, span_level
-from hotelcheckspan.annotator_sets import HUMAN_SETS
+from hotelcheckspan.analyses import judges as judges_analysis
+from hotelcheckspan.annotator_sets import HUMAN_SETS, judges
 from hotelcheckspan.book import paper, plots
 from hotelcheckspan.corpora import CorpusError
 
 
 class Inputs:
-    """What several exports share, computed once and only when an export asks for it."""
+    """What several exports share, computed once and only when an export asks for it; the
+    corpus is the active one unless one is given."""
+
+    def __init__(self, corpus=None):
+        if corpus is not None:
+            self.corpus = corpus  # fills the cached property
 
     @cached_property
     def corpus(self):
@@ -48,6 +54,13 @@ class Inputs:
     @cached_property
     def pairs(self) -> tuple[pd.DataFrame, pd.DataFrame]:
         return span_level.pairwise(self.corpus)
+
+    @cached_property
+    def majority_alignment(self) -> pd.DataFrame:
+        """Every judge against the clear human majority (chapter 03's table and figure)."""
+        return example_level.models_vs_majority(
+            self.corpus, judges(self.corpus), examples=self.stage2, n_boot=1000, seed=0
+        )
 
     @cached_property
     def error_spans(self) -> pd.DataFrame:
@@ -143,6 +156,15 @@ EXPORTS: list[Export] = [
         digits=1,
     ),
     Export(
+        "table5_llm_majority",
+        "table",
+        "03_example_level_agreement",
+        "Every LLM judge against the clear human majority: recall, balanced accuracy and raw agreement per "
+        "error type and for any error, with 95% intervals (Section 6.2, on Table 5's examples).",
+        lambda i: example_level.alignment_summary(i.majority_alignment),
+        shown_by="example_level.alignment_summary(",
+    ),
+    Export(
         "table6_span_level",
         "table",
         "04_span_level_agreement",
@@ -158,6 +180,16 @@ EXPORTS: list[Export] = [
         lambda i: i.cluster_overview,
         shown_by="clusters.overview(",
         digits=1,
+    ),
+    Export(
+        "table_judge_leaderboard",
+        "table",
+        "10_evaluate_your_judge",
+        "Every LLM judge ranked by soft span F1 against the human annotator sets, with hard F1, balanced "
+        "accuracy against their majority, 95% intervals, the human-human ceiling (last row) and the examples "
+        "needed to order each judge and the next.",
+        lambda i: judges_analysis.readable(judges_analysis.leaderboard(i.corpus)),
+        shown_by="judges.leaderboard(",
     ),
     Export(
         "figure_lengths",
@@ -185,11 +217,7 @@ EXPORTS: list[Export] = [
         "figure",
         "03_example_level_agreement",
         "Raw agreement against balanced accuracy per LLM.",
-        lambda i: plots.paradox(
-            example_level.models_vs_majority(
-                i.corpus, list(paper.LLM_CAMPAIGNS.values()), examples=i.stage2, n_boot=1000, seed=0
-            )
-        ),
+        lambda i: plots.paradox(i.majority_alignment),
     ),
     Export(
         "figure_pair_spread",
@@ -320,12 +348,13 @@ def write(export: Export, inputs: Inputs, out: Path) -> list[Path]:
     return [pdf, png]
 
 
-def export_all(out: Path, only: list[str] | None = None) -> pd.DataFrame:
-    """Write every export (or those named in ``only``) into ``out``; returns the index frame."""
+def export_all(out: Path, only: list[str] | None = None, corpus=None) -> pd.DataFrame:
+    """Write every export (or those named in ``only``) into ``out``, from ``corpus`` (default: the
+    active one); returns the index frame."""
     matplotlib.use("Agg")
     plots.set_theme()
     out.mkdir(parents=True, exist_ok=True)
-    inputs = Inputs()
+    inputs = Inputs(corpus)
     chosen = [e for e in EXPORTS if only is None or e.name in only]
     unknown = sorted(set(only or []) - {e.name for e in EXPORTS})
     if unknown:

@@ -50,6 +50,7 @@ import numpy as np
 import pandas as pd
 
 from .. import paths
+from ..annotator_sets import NOT_IN_PAPER
 from ..categories import CATEGORIES
 from ..simulation import provenance
 from . import paper
@@ -338,7 +339,8 @@ def versus(
     """Paper beside ours: one row per ``(measure, figure_key, ours)`` (an optional fourth item
     sets that row's decimals). ``figure_key`` may also be a number derived from the paper's
     figures (a ratio of two of them, say): it is shown as the paper's value. ``ours`` may be a
-    number, text or an ``(estimate, low, high)`` triple. Difference is ours minus paper where
+    number, text or an ``(estimate, low, high)`` triple; ``figure_key`` :data:`NOT_IN_PAPER`
+    marks a row the paper does not have (a judge beyond its five). Difference is ours minus paper where
     both are numbers, else a dash. "Figure is" (set / calibrated / emergent) is added when the
     corpus is simulated."""
     simulated = bool(getattr(corpus, "simulated", False)) if simulated is None else simulated
@@ -346,13 +348,14 @@ def versus(
     for row in rows:
         measure, key, ours = row[:3]
         d = row[3] if len(row) > 3 else decimals
-        theirs = paper_value(key)
+        absent = isinstance(key, str) and key == NOT_IN_PAPER  # a judge the paper does not have
+        theirs = None if absent else paper_value(key)
         est = ours[0] if isinstance(ours, tuple) else ours
         both = all(isinstance(v, numbers.Real) and not isinstance(v, bool) and not is_missing(v) for v in (theirs, est))
         cell = interval(*ours, decimals=d) if isinstance(ours, tuple) else number(ours, d)
         line = {
             "Measure": measure,
-            "Paper": "not reported" if key is None else number(theirs, d),
+            "Paper": NOT_IN_PAPER if absent else "not reported" if key is None else number(theirs, d),
             label: cell,
             "Difference": DASH,
         }
@@ -361,7 +364,7 @@ def versus(
         elif both:
             line["Difference"] = signed_number(float(est) - float(theirs), d)
         if simulated:
-            line["Figure is"] = figure_status(key, provenance)
+            line["Figure is"] = DASH if absent else figure_status(key, provenance)
         out.append(line)
     frame = pd.DataFrame(out)
     return Table(frame, [False, True, True, True] + ([False] if simulated else []))
@@ -375,31 +378,65 @@ def side_by_side(
 ) -> Table:
     """A paper-vs-ours frame with columns ``x`` and ``paper x`` as one compact table whose cells
     read ``ours (paper)``: half the columns of the wide form, so it fits the content column.
-    ``columns`` picks which measures to show (default: all)."""
+    ``columns`` picks which measures to show (default: all). A row the paper does not have (every
+    ``paper`` column missing: a judge of the corpus beyond the paper's) shows ours alone, its
+    name followed by "(not in the paper)"."""
     dec = decimals or {}
     cols = (
         list(columns)
         if columns is not None
         else [c for c in frame.columns if c != name and not str(c).startswith("paper ")]
     )
-    out = {header(name): frame[name].astype(str).tolist()}
+    absent = not_in_paper(frame)
+    names = frame[name].astype(str)
+    out = {header(name): [f"{n} ({NOT_IN_PAPER})" if a else n for n, a in zip(names, absent)]}
     for c in cols:
         ours, theirs = frame[c], frame.get(f"paper {c}")
         d = dec.get(c, 2)
         whole = _whole(ours) and (theirs is None or _whole(theirs))
         fmt = (lambda v: DASH if is_missing(v) else str(int(round(float(v))))) if whole else (lambda v: number(v, d))
         out[header(c)] = [
-            fmt(o) if theirs is None else f"{fmt(o)} ({fmt(t)})"
-            for o, t in zip(ours, theirs if theirs is not None else ours)
+            fmt(o) if theirs is None or a else f"{fmt(o)} ({fmt(t)})"
+            for o, t, a in zip(ours, theirs if theirs is not None else ours, absent)
         ]
     return Table(pd.DataFrame(out), [False] + [True] * len(cols))
+
+
+def not_in_paper(frame: pd.DataFrame) -> list[bool]:
+    """Per row of a paper-vs-ours frame: True where every ``paper ...`` column is missing, a
+    judge (or set) the paper does not have."""
+    paper_cols = [c for c in frame.columns if str(c).startswith("paper ")]
+    if not paper_cols:
+        return [False] * len(frame)
+    return frame[paper_cols].isna().all(axis=1).tolist()
+
+
+def say_not_in_paper(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame with "not in the paper" in the paper columns of rows the paper does not have
+    (instead of a dash, which would read as a value the paper left out)."""
+    absent = np.array(not_in_paper(frame), dtype=bool)
+    if not absent.any():
+        return frame
+    out = frame.copy()
+    for col in [c for c in out.columns if str(c).startswith("paper ")]:
+        whole = _whole(out[col][~absent])  # counts stay counts beside the text
+        out[col] = pd.Series(
+            [
+                NOT_IN_PAPER if a else v if is_missing(v) or not whole else int(round(float(v)))
+                for v, a in zip(out[col], absent)
+            ],
+            index=out.index,
+            dtype=object,
+        )
+    return out
 
 
 def wide(
     frame: pd.DataFrame, name: str = "campaign", summary: str = "The full table, paper and ours in separate columns"
 ):
-    """The wide paper-vs-ours form, collapsed (for the reader who wants every column)."""
-    return dropdown(show(frame, decimals=2), summary)
+    """The wide paper-vs-ours form, collapsed (for the reader who wants every column); a row the
+    paper does not have says so in its paper columns."""
+    return dropdown(show(say_not_in_paper(frame), decimals=2), summary)
 
 
 # --- chapter tables (each takes an analysis' frame) --------------------------------------------------
@@ -539,5 +576,46 @@ def annotator_variance(result: Mapping) -> Table:
             "within_var": "Variance within annotators",
             "icc": "Intraclass correlation (share between)",
             "converged": "Model converged",
+        },
+    )
+
+
+def leaderboard(frame: pd.DataFrame) -> Table:
+    """``judges.leaderboard``: rank, judge, soft and hard span F1 and BACC with their intervals
+    (the ceiling row, the humans against each other, last and unranked)."""
+    return show(
+        frame,
+        columns=["rank", "judge", "f1_soft", "f1_hard", "bacc"],
+        headers={
+            "rank": "Rank",
+            "judge": "Judge",
+            "f1_soft": "Soft F1 [95% CI]",
+            "f1_hard": "Hard F1 [95% CI]",
+            "bacc": "BACC [95% CI]",
+        },
+    )
+
+
+def neighbours(frame: pd.DataFrame) -> Table:
+    """``judges.leaderboard``'s neighbour columns: each judge and the next one down, the examples
+    needed to order them by soft F1 (with its interval; "> max" beyond the largest test set
+    tried) and whether this corpus can tell them apart."""
+    rows = frame[frame["next"].notna()]
+    fmt = lambda v: DASH if is_missing(v) else ("more than tried" if not np.isfinite(v) else f"{int(v):,}")  # noqa: E731
+    out = pd.DataFrame(
+        {
+            "pair": [f"{a} > {b}" for a, b in zip(rows["judge"], rows["next"])],
+            "needed": [fmt(v) for v in rows["n_needed"]],
+            "interval": [f"{fmt(lo)} to {fmt(hi)}" for lo, hi in zip(rows["n_low"], rows["n_high"])],
+            "tell_apart": rows["tell_apart"].tolist(),
+        }
+    )
+    return show(
+        out,
+        headers={
+            "pair": "Pair (by soft F1)",
+            "needed": "Examples needed",
+            "interval": "95% interval",
+            "tell_apart": "Can this corpus tell them apart?",
         },
     )

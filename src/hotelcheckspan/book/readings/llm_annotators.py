@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ...analyses import dataset_level, llm_annotators
+from ...annotator_sets import NOT_IN_PAPER
 from ...categories import CATEGORIES
 from .. import paper, tables
 from . import Passage, simulated_only
@@ -20,12 +21,13 @@ FEW_SPANS = 10  # a mean span length over fewer spans than this says little; the
 WHOLE = 0.9  # a span of at least this share of its summary's words highlights the whole (one-sentence) summary
 
 
-def figure_key(table: str, name: str, column: str) -> str | None:
+def figure_key(table: str, name: str, column: str) -> str:
     """The paper's figure for an annotator set of ours (``"gpt-4o-ls"``, ``"St. 1A"``) in one of its
     tables (``"table4_dataset_level_stage2_subset"``), as a ``tables.versus`` key; None when the
-    paper has no such row (a judge of the user's)."""
+    paper has no such row: :data:`~hotelcheckspan.annotator_sets.NOT_IN_PAPER` (a judge of the
+    user's), which ``tables.versus`` shows as such."""
     name = {m: n for n, m in paper.LLM_CAMPAIGNS.items()}.get(name, name)
-    return f"{table}/{name}/{column}" if name in paper.figures()[table] else None
+    return f"{table}/{name}/{column}" if name in paper.figures()[table] else NOT_IN_PAPER
 
 
 def _n(value, decimals: int = 2) -> str:

@@ -1,4 +1,5 @@
-"""The public API, matching the command line: ``load``, ``read_annotations`` and ``span_f1``.
+"""The public API, matching the command line: ``load``, ``read_annotations``, ``span_f1`` and
+``span_pearson``.
 
 ``span_f1`` compares two annotation files as ``hotelcheckspan f1`` does and returns what
 ``f1 --json`` prints. Options beyond the reference and hypothesis are keyword arguments and are
@@ -14,9 +15,10 @@ import pandas as pd
 
 from .annotator_sets import AnnotatorSet, parse_group
 from .corpora import KEY, Annotations, CategoryMismatch, CorpusError, load, read_annotations, slug_frame
+from .metrics import error_counts as _error_counts
 from .metrics import span_f1 as _metric
 
-__all__ = ["load", "read_annotations", "span_f1"]
+__all__ = ["load", "read_annotations", "span_f1", "span_pearson"]
 
 
 def _side(side: Annotations | str | Path, group: int | str | None) -> tuple[Annotations, pd.DataFrame, pd.DataFrame]:
@@ -96,4 +98,33 @@ def span_f1(
             }
             for r in table.iloc[1:].itertuples()
         }
+    return result
+
+
+def span_pearson(
+    ref: Annotations | str | Path,
+    hyp: Annotations | str | Path,
+    *,
+    ref_group: int | str | None = None,
+    hyp_group: int | str | None = None,
+) -> dict:
+    """Pearson's r of per-example error counts, as ``factgenie iaa pearson`` computes it.
+
+    Sides, groups and examples as in :func:`span_f1`. Returns ``{micro_pearson, micro_p_value,
+    macro_pearson, macro_p_value, examples, by_type}`` where ``by_type`` maps each category
+    some span of either file has (factgenie's categories) to ``{pearson, p_value, ref_count,
+    hyp_count}``; r is NaN where a side's counts are constant (see
+    :mod:`hotelcheckspan.metrics.error_counts`). Raises as :func:`span_f1` does.
+    """
+    ref_ann, ref_rec, ref_spans = _side(ref, ref_group)
+    hyp_ann, hyp_rec, hyp_spans = _side(hyp, hyp_group)
+    if ref_ann.categories != hyp_ann.categories:
+        raise CategoryMismatch(str(ref_ann.path), ref_ann.categories, str(hyp_ann.path), hyp_ann.categories)
+    examples = ref_rec[KEY].drop_duplicates().merge(hyp_rec[KEY].drop_duplicates(), on=KEY)
+    if examples.empty:
+        raise ValueError("no example has a record on both sides (check the files and the groups)")
+    result = _error_counts.error_count_pearson(
+        ref_spans, hyp_spans, examples, ref_ann.categories, all_spans=(ref_ann.spans, hyp_ann.spans)
+    )
+    result["by_type"] = result.pop("categories")
     return result

@@ -35,9 +35,8 @@ from IPython.display import display
 from myst_nb import glue
 
 import hotelcheckspan
-from hotelcheckspan.analyses import span_level
+from hotelcheckspan.analyses import span_level, span_measures
 from hotelcheckspan.annotator_sets import HUMAN_SETS
-from hotelcheckspan.analyses import span_measures
 from hotelcheckspan.book import paper, plots, readings, report, tables
 from hotelcheckspan.book.readings import beyond_f1
 from hotelcheckspan.metrics import span_f1

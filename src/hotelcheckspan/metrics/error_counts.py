@@ -50,9 +50,7 @@ def count_matrix(spans: pd.DataFrame, examples: pd.DataFrame, categories: list[s
     return flat.reshape(len(examples), len(categories))
 
 
-def per_example(
-    ref: pd.DataFrame, hyp: pd.DataFrame, examples: pd.DataFrame, categories: list[str]
-) -> pd.DataFrame:
+def per_example(ref: pd.DataFrame, hyp: pd.DataFrame, examples: pd.DataFrame, categories: list[str]) -> pd.DataFrame:
     """Per example and category, each side's number of spans (examples sorted by key, as
     factgenie's pivot sorts them; ``examples`` must be distinct)."""
     ex = examples[KEY].sort_values(KEY, kind="stable").reset_index(drop=True)

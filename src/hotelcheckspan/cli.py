@@ -217,6 +217,7 @@ def cmd_pearson(args) -> int:
     rows += [{"category": cat, "r": v["pearson"], "p": v["p_value"]} | v for cat, v in result["by_type"].items()]
     table = pd.DataFrame(rows).drop(columns=["pearson", "p_value"])
     table = table.astype({"ref_count": "Int64", "hyp_count": "Int64"}).astype(object)
+    table["p"] = [p if pd.isna(p) else "<0.001" if p < 0.001 else f"{p:.3f}" for p in table["p"]]
     print(table.where(table.notna(), "–").to_string(index=False, float_format=lambda x: f"{x:.3f}"))
     return 0
 

@@ -2,9 +2,10 @@
 ``span_pearson``.
 
 ``span_f1`` compares two annotation files as ``hotelcheckspan f1`` does and returns what
-``f1 --json`` prints. Options beyond the reference and hypothesis are keyword arguments and are
-passed on to :func:`hotelcheckspan.metrics.span_f1.span_f1`, so new metric options need no
-change here.
+``f1 --json`` prints. Options beyond the reference and hypothesis are keyword arguments of
+:func:`hotelcheckspan.metrics.span_f1.count_arrays` (``match``, ``metric``, ``convention``,
+``by_type``, ``per_category``), which scores the arrays each file is encoded into once.
+``span_pearson`` does the same for ``hotelcheckspan pearson``.
 """
 
 from __future__ import annotations

@@ -37,7 +37,8 @@ from myst_nb import glue
 import hotelcheckspan
 from hotelcheckspan.analyses import dataset_level, example_level
 from hotelcheckspan.annotator_sets import HUMAN_SETS, judges
-from hotelcheckspan.book import paper, plots, report, tables
+from hotelcheckspan.book import paper, plots, readings, report, tables
+from hotelcheckspan.book.readings import kappa_paradox
 
 N_BOOT, LEVEL = 1000, 0.95
 plots.set_theme()
@@ -157,6 +158,43 @@ versus_llm = paper.versus(
 
 # %% mystnb={"figure": {"caption": "The conservative alignment paradox: raw agreement with the human majority against balanced accuracy, per model, with 95% bootstrap intervals.", "name": "fig-paradox"}, "image": {"alt": "Two dot plots, per type pooled and any error: for each LLM campaign, raw agreement and balanced accuracy with intervals; silent models have high agreement but balanced accuracy near 0.5."}}
 plots.paradox(llm)
+
+# %% [markdown]
+# (kappa-paradox)=
+# ## Kappa and AC1 when errors are rare
+#
+# The reliability table above shows Gwet's AC1 beside kappa and alpha. All three subtract
+# from the observed agreement the agreement expected by chance, and they part where most
+# examples have no error of a type: kappa expects chance agreement $\pi^2 + (1-\pi)^2$,
+# near one when the share $\pi$ of error votes is small, AC1 expects $2\pi(1-\pi)$, near
+# zero (the "kappa paradox", see the methods page). The terms per type:
+
+# %%
+prevalence = example_level.prevalence(marks)
+tables.show(
+    prevalence,
+    headers={
+        "label": "error type",
+        "positive_share": "share of error votes",
+        "pa": "observed agreement",
+        "pe_kappa": "chance (kappa)",
+        "pe_ac1": "chance (AC1)",
+        "fleiss_kappa": "Fleiss' kappa",
+        "gwet_ac1": "Gwet's AC1",
+    },
+)
+
+# %% [markdown]
+# {glue:text}`kp_type` gets {glue:text}`kp_share`% of the error votes. The annotators agree on
+# {glue:text}`kp_pa` of their pairs of decisions there; kappa expects {glue:text}`kp_pe_kappa`
+# of that by chance and so is {glue:text}`kp_kappa`, AC1 expects {glue:text}`kp_pe_ac1` and is
+# {glue:text}`kp_ac1`, just {glue:text}`kp_ac1_vs_pa` the observed agreement. AC1 is above
+# kappa for {glue:text}`kp_above` types, and the gap is wider for {glue:text}`kp_share_gap`
+# types. The two answer different questions: kappa asks whether the annotators agree on
+# *which* examples have an error, AC1 also credits their agreement that most have none.
+
+# %% tags=["remove-input"]
+readings.glue_all(kappa_paradox.readings(prevalence, prefix="kp"))
 
 # %% [markdown]
 # (inconsistencies-03)=

@@ -32,9 +32,9 @@
 
 # %%
 import hotelcheckspan
-from hotelcheckspan.analyses import span_level
+from hotelcheckspan.analyses import span_level, span_measures
 from hotelcheckspan.book import paper, plots, readings, report, tables
-from hotelcheckspan.book.readings import span_level_agreement
+from hotelcheckspan.book.readings import beyond_f1, span_level_agreement
 
 plots.set_theme()
 corpus = hotelcheckspan.load()
@@ -229,7 +229,43 @@ readings.glue_all(span_level_agreement.readings(corpus, t6=t6, pairs=pairs, defs
 # F1 under factgenie 1.2.1's rule is on average {glue:text}`gap_mean` (at most
 # {glue:text}`gap_max`) away from the book's. Under the book's definition our human rows are
 # within {glue:text}`human_gap` of the paper's F1. {glue:md}`simulated_note`
+
+# %% [markdown]
+# (beyond-f1)=
+# ## Beyond F1: boundaries and error counts
 #
+# Span F1 credits characters. The SemEval-2013 schemes judge whole spans, as nervaluate counts
+# them (see the methods page): *strict* needs the same boundaries and type, *exact* the same
+# boundaries, *partial* accepts any overlap for half credit, *type* any overlap with the same
+# type. factgenie's `iaa pearson` correlates how many errors each side marks per example and
+# type, wherever they are. Each is computed per pair and averaged over the pairs of a comparison,
+# as Table 6 is; intervals resample examples ({glue:text}`n_boot` times, seeded).
+
+# %%
+measures, measure_arrays = span_measures.pairs(corpus)
+beyond = span_measures.table(measures, measure_arrays, n_boot=N_BOOT, seed=0)
+tables.show(beyond, columns=["comparison", "pairs", *span_measures.MEASURES])
+
+# %% [markdown]
+# What each scheme counts, summed over the pairs of a comparison (expand):
+
+# %% tags=["hide-output"]
+tables.show(span_measures.counts(measures))
+
+# %% [markdown]
+# {glue:text}`bf_top_f1` has the highest span F1; accepting any overlap (partial) puts
+# {glue:text}`bf_top_partial` first ({glue:text}`bf_same_top`), and {glue:text}`bf_moved` of the
+# {glue:text}`bf_n` comparisons change rank. Ignoring types (exact against strict) gains
+# {glue:text}`bf_type_cost` F1 on average, accepting any overlap (partial against exact) a
+# further {glue:text}`bf_boundary_cost`: the larger loss comes from {glue:text}`bf_bigger`.
+# Error counts correlate weakly (micro r from {glue:text}`bf_r_min` to {glue:text}`bf_r_max`),
+# highest for {glue:text}`bf_top_r`; {glue:text}`bf_moved_r` comparisons rank differently by r
+# than by F1: two sides can mark as many errors per example and still mark different words.
+
+# %% tags=["remove-input"]
+readings.glue_all(beyond_f1.readings(beyond, prefix="bf"))
+
+# %% [markdown]
 # ## Summary
 #
 # - The paper's span F1 counts every example's span lengths; factgenie 1.2.1, which counts them

@@ -51,9 +51,10 @@ from myst_nb import glue
 
 import hotelcheckspan
 from hotelcheckspan import paths
-from hotelcheckspan.analyses import dataset_level, example_level, span_level
+from hotelcheckspan.analyses import dataset_level, example_level, span_level, span_measures
 from hotelcheckspan.annotator_sets import groups_of
-from hotelcheckspan.book import plots, report, tables
+from hotelcheckspan.book import plots, readings, report, tables
+from hotelcheckspan.book.readings import beyond_f1, kappa_paradox
 
 plots.set_theme()
 corpus = hotelcheckspan.load(paths.REAL_CORPUS)
@@ -268,6 +269,53 @@ contested = votes.loc[
     (shares_voted * (1 - shares_voted)).mean(axis=1).idxmax(), ["dataset", "split", "setup_id", "example_idx"]
 ].to_dict()
 report.highlight(corpus, contested, [g.spec for g in complete] + models)
+
+# %% [markdown]
+# (real-beyond-f1)=
+# ## Beyond F1 on real annotations: AC1, boundaries and error counts
+#
+# Gwet's AC1 beside Fleiss' kappa for the {glue:text}`n_complete` groups that annotated every
+# text, with the chance agreement each subtracts (see chapter 03 and the methods page):
+
+# %%
+prevalence = example_level.prevalence(marks)
+tables.show(
+    prevalence,
+    headers={
+        "label": "Category",
+        "positive_share": "share of error votes",
+        "pa": "observed agreement",
+        "pe_kappa": "chance (kappa)",
+        "pe_ac1": "chance (AC1)",
+        "fleiss_kappa": "Fleiss' kappa",
+        "gwet_ac1": "Gwet's AC1",
+    },
+)
+
+# %% [markdown]
+# {glue:text}`kp8_type` gets {glue:text}`kp8_share`% of the error votes; the groups agree on
+# {glue:text}`kp8_pa` of their pairs of decisions there, kappa expects {glue:text}`kp8_pe_kappa`
+# by chance and is {glue:text}`kp8_kappa`, AC1 expects {glue:text}`kp8_pe_ac1` and is
+# {glue:text}`kp8_ac1`. AC1 is above kappa for {glue:text}`kp8_above` categories.
+#
+# The SemEval-2013 boundary schemes and factgenie's correlation of error counts for the
+# comparisons of the span-level table above, averaged over pairs (intervals resample texts):
+
+# %%
+measures, measure_arrays = span_measures.pairs(corpus, comparisons)
+beyond = span_measures.table(measures, measure_arrays, n_boot=N_BOOT, seed=0)
+tables.show(beyond, columns=["comparison", "pairs", *span_measures.MEASURES])
+
+# %% [markdown]
+# {glue:text}`bf8_top_f1` has the highest span F1, {glue:text}`bf8_top_partial` the highest
+# partial-match F1 ({glue:text}`bf8_same_top`); {glue:text}`bf8_moved` of the
+# {glue:text}`bf8_n` comparisons change rank. Ignoring categories gains {glue:text}`bf8_type_cost`
+# F1 on average and accepting any overlap a further {glue:text}`bf8_boundary_cost`. Error counts
+# correlate with micro r from {glue:text}`bf8_r_min` to {glue:text}`bf8_r_max`, highest for
+# {glue:text}`bf8_top_r`.
+
+# %% tags=["remove-input"]
+readings.glue_all(kappa_paradox.readings(prevalence, prefix="kp8") | beyond_f1.readings(beyond, prefix="bf8"))
 
 # %% [markdown]
 # ## Summary

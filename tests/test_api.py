@@ -90,3 +90,37 @@ def test_span_f1_refuses_broken_files_and_different_categories(tmp_path):
     )
     with pytest.raises(CategoryMismatch, match=r"\['X'\] vs \['Not Checkable', 'Misleading', 'Incorrect'\]"):
         hotelcheckspan.span_f1(camp / "annotations.jsonl", GPT4O)
+
+
+def test_span_f1_encodes_a_file_once_and_gives_the_frame_path_values(read):
+    """Repeated calls reuse the encoding kept on the Annotations object; the values equal the
+    frame-in, frame-out metric on the slugified frames, for every pair of groups and modes."""
+    import pandas as pd
+
+    from hotelcheckspan.corpora import KEY, slug_frame
+    from hotelcheckspan.metrics import span_f1 as metric
+
+    ann, gpt = read[STAGE1], read[GPT4O]
+    for g in (0, 1, None):
+        rec = slug_frame(ann.records if g is None else ann.records[ann.records["annotator_group"] == g])
+        spans = slug_frame(ann.spans if g is None else ann.spans[ann.spans["annotator_group"] == g])
+        ex = rec[KEY].drop_duplicates().merge(slug_frame(gpt.records)[KEY].drop_duplicates(), on=KEY)
+        for match in ("hard", "soft"):
+            for metric_name in metric.METRICS:
+                want = metric.span_f1(
+                    spans, slug_frame(gpt.spans), ex, match=match, metric=metric_name, categories=ann.categories,
+                    by_type=True,
+                )  # fmt: skip
+                got = hotelcheckspan.span_f1(ann, gpt, ref_group=g, match=match, metric=metric_name, by_type=True)
+                assert got["examples"] == len(ex)
+                for row in want.itertuples():
+                    mine = got if row.category == "all" else got["by_type"][row.category]
+                    assert mine["f1"] == pytest.approx(row.f1, abs=1e-12) and mine["ref_count"] == row.ref_count
+    encoded = ann.__dict__["_encoded"]
+    hotelcheckspan.span_f1(ann, gpt)
+    assert ann.__dict__["_encoded"] is encoded  # kept, not rebuilt
+    changed = hotelcheckspan.read_annotations(STAGE1)
+    hotelcheckspan.span_f1(changed, gpt)
+    changed.spans = pd.concat([changed.spans, changed.spans], ignore_index=True)  # a replaced frame is re-encoded
+    doubled = hotelcheckspan.span_f1(changed, gpt)
+    assert doubled["ref_count"] == 2 * hotelcheckspan.span_f1(ann, gpt)["ref_count"]

@@ -101,7 +101,7 @@ def test_bootstraps_are_seeded_and_bracket_the_estimate():
     ok = a.dropna()
     assert ((ok["low"] <= ok["estimate"] + 1e-9) & (ok["estimate"] <= ok["high"] + 1e-9)).all()
     r = E.reliability_ci(FOUR, n_boot=100, seed=0)
-    assert set(r["measure"]) == {"fleiss_kappa", "krippendorff_alpha", "positive_share"}
+    assert set(r["measure"]) == {"fleiss_kappa", "krippendorff_alpha", "gwet_ac1", "positive_share"}
 
 
 def test_marks_from_a_corpus_match_its_spans():

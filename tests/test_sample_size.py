@@ -168,6 +168,19 @@ def test_fleiss_kappa_of_every_resample_equals_statsmodels(bundled):
         assert kappa == pytest.approx(fleiss_kappa(np.c_[data.shape[1] - ones, ones]), abs=1e-12)
 
 
+def test_gwet_ac1_of_every_resample_equals_the_coefficient(bundled):
+    from hotelcheckspan.metrics import coefficients
+
+    marks = E.marks(bundled, E.HUMAN_SETS)
+    table = SS.ac1_table(marks)
+    assert table.full()[0] == pytest.approx(E.reliability(marks).set_index("label").loc[ANY, "gwet_ac1"])
+    w = SS.bootstrap_weights(table.n_examples, 20, 10, np.random.default_rng(5))
+    wide = marks.pivot_table(index=KEY, columns="rater", values=ANY, aggfunc="first").dropna().astype(int).to_numpy()
+    for r, ac1 in enumerate(table.resampled(w)[:, 0]):
+        data = np.repeat(wide, w[r].astype(int), axis=0)
+        assert ac1 == pytest.approx(coefficients.gwet_ac1(coefficients.category_counts(data)), abs=1e-12)
+
+
 def test_confusion_table_matches_sklearn_balanced_accuracy():
     rng = np.random.default_rng(6)
     truth = pd.Series(rng.random(50) < 0.4, dtype="boolean").mask(rng.random(50) < 0.2)

@@ -1,10 +1,11 @@
-"""The public API, matching the command line: ``load``, ``read_annotations``, ``span_f1`` and
-``evaluate_judge``.
+"""The public API, matching the command line: ``load``, ``read_annotations``, ``span_f1``,
+``span_pearson`` and ``evaluate_judge``.
 
 ``span_f1`` compares two annotation files as ``hotelcheckspan f1`` does and returns what
-``f1 --json`` prints. Options beyond the reference and hypothesis are keyword arguments and are
-passed on to :func:`hotelcheckspan.metrics.span_f1.span_f1`, so new metric options need no
-change here.
+``f1 --json`` prints. Options beyond the reference and hypothesis are keyword arguments of
+:func:`hotelcheckspan.metrics.span_f1.count_arrays` (``match``, ``metric``, ``convention``,
+``by_type``, ``per_category``), which scores the arrays each file is encoded into once.
+``span_pearson`` does the same for ``hotelcheckspan pearson``.
 """
 
 from __future__ import annotations
@@ -12,17 +13,21 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from .annotator_sets import AnnotatorSet, group_letter, parse_group
 from .corpora import KEY, Annotations, CategoryMismatch, CorpusError, load, read_annotations, slug_frame
+from .corpora.layouts import slug_key
+from .metrics import error_counts as _error_counts
 from .metrics import span_f1 as _metric
 
 ADDED = "added-judge"  # where load_with_campaign links an outside campaign folder
 
-__all__ = ["evaluate_judge", "load", "load_with_campaign", "read_annotations", "span_f1"]
+__all__ = ["evaluate_judge", "load", "load_with_campaign", "read_annotations", "span_f1", "span_pearson"]
 
 
 def _side(side: Annotations | str | Path, group: int | str | None) -> tuple[Annotations, pd.DataFrame, pd.DataFrame]:
@@ -38,6 +43,88 @@ def _side(side: Annotations | str | Path, group: int | str | None) -> tuple[Anno
             have = ", ".join(group_letter(int(g)) for g in sorted(ann.records["annotator_group"].unique()))
             raise ValueError(f"{ann.path} has no annotator group {group} (its groups: {have or 'none'})")
     return ann, slug_frame(records), slug_frame(spans)
+
+
+# --- one file encoded once ---------------------------------------------------------------------
+# ``span_f1`` is called once per comparison, often many times on the same two files (every group
+# against every other). What does not depend on the comparison (slugified example keys as
+# integers, spans as arrays in factgenie's order, type codes) is computed once per
+# :class:`Annotations` and kept on it; a comparison is then numpy on those arrays.
+
+_KEY_CODES: dict[tuple, int] = {}  # slugified example key -> integer, shared by every file read
+
+
+@dataclass(frozen=True)
+class _Encoded:
+    records: pd.DataFrame  # the frames encoded (a replaced frame is encoded again)
+    spans: pd.DataFrame
+    categories: tuple[str, ...]
+    rec_ex: np.ndarray  # example code of each record
+    rec_group: np.ndarray
+    side: _metric.Side  # spans in factgenie's order, ``ex`` the example code
+    span_group: np.ndarray  # annotator group of each span, in the same order
+
+
+def _codes(frame: pd.DataFrame) -> np.ndarray:
+    """Integer code of each row's slugified example key (one slugify per distinct key)."""
+    if frame.empty:
+        return np.zeros(0, np.int64)
+    distinct = frame[KEY].drop_duplicates()
+    codes = [_KEY_CODES.setdefault(slug_key(*k), len(_KEY_CODES)) for k in distinct.itertuples(index=False)]
+    per_distinct = pd.Series(codes, index=pd.MultiIndex.from_frame(distinct))
+    return per_distinct.reindex(pd.MultiIndex.from_frame(frame[KEY])).to_numpy(np.int64)
+
+
+def _encoded(ann: Annotations) -> _Encoded:
+    """The arrays of ``ann`` (computed on first use, then kept on the object)."""
+    enc = ann.__dict__.get("_encoded")
+    if (
+        enc is not None
+        and enc.records is ann.records
+        and enc.spans is ann.spans
+        and enc.categories == tuple(ann.categories)
+    ):
+        return enc
+    side, order = _metric._side(ann.spans, _codes(ann.spans), list(ann.categories))
+    enc = _Encoded(
+        ann.records,
+        ann.spans,
+        tuple(ann.categories),
+        _codes(ann.records),
+        ann.records["annotator_group"].to_numpy(),
+        side,
+        ann.spans["annotator_group"].to_numpy()[order],
+    )
+    ann.__dict__["_encoded"] = enc
+    return enc
+
+
+def _chosen(ann: Annotations, group: int | str | None) -> tuple[np.ndarray, _metric.Side]:
+    """Sorted example codes of the records of ``group`` (all groups: None), and its spans;
+    ``ValueError`` naming the group and the file's groups when it has none of that group."""
+    enc = _encoded(ann)
+    if group is None:
+        return np.unique(enc.rec_ex), enc.side
+    g = parse_group(group) if isinstance(group, str) else int(group)
+    chosen = enc.rec_group == g
+    if not chosen.any():
+        have = ", ".join(group_letter(int(x)) for x in sorted(set(enc.rec_group.tolist())))
+        raise ValueError(f"{ann.path} has no annotator group {group} (its groups: {have or 'none'})")
+    return np.unique(enc.rec_ex[chosen]), enc.side.take(enc.span_group == g)
+
+
+def _local(side: _metric.Side, examples: np.ndarray) -> _metric.Side:
+    """``side`` with example codes replaced by positions in ``examples`` (sorted; -1: not there)."""
+    pos = np.searchsorted(examples, side.ex)
+    found = pos < examples.size
+    found[found] = examples[pos[found]] == side.ex[found]
+    return _metric.Side(np.where(found, pos, -1), side.start, side.end, side.type)
+
+
+def _scored(sums: np.ndarray) -> dict:
+    """``{precision, recall, f1, ref_count, hyp_count}`` from summed counts (``COUNT_COLUMNS`` order)."""
+    p, r, f = (float(x) for x in _metric.prf(*sums[:4]))
+    return {"precision": p, "recall": r, "f1": f, "ref_count": int(sums[5]), "hyp_count": int(sums[4])}
 
 
 def span_f1(
@@ -66,52 +153,102 @@ def span_f1(
     ``examples``) when ``by_type``. Raises :class:`CorpusError` when a side has errors,
     :class:`CategoryMismatch` when the campaigns' categories differ and ``ValueError`` when no
     example is annotated by both.
+
+    The first call on an :class:`Annotations` object encodes it and keeps the encoding on it, so
+    calling once per comparison on the same objects costs little (``benchmarks/span_f1.py``);
+    replacing its ``records`` or ``spans`` frame encodes it again.
+    """
+    ref_ann = ref if isinstance(ref, Annotations) else read_annotations(ref)
+    hyp_ann = hyp if isinstance(hyp, Annotations) else read_annotations(hyp)
+    for ann in (ref_ann, hyp_ann):
+        if ann.errors:
+            raise CorpusError(ann.errors, str(ann.path))
+    if ref_ann.categories_from_types or hyp_ann.categories_from_types:
+        return _span_f1_by_type_number(
+            ref_ann,
+            hyp_ann,
+            ref_group,
+            hyp_group,
+            match=match,
+            metric=metric,
+            convention=convention,
+            by_type=by_type,
+            **options,
+        )
+    if ref_ann.categories != hyp_ann.categories:
+        raise CategoryMismatch(str(ref_ann.path), ref_ann.categories, str(hyp_ann.path), hyp_ann.categories)
+    per_category = options.pop("per_category", "factgenie")
+    if options:
+        raise TypeError(f"span_f1() got unexpected keyword arguments: {', '.join(options)}")
+    ref_ex, ref_side = _chosen(ref_ann, ref_group)
+    hyp_ex, hyp_side = _chosen(hyp_ann, hyp_group)
+    examples = np.intersect1d(ref_ex, hyp_ex)
+    if examples.size == 0:
+        raise ValueError("no example has a record on both sides (check the files and the groups)")
+    r, h = _local(ref_side, examples), _local(hyp_side, examples)
+    n_ex, cats = examples.size, list(ref_ann.categories)
+    n_cat = max(1, len(cats))
+    overall = _metric.count_arrays(r, h, n_ex, n_cat, match, metric, convention, False, per_category)
+    result = _scored(overall.sum(axis=2)[:, 0]) | {"examples": int(n_ex)}
+    if by_type:
+        per_cat = _metric.count_arrays(r, h, n_ex, n_cat, match, metric, convention, True, per_category).sum(axis=2)
+        result["by_type"] = {c: _scored(per_cat[:, i]) for i, c in enumerate(cats)}
+    return result
+
+
+def _span_f1_by_type_number(ref_ann, hyp_ann, ref_group, hyp_group, *, by_type, **options) -> dict:
+    """:func:`span_f1` when a side has no config: types compared by number, as factgenie compares
+    them, named from the other side's config where it has one."""
+    ref_ann, ref_rec, ref_spans = _side(ref_ann, ref_group)
+    hyp_ann, hyp_rec, hyp_spans = _side(hyp_ann, hyp_group)
+    named = next((a.categories for a in (ref_ann, hyp_ann) if not a.categories_from_types), [])
+    n = max(len(ref_ann.categories), len(hyp_ann.categories), len(named))
+    categories = list(named) + [f"type {i}" for i in range(len(named), n)]
+    ref_spans, hyp_spans = (s.assign(type=[categories[i] for i in s["type_idx"]]) for s in (ref_spans, hyp_spans))
+    examples = ref_rec[KEY].drop_duplicates().merge(hyp_rec[KEY].drop_duplicates(), on=KEY)
+    if examples.empty:
+        raise ValueError("no example has a record on both sides (check the files and the groups)")
+    table = _metric.span_f1(ref_spans, hyp_spans, examples, by_type=by_type, categories=categories, **options)
+    scored = lambda r: {  # noqa: E731
+        "precision": float(r.precision),
+        "recall": float(r.recall),
+        "f1": float(r.f1),
+        "ref_count": int(r.ref_count),
+        "hyp_count": int(r.hyp_count),
+    }
+    rows = list(table.itertuples())
+    result = scored(rows[0]) | {"examples": int(len(examples))}
+    if by_type:
+        result["by_type"] = {r.category: scored(r) for r in rows[1:]}
+    return result
+
+
+def span_pearson(
+    ref: Annotations | str | Path,
+    hyp: Annotations | str | Path,
+    *,
+    ref_group: int | str | None = None,
+    hyp_group: int | str | None = None,
+) -> dict:
+    """Pearson's r of per-example error counts, as ``factgenie iaa pearson`` computes it.
+
+    Sides, groups and examples as in :func:`span_f1`. Returns ``{micro_pearson, micro_p_value,
+    macro_pearson, macro_p_value, examples, by_type}`` where ``by_type`` maps each category
+    some span of either file has (factgenie's categories) to ``{pearson, p_value, ref_count,
+    hyp_count}``; r is NaN where a side's counts are constant (see
+    :mod:`hotelcheckspan.metrics.error_counts`). Raises as :func:`span_f1` does.
     """
     ref_ann, ref_rec, ref_spans = _side(ref, ref_group)
     hyp_ann, hyp_rec, hyp_spans = _side(hyp, hyp_group)
-    categories = ref_ann.categories
-    if ref_ann.categories_from_types or hyp_ann.categories_from_types:
-        # a side without config: compare types by number, as factgenie does, named from the other side's config
-        named = next((a.categories for a in (ref_ann, hyp_ann) if not a.categories_from_types), [])
-        n = max(len(ref_ann.categories), len(hyp_ann.categories), len(named))
-        categories = list(named) + [f"type {i}" for i in range(len(named), n)]
-        ref_spans, hyp_spans = (s.assign(type=[categories[i] for i in s["type_idx"]]) for s in (ref_spans, hyp_spans))
-    elif ref_ann.categories != hyp_ann.categories:
+    if ref_ann.categories != hyp_ann.categories:
         raise CategoryMismatch(str(ref_ann.path), ref_ann.categories, str(hyp_ann.path), hyp_ann.categories)
     examples = ref_rec[KEY].drop_duplicates().merge(hyp_rec[KEY].drop_duplicates(), on=KEY)
     if examples.empty:
         raise ValueError("no example has a record on both sides (check the files and the groups)")
-    table = _metric.span_f1(
-        ref_spans,
-        hyp_spans,
-        examples,
-        match=match,
-        metric=metric,
-        convention=convention,
-        by_type=by_type,
-        categories=categories,
-        **options,
+    result = _error_counts.error_count_pearson(
+        ref_spans, hyp_spans, examples, ref_ann.categories, all_spans=(ref_ann.spans, hyp_ann.spans)
     )
-    overall = table.iloc[0]
-    result = {
-        "precision": float(overall["precision"]),
-        "recall": float(overall["recall"]),
-        "f1": float(overall["f1"]),
-        "ref_count": int(overall["ref_count"]),
-        "hyp_count": int(overall["hyp_count"]),
-        "examples": int(len(examples)),
-    }
-    if by_type:
-        result["by_type"] = {
-            r.category: {
-                "precision": float(r.precision),
-                "recall": float(r.recall),
-                "f1": float(r.f1),
-                "ref_count": int(r.ref_count),
-                "hyp_count": int(r.hyp_count),
-            }
-            for r in table.iloc[1:].itertuples()
-        }
+    result["by_type"] = result.pop("categories")
     return result
 
 

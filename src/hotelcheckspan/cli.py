@@ -1,4 +1,4 @@
-"""``hotelcheckspan`` command line: validate, standin, stats, f1, judge.
+"""``hotelcheckspan`` command line: validate, standin, stats, f1, pearson, judge.
 
 Every failure prints one clear line per problem to stderr and exits 1; no tracebacks, no hangs.
 Warnings (quirks of real exports that factgenie computes with) are counted on stderr.
@@ -275,6 +275,44 @@ def cmd_judge(args) -> int:
     return 0
 
 
+def _read_sides(ref: str, hyp: str) -> list:
+    """Both annotation files read once (the same file once), errors raised, warnings counted."""
+    sides = [api.read_annotations(ref)]
+    sides.append(sides[0] if hyp == ref else api.read_annotations(hyp))
+    errs = [p for s in sides for p in s.errors]
+    if errs:
+        raise corpora.CorpusError(list(dict.fromkeys(errs)), " and ".join(dict.fromkeys([ref, hyp])))
+    for side in {id(s): s for s in sides}.values():
+        _warn_count(side.warnings, str(side.path))
+    return sides
+
+
+def cmd_pearson(args) -> int:
+    sides = _read_sides(args.ref, args.hyp)
+    try:
+        result = api.span_pearson(
+            sides[0], sides[1], ref_group=_group(args.ref_group), hyp_group=_group(args.hyp_group)
+        )
+    except ValueError as err:
+        if isinstance(err, corpora.CorpusError):
+            raise
+        raise CliError(str(err)) from None
+    if args.json:
+        print(json.dumps(_plain(result), allow_nan=False))
+        return 0
+    print(f"Pearson's r of per-example error counts (factgenie iaa pearson), {result['examples']} examples")
+    rows = [
+        {"category": "micro", "r": result["micro_pearson"], "p": result["micro_p_value"]},
+        {"category": "macro", "r": result["macro_pearson"], "p": result["macro_p_value"]},
+    ]
+    rows += [{"category": cat, "r": v["pearson"], "p": v["p_value"]} | v for cat, v in result["by_type"].items()]
+    table = pd.DataFrame(rows).drop(columns=["pearson", "p_value"])
+    table = table.astype({"ref_count": "Int64", "hyp_count": "Int64"}).astype(object)
+    table["p"] = [p if pd.isna(p) else "<0.001" if p < 0.001 else f"{p:.3f}" for p in table["p"]]
+    print(table.where(table.notna(), "–").to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="hotelcheckspan", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -343,6 +381,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="strict JSON (no NaN: missing values are null)")
     p.set_defaults(func=cmd_judge)
+
+    p = sub.add_parser("pearson", help="correlation of per-example error counts (factgenie iaa pearson)")
+    p.add_argument("ref")
+    p.add_argument("hyp")
+    p.add_argument("--ref-group", default=None, help="annotator group of REF (default: all groups)")
+    p.add_argument("--hyp-group", default=None, help="annotator group of HYP (default: all groups)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_pearson)
     return parser
 
 

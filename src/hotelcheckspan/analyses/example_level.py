@@ -26,7 +26,7 @@ from statsmodels.stats.proportion import proportion_confint
 from ..annotator_sets import HUMAN_SETS, parse_all
 from ..categories import ANY, CATEGORIES
 from ..corpora import KEY, Corpus
-from ..metrics import resampling
+from ..metrics import coefficients, resampling
 
 LABELS = [*CATEGORIES, ANY]
 
@@ -256,6 +256,7 @@ def _reliability_of(wide: pd.DataFrame) -> pd.DataFrame:
                 "raters": data.shape[1],
                 "fleiss_kappa": _fleiss(data),
                 "krippendorff_alpha": _alpha(data),
+                "gwet_ac1": _ac1(data),
                 "positive_share": float(data.mean()) if len(data) else float("nan"),
             }
         )
@@ -263,8 +264,12 @@ def _reliability_of(wide: pd.DataFrame) -> pd.DataFrame:
 
 
 def reliability(marks_frame: pd.DataFrame) -> pd.DataFrame:
-    """Chance-corrected agreement among raters per type and Any: Fleiss' kappa (statsmodels)
-    and Krippendorff's alpha (nominal, krippendorff), on examples every rater annotated."""
+    """Chance-corrected agreement among raters per type and Any: Fleiss' kappa (statsmodels),
+    Krippendorff's alpha (nominal, krippendorff) and Gwet's AC1 (:mod:`..metrics.coefficients`),
+    on examples every rater annotated.
+
+    Columns: ``label, examples, raters, fleiss_kappa, krippendorff_alpha, gwet_ac1, positive_share``.
+    """
     return _reliability_of(_wide(marks_frame))
 
 
@@ -282,6 +287,36 @@ def _fleiss(data: np.ndarray) -> float:
     if table.sum(axis=0).min() == 0:
         return float("nan")
     return float(fleiss_kappa(table, method="fleiss"))
+
+
+def _ac1(data: np.ndarray) -> float:
+    """Gwet's AC1 of a units x raters 0/1 matrix (NaN without units)."""
+    if len(data) == 0:
+        return float("nan")
+    return coefficients.gwet_ac1(coefficients.category_counts(data))
+
+
+def prevalence(marks_frame: pd.DataFrame) -> pd.DataFrame:
+    """Why kappa and AC1 differ, per type and Any: the share of error votes, the observed
+    agreement and the chance agreement each coefficient subtracts, on examples every rater
+    annotated (the "kappa paradox": when errors are rare kappa's chance agreement nears one).
+
+    Columns: ``label, examples, positive_share, pa, pe_kappa, pe_ac1, fleiss_kappa, gwet_ac1``.
+    """
+    wide = _wide(marks_frame)
+    rows = []
+    for t in dict.fromkeys(wide.columns.get_level_values(0)):
+        data = wide[t].to_numpy()
+        parts = coefficients.parts(coefficients.category_counts(data)) if len(data) else {}
+        rows.append(
+            {
+                "label": t,
+                "examples": len(data),
+                "positive_share": float(data.mean()) if len(data) else float("nan"),
+                **{k: parts.get(k, float("nan")) for k in ("pa", "pe_kappa", "pe_ac1", "fleiss_kappa", "gwet_ac1")},
+            }
+        )
+    return pd.DataFrame(rows)
 
 
 def _alpha(data: np.ndarray) -> float:
@@ -386,14 +421,15 @@ def alignment_summary(table: pd.DataFrame, labels=ALIGNMENT_ROWS, digits: int = 
 
 
 def reliability_summary(ci: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
-    """A reader's table of :func:`reliability_ci`: per label, Fleiss' kappa, Krippendorff's alpha
-    and the share of positive marks, each as "estimate [low, high]"."""
+    """A reader's table of :func:`reliability_ci`: per label, Fleiss' kappa, Krippendorff's alpha,
+    Gwet's AC1 and the share of positive marks, each as "estimate [low, high]"."""
     wide = ci.set_index(["label", "measure"])
     labels = list(dict.fromkeys(ci["label"]))
     out = {"error type": labels}
     for measure, name in [
         ("fleiss_kappa", "Fleiss' kappa"),
         ("krippendorff_alpha", "Krippendorff's alpha"),
+        ("gwet_ac1", "Gwet's AC1"),
         ("positive_share", "share of error votes"),
     ]:
         part = wide.xs(measure, level="measure").loc[labels]

@@ -127,6 +127,17 @@ def _fleiss(sums: np.ndarray) -> np.ndarray:
     return kappa[:, None]
 
 
+def _ac1(sums: np.ndarray) -> np.ndarray:
+    """Gwet's AC1 from the same summed counts as :func:`_fleiss` (two categories: its chance
+    agreement is ``2 pi (1 - pi)``, see :mod:`..metrics.coefficients`)."""
+    units, p_bar, ones = sums[:, 0], sums[:, 1], sums[:, 2]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p1 = ones / units
+        pe = 2 * p1 * (1 - p1)
+        ac1 = (p_bar / units - pe) / (1 - pe)
+    return ac1[:, None]
+
+
 # --- score tables --------------------------------------------------------------------------------
 
 
@@ -314,6 +325,13 @@ def fleiss_table(marks_frame: pd.DataFrame, label: str = ANY, examples: pd.DataF
     p_i = (ones**2 + (m - ones) ** 2 - m) / (m * (m - 1))
     counts = np.stack([np.ones_like(ones), p_i, ones / m], axis=1)
     return ScoreTable(f"Fleiss' kappa ({label})", ("Fleiss' kappa",), wide.reset_index()[KEY], counts, _fleiss)
+
+
+def ac1_table(marks_frame: pd.DataFrame, label: str = ANY, examples: pd.DataFrame | None = None) -> ScoreTable:
+    """Gwet's AC1 of the raters, as :func:`fleiss_table` (the same per-example counts, another
+    chance agreement): one system, ``"Gwet's AC1"``."""
+    kappa = fleiss_table(marks_frame, label, examples)
+    return ScoreTable(f"Gwet's AC1 ({label})", ("Gwet's AC1",), kappa.examples, kappa.counts, _ac1)
 
 
 # --- resampling weights --------------------------------------------------------------------------

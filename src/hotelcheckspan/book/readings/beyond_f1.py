@@ -1,0 +1,42 @@
+"""Readings for the section "Beyond F1: boundaries and error counts" (chapters 04 and 08).
+
+Does a boundary-tolerant scheme, or the correlation of error counts, order the comparisons as
+span F1 does? The values name the comparison each measure ranks first, count the comparisons
+whose rank changes, and give the mean cost of boundary and of type disagreement (the F1 gained
+from strict to exact matching, i.e. ignoring types, and from exact to partial, i.e. accepting
+any overlap).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ...analyses import span_measures
+from ..prose import count_words
+from ..tables import number
+
+
+def readings(table: pd.DataFrame, prefix: str = "bf") -> dict[str, str]:
+    """``table``: :func:`hotelcheckspan.analyses.span_measures.table`."""
+    ranks = span_measures.ranks(table).set_index("comparison")
+    by = table.set_index("comparison")
+    top = {m: str(by[m].idxmax()) for m in span_measures.MEASURES if by[m].notna().any()}
+    moved = int((ranks["partial F1"] != ranks["F1 (book)"]).sum())
+    moved_r = int((ranks["Pearson r (micro)"] != ranks["F1 (book)"]).sum())
+    type_cost = float((by["exact F1"] - by["strict F1"]).mean())
+    boundary_cost = float((by["partial F1"] - by["exact F1"]).mean())
+    return {
+        f"{prefix}_n": count_words(len(table)),
+        f"{prefix}_top_f1": top["F1 (book)"],
+        f"{prefix}_top_partial": top["partial F1"],
+        f"{prefix}_top_strict": top["strict F1"],
+        f"{prefix}_top_r": top.get("Pearson r (micro)", "none"),
+        f"{prefix}_same_top": "the same comparison" if top["partial F1"] == top["F1 (book)"] else "a different one",
+        f"{prefix}_moved": count_words(moved),
+        f"{prefix}_moved_r": count_words(moved_r),
+        f"{prefix}_type_cost": number(type_cost, 2),
+        f"{prefix}_boundary_cost": number(boundary_cost, 2),
+        f"{prefix}_bigger": "boundaries" if boundary_cost > type_cost else "types",
+        f"{prefix}_r_min": number(by["Pearson r (micro)"].min(), 2),
+        f"{prefix}_r_max": number(by["Pearson r (micro)"].max(), 2),
+    }

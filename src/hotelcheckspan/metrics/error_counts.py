@@ -1,0 +1,114 @@
+"""Correlation of error counts between two annotator sets, as ``factgenie iaa pearson`` computes it.
+
+factgenie 1.2.1 (``factgenie/iaa/pearson.py``, ``compute_pearson_scores``): per example (those
+both sides annotated) and category, count each side's spans; then
+
+* ``micro_pearson``: Pearson's r (scipy's ``pearsonr``) over every (example, category) pair of
+  counts, with its two-sided p-value ``micro_p_value``;
+* per category, r and p over the examples;
+* ``macro_pearson`` / ``macro_p_value``: the plain mean of the per-category r and p.
+
+Its categories are those *present* in the span index of the two campaigns (every group's
+spans, not only the compared groups'), in the campaign's category order; a category nobody
+marked is left out, not counted as zero everywhere. Where one side's counts are constant (for
+instance it never marks a category) r is undefined: scipy returns NaN, and so does a mean
+over it (factgenie's macro figure is then NaN too). Spans count as they are in the file:
+overlapping and duplicate spans each count, as factgenie counts them.
+
+``per_example`` returns one row per (example, category) with columns ``category``, the example
+key, ``ref_count`` and ``hyp_count``; :func:`correlations` turns it into factgenie's figures.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+from scipy.stats import pearsonr
+
+from ..corpora import KEY
+from .span_f1 import _key_codes
+
+
+def present(categories: list[str], *span_frames: pd.DataFrame) -> list[str]:
+    """The categories (in ``categories`` order) that some span of ``span_frames`` has."""
+    seen = set().union(*(set(f["type"]) for f in span_frames))
+    return [c for c in categories if c in seen]
+
+
+def count_matrix(spans: pd.DataFrame, examples: pd.DataFrame, categories: list[str]) -> np.ndarray:
+    """(examples, categories) span counts of ``spans`` on the rows of ``examples`` (key columns)."""
+    ex_codes, sp_codes = _key_codes([examples[KEY], spans[KEY]])
+    size = int(max(ex_codes.max(initial=-1), sp_codes.max(initial=-1))) + 1
+    lookup = np.full(size, -1, np.int64)
+    lookup[ex_codes] = np.arange(ex_codes.size)
+    row = lookup[sp_codes]
+    col = pd.Index(categories).get_indexer(spans["type"].to_numpy())
+    keep = (row >= 0) & (col >= 0)
+    flat = np.bincount(row[keep] * len(categories) + col[keep], minlength=len(examples) * len(categories))
+    return flat.reshape(len(examples), len(categories))
+
+
+def per_example(ref: pd.DataFrame, hyp: pd.DataFrame, examples: pd.DataFrame, categories: list[str]) -> pd.DataFrame:
+    """Per example and category, each side's number of spans (examples sorted by key, as
+    factgenie's pivot sorts them; ``examples`` must be distinct)."""
+    ex = examples[KEY].sort_values(KEY, kind="stable").reset_index(drop=True)
+    r, h = count_matrix(ref, ex, categories), count_matrix(hyp, ex, categories)
+    out = ex.loc[ex.index.repeat(len(categories))].reset_index(drop=True)
+    out.insert(0, "category", np.tile(categories, len(ex)))
+    out["ref_count"], out["hyp_count"] = r.ravel(), h.ravel()
+    return out
+
+
+def _pearson(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """scipy's pearsonr; NaN (silently) where a side is constant."""
+    if len(x) < 2:
+        raise ValueError("the correlation of error counts needs at least two examples")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # scipy's ConstantInputWarning: the result is NaN
+        res = pearsonr(x.astype(float), y.astype(float))
+    return float(res.statistic), float(res.pvalue)
+
+
+def correlations(counts: pd.DataFrame) -> dict:
+    """factgenie's figures from :func:`per_example` counts.
+
+    Returns ``{micro_pearson, micro_p_value, macro_pearson, macro_p_value, examples,
+    categories: {category: {pearson, p_value, ref_count, hyp_count}}}`` (NaN where undefined).
+    """
+    categories = list(dict.fromkeys(counts["category"]))
+    if not categories:
+        raise ValueError("neither side marked any span: there are no categories to correlate")
+    r, h = counts["ref_count"].to_numpy(), counts["hyp_count"].to_numpy()
+    micro = _pearson(r, h)
+    per_cat = {}
+    for c in categories:
+        sel = counts["category"].to_numpy() == c
+        rho, p = _pearson(r[sel], h[sel])
+        per_cat[c] = {"pearson": rho, "p_value": p, "ref_count": int(r[sel].sum()), "hyp_count": int(h[sel].sum())}
+    return {
+        "micro_pearson": micro[0],
+        "micro_p_value": micro[1],
+        "macro_pearson": float(np.mean([v["pearson"] for v in per_cat.values()])),
+        "macro_p_value": float(np.mean([v["p_value"] for v in per_cat.values()])),
+        "examples": int(len(counts) // len(categories)),
+        "categories": per_cat,
+    }
+
+
+def error_count_pearson(
+    ref: pd.DataFrame,
+    hyp: pd.DataFrame,
+    examples: pd.DataFrame,
+    categories: list[str],
+    all_spans: tuple[pd.DataFrame, ...] | None = None,
+) -> dict:
+    """``factgenie iaa pearson`` of two span frames on ``examples`` (see the module docstring).
+
+    ``categories`` is the campaigns' category order; the categories correlated are those
+    present in ``all_spans`` (default: ``ref`` and ``hyp``; pass the whole campaigns' spans to
+    follow factgenie exactly when comparing single groups).
+    """
+    cats = present(categories, *(all_spans if all_spans is not None else (ref, hyp)))
+    return correlations(per_example(ref, hyp, examples.drop_duplicates(KEY), cats))

@@ -1,9 +1,10 @@
 """The paper's figures and the "paper vs. this corpus" tables built from them."""
 
 import pandas as pd
+import pytest
 
 from hotelcheckspan import paths
-from hotelcheckspan.book import paper
+from hotelcheckspan.reference import paper
 
 
 def test_versus_differences_only_where_both_are_numbers():
@@ -41,3 +42,53 @@ def test_inconsistencies_are_listed_per_chapter_with_their_arithmetic():
     assert paper.inconsistencies("no chapter").empty
     chapters = {p.stem for p in (paths.REPO_ROOT / "notebooks").glob("*.py")}
     assert set(every["chapter"]) <= chapters  # every note is shown by a chapter that exists
+
+
+def test_a_subset_value_is_never_set_beside_a_full_set_figure(corpus):
+    from hotelcheckspan.book import tables
+
+    assert paper.scope("table3_llm_campaigns/gemma-3/avg_len") == "all"
+    assert paper.scope("table4_dataset_level_stage2_subset/gemma-3/total") == "stage2"
+    assert paper.scope("dataset_level_text/group_b_more_annotations_pct") is None  # the paper does not say
+    stage2_length = ("gemma-3 span words, stage-2 examples", "table3_llm_campaigns/gemma-3/avg_len", 6.1, 1, "stage2")
+    with pytest.raises(ValueError, match="'stage2' examples but the paper's table3_llm_campaigns/gemma-3/avg_len"):
+        tables.versus([stage2_length], corpus)
+    with pytest.raises(ValueError, match="stage2"):
+        tables.versus([stage2_length[:4]], corpus, on="stage2")
+    shown = tables.versus([(*stage2_length[:4], "all")], corpus).frame  # computed on all examples: allowed
+    assert shown["Paper"].tolist() == ["4.7"]
+    row = ("gemma-3, stage-2 examples", "table4_dataset_level_stage2_subset/gemma-3/total", 92)
+    ok = tables.versus([row], corpus, on="stage2")
+    assert ok.frame["Paper"].tolist() == ["92"]
+    with pytest.raises(ValueError, match="not one of"):
+        tables.versus([("x", "dataset/examples", 496, 0, "short")], corpus)
+
+
+def test_layering_nothing_below_the_book_imports_it():
+    """``simulation``, ``corpora``, ``metrics``, ``analyses`` and ``reference`` never import
+    ``hotelcheckspan.book`` (the presentation layer), and ``reference`` imports none of the layers
+    above it: the paper's figures and the stand-in's provenance are the foundation."""
+    import ast
+
+    root = paths.REPO_ROOT / "src" / "hotelcheckspan"
+    above = {"reference": ("book", "simulation", "analyses", "corpora", "metrics")}
+    wrong = []
+    for layer in ("simulation", "corpora", "metrics", "analyses", "reference"):
+        forbidden = ("book", *above.get(layer, ()))
+        for path in sorted((root / layer).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                names = []
+                if isinstance(node, ast.ImportFrom):
+                    base = node.module or ""
+                    if node.level:  # relative: resolve against the module's package
+                        here = path.relative_to(root).parent.parts
+                        package = here[: len(here) - node.level + 1]
+                        base = ".".join(("hotelcheckspan", *package, *([base] if base else [])))
+                    names = [base] + [f"{base}.{a.name}" for a in node.names]
+                elif isinstance(node, ast.Import):
+                    names = [a.name for a in node.names]
+                for name in names:
+                    parts = name.split(".")
+                    if parts[:1] == ["hotelcheckspan"] and len(parts) > 1 and parts[1] in forbidden:
+                        wrong.append(f"{path.relative_to(root)}: imports {name}")
+    assert not wrong, "\n".join(sorted(set(wrong)))

@@ -26,8 +26,9 @@ import pandas as pd
 import hotelcheckspan
 from hotelcheckspan.analyses import clusters, dataset_level, example_level, impressions, span_level
 from hotelcheckspan.annotator_sets import HUMAN_SETS
-from hotelcheckspan.book import paper, plots
+from hotelcheckspan.book import plots
 from hotelcheckspan.corpora import CorpusError
+from hotelcheckspan.reference import paper
 
 
 class Inputs:

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import betainc, expit, ndtri
 
-from ..book.paper import LLM_CAMPAIGNS as PAPER_LLM_CAMPAIGNS
+from ..reference.paper import LLM_CAMPAIGNS as PAPER_LLM_CAMPAIGNS
 from ..categories import CATEGORIES
 from ..corpora.reader import NO_ERROR_LABELS
 from .summaries import INC, MIS, NC, VAGUE, Claim, Example

@@ -92,3 +92,37 @@ def test_layering_nothing_below_the_book_imports_it():
                     if parts[:1] == ["hotelcheckspan"] and len(parts) > 1 and parts[1] in forbidden:
                         wrong.append(f"{path.relative_to(root)}: imports {name}")
     assert not wrong, "\n".join(sorted(set(wrong)))
+
+
+def test_the_inconsistencies_issue_18_lists_are_flagged_with_arithmetic_that_holds():
+    reported = paper.figures()
+    notes = paper.inconsistencies()
+    by = {
+        c: " ".join(notes.loc[notes["chapter"] == c, ["issue", "arithmetic"]].to_numpy().ravel())
+        for c in notes["chapter"]
+    }
+    t7 = reported["clustering"]["table7_clusters"]
+    total, shares = sum(r["count"] for r in t7.values()), round(sum(r["pct"] for r in t7.values()), 1)
+    assert total > 425 and shares > 100
+    assert f"= {total} > 425" in by["06_error_clusters"] and f"= {shares}%" in by["06_error_clusters"]
+    assert "£9 + £4.60 = £13.60" in by["01_data_composition"] and "£12.60" in by["01_data_composition"]
+    assert "at least three points" in by["01_data_composition"] and "more than 3 points" in by["01_data_composition"]
+    t6 = reported["table6_span_level"]
+    assert t6["Group A - Group B (Stage 2)"]["F1_S"] == t6["Group A - Group B (Stage 1)"]["F1_S"]  # the tie
+    assert "highest" in by["04_span_level_agreement"]
+    t3 = reported["table3_llm_campaigns"]
+    assert t3["gpt-4o"]["avg_len"] < reported["dataset"]["span_words"]["mean"] < t3["gemma-3"]["avg_len"]
+    assert "entire sentences" in by["05_llm_annotators"]
+    llm_total = sum(r["total"] for r in t3.values())
+    readme = reported["dataset"]["llm_records"]
+    assert readme == 4 * reported["dataset"]["examples"] and len(t3) == 5
+    assert (
+        f"= {llm_total}" in by["01_data_composition"].replace(",", "")
+        or f"{llm_total} are" in by["01_data_composition"]
+    )
+    assert "1,984" in by["01_data_composition"] and "2,480" in by["01_data_composition"]
+    votes = reported["table5_example_level_votes"]["Any"]
+    majority, none = votes[0] + votes[1] + votes[3] + votes[4], votes[0] + votes[1]
+    bound = (none + reported["table4_dataset_level_stage2_subset"]["o3-mini (LS)"]["total"]) / majority
+    assert round(bound, 2) == 0.68 < 0.69  # only the top of "0.68-0.69" exceeds the bound
+    assert f"{bound:.3f}" in by["03_example_level_agreement"]

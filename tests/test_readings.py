@@ -106,3 +106,78 @@ def test_glued_values_are_rounded_once(chapter):
     """Markdown glues text formatted in code; a format spec in the role would round it again."""
     source = chapter.read_text(encoding="utf-8")
     assert not FORMAT_SPEC.findall(source), FORMAT_SPEC.findall(source)
+
+
+def test_dataset_level_agreement_readings(corpus):
+    from hotelcheckspan.book.readings import dataset_level_agreement
+    from hotelcheckspan.reference import paper
+
+    reported = paper.figures()
+    t3 = dataset_level.table3(corpus, reported, paper.LLM_CAMPAIGNS)
+    t4 = dataset_level.table4(corpus, reported, paper.LLM_CAMPAIGNS)
+    effects = dataset_level.group_effects(corpus)
+    stage2 = dataset_level.stage2_examples(corpus)
+    r = _text(dataset_level_agreement.readings(corpus, t3=t3, t4=t4, effects=effects, stage2=stage2))
+    # Table 4's own arithmetic against the text's Section 6.1 figures (the paper's inconsistency)
+    assert (r["t4_b_more_s1"], r["t4_b_more_s2"], r["t4_volume"]) == ("13", "23", "18.6")
+    assert (r["p_b_more"], r["p_volume"]) == ("20", "8.5")
+    assert r["short_reading"] == "equal"  # 272 / 248 = 1.10, 295 / 248 = 1.19
+    # labels come from the rule: totals set (never "calibrated"), Table 4's types emergent
+    assert "calibrated" not in r["t3_note"] and "*set*" in r["t3_note"]
+    assert "totals are *set*" in r["t4_note"] and "per type *emergent*" in r["t4_note"]
+    assert "*emergent*" in r["effects_note"]
+    gap = int(r["t4_total_gap"])
+    assert gap == int((t4["total"] - t4["paper total"]).abs().max())
+
+
+def test_example_level_agreement_readings(corpus):
+    from hotelcheckspan.analyses import example_level
+    from hotelcheckspan.annotator_sets import HUMAN_SETS
+    from hotelcheckspan.book.readings import example_level_agreement
+    from hotelcheckspan.reference import paper
+
+    stage2 = dataset_level.stage2_examples(corpus)
+    marks = example_level.marks(corpus, HUMAN_SETS, stage2)
+    votes = example_level.votes(marks)
+    t5 = example_level.vote_table(votes)
+    distance = example_level.vote_distance(t5, paper.figures()["table5_example_level_votes"])
+    rel_ci = example_level.reliability_ci(marks, n_boot=50, seed=0)
+    llm = example_level.models_vs_majority(corpus, list(paper.LLM_CAMPAIGNS.values()), examples=stage2, n_boot=50)
+    r = _text(
+        example_level_agreement.readings(
+            corpus, stage2=stage2, votes=votes, t5=t5, distance=distance, rel_ci=rel_ci, llm=llm, n_boot=50, level=0.95
+        )
+    )
+    assert (r["n_stage2"], r["n_raters"], r["level_pct"]) == ("245", "4", "95")
+    # formatted once, at the precision the prose shows
+    assert re.fullmatch(r"\d\.\d\d", r["top_kappa"]) and re.fullmatch(r"0\.\d{3}", r["tvd_max"])
+    assert float(r["tvd_max"]) == round(float(distance["distance"].max()), 3)
+    assert "*calibrated*" in r["sim_table5"] and "*tuned*" in r["sim_table5"] and "0.56" in r["sim_table5"]
+
+
+def test_impressions_readings(corpus):
+    from hotelcheckspan.analyses import impressions
+    from hotelcheckspan.book.readings import impressions as impression_readings
+
+    ratings = impressions.ratings(corpus)
+    per_type_models = impressions.per_type_models(ratings)
+    r = _text(
+        impression_readings.readings(
+            corpus,
+            ratings=ratings,
+            welch=impressions.errors_vs_none(ratings, n_boot=50),
+            corr=impressions.count_correlation(ratings),
+            per_type=impressions.by_type(ratings).set_index("type"),
+            bands=impressions.bands(ratings).set_index("band"),
+            variance=impressions.annotator_variance(ratings),
+            effect=impressions.error_effect_models(ratings),
+            per_type_models=per_type_models,
+            n_boot=50,
+        )
+    )
+    assert r["paper_order"] == "Incorrect, then Not Checkable, then Misleading"
+    # the drops are set inputs the stand-in misses, and the note says by how much and why
+    drop = float(r["inc_drop"])
+    assert f"the Incorrect drop (missed by {2.21 - drop:.2f})" in r["sim_means_note"]
+    assert "only 0.75 of it for the first span" in r["sim_means_note"]
+    assert "means per type are *emergent*" in r["sim_means_note"] and "calibrated" not in r["sim_means_note"]

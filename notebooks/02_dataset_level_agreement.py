@@ -110,40 +110,8 @@ tables.group_effects(effects)
 # paper's value is then Table 4's arithmetic, not a figure it states):
 
 # %%
-s1, s2 = effects.set_index("stage").loc["stage1"], effects.set_index("stage").loc["stage2"]
-t4p = {name: row["total"] for name, row in reported["table4_dataset_level_stage2_subset"].items()}
-volume_change = 100 * ((s2["spans A"] + s2["spans B"]) / (s1["spans A"] + s1["spans B"]) - 1)
-b_marking = (s1["B marked the error (%)"] + s2["B marked the error (%)"]) / 2
-agree_points = s2["agreement on any error (%)"] - s1["agreement on any error (%)"]
-text = "dataset_level_text/"
-tables.versus(
-    [
-        ("group B marks more (%), stage 1", text + "group_b_more_annotations_pct", s1["B more (%)"], 1),
-        ("the same, from Table 4's totals", 100 * (t4p["St. 1B"] / t4p["St. 1A"] - 1), s1["B more (%)"], 1),
-        ("group B marks more (%), stage 2", text + "group_b_more_annotations_pct", s2["B more (%)"], 1),
-        ("the same, from Table 4's totals", 100 * (t4p["St. 2B"] / t4p["St. 2A"] - 1), s2["B more (%)"], 1),
-        (
-            "B is the one marking, where groups disagree (%)",
-            text + "group_b_minority_due_to_extra_errors_pct",
-            b_marking,
-            1,
-        ),
-        ("stage 2 vs stage 1 volume (%)", text + "stage2_vs_stage1_volume_change_pct", volume_change, 1),
-        (
-            "the same, from Table 4's totals",
-            100 * ((t4p["St. 2A"] + t4p["St. 2B"]) / (t4p["St. 1A"] + t4p["St. 1B"]) - 1),
-            volume_change,
-            1,
-        ),
-        (
-            "stage 2 vs stage 1 agreement (points)",
-            text + "stage2_vs_stage1_intergroup_agreement_points",
-            agree_points,
-            1,
-        ),
-    ],
-    corpus,
-)
+section61 = dataset_level.section61(effects, reported)
+tables.versus(list(section61.itertuples(index=False, name=None)), corpus)
 
 # %% [markdown]
 # ```{glue:md} effects_note

@@ -119,26 +119,11 @@ tables.versus(
 
 # %%
 b = impressions.bands(ratings).set_index("band")
+figure = {"high (6-7)": "high_rated_6_7", "mid (4-5)": "mid_low", "low (1-3)": "mid_low"}
 tables.versus(
     [
-        (
-            "high (6-7) with errors (%)",
-            "impressions/high_rated_6_7_with_errors_pct",
-            float(b.loc["high (6-7)", "with errors (%)"]),
-            1,
-        ),
-        (
-            "mid (4-5) with errors (%)",
-            "impressions/mid_low_with_errors_pct",
-            float(b.loc["mid (4-5)", "with errors (%)"]),
-            1,
-        ),
-        (
-            "low (1-3) with errors (%)",
-            "impressions/mid_low_with_errors_pct",
-            float(b.loc["low (1-3)", "with errors (%)"]),
-            1,
-        ),
+        (f"{band} with errors (%)", f"impressions/{key}_with_errors_pct", float(b.loc[band, "with errors (%)"]), 1)
+        for band, key in figure.items()
     ],
     corpus,
 )

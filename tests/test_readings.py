@@ -119,7 +119,7 @@ def test_dataset_level_agreement_readings(corpus):
     stage2 = dataset_level.stage2_examples(corpus)
     r = _text(dataset_level_agreement.readings(corpus, t3=t3, t4=t4, effects=effects, stage2=stage2))
     # Table 4's own arithmetic against the text's Section 6.1 figures (the paper's inconsistency)
-    assert (r["t4_b_more_s1"], r["t4_b_more_s2"], r["t4_volume"]) == ("13", "23", "18.6")
+    assert (r["t4_b_more_s1"], r["t4_b_more_s2"], r["t4_volume"]) == ("13.0", "22.5", "18.6")
     assert (r["p_b_more"], r["p_volume"]) == ("20", "8.5")
     assert r["short_reading"] == "equal"  # 272 / 248 = 1.10, 295 / 248 = 1.19
     # labels come from the rule: totals set (never "calibrated"), Table 4's types emergent

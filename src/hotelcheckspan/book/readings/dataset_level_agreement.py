@@ -112,8 +112,8 @@ def readings(
         "p_b_minority": text["group_b_minority_due_to_extra_errors_pct"].replace(">", "over "),
         "p_volume": tables.number(abs(text["stage2_vs_stage1_volume_change_pct"]), 1),
         "p_agree_points": tables.number(text["stage2_vs_stage1_intergroup_agreement_points"], 1),
-        "t4_b_more_s1": tables.number(t4_b1, 0),
-        "t4_b_more_s2": tables.number(t4_b2, 0),
+        "t4_b_more_s1": tables.number(t4_b1, 1),
+        "t4_b_more_s2": tables.number(t4_b2, 1),
         "t4_volume": tables.number(abs(t4_vol), 1),
         "effects_note": simulated_only(
             corpus,

@@ -140,7 +140,7 @@ def test_set_is_exactly_what_the_generator_reads():
     unread = sorted(
         "/".join(map(str, p))
         for p in _leaves(paper.figures())
-        if provenance.kind(p) == "set" and p not in read and not provenance._along(p, None).get("in_code")
+        if provenance.kind(p) == "set" and p not in read and not provenance.fields(p).get("in_code")
     )
     assert not unread, f"labelled set but the generator neither reads them nor writes them in code: {unread}"
 

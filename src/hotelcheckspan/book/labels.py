@@ -41,11 +41,10 @@ def kind(key) -> str:
     return provenance.kind(key)
 
 
-def _reason(key, field: str = "reason") -> str:
-    try:
-        return str(provenance._along(provenance._parts(key), None).get(field, "")).strip()
-    except KeyError:
-        return ""
+def reason(key, field: str = "reason") -> str:
+    """What the provenance file says of a figure: its ``reason``, or (``field="tuned"``) what was
+    tuned and when; empty when it says nothing."""
+    return str(provenance.fields(key).get(field, "")).strip()
 
 
 def passage(rows: Sequence[tuple], corpus, lead: str = "On the simulated stand-in") -> str:
@@ -59,11 +58,11 @@ def passage(rows: Sequence[tuple], corpus, lead: str = "On the simulated stand-i
         label = tables.figure_label(key, ours, decimals)
         base = label.split(",")[0]
         if label.startswith("set, missed by"):
-            missed.append(f"{measure} ({label.removeprefix('set, ')}: {_reason(key)})")
+            missed.append(f"{measure} ({label.removeprefix('set, ')}: {reason(key)})")
             continue
         groups[base].append(f"{measure} ({label.split(', ', 1)[1]})" if "," in label else measure)
         if base == "tuned":
-            tuned.setdefault(_reason(key, "tuned"), []).append(measure)
+            tuned.setdefault(reason(key, "tuned"), []).append(measure)
     lines = [f"{lead}, by the rule of the data sheet:"]
     for k in ORDER:
         if groups[k]:
@@ -77,4 +76,4 @@ def passage(rows: Sequence[tuple], corpus, lead: str = "On the simulated stand-i
     return "\n".join(lines)
 
 
-__all__ = ["kind", "kinds", "passage"]
+__all__ = ["kind", "kinds", "passage", "reason"]

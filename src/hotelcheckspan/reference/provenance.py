@@ -149,6 +149,12 @@ def status(*keys: str, path: Path | None = None, default: str | None = None) -> 
     return kind(keys, path)
 
 
+def fields(key, path: Path | None = None) -> dict:
+    """The provenance fields in force for a figure key (``status``, ``reason``, ``input``,
+    ``tolerance``, ``tuned``, ``in_code``: each from the deepest entry that has it)."""
+    return _along(_parts(key), path)
+
+
 def tolerance(key, theirs: float, path: Path | None = None) -> float:
     """Within how much the stand-in must reproduce a set figure (0 unless the file says)."""
     parts = _parts(key)
@@ -192,4 +198,4 @@ def label(key, ours=None, distance: float | None = None, path: Path | None = Non
     return Label(k)
 
 
-__all__ = ["Label", "STATUSES", "declared", "kind", "label", "load", "lookup", "status", "tolerance"]
+__all__ = ["Label", "STATUSES", "declared", "fields", "kind", "label", "load", "lookup", "status", "tolerance"]

@@ -107,7 +107,7 @@ def readings(
     }
     table5 = sorted({labels.kind(f"table5_example_level_votes/{t}") for t in distance["error type"]})
     alignment = labels.kind("llm_majority_alignment/gpt-4o/any")
-    tuned = labels._reason("llm_majority_alignment", "tuned")
+    tuned = labels.reason("llm_majority_alignment", "tuned")
     out["sim_table5"] = Passage(
         (
             f"On the simulated stand-in these distributions are *{' or '.join(table5)}* (terms of the "

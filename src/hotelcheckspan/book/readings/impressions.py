@@ -57,7 +57,7 @@ def readings(
     by_reason: dict[str, list[str]] = {}
     for m, lab in found.items():
         if lab.startswith("set, missed"):
-            by_reason.setdefault(labels._reason(keys[m]), []).append(f"{m} ({lab.removeprefix('set, ')})")
+            by_reason.setdefault(labels.reason(keys[m]), []).append(f"{m} ({lab.removeprefix('set, ')})")
     missed = [f"{', '.join(names)}: {why}" for why, names in by_reason.items()]
     means = labels.kind(f"impressions/by_type/{inc}/mean")
     note = (

@@ -126,3 +126,21 @@ def test_the_inconsistencies_issue_18_lists_are_flagged_with_arithmetic_that_hol
     bound = (none + reported["table4_dataset_level_stage2_subset"]["o3-mini (LS)"]["total"]) / majority
     assert round(bound, 2) == 0.68 < 0.69  # only the top of "0.68-0.69" exceeds the bound
     assert f"{bound:.3f}" in by["03_example_level_agreement"]
+
+
+# chapters whose prose pass (and its inconsistencies section) is another engineer's: passb (04, 05)
+PENDING = {"04_span_level_agreement", "05_llm_annotators"}
+
+
+@pytest.mark.parametrize(
+    "chapter",
+    [
+        pytest.param(c, marks=pytest.mark.xfail(reason="section pending on another branch", strict=False))
+        if c in PENDING
+        else c
+        for c in sorted(set(paper.inconsistencies()["chapter"]))
+    ],
+)
+def test_every_inconsistency_is_shown_by_its_chapter(chapter):
+    source = (paths.REPO_ROOT / "notebooks" / f"{chapter}.py").read_text(encoding="utf-8")
+    assert f'paper.inconsistencies("{chapter}")' in source

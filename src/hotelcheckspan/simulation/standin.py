@@ -29,9 +29,9 @@ import pandas as pd
 
 from .. import corpora
 from ..analyses import dataset_level
+from ..corpora.reader import NO_ERROR_LABELS
 from ..reference.paper import LLM_CAMPAIGNS as PAPER_LLM_CAMPAIGNS
 from ..reference.paper import figures
-from ..corpora.reader import NO_ERROR_LABELS
 from . import calibration
 from .annotators import HUMAN, HUMAN_TABLE4, PAPER_NAME, HumanProcess, annotate
 from .summaries import build_examples

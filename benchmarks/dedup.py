@@ -17,7 +17,7 @@ import time
 
 import numpy as np
 
-from hotelcheckspan.book.paper import figures
+from hotelcheckspan.reference.paper import figures
 from hotelcheckspan.simulation import dedup, summaries, texts
 from hotelcheckspan.simulation.standin import SEED
 

@@ -26,8 +26,8 @@ from hotelcheckspan import load
 from hotelcheckspan.analyses import dataset_level
 from hotelcheckspan.analyses import sample_size as ss
 from hotelcheckspan.annotator_sets import HUMAN_SETS, AnnotatorSet
-from hotelcheckspan.book.paper import LLM_CAMPAIGNS
 from hotelcheckspan.metrics.span_f1 import span_f1
+from hotelcheckspan.reference.paper import LLM_CAMPAIGNS
 
 
 def timed(fn, repeat: int = 3) -> float:

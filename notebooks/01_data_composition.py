@@ -31,7 +31,9 @@
 # %%
 import hotelcheckspan
 from hotelcheckspan.analyses import dataset_level
-from hotelcheckspan.book import paper, plots, prose, report, tables
+from hotelcheckspan.book import plots, readings, report, tables
+from hotelcheckspan.book.readings import data_composition
+from hotelcheckspan.reference import paper
 
 plots.set_theme()
 corpus = hotelcheckspan.load()
@@ -44,11 +46,12 @@ report.corpus_banner(corpus)
 #
 # Stage 1 annotated every example twice (groups A and B); stage 2 annotated
 # {glue:text}`n_stage2` examples of the short split twice more. The model campaigns annotated
-# every example once each.
+# every example once each. The paper gives no count of LLM records; the figure beside ours is the
+# one the release's README gives for its LLM file, which disagrees with the paper's Table 3 (see
+# [the paper's own inconsistencies](inconsistencies-01)).
 
 # %%
 stage2 = dataset_level.stage2_examples(corpus)
-prose.number("n_stage2", len(stage2))
 tables.sizes(dataset_level.sizes(corpus))
 
 # %%
@@ -98,11 +101,6 @@ tables.versus(lengths, corpus)
 
 # %%
 dedup = dataset_level.dedup_summary(corpus)
-prose.number("min_sources", int(dedup["sources"].min()))
-prose.number("max_sources", int(dedup["sources"].max()))
-prose.word("dedup_threshold", reported["preprocessing"]["dedup_rule"].split("> ")[1].split()[0])
-rising = dedup.sort_values("sources")["dropped %"].is_monotonic_increasing
-prose.word("dedup_trend", "rises steadily" if rising else "does not rise steadily")
 tables.dedup(dedup)
 
 # %% [markdown]
@@ -128,99 +126,35 @@ spans_rows = [
 ]
 tables.versus(spans_rows, corpus)
 
-# %%
-# Readings for the summary below, all computed from the tables above
-ds = reported["dataset"]
-matched = [m for m, key, ours, *_ in shape if ours == tables.paper_value(key)]
-prose.number("n_examples", len(corpus.examples))
-prose.number("n_short", shape[1][2])
-prose.number("n_long", shape[2][2])
-prose.number("n_human_records", ov["records"])
-prose.word(
-    "shape_reading",
-    "all match the paper's"
-    if len(matched) == len(shape)
-    else f"match the paper's in {prose.count_words(len(matched))} of {prose.count_words(len(shape))} rows",
-)
-n_campaigns = corpus.records.loc[corpus.records["kind"] == "model", "campaign"].nunique()
-prose.number("n_llm_records", n_llm)
-prose.word("n_llm_campaigns", prose.count_words(n_campaigns))
-prose.number("paper_llm_records", ds["llm_records"])
-prose.word("paper_llm_campaigns", prose.count_words(round(ds["llm_records"] / ds["examples"])))
-prose.word("paper_table3_campaigns", prose.count_words(len(reported["table3_llm_campaigns"])))
-prose.number("n_human_spans", ov["spans"])
-prose.number("paper_human_spans", ds["human_spans"])
-prose.word("spans_reading", prose.compare(ov["spans"], ds["human_spans"], 0, "more than", "fewer than", "as many as"))
-prose.number("spans_gap_pct", abs(100 * (ov["spans"] / ds["human_spans"] - 1)), 1)
-
-# what differs beyond a tenth of the paper's value
-rows = [r for r in lengths + spans_rows if isinstance(tables.paper_value(r[1]), (int, float))]
-differ = [
-    (m, ours, tables.paper_value(key), (*rest, 2)[0])
-    for m, key, ours, *rest in rows
-    if abs(ours - tables.paper_value(key)) > 0.1 * abs(tables.paper_value(key))
-]
-prose.markdown(
-    "differ_block",
-    (
-        f"- {prose.count_words(len(differ)).capitalize()} of the length and span figures "
-        f"{'differs' if len(differ) == 1 else 'differ'} from the paper's by more than a tenth"
-        + (
-            ":\n"
-            + "\n".join(
-                f"  - {m}: {tables.number(ours, d)} here against {tables.number(theirs, d)} in the paper"
-                for m, ours, theirs, d in differ
-            )
-            if differ
-            else "."
-        )
-    ),
-)
-prose.simulated(
-    "simulation_note",
-    corpus,
-    f"On the simulated stand-in, the sizes are written by the generator, so the {prose.count_words(len(matched))} "
-    f"that match the paper's do so by construction (the generator writes every model campaign Table 3 lists over "
-    "every example, hence its LLM record count); the span "
-    "counts are calibrated (each campaign's *expected* count is solved to the paper's), so they land near the "
-    "paper's figure, not on it; descriptions are rendered from facts plus filler, and span boundaries follow "
-    "annotator habits that were set, not measured, so sentence counts and span lengths are not findings.",
-)
-prose.word("most_frequent_type", types["count"].idxmax())
-prose.word("second_type", types["count"].nlargest(2).index[1])
-paper_order = sorted(
-    reported["table2_human_span_types"], key=lambda t: -reported["table2_human_span_types"][t]["count"]
-)
-prose.word(
-    "type_order_reading",
-    "as in Table 2"
-    if list(types["count"].sort_values(ascending=False).index[:2]) == paper_order[:2]
-    else f"while Table 2 has {paper_order[0]} and {paper_order[1]}",
-)
-
 # %% [markdown]
 # (inconsistencies-01)=
 # ## The paper's own inconsistencies
 #
-# Figures of the paper this chapter compares with that contradict each other or the paper's
-# other tables, each with its arithmetic (all are listed under `notes` in
+# Figures of the paper this chapter compares with that contradict each other, the paper's
+# other tables or the release, each with its arithmetic (all are listed under `notes` in
 # `data/paper_figures.yaml`). Where this corpus comes close to such a figure, that says nothing
 # about which of the paper's numbers is right.
 
 # %%
 tables.show(paper.inconsistencies("01_data_composition").drop(columns="chapter"))
 
+# %% tags=["remove-input"]
+readings.glue_all(data_composition.readings(corpus, shape=shape, lengths=lengths, spans=spans_rows, dedup=dedup))
+
 # %% [markdown]
 # ## Summary
 #
 # - This corpus has {glue:text}`n_examples` examples in splits of {glue:text}`n_short` and
 #   {glue:text}`n_long`, and {glue:text}`n_human_records` human records; its sizes
-#   {glue:text}`shape_reading`. It has {glue:text}`n_llm_records` LLM records
-#   ({glue:text}`n_llm_campaigns` campaigns); the paper counts {glue:text}`paper_llm_records`,
-#   as many as {glue:text}`paper_llm_campaigns` campaigns over every example, though its Table 3
-#   lists {glue:text}`paper_table3_campaigns`.
+#   {glue:text}`shape_reading`. It has {glue:text}`n_llm_records` LLM records, one per example
+#   for each of {glue:text}`n_llm_campaigns` campaigns. The paper never counts LLM records: the
+#   {glue:text}`readme_llm_records` beside ours come from the release's README, as many as
+#   {glue:text}`readme_campaigns` campaigns over every example, while the paper's Table 3 lists
+#   {glue:text}`table3_campaigns` campaigns, each run on all examples
+#   ({glue:text}`table3_records` records), whose spans add up to the README's
+#   {glue:text}`table3_spans`: an inconsistency between the release and the paper, listed above.
 # - Humans marked {glue:text}`n_human_spans` spans, {glue:text}`spans_reading` the
-#   paper's {glue:text}`paper_human_spans` (a gap of {glue:text}`spans_gap_pct`%).
+#   paper's {glue:text}`paper_human_spans` (a gap of {glue:text}`spans_gap_pct`%){glue:text}`spans_label`.
 #
 # ```{glue:md} differ_block
 # :format: myst

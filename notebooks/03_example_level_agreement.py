@@ -32,23 +32,18 @@
 # (Clopper-Pearson) given the majority's errors.
 
 # %%
-from myst_nb import glue
-
 import hotelcheckspan
 from hotelcheckspan.analyses import dataset_level, example_level
 from hotelcheckspan.annotator_sets import HUMAN_SETS, judges
-from hotelcheckspan.book import paper, plots, readings, report, tables
-from hotelcheckspan.book.readings import kappa_paradox
+from hotelcheckspan.book import plots, readings, report, tables
+from hotelcheckspan.book.readings import example_level_agreement, kappa_paradox
+from hotelcheckspan.reference import paper
 
 N_BOOT, LEVEL = 1000, 0.95
 plots.set_theme()
 corpus = hotelcheckspan.load()
 reported = paper.figures()
 stage2 = dataset_level.stage2_examples(corpus)
-glue("n_stage2", len(stage2), display=False)
-glue("n_raters", len(HUMAN_SETS), display=False)
-glue("level_pct", round(100 * LEVEL), display=False)
-glue("n_boot", N_BOOT, display=False)
 report.corpus_banner(corpus)
 
 # %% [markdown]
@@ -89,7 +84,12 @@ versus_t5 = paper.versus(
 # %%
 distance = example_level.vote_distance(t5, reported["table5_example_level_votes"])
 (
-    tables.mark(distance, [f"table5_example_level_votes/{t}" for t in distance["error type"]], corpus)
+    tables.mark(
+        distance,
+        [f"table5_example_level_votes/{t}" for t in distance["error type"]],
+        corpus,
+        distances=distance["distance"],
+    )
     .style.hide(axis="index")
     .format({"distance": "{:.3f}"})
     .set_uuid("t5d")
@@ -127,14 +127,6 @@ example_level.reliability_summary(rel_ci).style.hide(axis="index").set_uuid("rel
 models = judges(corpus)
 llm = example_level.models_vs_majority(corpus, models, examples=stage2, n_boot=N_BOOT, seed=0)
 by = llm.set_index(["model", "label"])
-first = models[0]
-for name, label in [
-    ("maj_inc", "Incorrect"),
-    ("maj_mis", "Misleading"),
-    ("maj_nc", "Not Checkable"),
-    ("maj_any", example_level.ANY),
-]:
-    glue(name, int(by.loc[(first, label), "majority_errors"]), display=False)
 example_level.alignment_summary(llm).style.hide(axis="index").set_uuid("llm")
 
 # %% [markdown]
@@ -208,95 +200,36 @@ readings.glue_all(kappa_paradox.readings(prevalence, prefix="kp"))
 # %%
 tables.show(paper.inconsistencies("03_example_level_agreement").drop(columns="chapter"))
 
+# %% tags=["remove-input"]
+readings.glue_all(
+    example_level_agreement.readings(
+        corpus, stage2=stage2, votes=votes, t5=t5, distance=distance, rel_ci=rel_ci, llm=llm, n_boot=N_BOOT, level=LEVEL
+    )
+)
+
 # %% [markdown]
 # ## Summary
 #
-# - {glue:text}`share_12:.0f`% of the examples get one or two "error" votes of any type out of
+# - {glue:text}`share_12`% of the examples get one or two "error" votes of any type out of
 #   {glue:text}`n_raters`: agreement on *whether* a summary is faulty is weak, and the
 #   chance-corrected coefficients make that explicit. {glue:text}`top_kappa_type` gets the
-#   highest Fleiss' kappa ({glue:text}`top_kappa:.2f`); {glue:text}`chance_types`.
+#   highest Fleiss' kappa ({glue:text}`top_kappa`); {glue:text}`chance_types`.
 # - The conservative alignment paradox: {glue:text}`top_agree_model`, which marks
 #   {glue:text}`top_agree_marks` of the {glue:text}`top_agree_n` per-type decisions, has the
-#   highest per-type agreement ({glue:text}`top_agree:.2f`) and a balanced accuracy of
-#   {glue:text}`top_agree_bacc:.2f`, {glue:text}`top_agree_reading`.
+#   highest per-type agreement ({glue:text}`top_agree`) and a balanced accuracy of
+#   {glue:text}`top_agree_bacc`, {glue:text}`top_agree_reading`.
 #   {glue:text}`top_recall_model` is the model that finds the most majority errors of any type
-#   (recall {glue:text}`top_recall:.2f`, against {glue:text}`second_recall:.2f` for
+#   (recall {glue:text}`top_recall`, against {glue:text}`second_recall` for
 #   {glue:text}`second_recall_model`); per type, with {glue:text}`maj_pooled` majority errors in
 #   all, {glue:text}`top_recall_pooled_model` has the highest pooled recall
-#   ({glue:text}`top_recall_pooled:.2f`).
-# - gpt-4o's agreement with the majority on any error is {glue:text}`gpt4o_any:.2f`, against the
+#   ({glue:text}`top_recall_pooled`).
+# - gpt-4o's agreement with the majority on any error is {glue:text}`gpt4o_any`, against the
 #   paper's {glue:text}`gpt4o_any_paper` (see the table above).
 # - Not Checkable: {glue:text}`nc_zero_ours` examples get no vote here,
 #   {glue:text}`nc_zero_reading` the {glue:text}`nc_zero_paper` of Table 5. The vote
-#   distributions lie at a total variation distance of {glue:text}`tvd_min:.3f` to
-#   {glue:text}`tvd_max:.3f` from the paper's. {glue:text}`sim_table5`
-
-# %%
-# Every reading above, computed from the tables of this page.
-any_votes = votes[example_level.ANY]
-glue("share_12", round(float(100 * any_votes.isin([1, 2]).mean()), 3), display=False)
-rel = rel_ci[rel_ci["measure"] == "fleiss_kappa"].set_index("label")
-per_type = rel.loc[list(example_level.CATEGORIES)]
-glue("top_kappa_type", per_type["estimate"].idxmax(), display=False)
-glue("top_kappa", round(float(per_type["estimate"].max()), 3), display=False)
-at_chance = per_type.index[(per_type["low"] <= 0) & (per_type["high"] >= 0)].tolist()
-glue(
-    "chance_types",
-    (
-        " and ".join(at_chance)
-        + (" stay" if len(at_chance) > 1 else " stays")
-        + " within chance (their intervals include zero)"
-    )
-    if at_chance
-    else "no type's interval includes zero",
-    display=False,
-)
-
-pooled = llm[llm["label"] == "per type (pooled)"].set_index("model")
-top = pooled["agreement"].idxmax()
-glue("top_agree_model", top, display=False)
-glue("top_agree_marks", int(pooled.loc[top, "model_errors"]), display=False)
-glue("top_agree_n", int(pooled.loc[top, "examples"]), display=False)
-glue("top_agree", round(float(pooled.loc[top, "agreement"]), 3), display=False)
-glue("top_agree_bacc", round(float(pooled.loc[top, "bacc"]), 3), display=False)
-silent_like = pooled.loc[top, "bacc_low"] <= 0.5 <= pooled.loc[top, "bacc_high"]
-glue(
-    "top_agree_reading",
-    "no better than a model that marks nothing (its interval includes one half)"
-    if silent_like
-    else "better than a model that marks nothing",
-    display=False,
-)
-any_rows = llm[llm["label"] == example_level.ANY].set_index("model")["recall_error"].sort_values(ascending=False)
-glue("top_recall_model", any_rows.index[0], display=False)
-glue("top_recall", round(float(any_rows.iloc[0]), 3), display=False)
-glue("second_recall_model", any_rows.index[1], display=False)
-glue("second_recall", round(float(any_rows.iloc[1]), 3), display=False)
-glue("maj_pooled", int(pooled["majority_errors"].iloc[0]), display=False)
-glue("top_recall_pooled_model", pooled["recall_error"].idxmax(), display=False)
-glue("top_recall_pooled", round(float(pooled["recall_error"].max()), 3), display=False)
-glue("gpt4o_any", round(float(by.loc[("gpt-4o", example_level.ANY), "agreement"]), 3), display=False)
-glue("gpt4o_any_paper", str(ma["gpt-4o"]["any"]), display=False)
-
-nc_ours, nc_paper = int(counts.loc[0, "Not Checkable"]), reported["table5_example_level_votes"]["Not Checkable"][0]
-glue("nc_zero_ours", nc_ours, display=False)
-glue("nc_zero_paper", nc_paper, display=False)
-glue(
-    "nc_zero_reading",
-    "fewer than" if nc_ours < nc_paper else "more than" if nc_ours > nc_paper else "as many as",
-    display=False,
-)
-glue("tvd_min", round(float(distance["distance"].min()), 3), display=False)
-glue("tvd_max", round(float(distance["distance"].max()), 3), display=False)
-kinds = sorted({tables.figure_status(f"table5_example_level_votes/{t}") for t in distance["error type"]})
-glue(
-    "sim_table5",
-    (
-        f"On the simulated stand-in these distributions are {' or '.join(kinds)} "
-        "(see the last column of the tables above); the alignment of the LLMs with the "
-        "majority is emergent: nothing in the simulation aims at it."
-    )
-    if corpus.simulated
-    else "",
-    display=False,
-)
+#   distributions lie at a total variation distance of {glue:text}`tvd_min` to
+#   {glue:text}`tvd_max` from the paper's.
+#
+# ```{glue:md} sim_table5
+# :format: myst
+# ```

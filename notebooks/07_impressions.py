@@ -30,16 +30,15 @@
 # %%
 import hotelcheckspan
 from hotelcheckspan.analyses import impressions
-from hotelcheckspan.book import paper, plots, prose, report, tables
+from hotelcheckspan.book import plots, readings, report, tables
+from hotelcheckspan.book.readings import impressions as impression_readings
+from hotelcheckspan.reference import paper
 
 plots.set_theme()
 corpus = hotelcheckspan.load()
 reported = paper.figures()
 imp = reported["impressions"]
 ratings = impressions.ratings(corpus)
-low, high = reported["campaigns"]["impression_scale"]
-prose.number("scale_low", low)
-prose.number("scale_high", high)
 report.corpus_banner(corpus)
 
 # %% [markdown]
@@ -52,7 +51,6 @@ report.corpus_banner(corpus)
 
 # %%
 n_boot = 2000
-prose.number("n_boot", n_boot)
 welch = impressions.errors_vs_none(ratings, n_boot=n_boot)
 tables.versus(
     [
@@ -121,26 +119,11 @@ tables.versus(
 
 # %%
 b = impressions.bands(ratings).set_index("band")
+figure = {"high (6-7)": "high_rated_6_7", "mid (4-5)": "mid_low", "low (1-3)": "mid_low"}
 tables.versus(
     [
-        (
-            "high (6-7) with errors (%)",
-            "impressions/high_rated_6_7_with_errors_pct",
-            float(b.loc["high (6-7)", "with errors (%)"]),
-            1,
-        ),
-        (
-            "mid (4-5) with errors (%)",
-            "impressions/mid_low_with_errors_pct",
-            float(b.loc["mid (4-5)", "with errors (%)"]),
-            1,
-        ),
-        (
-            "low (1-3) with errors (%)",
-            "impressions/mid_low_with_errors_pct",
-            float(b.loc["low (1-3)", "with errors (%)"]),
-            1,
-        ),
+        (f"{band} with errors (%)", f"impressions/{key}_with_errors_pct", float(b.loc[band, "with errors (%)"]), 1)
+        for band, key in figure.items()
     ],
     corpus,
 )
@@ -154,8 +137,6 @@ tables.versus(
 # variance sits between annotators?
 
 # %%
-prose.number("n_ratings", len(ratings))
-prose.number("n_annotators", ratings["annotator_id"].nunique())
 variance = impressions.annotator_variance(ratings)
 tables.annotator_variance(variance)
 
@@ -175,73 +156,20 @@ tables.models(effect)
 per_type_models = impressions.per_type_models(ratings)
 tables.models(per_type_models)
 
-# %%
-# Readings for the summary, computed from the tables above
-d = welch["d"]
-size = "negligible" if abs(d) < 0.2 else "small" if abs(d) < 0.5 else "medium" if abs(d) < 0.8 else "large"
-prose.word("effect_size", size)
-prose.ci("d_ci", welch["d"], welch["d_low"], welch["d_high"])
-prose.word("direction", "lower" if welch["mean_with_error"] < welch["mean_no_error"] else "not lower")
-prose.word("significance", "significantly" if welch["p"] < 0.05 else "not significantly")
-prose.p("p_welch", welch["p"])
-gap_none = welch["mean_no_error"] - imp["mean_no_error"]
-prose.number("gap_no_error", abs(gap_none))
-prose.word("gap_dir", prose.compare(welch["mean_no_error"], imp["mean_no_error"], 2, "above", "below", "equal to"))
-inc = "Incorrect"
-prose.word(
-    "inc_drop_reading",
-    prose.compare(
-        per_type.loc[inc, "drop"], imp["by_type"][inc]["drop"], 2, "larger than", "smaller than", "the same as"
-    ),
-)
-prose.number("inc_drop", per_type.loc[inc, "drop"])
-prose.number("paper_inc_drop", imp["by_type"][inc]["drop"])
-prose.word(
-    "t_reading", prose.compare(abs(welch["t"]), abs(imp["t_errors_vs_none"]), 1, "larger", "smaller", "the same")
-)
-prose.word(
-    "r_reading",
-    prose.compare(abs(corr.loc[0, "r"]), abs(imp["r_error_count_vs_impression"]), 2, "stronger", "weaker", "as strong"),
-)
-prose.number("t_ours", welch["t"], 1)
-prose.number("r_ours", corr.loc[0, "r"])
-mid = float(b.loc["mid (4-5)", "with errors (%)"])
-prose.number("mid_pct", mid, 1)
-prose.word("mid_reading", "more than half, as the paper says" if mid > 50 else 'fewer than the paper\'s "over half"')
-prose.simulated(
-    "sim_means_note",
-    corpus,
-    "On the stand-in, the no-error mean and the per-type drops are inputs of the simulated ratings "
-    "(calibrated), so closeness of the means to the paper's is by design; the simulated rating loses only part "
-    "of a type's drop for each span, which bounds how far a single error can pull it, and the simulated raters' "
-    "noise, not the paper, sets how large t and r come out.",
-)
-paper_order = sorted(imp["by_type"], key=lambda t: -imp["by_type"][t]["drop"])
-type_of = {"n_" + t.lower().replace(" ", "_"): t for t in imp["by_type"]}
-orders = {
-    m: [type_of[t] for t in g.sort_values("coef")["term"]] for m, g in per_type_models.groupby("model", sort=False)
-}
-agree = [m for m, o in orders.items() if o == paper_order]
-prose.word("paper_order", ", then ".join(paper_order))
-prose.word(
-    "order_reading",
-    "in all three models, as in the paper"
-    if len(agree) == len(orders)
-    else f"in {', '.join(agree) if agree else 'none'} of the models ({prose.count_words(len(agree))} of "
-    f"{prose.count_words(len(orders))})",
-)
-prose.number("icc_pct", 100 * variance["icc"], 0)
-e = effect.set_index("model")["coef"]
-ols, mixed = e.iloc[0], e.iloc[1]
-prose.number("ols_coef", ols)
-prose.number("mixed_coef", mixed)
-prose.word("mixed_reading", "changes little" if abs(mixed - ols) < 0.1 * abs(ols) else "changes the estimate")
-prose.simulated(
-    "mixed_note",
-    corpus,
-    "The simulated annotators' offsets are independent of how much they mark, so the mixed model's estimates "
-    "stay close to the ordinary ones by design. On real data, where annotators who mark more may also rate more "
-    "harshly, the mixed model is the one to trust.",
+# %% tags=["remove-input"]
+readings.glue_all(
+    impression_readings.readings(
+        corpus,
+        ratings=ratings,
+        welch=welch,
+        corr=corr,
+        per_type=per_type,
+        bands=b,
+        variance=variance,
+        effect=effect,
+        per_type_models=per_type_models,
+        n_boot=n_boot,
+    )
 )
 
 # %% [markdown]

@@ -173,3 +173,17 @@ def test_restrict_keeps_records_and_spans_of_the_examples(toy):
     records, spans = D.restrict(toy, pd.DataFrame([key(1), key(1)]))
     assert len(records) == 6 and records["example_idx"].eq(1).all()  # one per annotator; duplicate keys ignored
     assert sorted(spans["start"]) == [3, 3, 3, 12] and spans[KEY].drop_duplicates().shape[0] == 1
+
+
+def test_section61_sets_the_texts_figures_and_table4s_arithmetic_beside_ours(corpus):
+    from hotelcheckspan.reference import paper
+
+    effects = D.group_effects(corpus)
+    rows = D.section61(effects, paper.figures())
+    derived = [f for f in rows["figure"] if not isinstance(f, str)]
+    assert [round(f, 1) for f in derived] == [13.0, 22.5, -18.6]  # (148-131)/131, (125-102)/102, (227-279)/279
+    s1 = effects.set_index("stage").loc["stage1"]
+    assert rows["ours"].iloc[0] == rows["ours"].iloc[1] == pytest.approx(s1["B more (%)"])
+    assert set(rows["decimals"]) == {1}
+    for figure in (f for f in rows["figure"] if isinstance(f, str)):
+        paper.value(figure)  # every text figure is one the paper states

@@ -189,29 +189,28 @@ def test_vote_distance_by_hand():
 
 def test_standin_figure_origin(tmp_path, monkeypatch):
     from hotelcheckspan.book import tables
-    from hotelcheckspan.simulation import provenance as P
+    from hotelcheckspan.reference import provenance as P
 
     path = tmp_path / "standin_provenance.yaml"
     assert P.load(path) == {}
     path.write_text(
-        "table5_example_level_votes:\n  status: calibrated\n  reason: fitted\n"
-        "  Incorrect: {status: emergent, reason: not a target}\n"
-        "table3_llm_campaigns:\n  status: set\n  reason: counts\n  avg_len: {status: emergent, reason: x}\n"
+        "table3_llm_campaigns:\n  input: true\n  reason: counts\n  avg_len: {input: false, reason: x}\n"
+        "llm_majority_alignment: {tuned: after a first look, reason: y}\n"
     )
-    assert P.status("table5_example_level_votes", "Any", path=path) == "calibrated"  # from its parent
-    assert P.status("table5_example_level_votes", "Incorrect", path=path) == "emergent"
-    assert P.status("table3_llm_campaigns", "gemma-3", "total", path=path) == "set"
-    assert P.status("table3_llm_campaigns", "gemma-3", "avg_len", path=path) == "emergent"  # a column's entry
-    assert P.status("clustering", path=path, default="emergent") == "emergent"
+    assert P.kind("table5_example_level_votes/Any", path=path) == "calibrated"  # a loss term, whatever the file
+    assert P.kind("table3_llm_campaigns/gemma-3/total", path=path) == "set"
+    assert P.kind("table3_llm_campaigns/gemma-3/avg_len", path=path) == "emergent"  # a column's entry
+    assert P.kind("llm_majority_alignment/gpt-4o/any", path=path) == "tuned"
+    assert P.kind("clustering/k_chosen", path=path) == "emergent"
     with pytest.raises(KeyError):
-        P.status("clustering", path=path)
+        P.declared("clustering", path=path)
     bad = tmp_path / "bad.yaml"
-    bad.write_text("table6:\n  status: tuned\n")
+    bad.write_text("table6:\n  status: guessed\n")
     with pytest.raises(ValueError, match="bad.yaml: table6: status must be one of"):
         P.load(bad)
     c = load()
     frame = pd.DataFrame({"measure": ["a", "b"]})
     marked = tables.mark(frame, ["table5_example_level_votes/Any", "llm_majority_alignment"], c)
-    assert c.simulated and marked["Figure is"].tolist() == ["calibrated", "emergent"]
+    assert c.simulated and marked["Figure is"].tolist() == ["calibrated", "tuned"]
     monkeypatch.setattr(type(c), "simulated", property(lambda self: False), raising=False)
     assert "Figure is" not in tables.mark(frame, "clustering", c).columns

@@ -1,9 +1,10 @@
 """The paper's figures and the "paper vs. this corpus" tables built from them."""
 
 import pandas as pd
+import pytest
 
 from hotelcheckspan import paths
-from hotelcheckspan.book import paper
+from hotelcheckspan.reference import paper
 
 
 def test_versus_differences_only_where_both_are_numbers():
@@ -41,3 +42,105 @@ def test_inconsistencies_are_listed_per_chapter_with_their_arithmetic():
     assert paper.inconsistencies("no chapter").empty
     chapters = {p.stem for p in (paths.REPO_ROOT / "notebooks").glob("*.py")}
     assert set(every["chapter"]) <= chapters  # every note is shown by a chapter that exists
+
+
+def test_a_subset_value_is_never_set_beside_a_full_set_figure(corpus):
+    from hotelcheckspan.book import tables
+
+    assert paper.scope("table3_llm_campaigns/gemma-3/avg_len") == "all"
+    assert paper.scope("table4_dataset_level_stage2_subset/gemma-3/total") == "stage2"
+    assert paper.scope("dataset_level_text/group_b_more_annotations_pct") is None  # the paper does not say
+    stage2_length = ("gemma-3 span words, stage-2 examples", "table3_llm_campaigns/gemma-3/avg_len", 6.1, 1, "stage2")
+    with pytest.raises(ValueError, match="'stage2' examples but the paper's table3_llm_campaigns/gemma-3/avg_len"):
+        tables.versus([stage2_length], corpus)
+    with pytest.raises(ValueError, match="stage2"):
+        tables.versus([stage2_length[:4]], corpus, on="stage2")
+    shown = tables.versus([(*stage2_length[:4], "all")], corpus).frame  # computed on all examples: allowed
+    assert shown["Paper"].tolist() == ["4.7"]
+    row = ("gemma-3, stage-2 examples", "table4_dataset_level_stage2_subset/gemma-3/total", 92)
+    ok = tables.versus([row], corpus, on="stage2")
+    assert ok.frame["Paper"].tolist() == ["92"]
+    with pytest.raises(ValueError, match="not one of"):
+        tables.versus([("x", "dataset/examples", 496, 0, "short")], corpus)
+
+
+def test_layering_nothing_below_the_book_imports_it():
+    """``simulation``, ``corpora``, ``metrics``, ``analyses`` and ``reference`` never import
+    ``hotelcheckspan.book`` (the presentation layer), and ``reference`` imports none of the layers
+    above it: the paper's figures and the stand-in's provenance are the foundation."""
+    import ast
+
+    root = paths.REPO_ROOT / "src" / "hotelcheckspan"
+    above = {"reference": ("book", "simulation", "analyses", "corpora", "metrics")}
+    wrong = []
+    for layer in ("simulation", "corpora", "metrics", "analyses", "reference"):
+        forbidden = ("book", *above.get(layer, ()))
+        for path in sorted((root / layer).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                names = []
+                if isinstance(node, ast.ImportFrom):
+                    base = node.module or ""
+                    if node.level:  # relative: resolve against the module's package
+                        here = path.relative_to(root).parent.parts
+                        package = here[: len(here) - node.level + 1]
+                        base = ".".join(("hotelcheckspan", *package, *([base] if base else [])))
+                    names = [base] + [f"{base}.{a.name}" for a in node.names]
+                elif isinstance(node, ast.Import):
+                    names = [a.name for a in node.names]
+                for name in names:
+                    parts = name.split(".")
+                    if parts[:1] == ["hotelcheckspan"] and len(parts) > 1 and parts[1] in forbidden:
+                        wrong.append(f"{path.relative_to(root)}: imports {name}")
+    assert not wrong, "\n".join(sorted(set(wrong)))
+
+
+def test_the_inconsistencies_issue_18_lists_are_flagged_with_arithmetic_that_holds():
+    reported = paper.figures()
+    notes = paper.inconsistencies()
+    by = {
+        c: " ".join(notes.loc[notes["chapter"] == c, ["issue", "arithmetic"]].to_numpy().ravel())
+        for c in notes["chapter"]
+    }
+    t7 = reported["clustering"]["table7_clusters"]
+    total, shares = sum(r["count"] for r in t7.values()), round(sum(r["pct"] for r in t7.values()), 1)
+    assert total > 425 and shares > 100
+    assert f"= {total} > 425" in by["06_error_clusters"] and f"= {shares}%" in by["06_error_clusters"]
+    assert "£9 + £4.60 = £13.60" in by["01_data_composition"] and "£12.60" in by["01_data_composition"]
+    assert "at least three points" in by["01_data_composition"] and "more than 3 points" in by["01_data_composition"]
+    t6 = reported["table6_span_level"]
+    assert t6["Group A - Group B (Stage 2)"]["F1_S"] == t6["Group A - Group B (Stage 1)"]["F1_S"]  # the tie
+    assert "highest" in by["04_span_level_agreement"]
+    t3 = reported["table3_llm_campaigns"]
+    assert t3["gpt-4o"]["avg_len"] < reported["dataset"]["span_words"]["mean"] < t3["gemma-3"]["avg_len"]
+    assert "entire sentences" in by["05_llm_annotators"]
+    llm_total = sum(r["total"] for r in t3.values())
+    readme = reported["dataset"]["llm_records"]
+    assert readme == 4 * reported["dataset"]["examples"] and len(t3) == 5
+    assert (
+        f"= {llm_total}" in by["01_data_composition"].replace(",", "")
+        or f"{llm_total} are" in by["01_data_composition"]
+    )
+    assert "1,984" in by["01_data_composition"] and "2,480" in by["01_data_composition"]
+    votes = reported["table5_example_level_votes"]["Any"]
+    majority, none = votes[0] + votes[1] + votes[3] + votes[4], votes[0] + votes[1]
+    bound = (none + reported["table4_dataset_level_stage2_subset"]["o3-mini (LS)"]["total"]) / majority
+    assert round(bound, 2) == 0.68 < 0.69  # only the top of "0.68-0.69" exceeds the bound
+    assert f"{bound:.3f}" in by["03_example_level_agreement"]
+
+
+# chapters whose prose pass (and its inconsistencies section) is another engineer's: passb (04, 05)
+PENDING = {"04_span_level_agreement", "05_llm_annotators"}
+
+
+@pytest.mark.parametrize(
+    "chapter",
+    [
+        pytest.param(c, marks=pytest.mark.xfail(reason="section pending on another branch", strict=False))
+        if c in PENDING
+        else c
+        for c in sorted(set(paper.inconsistencies()["chapter"]))
+    ],
+)
+def test_every_inconsistency_is_shown_by_its_chapter(chapter):
+    source = (paths.REPO_ROOT / "notebooks" / f"{chapter}.py").read_text(encoding="utf-8")
+    assert f'paper.inconsistencies("{chapter}")' in source

@@ -9,7 +9,7 @@ from scipy.special import expit
 
 from hotelcheckspan import paths
 from hotelcheckspan.analyses import dataset_level
-from hotelcheckspan.book.paper import LLM_CAMPAIGNS, figures
+from hotelcheckspan.reference.paper import LLM_CAMPAIGNS, figures
 from hotelcheckspan.simulation import annotators, calibration, summaries
 from hotelcheckspan.simulation.texts import Hotel
 
@@ -116,56 +116,18 @@ def test_measure_reads_the_paper_and_the_corpus(bundled):
     )
 
 
-def _entries(node, path=()):
-    if isinstance(node, dict):
-        if "status" in node:
-            yield path, node
-        for k, v in node.items():
-            if k not in ("status", "reason"):
-                yield from _entries(v, (*path, k))
-
-
-def test_provenance_labels_only_figures_the_paper_has():
-    from hotelcheckspan.simulation import provenance
-
-    reported = figures()
-    entries = list(_entries(provenance.load()))
-    assert len(entries) > 40
-    for path, entry in entries:
-        assert entry["status"] in provenance.STATUSES, path
-        assert entry["reason"].strip(), path
-        node = reported
-        for key in path:  # a key names a figure, or a column of every row of a table
-            if key in node:
-                node = node[key]
-            else:
-                assert all(isinstance(row, dict) and key in row for row in node.values()), path
-                node = next(iter(node.values()))[key]
-    for section in (
-        "dataset",
-        "table2_human_span_types",
-        "table3_llm_campaigns",
-        "table4_dataset_level_stage2_subset",
-        "table5_example_level_votes",
-        "llm_majority_alignment",
-        "table6_span_level",
-        "clustering",
-        "impressions",
-        "dataset_level_text",
-    ):
-        assert section in provenance.load(), section
-
-
 def test_provenance_lookup_takes_the_deepest_status():
-    from hotelcheckspan.simulation import provenance
+    from hotelcheckspan.reference import provenance
 
     assert provenance.status("table6_span_level", "Stage 1 - Stage 2", "F1_H") == "calibrated"
     assert provenance.status("table6_span_level", "Stage 1 - Stage 2", "P_H") == "emergent"
     assert provenance.status("table6_span_level", "Human - LLM (GPT-4o)", "F1_S") == "emergent"
     assert provenance.status("impressions", "t_errors_vs_none") == "emergent"
-    assert provenance.status("impressions", "by_type", "Incorrect") == "set"
+    assert provenance.status("impressions", "by_type", "Incorrect", "drop") == "set"
+    assert provenance.status("impressions", "by_type", "Incorrect", "mean") == "emergent"
+    assert provenance.declared("impressions", "by_type", "Incorrect", "drop") == "set"
     with pytest.raises(KeyError):
-        provenance.status("no such table")
+        provenance.declared("no such table")
 
 
 def test_bundled_corpus_meets_every_bound_its_draw_was_chosen_on(bundled):

@@ -97,6 +97,7 @@ HELPERS = {
     "interval",
     "paper_value",
     "figure_status",
+    "figure_label",  # tests/test_provenance.py checks it
     "mark",
     "not_in_paper",
     "say_not_in_paper",
@@ -189,8 +190,8 @@ def test_cells(rendered):
 def test_versus_says_how_each_figure_entered_a_simulated_corpus(tmp_path):
     prov = tmp_path / "standin_provenance.yaml"
     prov.write_text(
-        "dataset:\n  examples: {status: set, reason: written by the generator}\n"
-        "table3_llm_campaigns: {status: calibrated, reason: expected counts solved}\n"
+        "dataset:\n  examples: {input: true, reason: written by the generator}\n"
+        "table3_llm_campaigns: {input: true, reason: expected counts solved}\n"
     )
     rows = [
         ("examples", "dataset/examples", 496),
@@ -198,13 +199,13 @@ def test_versus_says_how_each_figure_entered_a_simulated_corpus(tmp_path):
         ("r", "impressions/r_error_count_vs_impression", -0.45),
     ]
     sim = tables.versus(rows, simulated=True, provenance=prov).frame
-    assert sim["Figure is"].tolist() == ["set", "calibrated", "emergent"]
+    assert sim["Figure is"].tolist() == ["set", "set, missed by 14", "emergent"]
     assert sim["Difference"].tolist() == ["0", "+14", "-0.14"]
     missing = tables.versus(rows, simulated=True, provenance=tmp_path / "absent.yaml").frame
     assert set(missing["Figure is"]) == {"emergent"}
     real = tables.versus(rows, simulated=False, provenance=prov).frame
     assert "Figure is" not in real.columns
     bad = tmp_path / "bad.yaml"
-    bad.write_text("dataset:\n  examples: {status: tuned}\n")
+    bad.write_text("dataset:\n  examples: {status: guessed}\n")
     with pytest.raises(ValueError, match="status"):
         tables.versus(rows, simulated=True, provenance=bad)

@@ -242,3 +242,40 @@ def group_effects(corpus: Corpus) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+def section61(effects: pd.DataFrame, figures: dict) -> pd.DataFrame:
+    """Section 6.1's group and stage figures beside ours (``effects`` from :func:`group_effects`):
+    each of the text's figures, and, where the paper's Table 4 totals give the same ratio, that
+    ratio too (the text and Table 4 disagree). Columns: ``measure``, ``figure`` (a figure key of
+    ``data/paper_figures.yaml``, or the number Table 4's totals give), ``ours``, ``decimals``."""
+    s1, s2 = effects.set_index("stage").loc["stage1"], effects.set_index("stage").loc["stage2"]
+    t4 = {name: row["total"] for name, row in figures["table4_dataset_level_stage2_subset"].items()}
+    volume = 100 * ((s2["spans A"] + s2["spans B"]) / (s1["spans A"] + s1["spans B"]) - 1)
+    text = "dataset_level_text/"
+    rows = [
+        ("group B marks more (%), stage 1", text + "group_b_more_annotations_pct", s1["B more (%)"]),
+        ("the same, from Table 4's totals", 100 * (t4["St. 1B"] / t4["St. 1A"] - 1), s1["B more (%)"]),
+        ("group B marks more (%), stage 2", text + "group_b_more_annotations_pct", s2["B more (%)"]),
+        ("the same, from Table 4's totals", 100 * (t4["St. 2B"] / t4["St. 2A"] - 1), s2["B more (%)"]),
+        (
+            "B is the one marking, where groups disagree (%)",
+            text + "group_b_minority_due_to_extra_errors_pct",
+            (s1["B marked the error (%)"] + s2["B marked the error (%)"]) / 2,
+        ),
+        ("stage 2 vs stage 1 volume (%)", text + "stage2_vs_stage1_volume_change_pct", volume),
+        (
+            "the same, from Table 4's totals",
+            100 * ((t4["St. 2A"] + t4["St. 2B"]) / (t4["St. 1A"] + t4["St. 1B"]) - 1),
+            volume,
+        ),
+        (
+            "stage 2 vs stage 1 agreement (points)",
+            text + "stage2_vs_stage1_intergroup_agreement_points",
+            s2["agreement on any error (%)"] - s1["agreement on any error (%)"],
+        ),
+    ]
+    return pd.DataFrame(
+        [{"measure": m, "figure": f, "ours": float(o), "decimals": 1} for m, f, o in rows],
+        columns=["measure", "figure", "ours", "decimals"],
+    )

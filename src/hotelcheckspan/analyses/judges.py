@@ -253,7 +253,7 @@ def evaluate(corpus: Corpus, judge: str, *, n_boot: int = 1000, seed: int = 0, f
         raise ValueError(f"no campaign {judge!r} in the corpus (campaigns: {known})")
     examples = default_examples(corpus)
     if is_hotelcheckspan(corpus):
-        from ..book import paper  # the paper's figures sit with the book
+        from ..reference import paper
 
         figures = figures if figures is not None else paper.figures()
         t3 = dataset_level.table3(corpus, figures, paper.LLM_CAMPAIGNS)

@@ -27,8 +27,9 @@ import hotelcheckspan
 from hotelcheckspan.analyses import clusters, dataset_level, example_level, impressions, span_level
 from hotelcheckspan.analyses import judges as judges_analysis
 from hotelcheckspan.annotator_sets import HUMAN_SETS, judges
-from hotelcheckspan.book import paper, plots
+from hotelcheckspan.book import plots
 from hotelcheckspan.corpora import CorpusError
+from hotelcheckspan.reference import paper
 
 
 class Inputs:

@@ -26,11 +26,13 @@ Paper against ours: :func:`versus` builds the compact comparison from rows
 ``(measure, figure_key, ours)`` where ``figure_key`` is the path of the paper's value in
 ``data/paper_figures.yaml`` with ``/`` between levels (``"dataset/human_spans"``,
 ``"table3_llm_campaigns/gemma-3/total"``; ``None`` when the paper reports nothing). On a
-simulated corpus it adds a "Figure is" column: ``set`` (a simulation input), ``calibrated``
-(the simulated annotators were fitted to this figure) or ``emergent`` (nothing aimed at it), read
-through :mod:`hotelcheckspan.simulation.provenance` from ``data/standin_provenance.yaml``; a
-figure the file does not cover is ``emergent``. On a real corpus the column is left out: nothing
-was set there. :func:`mark` adds the same column to any frame.
+simulated corpus it adds a "Figure is" column with the label the rule of
+:mod:`hotelcheckspan.reference.provenance` derives: ``set`` (a generator input, "set, missed by
+27" where the stand-in misses it beyond its stated tolerance), ``calibrated, off by 0.02`` (a term
+of the calibration loss, with its distance), ``tuned`` (adjusted after looking at it) or
+``emergent`` (none of these). On a real corpus the column is left out: nothing was set there.
+:func:`mark` adds the same column to any frame. A row may say which examples ours is computed on
+(``on="stage2"``): set beside a paper figure on other examples, it is refused.
 
 Chapter-specific helpers (``table3``, ``correlation``, ...) sit at the bottom; each takes the
 frame an analysis returns and calls :func:`show` with the right headers. ``tests/test_tables.py``
@@ -49,11 +51,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .. import paths
 from ..annotator_sets import NOT_IN_PAPER
 from ..categories import CATEGORIES
-from ..simulation import provenance
-from . import paper
+from ..reference import paper
+from ..reference import provenance as _provenance
 
 DASH = "–"
 CONTENT_WIDTH_PX = 672
@@ -270,61 +271,46 @@ def dropdown(table: Table, summary: str = "The full table"):
 # --- paper against ours -------------------------------------------------------------------------------
 
 
-def _lookup(tree, key: str):
-    """Resolve a ``/``-separated path (``.`` also accepted where unambiguous) in a nested mapping;
-    returns (path tuple, value) or raises KeyError."""
-    parts: list[str] = []
-    node, rest = tree, key
-    while rest:
-        if not isinstance(node, Mapping):
-            raise KeyError(key)
-        match = next(
-            (
-                k
-                for k in sorted(map(str, node), key=len, reverse=True)
-                if rest == k or rest.startswith(k + "/") or rest.startswith(k + ".")
-            ),
-            None,
-        )
-        if match is None:
-            raise KeyError(key)
-        parts.append(match)
-        node = node[match] if match in node else node[type(next(iter(node)))(match)]
-        rest = rest[len(match) + 1 :]
-    return tuple(parts), node
-
-
 def paper_value(key):
     """The paper's figure at ``key`` in ``data/paper_figures.yaml`` (None for no key; a number
     is taken as a figure derived from the paper's, returned as it is)."""
     if key is None or (isinstance(key, numbers.Real) and not isinstance(key, bool)):
         return key
-    try:
-        return _lookup(paper.figures(), key)[1]
-    except KeyError:
-        raise KeyError(f"{key!r} is not a figure in {paths.PAPER_FIGURES.name}") from None
+    return paper.value(key)
 
 
 def figure_status(key: str | None, path: Path | None = None) -> str:
-    """How a paper figure entered the stand-in: set, calibrated or emergent (the default for a
-    figure ``data/standin_provenance.yaml`` does not cover: nothing in the simulation aims at it)."""
-    if not isinstance(key, str):
-        return "emergent"
-    try:
-        parts = _lookup(paper.figures(), key)[0]
-    except KeyError:
-        parts = tuple(key.split("/"))
-    return provenance.status(*parts, path=path, default="emergent")
+    """How a paper figure entered the stand-in, by rule: set, calibrated, tuned or emergent
+    (:func:`hotelcheckspan.reference.provenance.kind`)."""
+    return _provenance.kind(key, path)
 
 
-def mark(frame: pd.DataFrame, figures, corpus, column: str = "Figure is") -> pd.DataFrame:
-    """``frame`` with a column saying, per row, whether the stand-in's figure was set,
-    calibrated or emergent; ``figures`` is one figure key (``"table5_example_level_votes/Any"``)
-    for every row or one per row. Unchanged for a corpus that is not simulated."""
+def figure_label(key, ours=None, decimals: int = 2, distance: float | None = None, path: Path | None = None) -> str:
+    """The label a reader sees for a figure, given our value: "set", "set, missed by 27",
+    "calibrated, off by 0.02", "calibrated, TVD 0.031" (``distance`` of a distribution term),
+    "tuned" or "emergent". Gaps are shown at the row's precision (integers for counts)."""
+    lab = _provenance.label(key, ours, distance, path)
+    if lab.gap is None:
+        return lab.kind
+    whole = isinstance(ours, numbers.Integral) and isinstance(paper_value(key), numbers.Integral)
+    gap = str(int(round(lab.gap))) if whole else number(lab.gap, 3 if lab.distance == "TVD" else decimals)
+    return f"{lab.kind}, missed by {gap}" if lab.kind == "set" else f"{lab.kind}, {lab.distance} {gap}"
+
+
+def mark(
+    frame: pd.DataFrame, figures, corpus, column: str = "Figure is", ours: str | None = None, distances=None
+) -> pd.DataFrame:
+    """``frame`` with a column giving, per row, the label of the stand-in's figure (see
+    :func:`figure_label`); ``figures`` is one figure key (``"table5_example_level_votes/Any"``)
+    for every row or one per row; ``ours`` names the column holding our value (so set figures
+    say by how much they were missed), ``distances`` gives calibrated distribution terms their
+    distance per row. Unchanged for a corpus that is not simulated."""
     if not getattr(corpus, "simulated", False):
         return frame
     keys = [figures] * len(frame) if isinstance(figures, str) else list(figures)
-    return frame.assign(**{column: [figure_status(k) for k in keys]})
+    values = list(frame[ours]) if ours is not None else [None] * len(frame)
+    dists = list(distances) if distances is not None else [None] * len(frame)
+    return frame.assign(**{column: [figure_label(k, v, distance=d) for k, v, d in zip(keys, values, dists)]})
 
 
 def versus(
@@ -335,20 +321,25 @@ def versus(
     label: str = "This corpus",
     decimals: int = 2,
     provenance: Path | None = None,
+    on: str | None = None,
 ) -> Table:
-    """Paper beside ours: one row per ``(measure, figure_key, ours)`` (an optional fourth item
-    sets that row's decimals). ``figure_key`` may also be a number derived from the paper's
-    figures (a ratio of two of them, say): it is shown as the paper's value. ``ours`` may be a
-    number, text or an ``(estimate, low, high)`` triple; ``figure_key`` :data:`NOT_IN_PAPER`
-    marks a row the paper does not have (a judge beyond its five). Difference is ours minus paper where
-    both are numbers, else a dash. "Figure is" (set / calibrated / emergent) is added when the
-    corpus is simulated."""
+    """Paper beside ours: one row per ``(measure, figure_key, ours)``; an optional fourth item
+    sets that row's decimals, an optional fifth which examples ours is computed on ("all" or
+    "stage2"; ``on`` sets it for every row). ``figure_key`` may also be a number derived from the
+    paper's figures (a ratio of two of them, say): it is shown as the paper's value. ``ours`` may
+    be a number, text or an ``(estimate, low, high)`` triple; ``figure_key`` :data:`NOT_IN_PAPER`
+    marks a row the paper does not have (a judge beyond its five). Difference is ours minus paper
+    where both are numbers, else a dash. "Figure is" (the rule's label, :func:`figure_label`) is
+    added when the corpus is simulated. A row computed on other examples than the paper's figure
+    is refused (ValueError)."""
     simulated = bool(getattr(corpus, "simulated", False)) if simulated is None else simulated
     out = []
     for row in rows:
         measure, key, ours = row[:3]
-        d = row[3] if len(row) > 3 else decimals
+        d = row[3] if len(row) > 3 and row[3] is not None else decimals
         absent = isinstance(key, str) and key == NOT_IN_PAPER  # a judge the paper does not have
+        if not absent:
+            paper.check_scope(measure, key, row[4] if len(row) > 4 else on)
         theirs = None if absent else paper_value(key)
         est = ours[0] if isinstance(ours, tuple) else ours
         both = all(isinstance(v, numbers.Real) and not isinstance(v, bool) and not is_missing(v) for v in (theirs, est))
@@ -364,7 +355,7 @@ def versus(
         elif both:
             line["Difference"] = signed_number(float(est) - float(theirs), d)
         if simulated:
-            line["Figure is"] = DASH if absent else figure_status(key, provenance)
+            line["Figure is"] = DASH if absent else figure_label(key, est if both else None, d, path=provenance)
         out.append(line)
     frame = pd.DataFrame(out)
     return Table(frame, [False, True, True, True] + ([False] if simulated else []))

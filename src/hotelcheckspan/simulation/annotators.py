@@ -39,9 +39,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import betainc, expit, ndtri
 
-from ..book.paper import LLM_CAMPAIGNS as PAPER_LLM_CAMPAIGNS
 from ..categories import CATEGORIES
 from ..corpora.reader import NO_ERROR_LABELS
+from ..reference.paper import LLM_CAMPAIGNS as PAPER_LLM_CAMPAIGNS
 from .summaries import INC, MIS, NC, VAGUE, Claim, Example
 
 CONFUSION = {  # true status -> probabilities of (Not Checkable, Misleading, Incorrect) when marked

@@ -10,9 +10,11 @@ default. It is built in three steps (``data/README.md`` documents each):
    description.
 3. **Simulated annotators** (:mod:`.annotators`): span counts are *set* from the paper's
    Tables 3 and 4 (and LLM flagged records from Table 3's spans per error record); the human
-   process's four parameters are *calibrated* (:mod:`.calibration`) to the paper's human-human
-   agreement (Tables 5 and 6); everything else (human-LLM agreement, clusters, impression
-   statistics) is *emergent*. :mod:`.writer` writes the factgenie layout.
+   process's eight parameters are *calibrated* (:mod:`.calibration`) to the paper's human-human
+   agreement (Tables 5 and 6, the mean human span length); the human type shares (Table 2) and
+   the LLMs' agreement with the human majority were *tuned*; everything else (human-LLM span
+   agreement, clusters, impression statistics) is *emergent*. The label of each figure is derived
+   by :mod:`hotelcheckspan.reference.provenance`. :mod:`.writer` writes the factgenie layout.
 
 ``generate(out_dir)`` is byte-identical for a given seed.
 """
@@ -27,9 +29,9 @@ import pandas as pd
 
 from .. import corpora
 from ..analyses import dataset_level
-from ..book.paper import LLM_CAMPAIGNS as PAPER_LLM_CAMPAIGNS
-from ..book.paper import figures
 from ..corpora.reader import NO_ERROR_LABELS
+from ..reference.paper import LLM_CAMPAIGNS as PAPER_LLM_CAMPAIGNS
+from ..reference.paper import figures
 from . import calibration
 from .annotators import HUMAN, HUMAN_TABLE4, PAPER_NAME, HumanProcess, annotate
 from .summaries import build_examples

@@ -1,0 +1,98 @@
+"""Chapter 01 (data composition): the numbers and readings its prose needs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+from ...analyses import dataset_level
+from ...reference import paper
+from .. import labels, prose, tables
+from . import Passage, simulated_only
+
+
+def _differ(rows: Sequence[tuple]) -> Passage:
+    """The length and span figures that differ from the paper's by more than a tenth."""
+    numeric = [r for r in rows if isinstance(tables.paper_value(r[1]), (int, float))]
+    differ = [
+        (m, ours, tables.paper_value(key), (*rest, 2)[0])
+        for m, key, ours, *rest in numeric
+        if abs(ours - tables.paper_value(key)) > 0.1 * abs(tables.paper_value(key))
+    ]
+    head = (
+        f"- {prose.count_words(len(differ)).capitalize()} of the length and span figures "
+        f"{'differs' if len(differ) == 1 else 'differ'} from the paper's by more than a tenth"
+    )
+    if not differ:
+        return Passage(head + ".")
+    return Passage(
+        head
+        + ":\n"
+        + "\n".join(
+            f"  - {m}: {tables.number(ours, d)} here against {tables.number(theirs, d)} in the paper"
+            for m, ours, theirs, d in differ
+        )
+    )
+
+
+def readings(
+    corpus,
+    *,
+    shape: Sequence[tuple],
+    lengths: Sequence[tuple],
+    spans: Sequence[tuple],
+    dedup: pd.DataFrame,
+) -> dict[str, str | Passage]:
+    """Every value chapter 01's prose glues: ``shape``, ``lengths`` and ``spans`` are the rows of
+    its three paper-vs-ours tables (``tables.versus`` rows), ``dedup`` is
+    ``dataset_level.dedup_summary(corpus)``."""
+    reported = paper.figures()
+    ds = reported["dataset"]
+    by = {m: ours for m, _, ours, *_ in [*shape, *lengths, *spans]}
+    matched = [m for m, key, ours, *_ in shape if ours == tables.paper_value(key)]
+    n_examples = len(corpus.examples)
+    models = corpus.records.loc[corpus.records["kind"] == "model"]
+    human = dataset_level.overview(corpus, "human")
+    types = dataset_level.type_distribution(corpus, "human").set_index("type")
+    table2 = reported["table2_human_span_types"]
+    paper_order = sorted(table2, key=lambda t: -table2[t]["count"])
+    ours_order = list(types["count"].sort_values(ascending=False).index)
+    t3 = reported["table3_llm_campaigns"]
+    rising = dedup.sort_values("sources")["dropped %"].is_monotonic_increasing
+    spans_label = labels.kinds(spans).get("human spans", "")
+    return {
+        "n_stage2": tables.number(by["stage-2 examples"]),
+        "min_sources": tables.number(int(dedup["sources"].min())),
+        "max_sources": tables.number(int(dedup["sources"].max())),
+        "dedup_threshold": reported["preprocessing"]["dedup_rule"].split("> ")[1].split()[0],
+        "dedup_trend": "rises steadily" if rising else "does not rise steadily",
+        "n_examples": tables.number(n_examples),
+        "n_short": tables.number(by["short split"]),
+        "n_long": tables.number(by["long split"]),
+        "n_human_records": tables.number(human["records"]),
+        "shape_reading": "all match the paper's"
+        if len(matched) == len(shape)
+        else f"match the paper's in {prose.count_words(len(matched))} of {prose.count_words(len(shape))} rows",
+        "n_llm_records": tables.number(len(models)),
+        "n_llm_campaigns": prose.count_words(models["campaign"].nunique()),
+        "readme_llm_records": f"{ds['llm_records']:,}",
+        "readme_campaigns": prose.count_words(round(ds["llm_records"] / ds["examples"])),
+        "table3_campaigns": prose.count_words(len(t3)),
+        "table3_records": f"{len(t3) * ds['examples']:,}",
+        "table3_spans": tables.number(sum(r["total"] for r in t3.values())),
+        "n_human_spans": tables.number(human["spans"]),
+        "paper_human_spans": tables.number(ds["human_spans"]),
+        "spans_reading": prose.compare(human["spans"], ds["human_spans"], 0, "more than", "fewer than", "as many as"),
+        "spans_gap_pct": tables.number(abs(100 * (human["spans"] / ds["human_spans"] - 1)), 1),
+        "spans_label": simulated_only(corpus, f" (on the stand-in the count is {spans_label})").text
+        if spans_label
+        else "",
+        "differ_block": _differ([*lengths, *spans]),
+        "simulation_note": simulated_only(corpus, labels.passage([*shape, *lengths, *spans], corpus)),
+        "most_frequent_type": ours_order[0],
+        "second_type": ours_order[1],
+        "type_order_reading": "as in Table 2"
+        if ours_order[:2] == paper_order[:2]
+        else f"while Table 2 has {paper_order[0]} and {paper_order[1]}",
+    }

@@ -1,0 +1,183 @@
+"""Chapter 02 (dataset-level agreement): the numbers and readings its prose needs."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ...analyses import dataset_level
+from ...reference import paper
+from .. import labels, prose, tables
+from . import Passage, simulated_only
+
+TYPES = ["Not Checkable", "Misleading", "Incorrect"]
+
+
+def _short_share(spans: pd.DataFrame, campaign: str) -> float:
+    """The share of a campaign's spans that lie on the short split."""
+    return float((spans.loc[spans["campaign"] == campaign, "split"] == "short").mean())
+
+
+def _pct(a: float, b: float) -> float:
+    return 100 * (a / b - 1)
+
+
+def readings(
+    corpus, *, t3: pd.DataFrame, t4: pd.DataFrame, effects: pd.DataFrame, stage2: pd.DataFrame
+) -> dict[str, str | Passage]:
+    """Every value chapter 02's prose glues. ``t3``, ``t4``: ``dataset_level.table3/table4``
+    (columns ``campaign, total, paper total, <type>, paper <type>, spans/rec.``);
+    ``effects``: ``dataset_level.group_effects``; ``stage2``: the stage-2 examples."""
+    reported = paper.figures()
+    out: dict[str, str | Passage] = {"n_stage2": tables.number(len(stage2))}
+
+    # Table 3: totals, and the gpt-4o densities that only fit the short split
+    shown3 = t3.dropna(subset=["paper total"])
+    exact = int((shown3["total"] == shown3["paper total"]).sum())
+    worst = shown3.loc[(shown3["total"] - shown3["paper total"]).abs().idxmax()]
+    t3p = reported["table3_llm_campaigns"]
+    n_ex, n_short = reported["dataset"]["examples"], reported["dataset"]["splits"]["short"]
+    gpt = ["gpt-4o", "gpt-4o (LS)"]
+    short_fits = all(round(t3p[n]["total"] / n_short, 2) == t3p[n]["spans_per_record"] for n in gpt)
+    sp = corpus.spans
+    ours3 = t3.set_index("campaign")
+    out |= {
+        "t3_exact": f"{prose.count_words(exact)} of the {prose.count_words(len(shown3))} totals "
+        f"{'matches' if exact == 1 else 'match'} the paper's exactly",
+        "t3_worst_name": str(worst["campaign"]),
+        "t3_worst_ours": tables.number(worst["total"]),
+        "t3_worst_paper": tables.number(worst["paper total"]),
+        "p_spr_gpt4o": tables.number(t3p["gpt-4o"]["spans_per_record"]),
+        "p_spr_gpt4o_ls": tables.number(t3p["gpt-4o (LS)"]["spans_per_record"]),
+        "p_all_gpt4o": tables.number(t3p["gpt-4o"]["total"] / n_ex),
+        "p_all_gpt4o_ls": tables.number(t3p["gpt-4o (LS)"]["total"] / n_ex),
+        "n_short_paper": tables.number(n_short),
+        "n_examples_paper": tables.number(n_ex),
+        "short_reading": "equal" if short_fits else "do not equal",
+        "short_share_gpt4o": tables.number(
+            100 * float((sp.loc[sp["campaign"] == "gpt-4o", "split"] == "short").mean()), 0
+        ),
+        "short_share_gpt4o_ls": tables.number(
+            100 * float((sp.loc[sp["campaign"] == "gpt-4o-ls", "split"] == "short").mean()), 0
+        ),
+        "spr_gpt4o": tables.number(ours3.loc["gpt-4o", "spans/rec."]),
+        "spr_gpt4o_ls": tables.number(ours3.loc["gpt-4o (LS)", "spans/rec."]),
+    }
+    rows3 = [
+        (f"{r['campaign']} {col}", f"table3_llm_campaigns/{r['campaign']}/{col}", int(r[col]))
+        for _, r in shown3.iterrows()
+        for col in ["total", *TYPES]
+    ]
+    out["t3_note"] = simulated_only(
+        corpus,
+        "On the stand-in, Table 3's totals and type counts are inputs of the generator: it solves each "
+        "campaign's *expected* span count to the paper's (for the gpt-4o campaigns, Table 4's on the short split) "
+        "and draws each model's error types from Table 3's shares mixed with a confusion of each claim's true "
+        "status, so a realised total is one draw around the paper's and the type counts are not reproduced. "
+        f"By the rule their labels are: {_labels_line(rows3)}; span lengths are "
+        f"*{labels.kind('table3_llm_campaigns/gemma-3/avg_len')}*.",
+    )
+
+    # Table 4: totals and the largest gap per type
+    shown4 = t4.dropna(subset=["paper total"])
+    cells = [(r["campaign"], t, int(r[t]), int(r[f"paper {t}"])) for _, r in shown4.iterrows() for t in TYPES]
+    name, typ, ours_c, theirs_c = max(cells, key=lambda c: abs(c[2] - c[3]))
+    gap = (shown4["total"] - shown4["paper total"]).abs()
+    out |= {
+        "t4_total_gap": tables.number(int(gap.max())),
+        "t4_total_gap_name": str(shown4.loc[gap.idxmax(), "campaign"]),
+        "t4_cell": f"{name} {typ}",
+        "t4_cell_ours": tables.number(ours_c),
+        "t4_cell_paper": tables.number(theirs_c),
+        "t4_note": simulated_only(
+            corpus,
+            f"On the stand-in Table 4's totals are *{labels.kind('table4_dataset_level_stage2_subset/St. 1A/total')}* "
+            "(expected counts solved per campaign and group, one draw around them) and its counts per type "
+            f"*{labels.kind('table4_dataset_level_stage2_subset/St. 1A/Incorrect')}*, which is why they stray "
+            "further than the totals.",
+        ),
+    }
+
+    # Section 6.1: the text's figures, and what Table 4 itself gives
+    text = reported["dataset_level_text"]
+    t4p = reported["table4_dataset_level_stage2_subset"]
+    s1, s2 = effects.set_index("stage").loc["stage1"], effects.set_index("stage").loc["stage2"]
+    b_marking = (s1["B marked the error (%)"] + s2["B marked the error (%)"]) / 2
+    paper_b = text["group_b_more_annotations_pct"]
+    paper_min = float(text["group_b_minority_due_to_extra_errors_pct"].lstrip(">"))
+    t4_b1 = _pct(t4p["St. 1B"]["total"], t4p["St. 1A"]["total"])
+    t4_b2 = _pct(t4p["St. 2B"]["total"], t4p["St. 2A"]["total"])
+    t4_vol = _pct(t4p["St. 2A"]["total"] + t4p["St. 2B"]["total"], t4p["St. 1A"]["total"] + t4p["St. 1B"]["total"])
+    out |= {
+        "p_b_more": tables.number(paper_b),
+        "p_b_minority": text["group_b_minority_due_to_extra_errors_pct"].replace(">", "over "),
+        "p_volume": tables.number(abs(text["stage2_vs_stage1_volume_change_pct"]), 1),
+        "p_agree_points": tables.number(text["stage2_vs_stage1_intergroup_agreement_points"], 1),
+        "t4_b_more_s1": tables.number(t4_b1, 1),
+        "t4_b_more_s2": tables.number(t4_b2, 1),
+        "t4_volume": tables.number(abs(t4_vol), 1),
+        "effects_note": simulated_only(
+            corpus,
+            "On the stand-in these ratios are "
+            f"*{labels.kind('dataset_level_text/group_b_more_annotations_pct')}*: none is an input, but they "
+            "follow from Table 4's totals, which the generator sets in expectation; the rows computed from "
+            "Table 4's totals are the ones this simulation aims at, the text's figures are not (and disagree with "
+            "Table 4: see the paper's inconsistencies below).",
+        ),
+        "b_more_reading": "B marks more than A in both stages"
+        if s1["B more (%)"] > 0 and s2["B more (%)"] > 0
+        else "B does not mark more than A in both stages",
+        "b_more_s1": prose.compare(s1["B more (%)"], paper_b, 0, "more than", "less than", "about"),
+        "b_more_s2": prose.compare(s2["B more (%)"], paper_b, 0, "more than", "less than", "about"),
+        "b_more_s1_pct": tables.number(s1["B more (%)"], 1),
+        "b_more_s2_pct": tables.number(s2["B more (%)"], 1),
+        "paper_b_pct": tables.number(paper_b),
+        "b_marking_pct": tables.number(b_marking, 0),
+        "b_marking_reading": "as the paper reports"
+        if b_marking > paper_min
+        else f"far from the paper's {text['group_b_minority_due_to_extra_errors_pct'].replace('>', 'over ')}%",
+        "b_note": simulated_only(
+            corpus,
+            "The simulation gives group B a higher false-alarm rate but not fewer misses, so B marks more without "
+            "being the one that marks wherever the groups disagree; real group B annotators may differ from A in "
+            "threshold only, which the simulation does not capture."
+            if b_marking <= paper_min
+            else "The simulation gives group B a higher false-alarm rate, which is enough to reproduce this pattern.",
+        ),
+    }
+
+    # Which campaign marks most and least on the stage-2 examples
+    vol = dataset_level.campaign_table(corpus, stage2, by_group=True).set_index("name")
+    human = vol[vol["kind"] == "human"]["spans"].mean()
+    most, least = vol["spans"].idxmax(), vol["spans"].idxmin()
+    pmost = max(t4p, key=lambda n: t4p[n]["total"])
+    pleast = min(t4p, key=lambda n: t4p[n]["total"])
+    same = (paper.LLM_CAMPAIGNS.get(pmost, pmost), paper.LLM_CAMPAIGNS.get(pleast, pleast)) == (
+        vol.loc[most, "campaign"],
+        vol.loc[least, "campaign"],
+    )
+    out |= {
+        "most_name": str(most),
+        "most_ratio": tables.number(vol.loc[most, "spans"] / human, 1),
+        "least_name": str(least),
+        "least_spans": tables.number(vol.loc[least, "spans"]),
+        "extremes_reading": "as in the paper" if same else f"while in the paper {pmost} marks most and {pleast} least",
+    }
+    return out
+
+
+def _labels_line(rows) -> str:
+    """The rows' labels, grouped: "set for 4, set, missed by 1-40 for 16"."""
+    found = labels.kinds(rows)
+    exact = [m for m, lab in found.items() if lab == "set"]
+    missed = sorted(int(lab.rsplit(" ", 1)[1]) for lab in found.values() if lab.startswith("set, missed by"))
+    parts = []
+    if exact:
+        parts.append(f"*set* for {prose.count_words(len(exact))} of the {prose.count_words(len(found))}")
+    if missed:
+        parts.append(
+            f"*set, missed by* {missed[0]} to {missed[-1]} spans for the other {prose.count_words(len(missed))}"
+            if len(missed) > 1
+            else f"*set, missed by* {missed[0]} for one"
+        )
+    others = sorted({lab for lab in found.values() if not lab.startswith("set")})
+    return "; ".join(parts + [f"*{o}*" for o in others])

@@ -1,0 +1,123 @@
+"""Chapter 03 (example-level agreement): the numbers and readings its prose needs."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ...annotator_sets import HUMAN_SETS
+from ...categories import ANY, CATEGORIES
+from ...reference import paper
+from .. import labels, tables
+from . import Passage
+
+
+def readings(
+    corpus,
+    *,
+    stage2: pd.DataFrame,
+    votes: pd.DataFrame,
+    t5: pd.DataFrame,
+    distance: pd.DataFrame,
+    rel_ci: pd.DataFrame,
+    llm: pd.DataFrame,
+    n_boot: int,
+    level: float,
+) -> dict[str, str | Passage]:
+    """Every value chapter 03's prose glues, from what the chapter computed: ``votes``
+    (``example_level.votes``), ``t5`` (``vote_table``), ``distance`` (``vote_distance``),
+    ``rel_ci`` (``reliability_ci``), ``llm`` (``models_vs_majority``), and the bootstrap's
+    ``n_boot`` and ``level``."""
+    reported = paper.figures()
+    counts = t5.set_index("votes")
+    out: dict[str, str | Passage] = {
+        "n_stage2": tables.number(len(stage2)),
+        "n_raters": tables.number(len(HUMAN_SETS)),
+        "level_pct": tables.number(round(100 * level)),
+        "n_boot": tables.number(n_boot),
+    }
+
+    # majority errors per type: the sample behind recall (the same for every model)
+    first = llm["model"].iloc[0]
+    by = llm.set_index(["model", "label"])
+    for name, label in [
+        ("maj_inc", "Incorrect"),
+        ("maj_mis", "Misleading"),
+        ("maj_nc", "Not Checkable"),
+        ("maj_any", ANY),
+    ]:
+        out[name] = tables.number(int(by.loc[(first, label), "majority_errors"]))
+
+    # chance-corrected agreement
+    any_votes = votes[ANY]
+    rel = rel_ci[rel_ci["measure"] == "fleiss_kappa"].set_index("label")
+    per_type = rel.loc[list(CATEGORIES)]
+    at_chance = per_type.index[(per_type["low"] <= 0) & (per_type["high"] >= 0)].tolist()
+    out |= {
+        "share_12": tables.number(float(100 * any_votes.isin([1, 2]).mean()), 0),
+        "top_kappa_type": str(per_type["estimate"].idxmax()),
+        "top_kappa": tables.number(float(per_type["estimate"].max())),
+        "chance_types": (
+            " and ".join(at_chance)
+            + (
+                " stay within chance (their intervals include zero)"
+                if len(at_chance) > 1
+                else " stays within chance (its interval includes zero)"
+            )
+        )
+        if at_chance
+        else "no type's interval includes zero",
+    }
+
+    # the conservative alignment paradox
+    pooled = llm[llm["label"] == "per type (pooled)"].set_index("model")
+    top = pooled["agreement"].idxmax()
+    silent_like = pooled.loc[top, "bacc_low"] <= 0.5 <= pooled.loc[top, "bacc_high"]
+    recall = llm[llm["label"] == ANY].set_index("model")["recall_error"].sort_values(ascending=False)
+    out |= {
+        "top_agree_model": str(top),
+        "top_agree_marks": tables.number(int(pooled.loc[top, "model_errors"])),
+        "top_agree_n": tables.number(int(pooled.loc[top, "examples"])),
+        "top_agree": tables.number(float(pooled.loc[top, "agreement"])),
+        "top_agree_bacc": tables.number(float(pooled.loc[top, "bacc"])),
+        "top_agree_reading": "no better than a model that marks nothing (its interval includes one half)"
+        if silent_like
+        else "better than a model that marks nothing",
+        "top_recall_model": str(recall.index[0]),
+        "top_recall": tables.number(float(recall.iloc[0])),
+        "second_recall_model": str(recall.index[1]),
+        "second_recall": tables.number(float(recall.iloc[1])),
+        "maj_pooled": tables.number(int(pooled["majority_errors"].iloc[0])),
+        "top_recall_pooled_model": str(pooled["recall_error"].idxmax()),
+        "top_recall_pooled": tables.number(float(pooled["recall_error"].max())),
+    }
+    ma = reported["llm_majority_alignment"]
+    if ("gpt-4o", ANY) in by.index:
+        out["gpt4o_any"] = tables.number(float(by.loc[("gpt-4o", ANY), "agreement"]))
+    out["gpt4o_any_paper"] = str(ma["gpt-4o"]["any"])
+
+    # Table 5 against the paper
+    nc_ours = int(counts.loc[0, "Not Checkable"])
+    nc_paper = reported["table5_example_level_votes"]["Not Checkable"][0]
+    out |= {
+        "nc_zero_ours": tables.number(nc_ours),
+        "nc_zero_paper": tables.number(nc_paper),
+        "nc_zero_reading": "fewer than" if nc_ours < nc_paper else "more than" if nc_ours > nc_paper else "as many as",
+        "tvd_min": tables.number(float(distance["distance"].min()), 3),
+        "tvd_max": tables.number(float(distance["distance"].max()), 3),
+    }
+    table5 = sorted({labels.kind(f"table5_example_level_votes/{t}") for t in distance["error type"]})
+    alignment = labels.kind("llm_majority_alignment/gpt-4o/any")
+    tuned = labels.reason("llm_majority_alignment", "tuned")
+    out["sim_table5"] = Passage(
+        (
+            f"On the simulated stand-in these distributions are *{' or '.join(table5)}* (terms of the "
+            "calibration loss; the last column of the tables above gives each one's distance), and the "
+            f"LLMs' agreement with the majority is *{alignment}*" + (f": {tuned}." if tuned else ".")
+        )
+        if corpus.simulated
+        else ""
+    )
+    return out
+
+
+__all__ = ["readings"]

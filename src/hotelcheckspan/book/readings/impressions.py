@@ -1,0 +1,114 @@
+"""Chapter 07 (errors and impressions): the numbers and readings its prose needs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pandas as pd
+
+from ...reference import paper
+from .. import labels, prose, tables
+from . import Passage, simulated_only
+
+
+def _size(d: float) -> str:
+    """Cohen's conventional name for an effect size."""
+    return "negligible" if abs(d) < 0.2 else "small" if abs(d) < 0.5 else "medium" if abs(d) < 0.8 else "large"
+
+
+def readings(
+    corpus,
+    *,
+    ratings: pd.DataFrame,
+    welch: Mapping,
+    corr: pd.DataFrame,
+    per_type: pd.DataFrame,
+    bands: pd.DataFrame,
+    variance: Mapping,
+    effect: pd.DataFrame,
+    per_type_models: pd.DataFrame,
+    n_boot: int,
+) -> dict[str, str | Passage]:
+    """Every value chapter 07's prose glues, from what the chapter computed: ``ratings``
+    (``impressions.ratings``), ``welch`` (``errors_vs_none``), ``corr`` (``count_correlation``),
+    ``per_type`` (``by_type`` indexed by type), ``bands`` (``bands`` indexed by band),
+    ``variance`` (``annotator_variance``), ``effect`` (``error_effect_models``),
+    ``per_type_models`` and the bootstrap's ``n_boot``."""
+    reported = paper.figures()
+    imp = reported["impressions"]
+    low, high = reported["campaigns"]["impression_scale"]
+    inc = "Incorrect"
+    paper_order = sorted(imp["by_type"], key=lambda t: -imp["by_type"][t]["drop"])
+    type_of = {"n_" + t.lower().replace(" ", "_"): t for t in imp["by_type"]}
+    orders = {
+        m: [type_of[t] for t in g.sort_values("coef")["term"]] for m, g in per_type_models.groupby("model", sort=False)
+    }
+    agree = [m for m, o in orders.items() if o == paper_order]
+    mid = float(bands.loc["mid (4-5)", "with errors (%)"])
+    e = effect.set_index("model")["coef"]
+    ols, mixed = e.iloc[0], e.iloc[1]
+
+    # the stand-in's labels for the figures the ratings were built from, as the tables show them
+    rows = [("the mean impression without errors", "impressions/mean_no_error", welch["mean_no_error"])]
+    rows += [(f"the {t} drop", f"impressions/by_type/{t}/drop", float(per_type.loc[t, "drop"])) for t in imp["by_type"]]
+    found = labels.kinds(rows)
+    keys = dict((m, k) for m, k, _ in rows)
+    hit = [m for m, lab in found.items() if lab == "set"]
+    by_reason: dict[str, list[str]] = {}
+    for m, lab in found.items():
+        if lab.startswith("set, missed"):
+            by_reason.setdefault(labels.reason(keys[m]), []).append(f"{m} ({lab.removeprefix('set, ')})")
+    missed = [f"{', '.join(names)}: {why}" for why, names in by_reason.items()]
+    means = labels.kind(f"impressions/by_type/{inc}/mean")
+    note = (
+        "On the stand-in, the no-error mean and the per-type drops are inputs of the simulated ratings, *"
+        + labels.kind("impressions/mean_no_error")
+        + "*"
+        + (f"; reproduced within their tolerance: {', '.join(hit)}" if hit else "")
+        + (f". Missed beyond their tolerance: {'; '.join(missed)}" if missed else "")
+        + f". The means per type are *{means}*, and so are t and r, whose size the simulated raters' noise sets, "
+        "not the paper."
+    )
+    return {
+        "scale_low": tables.number(low),
+        "scale_high": tables.number(high),
+        "n_boot": tables.number(n_boot),
+        "n_ratings": tables.number(len(ratings)),
+        "n_annotators": tables.number(ratings["annotator_id"].nunique()),
+        "effect_size": _size(welch["d"]),
+        "d_ci": tables.interval(welch["d"], welch["d_low"], welch["d_high"]),
+        "direction": "lower" if welch["mean_with_error"] < welch["mean_no_error"] else "not lower",
+        "significance": "significantly" if welch["p"] < 0.05 else "not significantly",
+        "p_welch": tables.pvalue(welch["p"]),
+        "gap_no_error": tables.number(abs(welch["mean_no_error"] - imp["mean_no_error"])),
+        "gap_dir": prose.compare(welch["mean_no_error"], imp["mean_no_error"], 2, "above", "below", "equal to"),
+        "inc_drop_reading": prose.compare(
+            per_type.loc[inc, "drop"], imp["by_type"][inc]["drop"], 2, "larger than", "smaller than", "the same as"
+        ),
+        "inc_drop": tables.number(per_type.loc[inc, "drop"]),
+        "paper_inc_drop": tables.number(imp["by_type"][inc]["drop"]),
+        "t_reading": prose.compare(abs(welch["t"]), abs(imp["t_errors_vs_none"]), 1, "larger", "smaller", "the same"),
+        "r_reading": prose.compare(
+            abs(corr.loc[0, "r"]), abs(imp["r_error_count_vs_impression"]), 2, "stronger", "weaker", "as strong"
+        ),
+        "t_ours": tables.number(welch["t"], 1),
+        "r_ours": tables.number(corr.loc[0, "r"]),
+        "mid_pct": tables.number(mid, 1),
+        "mid_reading": "more than half, as the paper says" if mid > 50 else 'fewer than the paper\'s "over half"',
+        "sim_means_note": simulated_only(corpus, note),
+        "paper_order": ", then ".join(paper_order),
+        "order_reading": f"in all {prose.count_words(len(orders))} models, as in the paper"
+        if len(agree) == len(orders)
+        else f"in {', '.join(agree) if agree else 'none'} of the models ({prose.count_words(len(agree))} of "
+        f"{prose.count_words(len(orders))})",
+        "icc_pct": tables.number(100 * variance["icc"], 0),
+        "ols_coef": tables.number(ols),
+        "mixed_coef": tables.number(mixed),
+        "mixed_reading": "changes little" if abs(mixed - ols) < 0.1 * abs(ols) else "changes the estimate",
+        "mixed_note": simulated_only(
+            corpus,
+            "The simulated annotators' rating offsets are drawn independently of how much they mark, so the mixed "
+            "model's estimates stay close to the ordinary ones here. On real data, where annotators who mark more "
+            "may also rate more harshly, the mixed model is the one to trust.",
+        ),
+    }

@@ -1,0 +1,201 @@
+"""How each paper figure entered the stand-in, by rule: *set*, *calibrated*, *tuned* or *emergent*.
+
+The label of a figure is derived, never typed:
+
+- *calibrated*: the figure is a term of the calibration loss (:data:`.targets.LOSS_TERMS`, the list
+  :func:`hotelcheckspan.simulation.calibration.loss` sums over); shown with its achieved distance;
+- *tuned*: ``data/standin_provenance.yaml`` says, under ``tuned``, what was adjusted after looking
+  at the figure and when (the data sheet tells the story);
+- *set*: the file marks it ``input: true`` (the generator reads it from ``data/paper_figures.yaml``;
+  ``tests/test_provenance.py`` records which figures the generator reads and checks the file
+  against them) and states the ``tolerance`` within which the stand-in must reproduce it (0, exact,
+  unless stated; a number is absolute, ``"10%"`` relative); a set figure the stand-in misses is
+  labelled "set, missed by ...";
+- *emergent*: none of these.
+
+The file mirrors ``data/paper_figures.yaml``: an entry's ``input``/``tolerance``/``tuned`` apply to
+the figure it sits on and everything below it, the deepest wins, and an entry keyed by a column
+name (``total``) applies to that column of every row of its table. Each entry also says the
+``status`` a reader sees and a ``reason``; the test fails when a ``status`` differs from the rule's.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from .. import paths
+from . import paper, targets
+
+PROVENANCE = paths.DATA_ROOT / "standin_provenance.yaml"
+STATUSES = ("set", "calibrated", "tuned", "emergent")
+FIELDS = ("status", "reason", "input", "tolerance", "tuned", "in_code")
+
+
+@lru_cache(maxsize=4)
+def _read(path: Path, stamp: tuple) -> dict:
+    if not stamp:
+        return {}
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    if not isinstance(data, dict):
+        raise ValueError(f"{path.name}: expected a mapping of figures, not {type(data).__name__}")
+    _check(data, (), path)
+    return data
+
+
+def _check(node: dict, where: tuple, path: Path) -> None:
+    if "status" in node and node["status"] not in STATUSES:
+        raise ValueError(
+            f"{path.name}: {'/'.join(where)}: status must be one of {', '.join(STATUSES)}, not {node['status']!r}"
+        )
+    if "tolerance" in node:
+        _tolerance(node["tolerance"], 1.0, f"{path.name}: {'/'.join(where)}")
+    for key, value in node.items():
+        if isinstance(value, dict):
+            _check(value, (*where, str(key)), path)
+
+
+def _tolerance(tol, theirs: float, where: str = "") -> float:
+    """A tolerance in the figure's units: a number as it is, ``"10%"`` of the paper's value."""
+    if isinstance(tol, numbers.Real) and not isinstance(tol, bool) and tol >= 0:
+        return float(tol)
+    if isinstance(tol, str) and tol.endswith("%"):
+        try:
+            return abs(float(theirs)) * float(tol[:-1]) / 100
+        except ValueError:
+            pass
+    raise ValueError(f"{where}: tolerance must be a non-negative number or a percentage such as '10%', not {tol!r}")
+
+
+def load(path: Path | None = None) -> dict:
+    """The provenance file as a nested mapping (empty when there is none)."""
+    path = Path(path or PROVENANCE)
+    stat = path.stat() if path.is_file() else None
+    return _read(path, (stat.st_mtime_ns, stat.st_size) if stat else ())  # re-read when the file changes
+
+
+def _along(keys: tuple, path: Path | None) -> dict:
+    """The fields in force for a figure: for each field, the deepest entry along ``keys`` that
+    has it. A key the file does not list (a row such as a campaign name) is stepped over, so
+    column entries apply to every row."""
+    node, found, figure = load(path), {}, paper.figures()
+    for key in keys:
+        table = isinstance(figure, dict) and len(figure) > 1 and all(isinstance(v, dict) for v in figure.values())
+        figure = figure.get(key) if isinstance(figure, dict) else None
+        if not isinstance(node, dict) or key not in node:
+            if table:  # a row of a table the file does not list: its column entries apply
+                continue
+            break  # a figure the file does not cover: nothing deeper applies
+        node = node[key]
+        if isinstance(node, dict):
+            found.update({f: node[f] for f in FIELDS if f in node})
+    return found
+
+
+def lookup(*keys: str, path: Path | None = None) -> dict:
+    """``{status, reason}`` as the file declares them (the deepest entry along ``keys`` with a
+    status), e.g. ``lookup("table6_span_level", "Stage 1 - Stage 2", "F1_H")``. Raises
+    ``KeyError`` when no entry on the path has a status."""
+    fields = _along(tuple(keys), path)
+    if "status" not in fields:
+        raise KeyError(f"no stand-in provenance for {'/'.join(keys)}")
+    return {"status": fields["status"], "reason": fields.get("reason", "")}
+
+
+def declared(*keys: str, path: Path | None = None, default: str | None = None) -> str:
+    """The status the file declares (what its reader sees); :func:`kind` is what the rule says."""
+    try:
+        return lookup(*keys, path=path)["status"]
+    except KeyError:
+        if default is None:
+            raise
+        return default
+
+
+def _parts(key) -> tuple:
+    if isinstance(key, (tuple, list)):
+        return tuple(key)
+    try:
+        return paper.resolve(key)
+    except KeyError:
+        return tuple(str(key).split("/"))
+
+
+def kind(key, path: Path | None = None) -> str:
+    """The rule's label for a figure key (``"table3_llm_campaigns/gemma-3/total"`` or its parts):
+    calibrated (a loss term), tuned, set (an input) or emergent. Not a key (None, or a number
+    derived from the paper's figures): emergent."""
+    if key is None or isinstance(key, numbers.Real):
+        return "emergent"
+    parts = _parts(key)
+    if targets.term("/".join(map(str, parts))) is not None:
+        return "calibrated"
+    fields = _along(parts, path)
+    if fields.get("tuned"):
+        return "tuned"
+    if fields.get("input"):
+        return "set"
+    return "emergent"
+
+
+def status(*keys: str, path: Path | None = None, default: str | None = None) -> str:
+    """The rule's label (:func:`kind`) of the figure at ``keys``; ``default`` is accepted for
+    compatibility (the rule always has an answer: a figure nothing aims at is emergent)."""
+    return kind(keys, path)
+
+
+def fields(key, path: Path | None = None) -> dict:
+    """The provenance fields in force for a figure key (``status``, ``reason``, ``input``,
+    ``tolerance``, ``tuned``, ``in_code``: each from the deepest entry that has it)."""
+    return _along(_parts(key), path)
+
+
+def tolerance(key, theirs: float, path: Path | None = None) -> float:
+    """Within how much the stand-in must reproduce a set figure (0 unless the file says)."""
+    parts = _parts(key)
+    return _tolerance(_along(parts, path).get("tolerance", 0), theirs, "/".join(map(str, parts)))
+
+
+@dataclass(frozen=True)
+class Label:
+    """A figure's label: its ``kind`` and, where it applies, a ``gap``: how far a set figure was
+    missed beyond its tolerance, or a calibrated figure's achieved distance (``distance`` names
+    it: "off by" for a difference, "TVD" for a distribution)."""
+
+    kind: str
+    gap: float | None = None
+    distance: str = "off by"
+
+
+def _real(v) -> bool:
+    return isinstance(v, numbers.Real) and not isinstance(v, bool) and not math.isnan(float(v))
+
+
+def label(key, ours=None, distance: float | None = None, path: Path | None = None) -> Label:
+    """The label of a figure given our value: set figures say whether (and by how much) they were
+    missed; calibrated ones carry their distance (``distance`` for a distribution term, where the
+    row's own value is not the distance)."""
+    k = kind(key, path)
+    if k not in ("set", "calibrated"):
+        return Label(k)
+    theirs = paper.value(key) if isinstance(key, str) else None
+    if k == "calibrated":
+        t = targets.term("/".join(map(str, _parts(key))))
+        if t.distance == "tvd":
+            return Label(k, distance, "TVD") if distance is not None else Label(k)
+        if _real(ours) and _real(theirs) and "/".join(map(str, _parts(key))) == t.key:
+            return Label(k, abs(float(ours) - float(theirs)))
+        return Label(k)
+    if _real(ours) and _real(theirs):
+        gap = abs(float(ours) - float(theirs))
+        if gap > tolerance(key, theirs, path) + 1e-9:
+            return Label(k, gap)
+    return Label(k)
+
+
+__all__ = ["Label", "STATUSES", "declared", "fields", "kind", "label", "load", "lookup", "status", "tolerance"]

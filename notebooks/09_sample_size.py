@@ -79,8 +79,8 @@ tables.show(full, decimals=3)
 #
 # - **without replacement** ({cite:t}`shaib2024annotation`'s design): subsets of the corpus, n from {glue:text}`smallest_n` up to all
 #   {glue:text}`n_examples`. This asks whether a smaller test set *taken from this one* reaches
-#   the same order; at the full size every test set is the full set, so the answer is certain
-#   by construction.
+#   the same order; at the full size every test set is the full set itself, so the answer is
+#   certain there.
 # - **with replacement**: the corpus stands in for the population and each test set is a fresh
 #   draw of n examples from it, so n can go beyond the corpus (to {glue:text}`max_n`). This is
 #   the design for planning: it asks whether a *new* test set of n examples like these would

@@ -19,7 +19,7 @@
 # Every other chapter runs on the simulated stand-in for the gated HotelCheckSpan release. This
 # one runs the same package functions on **real** human and LLM annotations of **another task
 # and corpus**: the data-to-text "iaa" split of "Large Language Models as Span Annotators"
-# {cite:p}`kasner2025spanannotators` (MIT licence, bundled verbatim in `data/span-annotation-d2t-iaa/`
+# {cite:p}`kasner2026spanannotators` (MIT licence, bundled verbatim in `data/span-annotation-d2t-iaa/`
 # with its `SOURCE.md`). There, {glue:text}`n_groups` human annotator groups and
 # {glue:text}`n_models` LLMs marked errors in the same {glue:text}`n_examples` texts generated
 # from structured data (football matches, phone specifications, weather forecasts), in

@@ -66,13 +66,13 @@ glue("n_examples", int(pairs["examples"].max()), display=False)
 glue("n_boot", f"{N_BOOT:,}", display=False)
 compact = span_level.compact_table6(t6, reported)
 compact = tables.mark(compact, [f"table6_span_level/{c}/F1_H" for c in compact["Comparison"]], corpus)
-compact.style.hide(axis="index").set_uuid("ch04t1")
+tables.show(compact)
 
 # %% [markdown]
 # Precision and recall, with their intervals (expand):
 
 # %% tags=["hide-output"]
-span_level.versus_table6(t6, reported).style.hide(axis="index").set_uuid("ch04t2").format(precision=2, na_rep="")
+tables.show(span_level.versus_table6(t6, reported))
 
 # %% [markdown]
 # (spread)=
@@ -86,7 +86,7 @@ plots.pair_spread(pairs, reported["table6_span_level"])
 
 # %% tags=["hide-output"]
 cols = ["comparison", "ref", "hyp", "match", "precision", "recall", "f1", "ref_count", "hyp_count"]
-pairs[cols].style.hide(axis="index").set_uuid("ch04t3").format(precision=2)
+tables.show(pairs[cols])
 
 # %% [markdown]
 # (categories)=
@@ -103,7 +103,7 @@ pairs[cols].style.hide(axis="index").set_uuid("ch04t3").format(precision=2)
 per_cat = span_level.per_category(corpus)
 per_cat_f1 = per_cat.pivot_table(index=["comparison", "category"], columns="variant", values="f1", sort=False)
 per_cat_f1.columns.name = None
-per_cat_f1.reset_index().style.hide(axis="index").set_uuid("ch04t4").format(precision=2)
+tables.show(per_cat_f1.reset_index())
 
 # %% [markdown]
 # (definitions)=
@@ -124,24 +124,16 @@ per_cat_f1.reset_index().style.hide(axis="index").set_uuid("ch04t4").format(prec
 
 # %%
 defs = span_level.definitions(corpus, n_boot=N_BOOT, seed=0)
-span_level.definitions_versus(defs, reported, "f1").style.hide(axis="index").set_uuid("ch04t5").format(
-    precision=2, na_rep=""
-)
+tables.show(span_level.definitions_versus(defs, reported, "f1"))
 
 # %% [markdown]
 # Precision and recall under every definition, and every interval (expand):
 
 # %% tags=["hide-output"]
 for measure in ("precision", "recall"):
-    display(
-        span_level.definitions_versus(defs, reported, measure)
-        .style.hide(axis="index")
-        .set_uuid("ch04t6")
-        .format(precision=2, na_rep="")
-        .set_caption(measure)
-    )
+    display(tables.show(span_level.definitions_versus(defs, reported, measure), caption=measure))
 full = defs.drop(columns=["metric", "convention"])
-full.style.hide(axis="index").set_uuid("ch04t7").format(precision=2)
+tables.show(full)
 
 # %% [markdown]
 # Closeness to the paper cannot decide: our corpus is a stand-in, and its annotators can be tuned
@@ -158,7 +150,7 @@ full.style.hide(axis="index").set_uuid("ch04t7").format(precision=2)
 
 # %%
 implied = span_level.implied_recall(reported)
-implied.style.hide(axis="index").set_uuid("ch04t8").format(precision=2)
+tables.show(implied)
 
 # %%
 o3 = implied.set_index("comparison").loc["Human - LLM (O3-Mini)"]
@@ -252,7 +244,7 @@ glue("greedy_same", "identical" if same else "different", display=False)
 # only rows of one pair):
 
 # %%
-span_level.hard_soft_ratio_check(reported).style.hide(axis="index").set_uuid("ch04t9").format(precision=2, na_rep="")
+tables.show(span_level.hard_soft_ratio_check(reported))
 
 # %% [markdown]
 # The paper's F1 column is also the mean of per-pair F1, not the harmonic mean of the printed P and
@@ -270,7 +262,7 @@ span_level.hard_soft_ratio_check(reported).style.hide(axis="index").set_uuid("ch
 
 # %%
 effect = span_level.convention_effect(corpus)
-effect.style.hide(axis="index").set_uuid("ch04t10").format(precision=2)
+tables.show(effect)
 
 # %%
 glue("gap_mean", round(float(effect["difference"].abs().mean()), 4), display=False)

@@ -48,6 +48,7 @@ from hotelcheckspan.analyses import sample_size as ss
 from hotelcheckspan.annotator_sets import HUMAN_SETS, groups_of
 from hotelcheckspan.book import paper, plots, report
 from hotelcheckspan.book import sample_size_plots as ssp
+from hotelcheckspan.book.tables import show
 from hotelcheckspan.corpora import CorpusError
 
 plots.set_theme()
@@ -82,7 +83,7 @@ glue("resamples", f"{RESAMPLES:,}", display=False)
 glue("level", f"{ss.THRESHOLD:.0%}", display=False)
 glue("max_factor", ss.MAX_FACTOR, display=False)
 full = pd.DataFrame({t.measure: t.full() for t in tables}, index=tables[0].systems).rename_axis("LLM").reset_index()
-full.style.set_uuid("full-scores").hide(axis="index").format(precision=3)
+show(full, decimals=3)
 
 # %% [markdown]
 # We then draw {glue:text}`resamples` test sets of n examples for each n, in two designs:
@@ -106,9 +107,10 @@ within = ss.stability(tables, within_sizes, RESAMPLES, seed=0, replace=False)
 beyond = ss.stability(tables, beyond_sizes, RESAMPLES, seed=1, replace=True)
 glue("max_n", f"{int(beyond_sizes[-1]):,}", display=False)
 glue("mc_halfwidth", f"{(within['high'] - within['low']).max() / 2:.3f}", display=False)
-within.pivot_table(index=["measure", "pair"], columns="n", values="same_order", sort=False).round(
-    3
-).reset_index().style.set_uuid("stability").hide(axis="index").format(precision=3)
+show(
+    within.pivot_table(index=["measure", "pair"], columns="n", values="same_order", sort=False).reset_index(),
+    decimals=3,
+)
 
 # %% mystnb={"figure": {"caption": "Share of the test sets of n examples that rank each pair of LLM campaigns as the full stage-2 set does, by hard and soft span F1 against the four human sets and by balanced accuracy against the human majority. Left: subsets of the corpus (without replacement); right: draws with replacement, extrapolating past the corpus size (dotted). Dashed: 95%.", "name": "fig-stability"}, "image": {"alt": "Six panels of stability curves, one line per pair of LLM campaigns; most lines sit at 1 from the smallest n, a few rise slowly towards the 95% line."}}
 ssp.stability_curves(within, beyond, ss.THRESHOLD, corpus_size=N)
@@ -132,7 +134,7 @@ summary = ss.stable_n_summary(within, beyond, uncertainty)
 glue("n_outer", N_OUTER, display=False)
 glue("n_inner", N_INNER, display=False)
 shown = ss.readable(summary)
-shown.style.set_uuid("smallest-n").hide(axis="index").format(precision=3)
+show(shown, decimals=3)
 
 # %% [markdown]
 # Readings, per measure:
@@ -258,9 +260,12 @@ kappa_ci = widths[(widths["measure"] == human_tables[2].measure) & (widths["n"] 
 glue("kappa", f"{kappa:.3f}", display=False)
 glue("w_kappa_full", f"{kappa_ci['width']:.3f}", display=False)
 glue("kappa_word", "enough" if kappa_ci["low"] > 0 else "not enough", display=False)
-widths[widths["n"].isin([25, N, int(width_sizes[-1])])].pivot_table(
-    index=["measure", "system"], columns="n", values="width", sort=False
-).round(3).reset_index().style.set_uuid("widths").hide(axis="index").format(precision=3)
+show(
+    widths[widths["n"].isin([25, N, int(width_sizes[-1])])]
+    .pivot_table(index=["measure", "system"], columns="n", values="width", sort=False)
+    .reset_index(),
+    decimals=3,
+)
 
 # %% mystnb={"figure": {"caption": "Width of the 95% interval against the number of examples (log-log), for human-human span F1, Fleiss' kappa and each LLM's raw agreement with the human majority; the stage-2 corpus size dotted.", "name": "fig-widths"}, "image": {"alt": "Straight falling lines on log-log axes, one per agreement figure, all with slope about minus one half."}}
 ssp.interval_widths(widths, corpus_size=N)
@@ -295,7 +300,7 @@ glue("t_sm80", int(need.iloc[0]), display=False)
 glue("r_sm80", int(need.iloc[1]), display=False)
 glue("target", "80%", display=False)
 glue("power_word", "a small fraction of" if first.max() < effects["records"] / 5 else "fewer than", display=False)
-power.round(3).style.set_uuid("power").hide(axis="index").format(precision=3)
+show(power, decimals=3)
 
 # %% mystnb={"figure": {"caption": "Power of the impression tests against the number of records: resampled (solid, with its Monte Carlo interval) and statsmodels' analytic power (dashed); 80% dashed grey.", "name": "fig-power"}, "image": {"alt": "Two rising power curves, resampled and analytic close together, crossing 80% below a hundred records."}}
 ssp.power_curves(power)
@@ -334,13 +339,13 @@ plan_row = {
     "examples needed": ss.describe_n(plan["n_needed"], plan["max_n"]),
     "95% interval": f"{ss.describe_n(plan['n_low'], plan['max_n'])} to {ss.describe_n(plan['n_high'], plan['max_n'])}",
 }
-pd.DataFrame([plan_row]).style.set_uuid("plan").hide(axis="index").format(precision=3)
+show(pd.DataFrame([plan_row]), decimals=3)
 
 # %% [markdown]
 # (public)=
 # ## The public corpus
 #
-# The public "LLMs as span annotators" corpus of chapter 08 {cite:p}`kasner2025spanannotators` has many
+# The public "LLMs as span annotators" corpus of chapter 08 {cite:p}`kasner2026spanannotators` has many
 # human annotators but only {glue:text}`public_examples` examples, so the within-corpus design can only go up to
 # its size, and the with-replacement design extrapolates from very little. Its LLM campaigns
 # are compared by span F1 against every human annotator group (BACC is left out: a clear
@@ -393,7 +398,7 @@ if real is not None:
     display_frame = ss.readable(real_summary)
 else:
     display_frame = pd.DataFrame({"status": ["public corpus not available in this build"]})
-display_frame.style.set_uuid("public").hide(axis="index").format(precision=3)
+show(display_frame, decimals=3)
 
 # %%
 ssp.stability_curves(real_within, real_beyond, ss.THRESHOLD, corpus_size=real_n) if real is not None else Markdown(

@@ -147,7 +147,7 @@ class BibtexCompendium(SphinxDirective):
         root = Path(self.env.srcdir)
         self.env.note_dependency(str(root / "CITATION.cff"))
         note = nodes.paragraph(
-            text="For biblatex (@software); for plain BibTeX styles, which do not know @software, the @misc entry after it."
+            text="For biblatex (@software); for plain BibTeX styles, which lack @software, the @misc entry below."
         )
         return [_code(compendium_bibtex(root)), note, _code(compendium_bibtex(root, plain=True))]
 

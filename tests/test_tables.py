@@ -254,6 +254,7 @@ def test_notebooks_show_no_bare_styler():
     offenders = [
         f"{p.name}:{i}"
         for p in sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.py"))
+        + sorted((Path(__file__).resolve().parents[1] / "book").glob("*.md"))
         for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
         if re.search(r"\.style\b|Styler", line) and not line.lstrip().startswith("#")
     ]

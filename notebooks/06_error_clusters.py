@@ -127,7 +127,7 @@ tables.show(overview_paper.rename(columns=readable).drop(columns=["most central 
 table7 = paper.frame(reported["clustering"]["table7_clusters"], "cluster (paper)")
 tables.show(table7.rename(columns={"count": "spans", "pct": "share %"}), decimals={"share %": 1})
 
-# %% mystnb={"figure": {"caption": "Human spans in two dimensions (PCA of their embeddings), coloured by error type, with cluster names at cluster centres.", "name": "fig-cluster-map"}, "image": {"alt": "Scatter plot of human error spans in two dimensions coloured by error type, with cluster names placed at cluster centres."}}
+# %% mystnb={"figure": {"caption": "Human spans in two dimensions (PCA of their embeddings), one dot per span coloured by its error type (where dots stack, the top one shows); the largest clusters are named at their centres (every cluster is in the table above).", "name": "fig-cluster-map"}, "image": {"alt": "Scatter plot of human error spans in two dimensions coloured by error type, with cluster names placed at cluster centres."}}
 plots.cluster_map(clusters.map_2d(X), labels, error_spans["type"].to_numpy(), overview["label"].tolist())
 
 # %% [markdown]

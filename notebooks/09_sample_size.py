@@ -400,7 +400,7 @@ else:
     display_frame = pd.DataFrame({"status": ["public corpus not available in this build"]})
 show(display_frame, decimals=3)
 
-# %%
+# %% mystnb={"figure": {"caption": "The public corpus of chapter 08: share of the test sets of n texts that rank each pair of its LLM annotators as the full set does (left: subsets of the corpus; right: draws with replacement past the corpus size, dotted). With many pairs, the colour names a pair's first LLM and the line style its second. Dashed: 95%.", "name": "fig-public-stability"}, "image": {"alt": "Stability curves for every pair of the public corpus' LLM annotators, with and without replacement; lines coloured by the first LLM and dashed by the second."}}
 ssp.stability_curves(real_within, real_beyond, ss.THRESHOLD, corpus_size=real_n) if real is not None else Markdown(
     "No figure: the public corpus is not available in this build."
 )

@@ -415,9 +415,8 @@ def test_pages_read_well_at_both_widths(server, browser):
                     problems.append(f"{rel}: the footer does not name the corpus the page loads ({footer!r})")
             elif page.locator(".simulated-notice").count() and "simulated stand-in" not in footer:
                 problems.append(f"{rel}: a simulated page whose footer does not say so ({footer!r})")
-            cited = {
-                k.strip() for group in CITE.findall(source_of(rel).read_text(encoding="utf-8")) for k in group.split(",")
-            }
+            text = source_of(rel).read_text(encoding="utf-8")
+            cited = {k.strip() for group in CITE.findall(text) for k in group.split(",")}
             linked = set(
                 page.eval_on_selector_all(
                     "main a[href*='#ref-']", "els => els.map(e => e.getAttribute('href').split('#ref-')[1])"

@@ -131,20 +131,7 @@ tables.show(
 
 # %%
 reliability = example_level.reliability_ci(marks, n_boot=300, seed=0)
-wide = reliability.pivot(index="label", columns="measure", values=["estimate", "low", "high"])
-shown = pd.DataFrame({"label": wide.index})
-for m in ("fleiss_kappa", "krippendorff_alpha"):
-    for part, suffix in (("estimate", ""), ("low", "_low"), ("high", "_high")):
-        shown[m + suffix] = wide[(part, m)].to_numpy()
-shown = shown.set_index("label").loc[[*corpus.categories, "Any"]].reset_index()
-tables.show(
-    shown,
-    headers={
-        "label": "Category",
-        "fleiss_kappa": "Fleiss' kappa [95% CI]",
-        "krippendorff_alpha": "Krippendorff's alpha [95% CI]",
-    },
-)
+tables.show(example_level.reliability_summary(reliability).rename(columns={"error type": "category"}))
 
 # %% [markdown]
 # Beyond chance, the groups agree most on {glue:text}`kappa_best_category` (Fleiss' kappa

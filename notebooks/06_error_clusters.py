@@ -32,6 +32,8 @@
 #    ([Clusters and consensus](consensus))
 
 # %%
+from IPython.display import display
+
 import hotelcheckspan
 from hotelcheckspan.analyses import clusters
 from hotelcheckspan.book import paper, plots, readings, report, tables
@@ -109,7 +111,9 @@ readable = {
     "top_terms": "top terms",
     "central": "most central spans",
 }
-tables.show(overview.rename(columns=readable), decimals={"share %": 1})
+named = overview.rename(columns=readable)
+display(tables.show(named.drop(columns=["most central spans"]), decimals={"share %": 1}))
+tables.dropdown(tables.show(named[["name", "most central spans"]]), "The most central spans of each cluster")
 
 # %% [markdown]
 # The same at the paper's k:

@@ -439,3 +439,25 @@ def test_pages_read_well_at_both_widths(server, browser):
         desktop.close()
         phone.close()
     assert not problems, "\n".join(problems)
+
+
+def test_phone_contents_drawer_closes_after_a_tap(server, browser):
+    """book/_static/phone.js: tapping an entry of the on-page contents jumps there and closes the
+    drawer that covered the page; the toggle's tooltip does not stay on screen."""
+    reader = Reader(browser, server, PHONE)
+    try:
+        page = reader.open(CHAPTERS[0])
+        page.click(".secondary-toggle")
+        page.wait_for_function(
+            "() => { const r = document.querySelector('.bd-sidebar-secondary').getBoundingClientRect();"
+            " return r.left >= 0 && r.right <= innerWidth; }"
+        )
+        page.locator(".bd-sidebar-secondary a[href^='#']").nth(1).click()
+        page.wait_for_timeout(500)
+        assert not in_view(page, ".bd-sidebar-secondary"), "the contents drawer stays open after a tap"
+        page.click(".primary-toggle")
+        page.wait_for_timeout(300)
+        assert visible(page, ".tooltip.show") == 0, "a tooltip stays on screen after a tap"
+        assert not reader.problems(CHAPTERS[0])
+    finally:
+        reader.close()

@@ -365,6 +365,10 @@ def test_exports_are_linked_for_download(server, browser):
         assert sorted(Path(urlparse(h).path).name for h in links) == sorted(files)
         for h in links:
             assert page.request.get(h).status == 200, h
+        with index.open(encoding="utf-8") as fh:
+            notes = {row["note"] for row in csv.DictReader(fh)}
+        for note in notes:  # the data note is said once above the table, not in every row
+            assert page.inner_text("main").count(note) == 1, f"{note!r} not said exactly once"
     finally:
         reader.close()
 

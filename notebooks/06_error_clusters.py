@@ -206,7 +206,7 @@ tables.show(
 # The paper's Section 6.4 reads its clusters two ways this page can check. It calls them
 # "error types": here a cluster's commonest annotated type covers {glue:text}`purity`% of its
 # spans, against {glue:text}`purity_base`% for the commonest type over all spans, what clusters
-# unrelated to type would reach. And it finds that clusters of concrete facilities and services
+# unrelated to type would reach: {glue:text}`purity_reading`. And it finds that clusters of concrete facilities and services
 # agree more: here the least supported cluster, {glue:text}`low_cluster`
 # ({glue:text}`low_cluster_share`% with support), is mostly {glue:text}`low_cluster_kind`, the
 # best supported, {glue:text}`high_cluster` ({glue:text}`high_cluster_share`%), mostly

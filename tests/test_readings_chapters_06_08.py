@@ -47,6 +47,48 @@ def test_type_purity_against_the_commonest_type():
     assert got == {"purity": pytest.approx(100 * 17 / 20), "baseline": pytest.approx(100 * 11 / 20)}
 
 
+def test_purity_reading_needs_a_margin_over_the_commonest_type():
+    base = dict(
+        candidates=candidates(0.7, 0.5, 0.7, 0.5),
+        k=3,
+        paper_k=3,
+        k_range=(2, 4),
+        table7=pd.DataFrame({"count": [10], "pct": [10.0]}),
+        type_test=pd.DataFrame({"p-value": [0.5], "cells expected below 5": [0], "cells": [4]}),
+        claim_counts=pd.Series({"soft": 1, "concrete": 1, "mixed": 0, "none": 0}),
+        strata=pd.DataFrame({"annotators": [2, 4], "spans": [10, 10], "agreed": [2, 6]}),
+        consensus_tests=pd.DataFrame(
+            {
+                "test": ["crude (Fisher's exact test)", "stratified by annotators (Cochran-Mantel-Haenszel)"],
+                "spans": [20, 20],
+                "odds ratio": [0.8, 0.8],
+                "low": [0.5, 0.5],
+                "high": [1.2, 1.2],
+                "p-value": [0.4, 0.4],
+            }
+        ),
+        per_cluster=pd.DataFrame(
+            {
+                "cluster": [0, 1],
+                "label": ["a", "b"],
+                "claim": ["soft", "concrete"],
+                "size": [5, 5],
+                "agreed": [20.0, 60.0],
+            }
+        ),
+        level=0.95,
+    )
+
+    class Sim:
+        simulated = False
+
+    mixed = error_clusters.readings(Sim(), cross=pd.DataFrame({"Incorrect": [5, 5], "Misleading": [4, 6]}), **base)
+    pure = error_clusters.readings(Sim(), cross=pd.DataFrame({"Incorrect": [10, 0], "Misleading": [0, 10]}), **base)
+    assert "hardly by error type" in mixed["purity_reading"]
+    assert "towards error types" in pure["purity_reading"] and pure["purity"] == "100"
+    assert pure["low_cluster"] == "a" and "concrete clusters agree more" in pure["kind_reading"]
+
+
 def test_support_pooled_by_the_clusters_kind():
     per_cluster = pd.DataFrame(
         {

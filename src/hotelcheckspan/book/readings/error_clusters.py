@@ -17,6 +17,7 @@ from . import Passage, simulated_only
 
 PICK, PAPER = "silhouette's pick", "the paper"
 ALPHA = 0.05
+PURITY_MARGIN = 10  # percentage points above the commonest type's share before clusters read as types
 
 
 def _n(v, d: int = 2) -> str:
@@ -141,6 +142,11 @@ def readings(
     out["purity"] = _n(purity["purity"], 0)
     out["purity_base"] = _n(purity["baseline"], 0)
     out["purity_gap"] = _n(purity["purity"] - purity["baseline"], 0)
+    out["purity_reading"] = (
+        "clusters group spans by what the claim says, hardly by error type"
+        if purity["purity"] - purity["baseline"] < PURITY_MARGIN
+        else "clusters go some way towards error types"
+    )
 
     # support by number of annotators
     overall = strata.groupby("annotators")[["spans", "agreed"]].sum()

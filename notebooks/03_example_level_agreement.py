@@ -58,7 +58,7 @@ report.corpus_banner(corpus)
 marks = example_level.marks(corpus, HUMAN_SETS, stage2)
 votes = example_level.votes(marks)
 t5 = example_level.vote_table(votes)
-t5.style.hide(axis="index").format(precision=1).set_uuid("t5")
+tables.show(t5, decimals=1)
 
 # %% [markdown]
 # Beside the paper, vote by vote, and as one distance per type: the total variation distance
@@ -74,25 +74,18 @@ versus_t5 = paper.versus(
         for v in counts.index
     ]
 )
-(
-    tables.mark(versus_t5, "table5_example_level_votes", corpus)
-    .style.hide(axis="index")
-    .format(precision=0, na_rep="–")
-    .set_uuid("t5v")
-)
+tables.show(tables.mark(versus_t5, "table5_example_level_votes", corpus), decimals=0)
 
 # %%
 distance = example_level.vote_distance(t5, reported["table5_example_level_votes"])
-(
+tables.show(
     tables.mark(
         distance,
         [f"table5_example_level_votes/{t}" for t in distance["error type"]],
         corpus,
         distances=distance["distance"],
-    )
-    .style.hide(axis="index")
-    .format({"distance": "{:.3f}"})
-    .set_uuid("t5d")
+    ),
+    decimals={"distance": 3},
 )
 
 # %% [markdown]
@@ -104,7 +97,7 @@ distance = example_level.vote_distance(t5, reported["table5_example_level_votes"
 
 # %%
 rel_ci = example_level.reliability_ci(marks, n_boot=N_BOOT, seed=0, level=LEVEL)
-example_level.reliability_summary(rel_ci).style.hide(axis="index").set_uuid("rel")
+tables.show(example_level.reliability_summary(rel_ci))
 
 # %% [markdown]
 # (llms)=
@@ -127,7 +120,7 @@ example_level.reliability_summary(rel_ci).style.hide(axis="index").set_uuid("rel
 models = judges(corpus)
 llm = example_level.models_vs_majority(corpus, models, examples=stage2, n_boot=N_BOOT, seed=0)
 by = llm.set_index(["model", "label"])
-example_level.alignment_summary(llm).style.hide(axis="index").set_uuid("llm")
+tables.show(example_level.alignment_summary(llm))
 
 # %% [markdown]
 # The paper reports raw agreement only:
@@ -141,12 +134,7 @@ versus_llm = paper.versus(
         for which, key, label in [("per type", "per_type", "per type (pooled)"), ("any error", "any", "Any")]
     ]
 )
-(
-    tables.mark(versus_llm, "llm_majority_alignment", corpus)
-    .style.hide(axis="index")
-    .format(precision=2, na_rep="–")
-    .set_uuid("llmv")
-)
+tables.show(tables.mark(versus_llm, "llm_majority_alignment", corpus))
 
 # %% mystnb={"figure": {"caption": "The conservative alignment paradox: raw agreement with the human majority against balanced accuracy, per model, with 95% bootstrap intervals.", "name": "fig-paradox"}, "image": {"alt": "Two dot plots, per type pooled and any error: for each LLM campaign, raw agreement and balanced accuracy with intervals; silent models have high agreement but balanced accuracy near 0.5."}}
 plots.paradox(llm)

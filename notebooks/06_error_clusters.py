@@ -32,11 +32,12 @@
 #    ([Clusters and consensus](consensus))
 
 # %%
-from myst_nb import glue
+from IPython.display import display
 
 import hotelcheckspan
 from hotelcheckspan.analyses import clusters
-from hotelcheckspan.book import paper, plots, report, tables
+from hotelcheckspan.book import paper, plots, readings, report, tables
+from hotelcheckspan.book.readings import error_clusters
 
 LEVEL = 0.95
 plots.set_theme()
@@ -44,9 +45,6 @@ corpus = hotelcheckspan.load()
 reported = paper.figures()
 paper_k = reported["clustering"]["k_chosen"]
 k_lo, k_hi = reported["clustering"]["k_search"]
-glue("n_init", clusters.N_INIT, display=False)
-glue("k_lo", k_lo, display=False)
-glue("k_hi", k_hi, display=False)
 report.corpus_banner(corpus)
 
 # %% [markdown]
@@ -67,11 +65,9 @@ versus_k = paper.versus(
         ("chosen k", paper_k, k),
     ]
 )
-(
-    tables.mark(versus_k, ["clustering/spans_embedded", "clustering/spans_embedded", "clustering/k_chosen"], corpus)
-    .style.hide(axis="index")
-    .format(precision=0, na_rep="–")
-    .set_uuid("k")
+tables.show(
+    tables.mark(versus_k, ["clustering/spans_embedded", "clustering/spans_embedded", "clustering/k_chosen"], corpus),
+    decimals=0,
 )
 
 # %% mystnb={"figure": {"caption": "Silhouette of k-means++ over k; the dashed line marks the chosen k, the dotted one the paper's.", "name": "fig-silhouette"}, "image": {"alt": "Line plot of silhouette against k over the search range, with the chosen and the paper's k marked."}}
@@ -85,58 +81,11 @@ plots.silhouette(curve, k, paper_k)
 
 # %%
 candidates = clusters.compare_k(X, curve, {"silhouette's pick": k, "the paper": paper_k})
-candidates.style.hide(axis="index").format(
-    {"silhouette": "{:.3f}", "largest cluster %": "{:.1f}", "mean ARI": "{:.2f}", "lowest ARI": "{:.2f}"}
-).set_uuid("cand")
+tables.show(candidates, decimals={"silhouette": 3, "largest cluster %": 1})
 
 # %% [markdown]
-# {glue:text}`k_reading` Across seeds, the mean ARI is {glue:text}`ari_pick:.2f` at the
-# silhouette's pick and {glue:text}`ari_paper:.2f` at the paper's k: {glue:text}`ari_reading`
-
-# %%
-cand = candidates.set_index("chosen by")
-sil_pick, sil_paper = (
-    round(float(cand.loc["silhouette's pick", "silhouette"]), 3),
-    round(float(cand.loc["the paper", "silhouette"]), 3),
-)
-ari_pick, ari_paper = (
-    round(float(cand.loc["silhouette's pick", "mean ARI"]), 2),
-    round(float(cand.loc["the paper", "mean ARI"]), 2),
-)
-glue("n_seeds", len(clusters.SEEDS), display=False)
-glue("ari_pick", ari_pick, display=False)
-glue("ari_paper", ari_paper, display=False)
-glue(
-    "k_reading",
-    (
-        f"The silhouette picks k = {k}, the paper's k"
-        if k == paper_k
-        else f"The silhouette picks k = {k} (silhouette {sil_pick:.3f}) where the paper reports "
-        f"k = {paper_k} (silhouette {sil_paper:.3f} here)"
-    )
-    + (", the end of the search range: the curve has not peaked inside it." if k == k_hi else "."),
-    display=False,
-)
-low_pick = round(float(cand.loc["silhouette's pick", "lowest ARI"]), 2)
-low_paper = round(float(cand.loc["the paper", "lowest ARI"]), 2)
-glue(
-    "ari_reading",
-    (
-        "runs with different seeds share only part of their partitions (mean ARI below 0.8); "
-        if max(ari_pick, ari_paper) < 0.8
-        else ""
-    )
-    + (
-        "the paper's k is the more stable"
-        if ari_paper > ari_pick
-        else "the silhouette's pick is the more stable"
-        if ari_pick > ari_paper
-        else "both are equally stable"
-    )
-    + f" (lowest pairwise ARI {low_pick:.2f} at the silhouette's pick, {low_paper:.2f} at the paper's k)."
-    + " Cluster names and shares below are one seed's.",
-    display=False,
-)
+# {glue:text}`k_reading` Across seeds, the mean ARI is {glue:text}`ari_pick` at the
+# silhouette's pick and {glue:text}`ari_paper` at the paper's k: {glue:text}`ari_reading`
 
 # %% [markdown]
 # (table7)=
@@ -162,7 +111,9 @@ readable = {
     "top_terms": "top terms",
     "central": "most central spans",
 }
-overview.rename(columns=readable).style.hide(axis="index").format({"share %": "{:.1f}"}).set_uuid("t7")
+named = overview.rename(columns=readable)
+display(tables.show(named.drop(columns=["most central spans"]), decimals={"share %": 1}))
+tables.dropdown(tables.show(named[["name", "most central spans"]]), "The most central spans of each cluster")
 
 # %% [markdown]
 # The same at the paper's k:
@@ -170,13 +121,7 @@ overview.rename(columns=readable).style.hide(axis="index").format({"share %": "{
 # %%
 labels_paper, centers_paper = clusters.cluster(X, paper_k)
 overview_paper = clusters.overview(error_spans, X, labels_paper, centers_paper, kinds=kinds)
-(
-    overview_paper.rename(columns=readable)
-    .drop(columns=["most central spans"])
-    .style.hide(axis="index")
-    .format({"share %": "{:.1f}"})
-    .set_uuid("t7p")
-)
+tables.show(overview_paper.rename(columns=readable).drop(columns=["most central spans"]), decimals={"share %": 1})
 
 # %% [markdown]
 # The paper's Table 7 lists {glue:text}`paper_listed` of its {glue:text}`paper_k` clusters
@@ -184,14 +129,9 @@ overview_paper = clusters.overview(error_spans, X, labels_paper, centers_paper, 
 
 # %%
 table7 = paper.frame(reported["clustering"]["table7_clusters"], "cluster (paper)")
-glue("paper_listed", len(table7), display=False)
-glue("paper_k", paper_k, display=False)
-glue("paper_share_base", int(round(100 * table7["count"].sum() / table7["pct"].sum())), display=False)
-table7.rename(columns={"count": "spans", "pct": "share %"}).style.hide(axis="index").format(
-    {"share %": "{:.1f}"}
-).set_uuid("t7paper")
+tables.show(table7.rename(columns={"count": "spans", "pct": "share %"}), decimals={"share %": 1})
 
-# %% mystnb={"figure": {"caption": "Human spans in two dimensions (PCA of their embeddings), coloured by error type, with cluster names at cluster centres.", "name": "fig-cluster-map"}, "image": {"alt": "Scatter plot of human error spans in two dimensions coloured by error type, with cluster names placed at cluster centres."}}
+# %% mystnb={"figure": {"caption": "Human spans in two dimensions (PCA of their embeddings), one dot per span coloured by its error type (where dots stack, the top one shows); the largest clusters are named at their centres (every cluster is in the table above).", "name": "fig-cluster-map"}, "image": {"alt": "Scatter plot of human error spans in two dimensions coloured by error type, with cluster names placed at cluster centres."}}
 plots.cluster_map(clusters.map_2d(X), labels, error_spans["type"].to_numpy(), overview["label"].tolist())
 
 # %% [markdown]
@@ -205,10 +145,10 @@ plots.cluster_map(clusters.map_2d(X), labels, error_spans["type"].to_numpy(), ov
 # %%
 cross, type_test = clusters.by_type(error_spans, labels)
 cross.index = overview["label"]
-cross.rename_axis("cluster").rename_axis(columns=None).reset_index().style.hide(axis="index").set_uuid("cross")
+tables.show(cross.rename_axis("cluster").rename_axis(columns=None).reset_index())
 
 # %%
-type_test.style.hide(axis="index").format({"chi-square": "{:.1f}", "p-value": clusters.p_text}).set_uuid("chi")
+tables.show(type_test, decimals={"chi-square": 1})
 
 # %% [markdown]
 # (consensus)=
@@ -224,13 +164,13 @@ type_test.style.hide(axis="index").format({"chi-square": "{:.1f}", "p-value": cl
 
 # %%
 claim_counts = kinds["claim"].value_counts().reindex(["soft", "concrete", "mixed", "none"], fill_value=0)
-claim_counts.rename_axis("claim kind").rename("spans").reset_index().style.hide(axis="index").set_uuid("kinds")
+tables.show(claim_counts.rename_axis("claim kind").rename("spans").reset_index())
 
 # %% [markdown]
 # Support depends on how many annotators saw the example: a span on an example with
 # {glue:text}`n_hi_ann` human records has {glue:text}`others_hi` other records that may overlap it, one on an example
-# with {glue:text}`n_lo_ann` has {glue:text}`others_lo`. Overall, {glue:text}`share_lo:.0f`% of the spans on
-# {glue:text}`n_lo_ann`-annotator examples have support against {glue:text}`share_hi:.0f`% on
+# with {glue:text}`n_lo_ann` has {glue:text}`others_lo`. Overall, {glue:text}`share_lo`% of the spans on
+# {glue:text}`n_lo_ann`-annotator examples have support against {glue:text}`share_hi`% on
 # {glue:text}`n_hi_ann`-annotator examples, and soft and concrete spans need not be spread
 # alike over the two. So the comparison is made within each number of annotators and pooled
 # (Cochran-Mantel-Haenszel), with a logistic regression as a cross-check.
@@ -239,11 +179,9 @@ claim_counts.rename_axis("claim kind").rename("spans").reset_index().style.hide(
 agreed = clusters.consensus(error_spans)
 n_annotators = clusters.annotators(corpus, error_spans)
 strata = clusters.consensus_by_stratum(kinds["claim"], agreed, n_annotators)
-(
-    strata.rename(columns={"annotators": "annotators per example", "agreed": "spans with support", "share": "share %"})
-    .style.hide(axis="index")
-    .format({"share %": "{:.1f}"})
-    .set_uuid("strata")
+tables.show(
+    strata.rename(columns={"annotators": "annotators per example", "agreed": "spans with support", "share": "share %"}),
+    decimals={"share %": 1},
 )
 
 # %% [markdown]
@@ -252,75 +190,45 @@ strata = clusters.consensus_by_stratum(kinds["claim"], agreed, n_annotators)
 
 # %%
 consensus_tests = clusters.consensus_test(kinds["claim"], agreed, n_annotators, level=LEVEL)
-consensus_tests.style.hide(axis="index").format(
-    {"odds ratio": "{:.2f}", "low": "{:.2f}", "high": "{:.2f}", "statistic": "{:.2f}", "p-value": clusters.p_text},
-    na_rep="–",
-).set_uuid("cmh")
+tables.show(consensus_tests, intervals={"odds ratio": ("low", "high")})
 
 # %% [markdown]
 # Per cluster, for reading only (cluster sizes are small and clusters change with the seed):
 
 # %%
-(
-    clusters.by_consensus(labels, agreed, overview)
-    .rename(columns={"label": "name", "size": "spans", "agreed": "share with support %"})
-    .style.hide(axis="index")
-    .format({"share with support %": "{:.1f}"})
-    .set_uuid("percluster")
+per_cluster = clusters.by_consensus(labels, agreed, overview)
+tables.show(
+    per_cluster.rename(columns={"label": "name", "size": "spans", "agreed": "share with support %"}),
+    decimals={"share with support %": 1},
 )
 
-# %%
-# The readings of this page, computed.
-overall = strata.groupby("annotators")[["spans", "agreed"]].sum().assign(share=lambda d: 100 * d["agreed"] / d["spans"])
-n_lo, n_hi = int(overall.index.min()), int(overall.index.max())
-glue("n_lo_ann", n_lo, display=False)
-glue("n_hi_ann", n_hi, display=False)
-glue("others_lo", n_lo - 1, display=False)
-glue("others_hi", n_hi - 1, display=False)
-glue("share_lo", round(float(overall.loc[n_lo, "share"]), 1), display=False)
-glue("share_hi", round(float(overall.loc[n_hi, "share"]), 1), display=False)
-glue("level_pct", round(100 * LEVEL), display=False)
-tests = consensus_tests.set_index("test")
-crude = tests.loc["crude (Fisher's exact test)"]
-cmh = tests.loc["stratified by annotators (Cochran-Mantel-Haenszel)"]
-glue("n_tested", int(cmh["spans"]), display=False)
-glue("n_excluded", int(claim_counts["mixed"] + claim_counts["none"]), display=False)
-glue("crude_or", round(float(crude["odds ratio"]), 2), display=False)
-glue("crude_p", clusters.p_text(crude["p-value"]), display=False)
-glue("cmh_or", round(float(cmh["odds ratio"]), 2), display=False)
-glue("cmh_low", round(float(cmh["low"]), 2), display=False)
-glue("cmh_high", round(float(cmh["high"]), 2), display=False)
-glue("cmh_p", clusters.p_text(cmh["p-value"]), display=False)
-significant = cmh["p-value"] < 0.05
-direction = "less" if cmh["odds ratio"] < 1 else "more"
-glue(
-    "cmh_reading",
-    f"soft claims get {direction} support from a second annotator than concrete ones"
-    + (", significantly" if significant else ", but not significantly"),
-    display=False,
-)
-glue("paper_claim", "reproduced" if significant and cmh["odds ratio"] < 1 else "not reproduced", display=False)
-glue(
-    "types_reading",
-    (
-        "Error types are associated with clusters"
-        if type_test.loc[0, "p-value"] < 0.05
-        else "Error types do not sort into clusters beyond chance"
+# %% [markdown]
+# The paper's Section 6.4 reads its clusters two ways this page can check. It calls them
+# "error types": here a cluster's commonest annotated type covers {glue:text}`purity`% of its
+# spans, against {glue:text}`purity_base`% for the commonest type over all spans, what clusters
+# unrelated to type would reach: {glue:text}`purity_reading`. And it finds that clusters of concrete facilities and services
+# agree more: here the least supported cluster, {glue:text}`low_cluster`
+# ({glue:text}`low_cluster_share`% with support), is mostly {glue:text}`low_cluster_kind`, the
+# best supported, {glue:text}`high_cluster` ({glue:text}`high_cluster_share`%), mostly
+# {glue:text}`high_cluster_kind`. {glue:text}`kind_reading`
+
+# %% tags=["remove-input"]
+readings.glue_all(
+    error_clusters.readings(
+        corpus,
+        candidates=candidates,
+        k=k,
+        paper_k=paper_k,
+        k_range=(k_lo, k_hi),
+        table7=table7,
+        cross=cross,
+        type_test=type_test,
+        claim_counts=claim_counts,
+        strata=strata,
+        consensus_tests=consensus_tests,
+        per_cluster=per_cluster,
+        level=LEVEL,
     )
-    + f" (chi-square p = {clusters.p_text(type_test.loc[0, 'p-value'])}, with "
-    + f"{int(type_test.loc[0, 'cells expected below 5'])} of {int(type_test.loc[0, 'cells'])} cells expected "
-    + "below five, so the approximation is rough).",
-    display=False,
-)
-glue(
-    "sim_clusters",
-    "On the simulated stand-in the claim families of the summaries were taken from the "
-    "paper's Table 7, so that the clusters resemble the paper's taxonomy is by construction; the "
-    "silhouette curve, the stability, the association with types and the consensus test are "
-    "emergent: nothing in the simulation was fitted to them."
-    if corpus.simulated
-    else "",
-    display=False,
 )
 
 # %% [markdown]
@@ -338,14 +246,14 @@ tables.show(paper.inconsistencies("06_error_clusters").drop(columns="chapter"))
 # %% [markdown]
 # ## Summary
 #
-# - {glue:text}`k_reading` Mean ARI across seeds: {glue:text}`ari_pick:.2f` at the silhouette's
-#   pick, {glue:text}`ari_paper:.2f` at the paper's k.
+# - {glue:text}`k_reading` Mean ARI across seeds: {glue:text}`ari_pick` at the silhouette's
+#   pick, {glue:text}`ari_paper` at the paper's k.
 # - {glue:text}`types_reading`
 # - Consensus: {glue:text}`n_tested` spans are soft or concrete by the lexicon
 #   ({glue:text}`n_excluded` mixed or unmatched are left out). Unstratified, the odds ratio of
-#   support (soft against concrete) is {glue:text}`crude_or:.2f` (Fisher p =
+#   support (soft against concrete) is {glue:text}`crude_or` (Fisher p =
 #   {glue:text}`crude_p`); stratified by the number of annotators it is
-#   {glue:text}`cmh_or:.2f` [{glue:text}`cmh_low:.2f`, {glue:text}`cmh_high:.2f`] (CMH p =
+#   {glue:text}`cmh_or` [{glue:text}`cmh_low`, {glue:text}`cmh_high`] (CMH p =
 #   {glue:text}`cmh_p`): {glue:text}`cmh_reading`. The paper's reading that soft claims
 #   concentrate disagreement is {glue:text}`paper_claim` here.
-# - {glue:text}`sim_clusters`
+# - {glue:md}`sim_clusters`

@@ -19,7 +19,7 @@
 # Every other chapter runs on the simulated stand-in for the gated HotelCheckSpan release. This
 # one runs the same package functions on **real** human and LLM annotations of **another task
 # and corpus**: the data-to-text "iaa" split of "Large Language Models as Span Annotators"
-# {cite:p}`kasner2025spanannotators` (MIT licence, bundled verbatim in `data/span-annotation-d2t-iaa/`
+# {cite:p}`kasner2026spanannotators` (MIT licence, bundled verbatim in `data/span-annotation-d2t-iaa/`
 # with its `SOURCE.md`). There, {glue:text}`n_groups` human annotator groups and
 # {glue:text}`n_models` LLMs marked errors in the same {glue:text}`n_examples` texts generated
 # from structured data (football matches, phone specifications, weather forecasts), in
@@ -47,27 +47,20 @@
 import math
 
 import pandas as pd
-from myst_nb import glue
 
 import hotelcheckspan
 from hotelcheckspan import paths
 from hotelcheckspan.analyses import dataset_level, example_level, span_level, span_measures
 from hotelcheckspan.annotator_sets import groups_of
 from hotelcheckspan.book import plots, readings, report, tables
-from hotelcheckspan.book.readings import beyond_f1, kappa_paradox
+from hotelcheckspan.book.readings import beyond_f1, kappa_paradox, real_corpus
 
 plots.set_theme()
 corpus = hotelcheckspan.load(paths.REAL_CORPUS)
 human = corpus.campaigns("human")[0]
 models = corpus.campaigns("model")
 groups = groups_of(corpus, human)
-glue("n_groups", len(groups), display=False)
-glue("n_models", len(models), display=False)
-glue("n_examples", len(corpus.examples), display=False)
 N_BOOT, LEVEL = 1000, 0.95  # bootstrap replicates and interval level of every interval below
-glue("n_boot", f"{N_BOOT:,}", display=False)
-glue("ci_level", f"{LEVEL:.0%}", display=False)
-glue("n_categories", len(corpus.categories), display=False)
 report.corpus_banner(corpus)
 
 # %% [markdown]
@@ -91,7 +84,7 @@ composition.columns = [
     "spans per record",
     "mean span length (words)",
 ]
-composition.style.set_uuid("composition").hide(axis="index").format(precision=2)
+tables.show(composition)
 
 # %% [markdown]
 # The export is real, so it has quirks: {glue:text}`n_warnings` warnings, listed below. factgenie
@@ -101,8 +94,7 @@ composition.style.set_uuid("composition").hide(axis="index").format(precision=2)
 warnings = pd.DataFrame(
     [{"file": w.file, "line": w.line, "field": w.field, "warning": w.message} for w in corpus.warnings]
 )
-glue("n_warnings", len(warnings), display=False)
-warnings.style.set_uuid("warnings").hide(axis="index")
+tables.show(warnings)
 
 # %% [markdown]
 # (dataset)=
@@ -113,9 +105,7 @@ warnings.style.set_uuid("warnings").hide(axis="index")
 # %%
 shares = dataset_level.campaign_table(corpus)[["name", "spans", *[f"{c} %" for c in corpus.categories]]]
 shares.columns = ["campaign", "spans", *corpus.categories]
-top_human = shares.set_index("campaign").loc[human, corpus.categories].astype(float).idxmax()
-glue("top_human_category", top_human, display=False)
-shares.style.set_uuid("shares").hide(axis="index").format(precision=1, na_rep="")
+tables.show(shares, decimals=1)
 
 # %% [markdown]
 # Humans mark {glue:text}`top_human_category` most often. The LLMs differ in volume as much as in
@@ -131,7 +121,6 @@ shares.style.set_uuid("shares").hide(axis="index").format(precision=1, na_rep=""
 
 # %%
 complete = [g for g in groups if len(g.select(corpus)[0]) == len(corpus.examples)]
-glue("n_complete", len(complete), display=False)
 marks = example_level.marks(corpus, complete)
 votes = example_level.votes(marks)
 tables.show(
@@ -142,43 +131,13 @@ tables.show(
 
 # %%
 reliability = example_level.reliability_ci(marks, n_boot=300, seed=0)
-wide = reliability.pivot(index="label", columns="measure", values=["estimate", "low", "high"])
-table = pd.DataFrame(
-    {
-        "label": wide.index,
-        **{
-            f"{m} ({part})": wide[(part, m)].to_numpy()
-            for m in ("fleiss_kappa", "krippendorff_alpha")
-            for part in ("estimate", "low", "high")
-        },
-    }
-)
-table = table.set_index("label").loc[[*corpus.categories, "Any"]].reset_index()
-kappas = table.set_index("label")["fleiss_kappa (estimate)"].drop("Any")
-glue("kappa_any", round(float(table.set_index("label").loc["Any", "fleiss_kappa (estimate)"]), 3), display=False)
-glue("kappa_best_category", kappas.idxmax(), display=False)
-glue("kappa_best", round(float(kappas.max()), 3), display=False)
-glue("kappa_worst_category", kappas.idxmin(), display=False)
-glue("kappa_worst", round(float(kappas.min()), 3), display=False)
-shown = pd.DataFrame({"label": wide.index})
-for m in ("fleiss_kappa", "krippendorff_alpha"):
-    for part, suffix in (("estimate", ""), ("low", "_low"), ("high", "_high")):
-        shown[m + suffix] = wide[(part, m)].to_numpy()
-shown = shown.set_index("label").loc[[*corpus.categories, "Any"]].reset_index()
-tables.show(
-    shown,
-    headers={
-        "label": "Category",
-        "fleiss_kappa": "Fleiss' kappa [95% CI]",
-        "krippendorff_alpha": "Krippendorff's alpha [95% CI]",
-    },
-)
+tables.show(example_level.reliability_summary(reliability).rename(columns={"error type": "category"}))
 
 # %% [markdown]
 # Beyond chance, the groups agree most on {glue:text}`kappa_best_category` (Fleiss' kappa
-# {glue:text}`kappa_best:.2f`) and least on {glue:text}`kappa_worst_category`
-# ({glue:text}`kappa_worst:.2f`); on whether a text has any error at all, kappa is
-# {glue:text}`kappa_any:.2f`.
+# {glue:text}`kappa_best`) and least on {glue:text}`kappa_worst_category`
+# ({glue:text}`kappa_worst`); on whether a text has any error at all, kappa is
+# {glue:text}`kappa_any`.
 
 # %% [markdown]
 # (span)=
@@ -202,25 +161,13 @@ tables.show(
     headers={"f1": "F1 [95% CI]", "precision": "Precision [95% CI]", "recall": "Recall [95% CI]"},
 )
 
-# %%
-by = t6.set_index(["comparison", "match"])
-human_f1 = float(by.loc[("humans vs humans", "hard"), "f1"])
-llm_rows = t6[(t6["comparison"] != "humans vs humans") & (t6["match"] == "hard")]
-best = llm_rows.loc[llm_rows["f1"].idxmax()]
-glue("human_f1_hard", round(human_f1, 3), display=False)
-glue("human_f1_soft", round(float(by.loc[("humans vs humans", "soft"), "f1"]), 3), display=False)
-glue("best_llm", best["comparison"].removeprefix("humans vs "), display=False)
-glue("best_llm_f1", round(float(best["f1"]), 3), display=False)
-glue("llm_vs_human_word", "above" if best["f1"] > human_f1 else "below", display=False)
-glue("within_word", "within" if best["f1_low"] <= human_f1 <= best["f1_high"] else "outside", display=False)
-
 # %% mystnb={"figure": {"caption": "Span F1 of every pair behind each row (dots) and their mean (bar), hard and soft match, on the real data-to-text corpus.", "name": "fig-real-pair-spread"}, "image": {"alt": "Two strip plots, hard and soft match: per-pair F1 for humans vs humans and for humans vs each LLM, with the mean as a bar."}}
 plots.pair_spread(pairs)
 
 # %% [markdown]
-# Two human groups share {glue:text}`human_f1_hard:.2f` F1 on average (hard; soft
-# {glue:text}`human_f1_soft:.2f`). The LLM closest to the human groups is
-# {glue:text}`best_llm` ({glue:text}`best_llm_f1:.2f`), {glue:text}`llm_vs_human_word` the
+# Two human groups share {glue:text}`human_f1_hard` F1 on average (hard; soft
+# {glue:text}`human_f1_soft`). The LLM closest to the human groups is
+# {glue:text}`best_llm` ({glue:text}`best_llm_f1`), {glue:text}`llm_vs_human_word` the
 # human-human figure, which lies {glue:text}`within_word` that LLM's interval.
 
 # %% [markdown]
@@ -235,24 +182,36 @@ plots.pair_spread(pairs)
 
 # %%
 min_agree = math.ceil(0.75 * len(complete))
-glue("min_agree", min_agree, display=False)
 llm = example_level.models_vs_majority(corpus, models, raters=complete, n_boot=N_BOOT, seed=0, min_agree=min_agree)
 llm_show = llm[llm["label"].isin(["per type (pooled)", "Any"])][
     ["model", "label", "examples", "majority_errors", "model_errors", "agreement", "bacc", "bacc_low", "bacc_high"]
 ]
-pooled = llm[llm["label"] == "per type (pooled)"].set_index("model")
-glue("best_bacc_model", pooled["bacc"].idxmax(), display=False)
-glue("best_bacc", round(float(pooled["bacc"].max()), 3), display=False)
-same_order = list(pooled["bacc"].rank(method="first")) == list(pooled["agreement"].rank(method="first"))
-glue("rank_word", "in the same order as" if same_order else "in a different order from", display=False)
-llm_show.style.set_uuid("bacc").hide(axis="index").format(precision=2, na_rep="n/a")
+tables.show(llm_show)
+
+# %% tags=["remove-input"]
+readings.glue_all(
+    real_corpus.readings(
+        corpus,
+        groups=groups,
+        complete=complete,
+        models=models,
+        human=human,
+        shares=shares,
+        reliability=reliability,
+        t6=t6,
+        llm=llm,
+        min_agree=min_agree,
+        n_boot=N_BOOT,
+        level=LEVEL,
+    )
+)
 
 # %% mystnb={"figure": {"caption": "Raw agreement with the human majority against balanced accuracy, per LLM, with 95% bootstrap intervals (real data-to-text corpus).", "name": "fig-real-paradox"}, "image": {"alt": "Two dot plots, per category pooled and any error: for each LLM, raw agreement and balanced accuracy with intervals."}}
 plots.paradox(llm)
 
 # %% [markdown]
 # Pooled over categories, {glue:text}`best_bacc_model` follows the majority best (BACC
-# {glue:text}`best_bacc:.2f`); balanced accuracy ranks the LLMs {glue:text}`rank_word` raw
+# {glue:text}`best_bacc`); balanced accuracy ranks the LLMs {glue:text}`rank_word` raw
 # agreement here.
 
 # %% [markdown]
@@ -261,14 +220,20 @@ plots.paradox(llm)
 #
 # The text on which the groups split most evenly, averaged over categories (the mean of
 # $p(1-p)$, $p$ being the share of groups voting for a category), with the spans of every
-# group that annotated all texts and of every LLM. Overlapping spans of one annotator are counted on the row, not drawn.
+# group that annotated all texts and of every LLM: the first groups and LLMs stand open, the others
+# are collapsed under one line. Overlapping spans of one annotator are counted on the row, not drawn.
 
 # %%
 shares_voted = votes[corpus.categories].div(votes["raters"], axis=0)
 contested = votes.loc[
     (shares_voted * (1 - shares_voted)).mean(axis=1).idxmax(), ["dataset", "split", "setup_id", "example_idx"]
 ].to_dict()
-report.highlight(corpus, contested, [g.spec for g in complete] + models)
+report.highlight(
+    corpus,
+    contested,
+    [*[g.spec for g in complete[:2]], *models, *[g.spec for g in complete[2:]]],
+    shown=4,
+)
 
 # %% [markdown]
 # (real-beyond-f1)=
@@ -323,12 +288,12 @@ readings.glue_all(kappa_paradox.readings(prevalence, prefix="kp8") | beyond_f1.r
 # - The compendium reads a real factgenie export as it is: texts from `outputs/` joined on
 #   slugified ids, any number of categories, and the export's quirks kept and counted as
 #   factgenie keeps them ({glue:text}`n_warnings` warnings here, none an error).
-# - On real data-to-text annotations, two human groups share {glue:text}`human_f1_hard:.2f` span
+# - On real data-to-text annotations, two human groups share {glue:text}`human_f1_hard` span
 #   F1 on average (hard match): humans disagree on the words even where they agree on the
 #   category, so an LLM's span F1 against humans has to be read against the human-human figure;
 #   the closest LLM, {glue:text}`best_llm`, is {glue:text}`llm_vs_human_word` it.
 # - Chance-corrected agreement differs widely between categories ({glue:text}`kappa_best_category`
-#   against {glue:text}`kappa_worst_category`), as it does between HotelCheckSpan's types.
+#   against {glue:text}`kappa_worst_category`).
 # - What carries over is the method (factgenie's span F1, kappa and alpha, balanced accuracy
 #   against a majority), not the values, which belong to another task, other categories and
 #   {glue:text}`n_examples` texts.

@@ -97,10 +97,40 @@ def test_the_paper_is_an_lrec_2026_proceedings_paper():
 
 
 def test_the_real_corpus_paper_is_cited_completely():
-    entry = parse_file(str(BIB)).entries["kasner2025spanannotators"]
+    entry = parse_file(str(BIB)).entries["kasner2026spanannotators"]
     assert entry.type == "inproceedings"
-    assert entry.fields["booktitle"] and entry.fields["pages"] and entry.fields["year"]
+    assert entry.fields["booktitle"] == "Proceedings of the First Workshop on Multilingual Multicultural Evaluation"
+    assert entry.fields["pages"] == "1--22" and entry.fields["year"] == "2026"
+    assert "A Comparative Study of {LLMs} and Humans" in entry.fields["title"]
     assert len(entry.persons["author"]) == 10
+
+
+def test_keys_and_years_agree_and_plain_bibtex_reads_every_entry():
+    """A key's year is its year field's; every entry is a type plain BibTeX styles know (a
+    @software entry needs biblatex), and capitals a style would lower are protected."""
+    bib = parse_file(str(BIB)).entries
+    plain = {"article", "book", "inproceedings", "incollection", "misc", "techreport", "phdthesis", "mastersthesis"}
+    for key, entry in bib.items():
+        assert re.search(r"\d{4}", key).group() == entry.fields["year"], f"{key}: year {entry.fields['year']}"
+        assert entry.type in plain, f"{key} is @{entry.type}, which plain BibTeX does not know"
+        assert entry.type != "misc" or entry.fields.get("howpublished") or entry.fields.get("url"), key
+    assert "{F}actgenie" in bib["kasner2024factgenie"].fields["title"]
+
+
+def test_every_key_a_page_names_exists():
+    """Keys named in text ("`key` in `book/references.bib`"), not only in {cite} roles."""
+    named = set()
+    for path in [*(ROOT / "book").glob("*.md"), *(ROOT / "notebooks").glob("*.py"), ROOT / "data" / "README.md"]:
+        named |= set(re.findall(r"`([a-z]+\d{4}[a-z_]+)` in `book/references\.bib`", path.read_text(encoding="utf-8")))
+    assert named, "the pattern no longer finds the keys the data sheet names"
+    assert not named - set(parse_file(str(BIB)).entries), sorted(named - set(parse_file(str(BIB)).entries))
+
+
+def test_the_compendium_has_a_plain_bibtex_entry_too():
+    text = citing_extension().compendium_bibtex(ROOT, plain=True)
+    entry = parse_string(text, "bibtex").entries["hotelcheckspan_compendium_misc"]
+    assert entry.type == "misc" and config()["repository"]["url"] in entry.fields["howpublished"]
+    assert package_version() in entry.fields["note"]
 
 
 def test_the_compendium_entry_has_url_and_version():

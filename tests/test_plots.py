@@ -154,3 +154,53 @@ def test_no_text_overlaps_and_legends_stay_outside_the_data(makers, name):
         lbox = leg.get_window_extent(r)
         for ax in fig.axes:
             assert not lbox.overlaps(ax.get_window_extent(r)), f"{name}: a legend sits on the data"
+
+
+@pytest.mark.parametrize("name", ["paradox", "pair_spread"])
+def test_side_by_side_panels_draw_scores_of_0_and_1_whole(makers, name):
+    """Scores at 0 or 1 are not cut in half by the axis, and the panels' tick labels are short
+    ("0", "0.5", "1"), so one panel's last label never meets the next one's first."""
+    fig = makers[name]()
+    for ax in fig.axes:
+        if ax.get_xticks().size:
+            lo, hi = ax.get_xlim()
+            assert lo < 0 and hi > 1, f"{name}: x axis {lo:.2f}-{hi:.2f} cuts dots at 0 or 1"
+            assert [t.get_text() for t in ax.get_xticklabels()] == ["0", "0.5", "1"]
+
+
+def test_cluster_map_names_at_most_the_largest_clusters(makers):
+    rng = np.random.default_rng(0)
+    xy, labels = rng.normal(size=(200, 2)), np.arange(200) % 20
+    fig = plots.cluster_map(xy, labels, ["Incorrect"] * 200, [f"cluster {i}" for i in range(20)], max_names=5)
+    drawn = [t.get_text() for t in fig.axes[0].texts if t.get_text().startswith("cluster")]
+    assert 0 < len(drawn) <= 5
+    assert all(c.get_alpha() in (None, 1) for c in fig.axes[0].collections), "blended dots read as unexplained grey"
+
+
+def test_stability_curves_keep_to_eight_colours():
+    """Fifteen pairs (six systems) are told apart by colour and line style: at most eight colours."""
+    from matplotlib.colors import to_hex
+
+    from hotelcheckspan.book import sample_size_plots as ssp
+
+    systems = [f"zeroshot-m{i}" for i in range(6)]
+    rows = [
+        {
+            "measure": "soft F1",
+            "pair": f"{a} > {b}",
+            "better": a,
+            "worse": b,
+            "n": n,
+            "same_order": 0.9,
+            "design": "subsets of the corpus (without replacement)",
+        }
+        for i, a in enumerate(systems)
+        for b in systems[i + 1 :]
+        for n in (5, 10)
+    ]
+    fig = ssp.stability_curves(pd.DataFrame(rows), None, 0.95)
+    lines = [line for ax in fig.axes for line in ax.get_lines() if not line.get_label().startswith("_")]
+    assert len({to_hex(line.get_color()) for line in lines}) <= 8
+    styles, _ = ssp._styles({line.get_label() for line in lines})
+    assert len(styles) == 15 and len({(s["color"], str(s["ls"])) for s in styles.values()}) == 15
+    assert len(fig.legends[0].get_texts()) <= 12

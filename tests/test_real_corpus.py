@@ -191,7 +191,7 @@ def test_f1_cli_computes_every_human_vs_llm_comparison(capsys):
 
 def test_chapter_08_shows_real_data_loaded_through_the_public_api():
     source = (paths.REPO_ROOT / "notebooks" / "08_real_corpus.py").read_text()
-    assert "hotelcheckspan.load(paths.REAL_CORPUS)" in source and "kasner2025spanannotators" in source
+    assert "hotelcheckspan.load(paths.REAL_CORPUS)" in source and "kasner2026spanannotators" in source
     nb = json.loads((paths.REPO_ROOT / "notebooks" / "08_real_corpus.ipynb").read_text())
     first_code = next(c for c in nb["cells"] if c["cell_type"] == "code")
     html = "".join("".join(o.get("data", {}).get("text/html", "")) for o in first_code["outputs"])

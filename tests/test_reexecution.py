@@ -133,3 +133,31 @@ def test_simulation_text_follows_what_the_corpus_says(second_corpus, tmp_path, m
     assert "corpus-notice" in json.dumps(nb.cells[1].outputs)
     notes = [k for k in stored if "note" in k and stored[k].strip()]
     assert notes and all(not fresh[k].strip() for k in notes), f"simulation-only text shown on a real corpus: {notes}"
+
+
+# chapters whose stored outputs were checked byte for byte; 06 embeds and refits k-means for minutes,
+# 09 resamples for minutes: the nbval test above covers them
+UNCHANGED_ON_RERUN = ["03_example_level_agreement", "04_span_level_agreement", "08_real_corpus"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chapter", UNCHANGED_ON_RERUN)
+def test_reexecuting_an_unchanged_chapter_leaves_its_ipynb_unchanged(chapter, tmp_path):
+    """The way `make notebooks` writes a chapter (execute the .py, strip volatile metadata) gives
+    back the committed .ipynb byte for byte: no table stores a memory address or a random id."""
+    out = tmp_path / f"{chapter}.ipynb"
+    bin_dir = Path(sys.executable).parent
+    for cmd in (
+        [str(bin_dir / "jupytext"), "--to", "ipynb", "--execute", "--output", str(out), f"{chapter}.py"],
+        [str(bin_dir / "nbstripout"), "--keep-output", "--keep-count", str(out)],
+    ):
+        run = subprocess.run(cmd, cwd=ROOT / "notebooks", env=env(), capture_output=True, text=True, timeout=900)
+        assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    stored = (ROOT / "notebooks" / f"{chapter}.ipynb").read_text(encoding="utf-8")
+    fresh = out.read_text(encoding="utf-8")
+    if fresh != stored:
+        import difflib
+
+        diff = "".join(list(difflib.unified_diff(stored.splitlines(True), fresh.splitlines(True), n=0))[:40])
+        pytest.fail(f"{chapter}.ipynb changes when re-executed:\n{diff}")
+    assert "0x" not in "".join(line for line in stored.splitlines() if "object at" in line or "Styler" in line)

@@ -43,3 +43,12 @@ def test_banner_names_a_corpus_that_is_not_the_stand_in(toy, corpus):
     html = report.corpus_banner(toy).data
     assert "Simulated" not in html and f"<code>{toy.root.name}</code> (20 records)" in html
     assert "Simulated data" in report.corpus_banner(corpus).data
+
+
+def test_highlight_collapses_all_but_the_first_sets(toy):
+    sets = ["stage1/A", "stage1/B", "stage2/B", "m1"]
+    html = report.highlight(toy, key(0), sets, shown=2).data
+    head, rest = html.split("<details class='hcs-dropdown'>", 1)
+    assert list(rows_of(head)) == ["stage1/A", "stage1/B"]
+    assert "The other 2 annotator sets" in rest and list(rows_of(rest)) == ["stage2/B", "m1"]
+    assert "hcs-dropdown" not in report.highlight(toy, key(0), sets).data

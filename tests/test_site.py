@@ -365,5 +365,104 @@ def test_exports_are_linked_for_download(server, browser):
         assert sorted(Path(urlparse(h).path).name for h in links) == sorted(files)
         for h in links:
             assert page.request.get(h).status == 200, h
+        with index.open(encoding="utf-8") as fh:
+            notes = {row["note"] for row in csv.DictReader(fh)}
+        for note in notes:  # the data note is said once above the table, not in every row
+            text = page.inner_text("main").replace("\u2019", "'")  # docutils' smart quotes
+            assert text.count(note) == 1, f"{note!r} not said exactly once"
+    finally:
+        reader.close()
+
+
+CITE = re.compile(r"\{cite(?::[a-z]+)?\}`([^`]+)`")
+MAX_OPEN_CODE_LINES = 30
+
+
+def source_of(rel: str) -> Path:
+    """The reviewed source of a page: a chapter's .py, a book page's .md."""
+    stem = ROOT / Path(rel).with_suffix("")
+    return stem.with_suffix(".py") if rel in CHAPTERS else stem.with_suffix(".md")
+
+
+def test_pages_read_well_at_both_widths(server, browser):
+    """Issue 20: every table has one style (padded or ruled cells), no page is wider than a phone,
+    no bookkeeping cell stands open over thirty lines, the footer names the corpus the page loads,
+    every cited key resolves, Colab is offered only on notebooks, no table shows a memory address."""
+    problems: list[str] = []
+    desktop, phone = Reader(browser, server, DESKTOP), Reader(browser, server, PHONE)
+    try:
+        for rel in PAGES:
+            page = desktop.open(rel)
+            bare = page.evaluate(
+                """() => [...document.querySelectorAll('main table')].filter(t => {
+                    const r = t.getBoundingClientRect(); if (!r.width || !r.height) return false;
+                    const cell = t.querySelector('td, th'); if (!cell) return false;
+                    const s = getComputedStyle(cell);
+                    const pad = parseFloat(s.paddingLeft) + parseFloat(s.paddingRight);
+                    const border = ['Top', 'Bottom', 'Left', 'Right'].some(
+                      side => parseFloat(s['border' + side + 'Width']) > 0 && s['border' + side + 'Style'] !== 'none');
+                    return pad < 2 && !border; }).length"""
+            )
+            if bare:
+                problems.append(f"{rel}: {bare} table(s) whose cells have neither padding nor a border")
+            long_cells = page.evaluate(
+                f"""() => [...document.querySelectorAll('main .cell_input')].filter(c => {{
+                    const r = c.getBoundingClientRect(); if (!r.width || !r.height) return false;
+                    if (c.closest('details:not([open])')) return false;
+                    return c.innerText.split('\\n').length > {MAX_OPEN_CODE_LINES}; }}).length"""
+            )
+            if long_cells:
+                problems.append(f"{rel}: {long_cells} open code cell(s) over {MAX_OPEN_CODE_LINES} lines")
+            footer = page.locator(".provenance-footer").inner_text()
+            if page.locator(".corpus-notice").count():
+                name = re.search(r"corpus at (\S+)", page.locator(".corpus-notice").first.inner_text())
+                if not name or f"real corpus {name.group(1).rstrip('.')}" not in footer:
+                    problems.append(f"{rel}: the footer does not name the corpus the page loads ({footer!r})")
+            elif page.locator(".simulated-notice").count() and "simulated stand-in" not in footer:
+                problems.append(f"{rel}: a simulated page whose footer does not say so ({footer!r})")
+            text = source_of(rel).read_text(encoding="utf-8")
+            cited = {k.strip() for group in CITE.findall(text) for k in group.split(",")}
+            linked = set(
+                page.eval_on_selector_all(
+                    "main a[href*='#ref-']", "els => els.map(e => e.getAttribute('href').split('#ref-')[1])"
+                )
+            )
+            problems += [f"{rel}: citation {k} does not resolve to the references" for k in sorted(cited - linked)]
+            colab = page.locator("a[href*='colab.research.google.com']").count()
+            if rel not in CHAPTERS and colab:
+                problems.append(f"{rel}: a Colab button on a page that is not a notebook")
+            if re.search(r"Styler at 0x|object at 0x", page.inner_text("main")):
+                problems.append(f"{rel}: a memory address on the page")
+            problems += desktop.problems(rel)
+
+            page = phone.open(rel)
+            width = page.evaluate("() => document.documentElement.scrollWidth")
+            if width > PHONE["width"] + 1:
+                problems.append(f"{rel}: {width} px wide at {PHONE['width']} px")
+            problems += phone.problems(rel)
+    finally:
+        desktop.close()
+        phone.close()
+    assert not problems, "\n".join(problems)
+
+
+def test_phone_contents_drawer_closes_after_a_tap(server, browser):
+    """book/_static/phone.js: tapping an entry of the on-page contents jumps there and closes the
+    drawer that covered the page; the toggle's tooltip does not stay on screen."""
+    reader = Reader(browser, server, PHONE)
+    try:
+        page = reader.open(CHAPTERS[0])
+        page.click(".secondary-toggle")
+        page.wait_for_function(
+            "() => { const r = document.querySelector('.bd-sidebar-secondary').getBoundingClientRect();"
+            " return r.left >= 0 && r.right <= innerWidth; }"
+        )
+        page.locator(".bd-sidebar-secondary a[href^='#']").nth(1).click()
+        page.wait_for_timeout(500)
+        assert not in_view(page, ".bd-sidebar-secondary"), "the contents drawer stays open after a tap"
+        page.click(".primary-toggle")
+        page.wait_for_timeout(300)
+        assert visible(page, ".tooltip.show") == 0, "a tooltip stays on screen after a tap"
+        assert not reader.problems(CHAPTERS[0])
     finally:
         reader.close()

@@ -209,3 +209,69 @@ def test_versus_says_how_each_figure_entered_a_simulated_corpus(tmp_path):
     bad.write_text("dataset:\n  examples: {status: guessed}\n")
     with pytest.raises(ValueError, match="status"):
         tables.versus(rows, simulated=True, provenance=bad)
+
+
+# --- every table path escapes what comes from a corpus ------------------------------------------
+
+XSS = "<img src=x onerror=alert(1)>"
+
+
+def _html(obj) -> str:
+    return obj._repr_html_() if hasattr(obj, "_repr_html_") else obj.to_html()
+
+
+def test_every_table_path_escapes_corpus_strings():
+    """Campaign names, span texts and warnings come from files a user may have downloaded: in
+    every path that writes a table into a page, a cell, a header or a caption holding markup is
+    shown as text."""
+    frame = pd.DataFrame({"campaign": [XSS, "b"], "f1": [0.5, 0.25], "f1_low": [0.4, 0.1], "f1_high": [0.6, 0.3]})
+    wide = pd.DataFrame({"campaign": [XSS], "total": [3], "paper total": [4]})
+    paths = {
+        "show": tables.show(frame),
+        "show (header)": tables.show(frame.rename(columns={"campaign": XSS})),
+        "show (caption)": tables.show(frame, caption=XSS),
+        "record": tables.record({XSS: XSS}),
+        "dropdown": tables.dropdown(tables.show(frame), summary=XSS),
+        "versus": tables.versus([(XSS, None, XSS)]),
+        "side_by_side": tables.side_by_side(wide),
+        "wide": tables.wide(wide),
+    }
+    for name, obj in paths.items():
+        html = _html(obj)
+        assert "<img" not in html, f"{name} writes a corpus string into the page as markup"
+        assert "&lt;img src=x onerror=alert(1)&gt;" in html, f"{name} drops the string instead of escaping it"
+
+
+def test_report_paths_escape_corpus_strings(corpus):
+    from hotelcheckspan.book import report
+
+    key = corpus.examples.iloc[0]
+    spans = pd.DataFrame([{"start": 0, "end": 3, "type": corpus.categories[0], "reason": XSS}])
+    html = report._marked(XSS + " " + str(key["summary"]), spans, corpus.categories)
+    assert "<img" not in html and "&lt;img" in html
+
+
+def test_notebooks_show_no_bare_styler():
+    """A bare pandas Styler neither escapes its cells nor carries the book's style, and its text
+    form is a memory address that changes with every run: chapters show tables through
+    hotelcheckspan.book.tables."""
+    from pathlib import Path
+
+    offenders = [
+        f"{p.name}:{i}"
+        for p in sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.py"))
+        + sorted((Path(__file__).resolve().parents[1] / "book").glob("*.md"))
+        for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"\.style\b|Styler", line) and not line.lstrip().startswith("#")
+    ]
+    assert not offenders, f"bare pandas Stylers: {offenders}"
+
+
+def test_intervals_keep_their_own_style():
+    """A paper value in the next column never reads as part of an interval: the bounds sit in
+    their own span (styled apart in book/_static/tables.css)."""
+    html = tables.show(
+        pd.DataFrame({"ours": ["0.13 [0.08, 0.19]"], "paper": ["0.10"]}), headers={"ours": "F1", "paper": "Paper"}
+    ).to_html()
+    assert '0.13 <span class="hcs-ci">[0.08, 0.19]</span>' in html
+    assert 'style="text-align:right">0.10<' in html

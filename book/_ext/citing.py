@@ -114,8 +114,10 @@ def _bibtex_name(person: dict) -> str:
     return "{" + person["name"] + "}"
 
 
-def compendium_bibtex(root: Path) -> str:
-    """The compendium's BibTeX entry, from CITATION.cff and the repository URL in _config.yml."""
+def compendium_bibtex(root: Path, plain: bool = False) -> str:
+    """The compendium's BibTeX entry, from CITATION.cff and the repository URL in _config.yml:
+    ``@software`` (biblatex), or with ``plain`` a ``@misc`` entry that plain BibTeX styles accept
+    (version and URL in ``howpublished``/``note``)."""
     cff = yaml.safe_load((root / "CITATION.cff").read_text(encoding="utf-8"))
     url = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8"))["repository"]["url"]
     fields = [
@@ -128,16 +130,26 @@ def compendium_bibtex(root: Path) -> str:
     ]
     if cff.get("doi"):
         fields.append(("doi", cff["doi"]))
+    if plain:
+        keep = {"title", "author", "year", "doi"}
+        fields = [(k, v) for k, v in fields if k in keep] + [
+            ("howpublished", "\\url{" + url + "}"),
+            ("note", f"Version {cff['version']}, licence {cff['license']}"),
+        ]
     width = max(len(k) for k, _ in fields)
     body = ",\n".join(f"  {k.ljust(width)} = {{{v}}}" for k, v in fields)
-    return f"@software{{hotelcheckspan_compendium,\n{body}\n}}\n"
+    kind, key = ("misc", "hotelcheckspan_compendium_misc") if plain else ("software", "hotelcheckspan_compendium")
+    return f"@{kind}{{{key},\n{body}\n}}\n"
 
 
 class BibtexCompendium(SphinxDirective):
     def run(self):
         root = Path(self.env.srcdir)
         self.env.note_dependency(str(root / "CITATION.cff"))
-        return [_code(compendium_bibtex(root))]
+        note = nodes.paragraph(
+            text="For biblatex (@software); for plain BibTeX styles, which lack @software, the @misc entry below."
+        )
+        return [_code(compendium_bibtex(root)), note, _code(compendium_bibtex(root, plain=True))]
 
 
 def setup(app):

@@ -40,6 +40,12 @@ class ExportsTable(SphinxDirective):
         with index.open(encoding="utf-8") as fh:
             rows = list(csv.DictReader(fh))
         here = posixpath.dirname(self.env.docname)
+        # the data note (simulated stand-in or which corpus) is the same for every export: say it once
+        notes = {row.get("note") or "" for row in rows}
+        shared = notes.pop() if len(notes) == 1 else ""
+        if shared:
+            for row in rows:
+                row["caption"] = row["caption"].removesuffix(shared).rstrip()
         table = nodes.table(classes=["colwidths-auto", "exports-table"])
         group = nodes.tgroup(cols=3)
         table += group
@@ -77,7 +83,7 @@ class ExportsTable(SphinxDirective):
                 nodes.entry("", nodes.paragraph("", "", ref)),
                 nodes.entry("", links),
             )
-        return [table]
+        return [nodes.paragraph(text=f"Every export: {shared}")] + [table] if shared else [table]
 
 
 def copy_exports(app, exception):

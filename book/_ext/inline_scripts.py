@@ -1,4 +1,12 @@
-"""Each inline <script> once per page (Sphinx 7.4 lists some twice).
+"""Page chrome: each inline <script> once per page, launch buttons only on notebooks, and two
+phone fixes (issue 20).
+
+Launch buttons: sphinx-book-theme offers Binder/Colab on MyST Markdown pages too, pointing at a
+``.md`` file Colab cannot open; :func:`launch_only_on_notebooks` keeps them on chapters whose
+source is an ``.ipynb``. Phones: ``book/_static/phone.js`` closes the on-page contents drawer
+after a tap on one of its entries and hides a button's tooltip once it was tapped.
+
+Inline scripts once per page (Sphinx 7.4 lists some twice):
 
 Sphinx 7.4's HTML builder re-adds, when it starts writing, every asset registered after
 ``Builder.init()``, turning an inline script's filename ``None`` into ``""``; the copy already
@@ -28,6 +36,18 @@ def unique_scripts(app, pagename, templatename, context, doctree):
     scripts[:] = unique
 
 
+def launch_only_on_notebooks(app, pagename, templatename, context, doctree):
+    """Drop the theme's launch buttons (Binder, Colab) from pages that are not notebooks."""
+    buttons = context.get("header_buttons")
+    if not buttons or pagename not in app.env.found_docs:
+        return
+    if str(app.env.doc2path(pagename)).endswith(".ipynb"):
+        return
+    buttons[:] = [b for b in buttons if b.get("label") != "launch-buttons"]
+
+
 def setup(app):
     app.connect("html-page-context", unique_scripts, priority=900)
+    app.connect("html-page-context", launch_only_on_notebooks, priority=900)
+    app.add_js_file("phone.js", loading_method="defer")
     return {"parallel_read_safe": True, "parallel_write_safe": True}

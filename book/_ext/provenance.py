@@ -11,13 +11,22 @@ page:
 
 The corpus checksum is the SHA-256 of the corpus' ``sha256sum`` listing (one ``<hash>  <path>``
 line per file, paths sorted bytewise), so for the bundled stand-in it equals
-``sha256sum data/SHA256SUMS``, and the footer says whether the files still match that list.
+``sha256sum data/SHA256SUMS``, and the footer says whether the files still match that list. A
+corpus that carries its own ``SHA256SUMS`` (the public corpus, paths relative to its folder) is
+listed the same way, so its checksum equals ``sha256sum data/<corpus>/SHA256SUMS``.
+
+Each page's footer names the corpus that page loads, read from the chapter's corpus banner
+(:func:`hotelcheckspan.book.report.corpus_banner`: the stand-in's notice, or "Running on the
+corpus at <folder>"); a page without one names the build's default corpus.
+``{bundled-corpora}`` lists every corpus bundled under ``data/`` with its checksum.
 """
 
 from __future__ import annotations
 
 import hashlib
+import html
 import platform
+import re
 import subprocess
 import time
 from dataclasses import dataclass
@@ -49,6 +58,21 @@ class Provenance:
         return f"{kind}, sha256 {self.checksum[:12]}"
 
 
+@dataclass(frozen=True)
+class CorpusFacts:
+    """One corpus as a footer and the provenance page name it."""
+
+    path: Path
+    simulated: bool
+    checksum: str
+    manifest: Path | None  # the SHA256SUMS its files are checked against
+    matches_manifest: bool | None
+
+    def label(self) -> str:
+        kind = "simulated stand-in" if self.simulated else f"real corpus {self.path.name}"
+        return f"{kind}, sha256 {self.checksum[:12]}"
+
+
 def git_commit(root: Path) -> str:
     """The checked-out commit; ``+ uncommitted changes`` if the tree differs; ``uncommitted`` outside git."""
     try:
@@ -67,14 +91,80 @@ def git_commit(root: Path) -> str:
     return f"{head} + uncommitted changes" if dirty else head
 
 
-def corpus_listing(corpus: Path) -> str:
-    """``sha256sum``-style listing of every file of the corpus, paths relative to its parent."""
+def corpus_listing(corpus: Path, base: Path | None = None) -> str:
+    """``sha256sum``-style listing of every file of the corpus, paths relative to ``base`` (its
+    parent by default); a ``SHA256SUMS`` inside the corpus is the list itself, not listed."""
+    base = corpus.parent if base is None else base
     lines = []
-    files = sorted((p for p in corpus.rglob("*") if p.is_file()), key=lambda p: p.relative_to(corpus.parent).as_posix())
+    files = sorted(
+        (p for p in corpus.rglob("*") if p.is_file() and p != corpus / "SHA256SUMS"),
+        key=lambda p: p.relative_to(base).as_posix(),
+    )
     for p in files:
         digest = hashlib.sha256(p.read_bytes()).hexdigest()
-        lines.append(f"{digest}  {p.relative_to(corpus.parent).as_posix()}\n")
+        lines.append(f"{digest}  {p.relative_to(base).as_posix()}\n")
     return "".join(lines)
+
+
+def corpus_facts(corpus: Path) -> CorpusFacts:
+    """Checksum, simulation and manifest check of one corpus folder."""
+    import hotelcheckspan
+    from hotelcheckspan import paths
+
+    own = corpus / "SHA256SUMS"
+    if own.exists():  # a corpus with its own list: paths relative to the corpus folder
+        manifest, listing = own, corpus_listing(corpus, base=corpus)
+    else:
+        bundled = corpus.resolve() == paths.BUNDLED_CORPUS.resolve()
+        manifest = paths.DATA_ROOT / "SHA256SUMS" if bundled else None
+        listing = corpus_listing(corpus)
+    matches = None
+    if manifest is not None and manifest.exists():
+        matches = sorted(manifest.read_text(encoding="utf-8").splitlines()) == sorted(listing.splitlines())
+    return CorpusFacts(
+        path=corpus,
+        simulated=hotelcheckspan.load(corpus).simulated,  # what the corpus' configs say, not its path
+        checksum=hashlib.sha256(listing.encode()).hexdigest(),
+        manifest=manifest,
+        matches_manifest=matches,
+    )
+
+
+def bundled_corpora() -> list[Path]:
+    """Every corpus bundled under data/ (a folder with an ``annotations/`` folder)."""
+    from hotelcheckspan import paths
+
+    return sorted(p for p in paths.DATA_ROOT.iterdir() if p.is_dir() and (p / "annotations").is_dir())
+
+
+# the two banners of hotelcheckspan.book.report.corpus_banner: the stand-in's, or "Running on the
+# corpus at <code>folder</code>"
+SIMULATED_BANNER = "simulated-notice"
+BANNER_CORPUS = re.compile(
+    r'class="admonition note corpus-notice".*?Running on the corpus at <code>([^<]+)</code>', re.S
+)
+
+
+def page_corpus(app, doctree) -> CorpusFacts | None:
+    """The corpus a page loads, from its corpus banner (None: the page loads none)."""
+    if doctree is None:
+        return None
+    from hotelcheckspan import paths
+
+    for node in doctree.findall(nodes.raw):
+        text = node.astext()
+        found = BANNER_CORPUS.search(text)
+        if found or SIMULATED_BANNER in text:
+            name = html.unescape(found.group(1)) if found else paths.corpus_dir().name
+            if not hasattr(app.env, "hotelcheckspan_corpus_facts"):
+                app.env.hotelcheckspan_corpus_facts = {}
+            cache = app.env.hotelcheckspan_corpus_facts
+            if name not in cache:
+                default = paths.corpus_dir()
+                folder = default if default.name == name else paths.DATA_ROOT / name
+                cache[name] = corpus_facts(folder) if folder.is_dir() else None
+            return cache[name]
+    return None
 
 
 def collect(root: Path) -> Provenance:
@@ -128,10 +218,11 @@ def on_builder_inited(app):
 def on_page_context(app, pagename, templatename, context, doctree):
     prov: Provenance = app.env.hotelcheckspan_provenance
     link = context["pathto"](PROVENANCE_DOC)
+    loaded = page_corpus(app, doctree)
     parts = [
         f"hotelcheckspan {escape(prov.package)}",
         f"commit {escape(prov.commit)}",
-        f"corpus: {escape(prov.corpus_label())}",
+        f"corpus: {escape(loaded.label() if loaded else prov.corpus_label())}",
     ]
     run = exec_data(app.env).get(pagename)
     if run:
@@ -167,6 +258,29 @@ class ProvenanceTable(SphinxDirective):
             ("machine", f"{platform.system()} {platform.machine()}"),
         ]
         table = _table(["what", "value"], [[nodes.Text(a), nodes.literal(text=b)] for a, b in rows])
+        table["classes"].append("provenance-table")
+        return [table]
+
+
+class BundledCorpora(SphinxDirective):
+    """Every corpus bundled under data/, with its checksum and whether its files match their list."""
+
+    def run(self):
+        rows = []
+        for folder in bundled_corpora():
+            facts = corpus_facts(folder)
+            self.env.note_dependency(str(facts.manifest)) if facts.manifest else None
+            check = "-" if facts.matches_manifest is None else ("yes" if facts.matches_manifest else "no")
+            manifest = facts.manifest.relative_to(folder.parent.parent).as_posix() if facts.manifest else "-"
+            rows.append(
+                [
+                    nodes.literal(text=f"data/{folder.name}"),
+                    nodes.Text("simulated stand-in" if facts.simulated else "real, public"),
+                    nodes.literal(text=facts.checksum),
+                    nodes.Text(f"{check} ({manifest})"),
+                ]
+            )
+        table = _table(["corpus", "kind", "checksum (sha256 of its file listing)", "files match their list"], rows)
         table["classes"].append("provenance-table")
         return [table]
 
@@ -237,6 +351,7 @@ def setup(app):
     app.connect("env-updated", on_env_updated)
     app.add_node(ChapterRunsNode)
     app.add_directive("provenance", ProvenanceTable)
+    app.add_directive("bundled-corpora", BundledCorpora)
     app.add_directive("execution-statistics", ExecutionStatistics)
     app.add_post_transform(ExecutionStatsTransform)
     return {"parallel_read_safe": False, "parallel_write_safe": True, "env_version": 1}

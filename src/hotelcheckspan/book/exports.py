@@ -370,6 +370,7 @@ def export_all(out: Path, only: list[str] | None = None, corpus=None) -> pd.Data
                 "chapter": export.chapter,
                 "caption": f"{export.caption} {corpus_note(inputs.corpus)}",
                 "files": " ".join(p.name for p in files),
+                "note": corpus_note(inputs.corpus),  # the caption's last sentence: a page says it once
             }
         )
     index = pd.DataFrame(rows)

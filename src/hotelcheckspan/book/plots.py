@@ -59,6 +59,13 @@ def finish(fig):
     return fig
 
 
+def _unit_axis(ax) -> None:
+    """An x axis for scores in [0, 1] on side-by-side panels: a margin so that a dot at 0 or 1
+    is drawn whole, and three short ticks so that one panel's "1" never meets the next one's "0"."""
+    ax.set_xlim(-0.05, 1.05)
+    ax.set_xticks([0, 0.5, 1], ["0", "0.5", "1"])
+
+
 def _dots_with_intervals(ax, table: pd.DataFrame, y: np.ndarray, series: list[tuple]) -> None:
     """One dot per row at height ``y`` with its interval as horizontal bars, for each series
     ``(column, legend label, colour, vertical offset)``; bounds in ``column_low, column_high``."""
@@ -162,10 +169,10 @@ def paradox(table):
         ax.set(
             yticks=list(y),
             yticklabels=t["model"],
-            xlim=(0, 1),
             xlabel="score vs. human majority",
             title="per type (pooled)" if lab != "Any" else "any error",
         )
+        _unit_axis(ax)
     axes[0].invert_yaxis()
     legend_above(fig)
     return finish(fig)
@@ -197,7 +204,8 @@ def pair_spread(pairs, paper_table6=None):
                 zorder=5,
                 label="paper (Table 6)",
             )
-        ax.set(xlim=(0, 1), xlabel=f"F1 ({match} match)", ylabel="")
+        ax.set(xlabel=f"F1 ({match} match)", ylabel="")
+        _unit_axis(ax)
     axes[0].invert_yaxis()
     legend_above(fig)
     return finish(fig)
@@ -260,15 +268,16 @@ def _place_labels(ax, anchors: np.ndarray, names: list[str], fontsize: float) ->
             text.remove()
 
 
-def cluster_map(xy, labels, types, names):
+def cluster_map(xy, labels, types, names, max_names: int = 12):
     """The error spans in 2-D (PCA of their embeddings), one dot per span coloured by its error
-    type, and each cluster's name at the centre of its spans (moved aside, with a leader line,
-    where names would overlap)."""
+    type (opaque, with a white rim, so that stacked dots never blend into an unexplained grey),
+    and the names of the ``max_names`` largest clusters at the centre of their spans (moved aside,
+    with a leader line, where names would overlap); the chapter's table names every cluster."""
     fig, ax = figure(height=5.0)
     xy = np.asarray(xy)
     for t in PLOT_ORDER:
         m = np.asarray(types) == t
-        ax.scatter(xy[m, 0], xy[m, 1], s=8, alpha=0.5, color=COLORS[t], label=t)
+        ax.scatter(xy[m, 0], xy[m, 1], s=12, color=COLORS[t], edgecolors="white", linewidths=0.4, label=t)
     ax.set(xlabel="PC 1", ylabel="PC 2", xticks=[], yticks=[])
     pad = 0.08 * (xy.max(axis=0) - xy.min(axis=0))
     ax.set_xlim(xy[:, 0].min() - pad[0], xy[:, 0].max() + pad[0])
@@ -277,7 +286,8 @@ def cluster_map(xy, labels, types, names):
     fig.canvas.draw()  # fix the layout before measuring where labels fit
     fig.set_layout_engine("none")
     labels = np.asarray(labels)
-    centres = [(c, xy[labels == c].mean(axis=0)) for c in range(len(names)) if (labels == c).any()]
+    largest = sorted((c for c in range(len(names)) if (labels == c).any()), key=lambda c: (-(labels == c).sum(), c))
+    centres = [(c, xy[labels == c].mean(axis=0)) for c in sorted(largest[:max_names])]
     _place_labels(ax, np.array([p for _, p in centres]), [names[c] for c, _ in centres], fontsize=9)
     return finish(fig)
 

@@ -96,11 +96,13 @@ def _placed(spans: pd.DataFrame) -> pd.DataFrame:
     return spans[spans["placed"].fillna(False).astype(bool)] if "placed" in spans.columns else spans
 
 
-def highlight(corpus: Corpus, key: dict, sets: list[str]) -> HTML:
+def highlight(corpus: Corpus, key: dict, sets: list[str], shown: int | None = None) -> HTML:
     """One summary with every annotator set's spans highlighted, one row per set, colour per type.
 
     ``key`` is the example key (dataset, split, setup_id, example_idx); ``sets`` are annotator
-    sets as in ``data/comparisons.yaml`` ("stage1/A", "gpt-4o").
+    sets as in ``data/comparisons.yaml`` ("stage1/A", "gpt-4o"). With ``shown``, only the first
+    ``shown`` sets stand open and the others are collapsed under one summary line, so that a long
+    text marked by many sets does not fill a phone's screen many times over.
     """
     one = pd.DataFrame([key])[KEY]
     row = corpus.examples.merge(one, on=KEY).iloc[0]
@@ -118,11 +120,19 @@ def highlight(corpus: Corpus, key: dict, sets: list[str]) -> HTML:
         f"{t}</span>"
         for t in order
     )
+    rest = rows[shown:] if shown is not None else []
+    rows = rows[:shown] if shown is not None else rows
+    more = (
+        f"<details class='hcs-dropdown'><summary>The other {len(rest)} annotator set"
+        f"{'s' if len(rest) > 1 else ''}</summary><table>{''.join(rest)}</table></details>"
+        if rest
+        else ""
+    )
     aspect = f" ({escape(str(row['aspect']))})" if isinstance(row.get("aspect"), str) else ""
     ident = f"{key['split']} #{key['example_idx']}{aspect}"
     return HTML(
         f"<div class='span-highlight'><p><strong>Example {ident}</strong> {legend}</p>"
-        f"<table>{''.join(rows)}</table><details><summary>Description "
+        f"<table>{''.join(rows)}</table>{more}<details><summary>Description "
         f"({int(row['description_words'])} words)</summary><p>{escape(row['description'])}</p>"
         f"</details></div>"
     )

@@ -8,10 +8,12 @@ order of a pair can differ between measures).
 from __future__ import annotations
 
 import os
+import textwrap
 
 import matplotlib.pyplot as plt
 import matplotlib.ticker as mticker
 import seaborn as sns
+from matplotlib.lines import Line2D
 
 from .plots import finish
 
@@ -36,6 +38,31 @@ def _colours(keys) -> dict[str, tuple]:
     return dict(zip(keys, sns.color_palette("tab10" if len(keys) <= 10 else "tab20", len(keys))))
 
 
+MAX_COLOURS = 8  # more lines than this are told apart by colour and line style together
+_DASHES = ["-", "--", ":", "-.", (0, (6, 1, 1, 1, 1, 1)), (0, (1, 3)), (0, (8, 2))]
+
+
+def _styles(keys) -> tuple[dict[str, dict], list[Line2D]]:
+    """Line style per pair and the legend's handles. Up to ``MAX_COLOURS`` pairs: one colour
+    each. More: the colour says the pair's first system, the line style its second, so a legend
+    of a few colours and a few styles names every line."""
+    keys = sorted(set(keys))
+    if len(keys) <= MAX_COLOURS:
+        colours = _colours(keys)
+        return {k: {"color": colours[k], "ls": "-"} for k in keys}, [
+            Line2D([], [], color=colours[k], lw=1.4, marker="o", ms=2.5, label=k) for k in keys
+        ]
+    firsts = sorted({k.split(" vs ")[0] for k in keys})
+    seconds = sorted({k.split(" vs ")[1] for k in keys})
+    colours = dict(zip(firsts, sns.color_palette("tab10", len(firsts))))
+    dashes = {n: _DASHES[i % len(_DASHES)] for i, n in enumerate(seconds)}
+    styles = {k: {"color": colours[k.split(" vs ")[0]], "ls": dashes[k.split(" vs ")[1]]} for k in keys}
+    handles = [Line2D([], [], color=colours[n], lw=2, label=f"{n} vs ...") for n in firsts] + [
+        Line2D([], [], color="#555555", lw=1.4, ls=dashes[n], label=f"... vs {n}") for n in seconds
+    ]
+    return styles, handles
+
+
 def _small_fonts(ax) -> None:
     ax.tick_params(labelsize=FONT)
     ax.xaxis.label.set_size(FONT + 1)
@@ -51,8 +78,8 @@ def stability_curves(within, beyond=None, threshold: float = 0.95, corpus_size: 
     frames = [within] if beyond is None else [within, beyond]
     measures = list(dict.fromkeys(within["measure"]))
     prefix = _common_prefix(frames)
-    colours = _colours([_pair_key(r, prefix) for f in frames for _, r in f.iterrows()])
-    legend_rows = -(-len(colours) // 2)
+    styles, handles = _styles([_pair_key(r, prefix) for f in frames for _, r in f.iterrows()])
+    legend_rows = -(-len(handles) // 2)
     legend_height = 0.22 * legend_rows + 0.2
     height = 2.1 * len(measures) + 0.5 + legend_height
     fig, axes = plt.subplots(len(measures), len(frames), figsize=(WIDTH, height), sharey=True, squeeze=False)
@@ -62,7 +89,7 @@ def stability_curves(within, beyond=None, threshold: float = 0.95, corpus_size: 
             part = frame[frame["measure"] == measure]
             for _, g in part.groupby("pair", sort=False):
                 key = _pair_key(g.iloc[0], prefix)
-                ax.plot(g["n"], g["same_order"], color=colours[key], lw=1.4, marker="o", ms=2.5, label=key)
+                ax.plot(g["n"], g["same_order"], **styles[key], lw=1.4, marker="o", ms=2.5, label=key)
             ax.axhline(threshold, color="#333333", ls="--", lw=1)
             if col == 1 and corpus_size:
                 ax.axvline(corpus_size, color="#777777", ls=":", lw=1.2)
@@ -74,8 +101,9 @@ def stability_curves(within, beyond=None, threshold: float = 0.95, corpus_size: 
                 ylabel=f"{measure}\nsame order" if col == 0 else "",
                 title="",
             )
-            if row == 0:
-                ax.set_title(design + (" (corpus size dotted)" if col == 1 and corpus_size else ""))
+            if row == 0:  # wrapped: half the column is narrow on a phone
+                title = design + (" (corpus size dotted)" if col == 1 and corpus_size else "")
+                ax.set_title(textwrap.fill(title, 30))
             _small_fonts(ax)
     for ax in axes[:, 1:].ravel():
         ax.xaxis.set_major_formatter(mticker.FuncFormatter(lambda v, _: f"{v:g}"))
@@ -89,11 +117,10 @@ def stability_curves(within, beyond=None, threshold: float = 0.95, corpus_size: 
         fontsize=FONT,
         color="#333333",
     )
-    handles = {h.get_label(): h for ax in axes.ravel() for h in ax.get_lines() if not h.get_label().startswith("_")}
     fig.tight_layout(rect=(0, legend_height / height, 1, 1))
     fig.legend(
-        list(handles.values()),
-        list(handles.keys()),
+        handles,
+        [h.get_label() for h in handles],
         loc="lower center",
         ncol=2,
         fontsize=FONT,

@@ -146,6 +146,20 @@ def interval(estimate, low, high, decimals: int = 2) -> str:
     return f"{number(estimate, decimals)} [{number(low, decimals)}, {number(high, decimals)}]"
 
 
+_NUMBER_TEXT = re.compile(r"[-−+<>]?\d[\d,.]*%?(?: \[[^\]]*\]| \([^)]*\))?")
+
+
+def _numeric_text(values: pd.Series) -> bool:
+    """Whether a column of text holds numbers already formatted ("0.64 [0.52, 0.75]", "31 (34)",
+    "<0.001"), so that it is right-aligned like any number; empty cells and dashes do not count."""
+    if not (pd.api.types.is_object_dtype(values) or pd.api.types.is_string_dtype(values)):
+        return False
+    texts = [v.strip() for v in values if isinstance(v, str) and v.strip() not in ("", DASH, "-")]
+    if len(texts) == 0 or any(not isinstance(v, str) for v in values if not is_missing(v)):
+        return False
+    return all(_NUMBER_TEXT.fullmatch(t) for t in texts)
+
+
 def _whole(values: pd.Series) -> bool:
     """Whether every present value of a numeric column is a whole number (counts as floats)."""
     v = pd.to_numeric(values, errors="coerce").dropna()
@@ -153,6 +167,19 @@ def _whole(values: pd.Series) -> bool:
 
 
 # --- the table -----------------------------------------------------------------------------------
+
+
+_INTERVAL = re.compile(r"(\S+) (\[[-−+0-9.,<% ]+\])")
+
+
+def _cell_html(text, numeric: bool) -> str:
+    """One cell's HTML: the text escaped (corpus strings are never markup); in a numeric column an
+    interval ``0.13 [0.08, 0.19]`` keeps its bounds in their own lighter span, so a reader never
+    takes the next column's value for part of the interval."""
+    html = escape(str(text))
+    if numeric:
+        html = _INTERVAL.sub(r'\1 <span class="hcs-ci">\2</span>', html)
+    return html
 
 
 class Table:
@@ -166,10 +193,23 @@ class Table:
 
     def to_html(self) -> str:
         """Deterministic HTML (no random ids, so stored outputs compare strictly)."""
-        align = ["right" if n else "left" for n in self.numeric]
-        head = "".join(f'<th style="text-align:{a}">{escape(str(c))}</th>' for c, a in zip(self.frame.columns, align))
+        numeric = self.numeric
+        align = ["right" if n else "left" for n in numeric]
+        # a column of long texts (warnings, reasons) keeps a readable width when the table is squeezed
+        wide = [
+            not n and max((len(v) for v in self.frame[c]), default=0) > 40
+            for c, n in zip(self.frame.columns, self.numeric)
+        ]
+        head = "".join(
+            f'<th style="text-align:{a}{";min-width:12em" if w else ""}">{escape(str(c))}</th>'
+            for c, a, w in zip(self.frame.columns, align, wide)
+        )
         body = "".join(
-            "<tr>" + "".join(f'<td style="text-align:{a}">{escape(v)}</td>' for v, a in zip(row, align)) + "</tr>"
+            "<tr>"
+            + "".join(
+                f'<td style="text-align:{a}">{_cell_html(v, n)}</td>' for v, a, n in zip(row, align, self.numeric)
+            )
+            + "</tr>"
             for row in self.frame.itertuples(index=False)
         )
         cap = f"<caption>{escape(self.caption)}</caption>" if self.caption else ""
@@ -229,7 +269,9 @@ def show(
     out, numeric = {}, []
     for col in shown:
         values = data[col]
-        is_num = pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
+        is_num = (pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)) or _numeric_text(
+            values
+        )
         mixed_num = values.map(lambda v: isinstance(v, numbers.Real) and not isinstance(v, bool) or is_missing(v)).all()
         if col in pcols:
             cells = values.map(pvalue)

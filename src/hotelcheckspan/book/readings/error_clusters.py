@@ -1,0 +1,218 @@
+"""Chapter 06 (error clusters): the numbers and readings its prose needs.
+
+:func:`readings` takes what the chapter computed (the candidate-k table, the cluster tables, the
+consensus tests) and returns every glued value, formatted once for readers. Two readings answer
+claims of the paper's Section 6.4: that the clusters are "error types" (:func:`type_purity`) and
+that clusters of concrete facilities and services agree more than soft ones
+(:func:`support_by_kind`).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ...analyses import clusters
+from .. import tables
+from . import Passage, simulated_only
+
+PICK, PAPER = "silhouette's pick", "the paper"
+ALPHA = 0.05
+PURITY_MARGIN = 10  # percentage points above the commonest type's share before clusters read as types
+
+
+def _n(v, d: int = 2) -> str:
+    return tables.number(round(float(v), d), d)
+
+
+def stability_reading(candidates: pd.DataFrame) -> str:
+    """Which k is the more stable across seeds, from mean *and* lowest pairwise ARI as shown
+    (two decimals): "more stable" only when neither measure favours the other k."""
+    c = candidates.set_index("chosen by")
+    mean = {w: round(float(c.loc[w, "mean ARI"]), 2) for w in (PICK, PAPER)}
+    low = {w: round(float(c.loc[w, "lowest ARI"]), 2) for w in (PICK, PAPER)}
+    name = {PICK: "the silhouette's pick", PAPER: "the paper's k"}
+    sign = lambda d: (d[PAPER] > d[PICK]) - (d[PAPER] < d[PICK])  # noqa: E731 (+1: the paper's k higher)
+    s_mean, s_low = sign(mean), sign(low)
+    pref = lambda s: PAPER if s > 0 else PICK  # noqa: E731
+    other = lambda s: PICK if s > 0 else PAPER  # noqa: E731
+    if s_mean == 0 and s_low == 0:
+        verdict = "both are equally stable"
+    elif s_mean == s_low:
+        verdict = f"{name[pref(s_mean)]} is the more stable, by its mean and by its lowest ARI"
+    elif s_low == 0:
+        verdict = (
+            f"{name[pref(s_mean)]} has the higher mean ARI but the same lowest ARI, so neither k is clearly the "
+            "more stable"
+        )
+    elif s_mean == 0:
+        verdict = (
+            f"{name[pref(s_low)]} has the higher lowest ARI but the same mean, so neither k is clearly the more stable"
+        )
+    else:
+        verdict = (
+            f"the two measures disagree ({name[pref(s_mean)]} has the higher mean ARI, "
+            f"{name[other(s_mean)]} the higher lowest ARI), so neither k is clearly the more stable"
+        )
+    lead = (
+        "runs with different seeds share only part of their partitions (mean ARI below 0.8); "
+        if max(mean.values()) < 0.8
+        else ""
+    )
+    return (
+        f"{lead}{verdict} (lowest pairwise ARI {_n(low[PICK])} at the silhouette's pick, {_n(low[PAPER])} at "
+        "the paper's k). Cluster names and shares below are one seed's."
+    )
+
+
+def type_purity(cross: pd.DataFrame) -> dict[str, float]:
+    """How far clusters are error types: the share (%) of a cluster's spans that carry its
+    commonest type, over all spans (``purity``), against the commonest type's share overall
+    (``baseline``: what clusters unrelated to type would reach). ``cross`` is the cluster x type
+    count table of :func:`clusters.by_type`."""
+    counts = cross.to_numpy(dtype=float)
+    total = counts.sum()
+    return {"purity": 100 * counts.max(axis=1).sum() / total, "baseline": 100 * counts.sum(axis=0).max() / total}
+
+
+def support_by_kind(per_cluster: pd.DataFrame) -> pd.DataFrame:
+    """Support (% of spans another annotator's span overlaps) pooled over the clusters whose
+    commonest claim kind is soft or concrete. ``per_cluster`` is :func:`clusters.by_consensus`'s
+    frame. Columns: ``claim, clusters, spans, agreed`` (agreed in %)."""
+    f = per_cluster[per_cluster["claim"].isin(["soft", "concrete"])].assign(
+        n_agreed=lambda d: d["agreed"] * d["size"] / 100
+    )
+    out = f.groupby("claim").agg(clusters=("cluster", "size"), spans=("size", "sum"), n_agreed=("n_agreed", "sum"))
+    out["agreed"] = 100 * out["n_agreed"] / out["spans"]
+    return out.drop(columns="n_agreed").reset_index()
+
+
+def readings(
+    corpus,
+    *,
+    candidates: pd.DataFrame,
+    k: int,
+    paper_k: int,
+    k_range: tuple[int, int],
+    table7: pd.DataFrame,
+    cross: pd.DataFrame,
+    type_test: pd.DataFrame,
+    claim_counts: pd.Series,
+    strata: pd.DataFrame,
+    consensus_tests: pd.DataFrame,
+    per_cluster: pd.DataFrame,
+    level: float,
+) -> dict[str, str | Passage]:
+    """Every value chapter 06 glues (see the chapter for where each appears)."""
+    k_lo, k_hi = k_range
+    c = candidates.set_index("chosen by")
+    sil = {w: _n(c.loc[w, "silhouette"], 3) for w in (PICK, PAPER)}
+    out: dict[str, str | Passage] = {
+        "n_init": str(clusters.N_INIT),
+        "k_lo": str(k_lo),
+        "k_hi": str(k_hi),
+        "n_seeds": str(len(clusters.SEEDS)),
+        "ari_pick": _n(c.loc[PICK, "mean ARI"]),
+        "ari_paper": _n(c.loc[PAPER, "mean ARI"]),
+        "k_reading": (
+            f"The silhouette picks k = {k}, the paper's k"
+            if k == paper_k
+            else f"The silhouette picks k = {k} (silhouette {sil[PICK]}) where the paper reports k = {paper_k} "
+            f"(silhouette {sil[PAPER]} here)"
+        )
+        + (", the end of the search range: the curve has not peaked inside it." if k == k_hi else "."),
+        "ari_reading": stability_reading(candidates),
+        "paper_listed": str(len(table7)),
+        "paper_k": str(paper_k),
+        "paper_share_base": str(int(round(100 * table7["count"].sum() / table7["pct"].sum()))),
+        "level_pct": str(round(100 * level)),
+    }
+
+    # error types per cluster (Section 6.4 calls the clusters "error types")
+    t = type_test.iloc[0]
+    purity = type_purity(cross)
+    out["types_reading"] = (
+        (
+            "Error types are associated with clusters"
+            if t["p-value"] < ALPHA
+            else "Error types do not sort into clusters beyond chance"
+        )
+        + f" (chi-square p = {clusters.p_text(t['p-value'])}, with {int(t['cells expected below 5'])} of "
+        f"{int(t['cells'])} cells expected below five, so the approximation is rough)."
+    )
+    out["purity"] = _n(purity["purity"], 0)
+    out["purity_base"] = _n(purity["baseline"], 0)
+    out["purity_gap"] = _n(purity["purity"] - purity["baseline"], 0)
+    out["purity_reading"] = (
+        "clusters group spans by what the claim says, hardly by error type"
+        if purity["purity"] - purity["baseline"] < PURITY_MARGIN
+        else "clusters go some way towards error types"
+    )
+
+    # support by number of annotators
+    overall = strata.groupby("annotators")[["spans", "agreed"]].sum()
+    share = 100 * overall["agreed"] / overall["spans"]
+    n_lo, n_hi = int(overall.index.min()), int(overall.index.max())
+    out |= {
+        "n_lo_ann": str(n_lo),
+        "n_hi_ann": str(n_hi),
+        "others_lo": str(n_lo - 1),
+        "others_hi": str(n_hi - 1),
+        "share_lo": _n(share.loc[n_lo], 0),
+        "share_hi": _n(share.loc[n_hi], 0),
+    }
+
+    # soft against concrete, pooled and stratified
+    tests = consensus_tests.set_index("test")
+    crude = tests.loc["crude (Fisher's exact test)"]
+    cmh = tests.loc["stratified by annotators (Cochran-Mantel-Haenszel)"]
+    significant = cmh["p-value"] < ALPHA
+    out |= {
+        "n_tested": str(int(cmh["spans"])),
+        "n_excluded": str(int(claim_counts["mixed"] + claim_counts["none"])),
+        "crude_or": _n(crude["odds ratio"]),
+        "crude_p": clusters.p_text(crude["p-value"]),
+        "cmh_or": _n(cmh["odds ratio"]),
+        "cmh_low": _n(cmh["low"]),
+        "cmh_high": _n(cmh["high"]),
+        "cmh_p": clusters.p_text(cmh["p-value"]),
+        "cmh_reading": f"soft claims get {'less' if cmh['odds ratio'] < 1 else 'more'} support from a second "
+        f"annotator than concrete ones{', significantly' if significant else ', but not significantly'}",
+        "paper_claim": "reproduced" if significant and cmh["odds ratio"] < 1 else "not reproduced",
+    }
+
+    # concrete clusters agreeing more, cluster by cluster (Section 6.4)
+    lowest, highest = per_cluster.iloc[0], per_cluster.iloc[-1]
+    kinds = support_by_kind(per_cluster).set_index("claim")
+    out |= {
+        "low_cluster": str(lowest["label"]),
+        "low_cluster_kind": str(lowest["claim"]),
+        "low_cluster_share": _n(lowest["agreed"], 0),
+        "high_cluster": str(highest["label"]),
+        "high_cluster_kind": str(highest["claim"]),
+        "high_cluster_share": _n(highest["agreed"], 0),
+    }
+    if {"soft", "concrete"} <= set(kinds.index):
+        soft, concrete = float(kinds.loc["soft", "agreed"]), float(kinds.loc["concrete", "agreed"])
+        out["kind_reading"] = (
+            f"Pooled over the clusters whose commonest claim is of that kind, soft clusters have "
+            f"{_n(soft, 0)}% support and concrete ones {_n(concrete, 0)}%: "
+            + (
+                "concrete clusters agree more, as the paper says"
+                if round(concrete) > round(soft)
+                else "concrete clusters do not agree more here, against the paper's reading"
+            )
+            + ". Clusters mix kinds and change with the seed, so the span-level test above is the one to trust."
+        )
+    else:
+        out["kind_reading"] = (
+            "No cluster here is mostly soft, or none mostly concrete, so the paper's cluster-level claim cannot be "
+            "read off the clusters; the span-level test above is the one to trust."
+        )
+    out["sim_clusters"] = simulated_only(
+        corpus,
+        "On the simulated stand-in the claim families of the summaries were taken from the paper's Table 7, so "
+        "that the clusters resemble the paper's taxonomy is by construction; the silhouette curve, the stability, "
+        "the association with types and the consensus test are emergent: nothing in the simulation was fitted to "
+        "them.",
+    )
+    return out

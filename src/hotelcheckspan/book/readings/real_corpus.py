@@ -1,0 +1,76 @@
+"""Chapter 08 (the real data-to-text corpus): the numbers and readings its prose needs.
+
+Every value is rounded once, here, to what the chapter's tables show (two decimals), so a
+sentence never says 0.48 beside a table cell showing 0.49.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from .. import tables
+
+DECIMALS = 2  # as the chapter's tables show them
+
+
+def _n(v) -> str:
+    return tables.number(round(float(v), DECIMALS), DECIMALS)
+
+
+def readings(
+    corpus,
+    *,
+    groups: list,
+    complete: list,
+    models: list[str],
+    human: str,
+    shares: pd.DataFrame,
+    reliability: pd.DataFrame,
+    t6: pd.DataFrame,
+    llm: pd.DataFrame,
+    min_agree: int,
+    n_boot: int,
+    level: float,
+) -> dict[str, str]:
+    """Every value chapter 08 glues.
+
+    ``shares``: campaign x category shares (columns ``campaign`` and the categories);
+    ``reliability``: :func:`example_level.reliability_ci`'s frame (``label, measure, estimate``);
+    ``t6``: :func:`span_level.table6`'s frame; ``llm``: :func:`example_level.models_vs_majority`'s.
+    """
+    cats = list(corpus.categories)
+    kappa = reliability[reliability["measure"] == "fleiss_kappa"].set_index("label")["estimate"]
+    per_cat = kappa.loc[cats]
+    by = t6.set_index(["comparison", "match"])
+    human_f1 = round(float(by.loc[("humans vs humans", "hard"), "f1"]), DECIMALS)
+    llm_rows = t6[(t6["comparison"] != "humans vs humans") & (t6["match"] == "hard")]
+    best = llm_rows.loc[llm_rows["f1"].idxmax()]
+    best_f1, low, high = (round(float(best[c]), DECIMALS) for c in ("f1", "f1_low", "f1_high"))
+    pooled = llm[llm["label"] == "per type (pooled)"].set_index("model")
+    same_order = list(pooled["bacc"].rank(method="first")) == list(pooled["agreement"].rank(method="first"))
+    return {
+        "n_groups": str(len(groups)),
+        "n_models": str(len(models)),
+        "n_examples": str(len(corpus.examples)),
+        "n_boot": f"{n_boot:,}",
+        "ci_level": f"{level:.0%}",
+        "n_categories": str(len(cats)),
+        "n_warnings": str(len(corpus.warnings)),
+        "top_human_category": str(shares.set_index("campaign").loc[human, cats].astype(float).idxmax()),
+        "n_complete": str(len(complete)),
+        "kappa_any": _n(kappa.loc["Any"]),
+        "kappa_best_category": str(per_cat.idxmax()),
+        "kappa_best": _n(per_cat.max()),
+        "kappa_worst_category": str(per_cat.idxmin()),
+        "kappa_worst": _n(per_cat.min()),
+        "human_f1_hard": _n(human_f1),
+        "human_f1_soft": _n(by.loc[("humans vs humans", "soft"), "f1"]),
+        "best_llm": str(best["comparison"]).removeprefix("humans vs "),
+        "best_llm_f1": _n(best_f1),
+        "llm_vs_human_word": "above" if best_f1 > human_f1 else "below" if best_f1 < human_f1 else "level with",
+        "within_word": "within" if low <= human_f1 <= high else "outside",
+        "min_agree": str(min_agree),
+        "best_bacc_model": str(pooled["bacc"].idxmax()),
+        "best_bacc": _n(pooled["bacc"].max()),
+        "rank_word": "in the same order as" if same_order else "in a different order from",
+    }

@@ -13,7 +13,7 @@ export PYTHONHASHSEED := 0
 BOOK_STAMP := $(VENV)/.book-installed
 TEST_STAMP := $(VENV)/.test-installed
 
-.PHONY: book test lint exports mathjax install notebooks standin benchmarks clean
+.PHONY: book test lint exports mathjax install torch-source notebooks standin benchmarks clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -33,7 +33,7 @@ define torch_cpu
 case "$(TORCH_INDEX)" in \
   cpu) true ;; \
   pypi) false ;; \
-  auto) [ -n "$$GITHUB_ACTIONS" ] || { [ "$$(uname -s)" = Linux ] && $(PY) -c 'import sys, urllib.request; \
+  auto) [ -n "$$GITHUB_ACTIONS" ] || { [ "$$(uname -s)" = Linux ] && $(PYTHON) -c 'import sys, urllib.request; \
     urllib.request.urlopen(sys.argv[1], timeout=5)' $(TORCH_CPU_INDEX)/torch/ 2>/dev/null; } ;; \
   *) echo "TORCH_INDEX must be cpu, pypi or auto, not '$(TORCH_INDEX)'" >&2; exit 2 ;; \
 esac
@@ -55,6 +55,10 @@ $(TEST_STAMP): pyproject.toml $(BOOK_STAMP)
 	touch $@
 
 install: $(BOOK_STAMP)
+
+# where the install step takes torch from, as decided above: "cpu" or "pip"
+torch-source:
+	@if $(torch_cpu); then echo cpu; else echo pip; fi
 
 # MathJax is served from the site itself (a reader offline still sees the mathematics): the npm
 # package, its combined TeX/CHTML script with fonts and the components it may load, unpacked

@@ -3,7 +3,9 @@
 SHELL := /bin/bash
 VENV ?= .venv
 PY := $(VENV)/bin/python
-PYTHON ?= python3.11
+# the first of Python 3.11, 3.12, 3.13 found (all three are tested); `make PYTHON=python3.13 ...` chooses
+PYTHON ?= $(firstword $(shell for p in python3.11 python3.12 python3.13 python3; do \
+  $$p -c 'import sys; sys.exit(not (3, 11) <= sys.version_info[:2] < (3, 14))' 2>/dev/null && echo $$p; done) python3)
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export PYTHONHASHSEED := 0
@@ -11,14 +13,38 @@ export PYTHONHASHSEED := 0
 BOOK_STAMP := $(VENV)/.book-installed
 TEST_STAMP := $(VENV)/.test-installed
 
-.PHONY: book test lint exports mathjax install notebooks standin benchmarks clean
+.PHONY: book test lint exports mathjax install torch-source notebooks standin benchmarks clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 
-# torch==2.13.0 is pinned in pyproject.toml: pip takes the CPU build from this machine's disk
+# torch (pinned in pyproject.toml) as its CPU build, from PyPI's size rather than the CUDA build's
+# (about 3 GB of nvidia libraries on Linux), on the CPU index of PyTorch:
+#   TORCH_INDEX=cpu   always;  TORCH_INDEX=pypi   never (whatever pip's own configuration gives);
+#   TORCH_INDEX=auto  (default) on a hosted runner (GITHUB_ACTIONS), and on Linux when that index
+#                     answers; where it does not (a machine that reaches only the package
+#                     registries), pip's configuration decides, e.g. a CPU wheel on a local disk.
+# Only torch comes from that index (--no-deps); its dependencies come from PyPI with the rest.
+TORCH_INDEX ?= auto
+TORCH_CPU_INDEX := https://download.pytorch.org/whl/cpu
+TORCH_VERSION := $(shell sed -n 's/^ *"torch==\([^"]*\)".*/\1/p' pyproject.toml)
+define torch_cpu
+case "$(TORCH_INDEX)" in \
+  cpu) true ;; \
+  pypi) false ;; \
+  auto) [ -n "$$GITHUB_ACTIONS" ] || { [ "$$(uname -s)" = Linux ] && $(PYTHON) -c 'import sys, urllib.request; \
+    urllib.request.urlopen(sys.argv[1], timeout=5)' $(TORCH_CPU_INDEX)/torch/ 2>/dev/null; } ;; \
+  *) echo "TORCH_INDEX must be cpu, pypi or auto, not '$(TORCH_INDEX)'" >&2; exit 2 ;; \
+esac
+endef
+
 $(BOOK_STAMP): pyproject.toml | $(PY)
+	@if $(torch_cpu); then \
+	  label=$$([ "$$(uname -s)" = Linux ] && echo +cpu); \
+	  echo "torch==$(TORCH_VERSION)$$label: the CPU build, from $(TORCH_CPU_INDEX)"; \
+	  $(PY) -m pip install -q --no-deps --index-url $(TORCH_CPU_INDEX) "torch==$(TORCH_VERSION)$$label" || exit 1; \
+	fi
 	$(PY) -m pip install -q -e '.[book]'
 	touch $@
 
@@ -29,6 +55,10 @@ $(TEST_STAMP): pyproject.toml $(BOOK_STAMP)
 	touch $@
 
 install: $(BOOK_STAMP)
+
+# where the install step takes torch from, as decided above: "cpu" or "pip"
+torch-source:
+	@if $(torch_cpu); then echo cpu; else echo pip; fi
 
 # MathJax is served from the site itself (a reader offline still sees the mathematics): the npm
 # package, its combined TeX/CHTML script with fonts and the components it may load, unpacked
@@ -83,10 +113,15 @@ test: $(TEST_STAMP) lint book
 	$(PY) -m pytest -n auto --maxprocesses 4 --dist loadfile --hypothesis-profile thorough \
 	  tests notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 
-# Re-execute the paired notebooks from their .py sources and strip volatile metadata.
+# Re-execute the paired notebooks from their .py sources and strip volatile metadata; NB=04 (or
+# NB="04 06") re-executes only those chapters.
+NB ?=
 notebooks: $(TEST_STAMP)
-	cd notebooks && for f in *.py; do ../$(VENV)/bin/jupytext --to ipynb --execute "$$f" || exit 1; done
-	$(VENV)/bin/nbstripout --keep-output --keep-count notebooks/*.ipynb
+	cd notebooks && for f in $(if $(strip $(NB)),$(foreach n,$(NB),$(n)_*.py),*.py); do \
+	  [ -f "$$f" ] || { echo "no notebook notebooks/$$f (NB=$(NB))" >&2; exit 1; }; \
+	  ../$(VENV)/bin/jupytext --to ipynb --execute "$$f" || exit 1; \
+	  ../$(VENV)/bin/nbstripout --keep-output --keep-count "$${f%.py}.ipynb" || exit 1; \
+	done
 
 standin: $(BOOK_STAMP)
 	$(VENV)/bin/hotelcheckspan standin --out data/hotelcheckspan --force

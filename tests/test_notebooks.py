@@ -67,7 +67,8 @@ def test_every_code_cell_has_stored_outputs_in_order_and_no_error(nb_path):
     code = [c for c in nb["cells"] if c["cell_type"] == "code"]
     assert code
     for i, c in enumerate(code, start=1):
-        assert c.get("outputs"), f"{nb_path.name}: code cell {i} has no stored output"
+        colab = "colab" in c["metadata"].get("tags", [])  # installs where the package is missing: silent here
+        assert c.get("outputs") or colab, f"{nb_path.name}: code cell {i} has no stored output"
         assert c.get("execution_count") == i, f"{nb_path.name}: cell {i} was not executed in order"
         assert not any(o["output_type"] == "error" for o in c["outputs"]), f"{nb_path.name}: cell {i} errored"
 
@@ -80,7 +81,9 @@ def test_chapter_says_which_corpus_it_runs_on(nb_path):
     """Every chapter opens with its corpus notice: the simulated-data warning on the stand-in,
     a plain corpus note on the real public corpus (chapter 08), never the warning there."""
     nb = json.loads(nb_path.read_text())
-    first_code = next(c for c in nb["cells"] if c["cell_type"] == "code")
+    first_code = next(
+        c for c in nb["cells"] if c["cell_type"] == "code" and "colab" not in c["metadata"].get("tags", [])
+    )
     html = "".join("".join(o.get("data", {}).get("text/html", "")) for o in first_code["outputs"])
     if nb_path.stem in REAL_CORPUS_CHAPTERS:
         assert "corpus-notice" in html and "simulated-notice" not in html

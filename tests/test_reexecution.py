@@ -93,6 +93,7 @@ def second_corpus(tmp_path_factory) -> Path:
     return out
 
 
+# cells[0] is the title, cells[1] the Colab cell (silent here), cells[2] the banner
 def execute_on(corpus: Path, chapter: str, monkeypatch):
     """The stored notebook of ``chapter`` and the same notebook executed on ``corpus``."""
     stored_nb = json.loads((ROOT / "notebooks" / f"{chapter}.ipynb").read_text())
@@ -114,7 +115,7 @@ def test_glued_prose_follows_the_corpus(second_corpus, chapter, monkeypatch):
     changed = {k for k in stored if stored[k] != fresh[k]}
     assert changed, f"{chapter}: no glued value changed on a corpus generated with seed {SECOND_SEED}"
     # another stand-in is still simulated (its configs say so): the notice and the notes stay
-    assert "simulated-notice" in json.dumps(nb.cells[1].outputs)
+    assert "simulated-notice" in json.dumps(nb.cells[2].outputs)
     notes = [k for k in stored if "note" in k and stored[k].strip()]
     assert all(fresh[k].strip() for k in notes), f"simulation notes missing on a simulated corpus: {notes}"
 
@@ -129,8 +130,8 @@ def test_simulation_text_follows_what_the_corpus_says(second_corpus, tmp_path, m
         config.write_text(config.read_text(encoding="utf-8").replace("simulated: true\n", ""), encoding="utf-8")
     stored_nb, nb = execute_on(real, "01_data_composition", monkeypatch)
     stored, fresh = glued(stored_nb), glued(nb)
-    assert "simulated-notice" not in json.dumps(nb.cells[1].outputs)
-    assert "corpus-notice" in json.dumps(nb.cells[1].outputs)
+    assert "simulated-notice" not in json.dumps(nb.cells[2].outputs)
+    assert "corpus-notice" in json.dumps(nb.cells[2].outputs)
     notes = [k for k in stored if "note" in k and stored[k].strip()]
     assert notes and all(not fresh[k].strip() for k in notes), f"simulation-only text shown on a real corpus: {notes}"
 

@@ -2,15 +2,16 @@
 
 The public API is what a user calls on their own data (the command line is a thin layer over
 it): :func:`load` (a corpus folder), :func:`read_annotations` (one campaign's annotation file
-with its config) and :func:`span_f1` (span-level P/R/F1 between two such files). Everything else
+with its config), :func:`span_f1` (span-level P/R/F1 between two such files) and
+:func:`span_gamma` (Mathet et al.'s γ between them, as factgenie computes it). Everything else
 is reached through the subpackages (``corpora``, ``metrics``, ``analyses``, ``simulation``,
 ``book``).
 """
 
 from .annotator_sets import AnnotatorSet
-from .api import load, read_annotations, span_f1
+from .api import load, read_annotations, span_f1, span_gamma
 
-__all__ = ["AnnotatorSet", "load", "read_annotations", "span_f1"]
+__all__ = ["AnnotatorSet", "load", "read_annotations", "span_f1", "span_gamma"]
 
 # before anything imports matplotlib (the book's plots): its cache goes to our cache folder
 from .paths import keep_matplotlib_cache_local as _keep_local  # noqa: E402

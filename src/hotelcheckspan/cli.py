@@ -1,4 +1,4 @@
-"""``hotelcheckspan`` command line: validate, standin, stats, f1.
+"""``hotelcheckspan`` command line: validate, standin, stats, f1, gamma.
 
 Every failure prints one clear line per problem to stderr and exits 1; no tracebacks, no hangs.
 Warnings (quirks of real exports that factgenie computes with) are counted on stderr.
@@ -184,6 +184,36 @@ def cmd_f1(args) -> int:
     return 0
 
 
+def cmd_gamma(args) -> int:
+    sides = [api.read_annotations(args.ref), api.read_annotations(args.hyp)]
+    if args.ref == args.hyp:
+        sides[1] = sides[0]
+    errs = [p for s in sides for p in s.errors]
+    if errs:
+        raise corpora.CorpusError(list(dict.fromkeys(errs)), " and ".join(dict.fromkeys([args.ref, args.hyp])))
+    for s in dict.fromkeys(id(s) for s in sides):
+        _warn_count(next(x for x in sides if id(x) == s).warnings, str(next(x for x in sides if id(x) == s).path))
+    try:
+        result = api.span_gamma(
+            sides[0], sides[1], ref_group=_group(args.ref_group), hyp_group=_group(args.hyp_group), soft=args.soft
+        )
+    except ValueError as err:
+        if isinstance(err, corpora.CorpusError):
+            raise
+        raise CliError(str(err)) from None
+    if args.json:
+        print(json.dumps(_plain(result), allow_nan=False))
+        return 0
+
+    def show(value):
+        return "undefined" if value is None else f"{value:.3f}"
+
+    print(f"{'soft' if args.soft else 'hard'} gamma, {result['examples']} examples")
+    print(f"gamma    {show(result['gamma'])}  (mean over the {result['gamma_examples']} examples both sides marked)")
+    print(f"S_empty  {show(result['s_empty'])}  (mean over the {result['s_empty_examples']} others)")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="hotelcheckspan", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -233,6 +263,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_f1)
+
+    p = sub.add_parser("gamma", help="Mathet et al.'s gamma between two annotation files, as factgenie computes it")
+    p.add_argument("ref")
+    p.add_argument("hyp")
+    p.add_argument("--ref-group", default=None, help="annotator group of REF (default: all groups)")
+    p.add_argument("--hyp-group", default=None, help="annotator group of HYP (default: all groups)")
+    p.add_argument(
+        "--soft",
+        action="store_true",
+        help="soft gamma (a span may be aligned more than once; factgenie's --soft_gamma); default: hard",
+    )
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_gamma)
     return parser
 
 

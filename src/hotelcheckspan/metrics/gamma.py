@@ -299,7 +299,8 @@ def per_example(
 def summary(table: pd.DataFrame) -> dict:
     """factgenie's result from a :func:`per_example` table: ``gamma_scores``, ``s_empty_scores``
     (the defined values, in example order), ``gamma_mean`` and ``s_empty_mean`` (its means
-    rounded to 3 decimals, 0.0 when none) and ``example_count``."""
+    rounded to 3 decimals, 0.0 when none) and ``example_count``; plus ``gamma`` and ``s_empty``,
+    the same means unrounded (None when none)."""
     raw = table.attrs.get("raw_gamma") or [None if np.isnan(g) else g for g in table["gamma"]]
     gamma_scores = [g for g in raw if g is not None and not np.isnan(g)]
     s_empty_scores = [s for s in table["s_empty"].tolist() if not np.isnan(s)]
@@ -311,4 +312,6 @@ def summary(table: pd.DataFrame) -> dict:
         "gamma_mean": round(gamma_mean, 3),
         "s_empty_mean": round(s_empty_mean, 3),
         "example_count": len(table),
+        "gamma": gamma_mean if gamma_scores else None,
+        "s_empty": s_empty_mean if s_empty_scores else None,
     }

@@ -334,3 +334,72 @@ def test_gamma_errors_are_one_line(capsys, toy_root, args, message):
     code, out, err = run_cli(capsys, "gamma", *[toy_root / a for a in args[:2]], *args[2:])
     assert code == 1 and out == ""
     assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+# --- the analysis and the readings ----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def toy_gamma(toy):
+    from hotelcheckspan.analyses import span_gamma
+
+    comparisons = [
+        {"name": "A-B", "ref": ["stage1/A"], "hyp": ["stage1/B"]},
+        {"name": "groups-m1", "ref": ["stage1/A", "stage1/B"], "hyp": ["m1"]},
+    ]
+    pairs, per_example = span_gamma.pairwise(toy, comparisons)
+    return pairs, per_example, span_gamma.by_comparison(pairs, per_example, n_boot=200, seed=0)
+
+
+def test_pairwise_gamma_is_the_mean_of_span_gamma(toy_root, toy_gamma):
+    pairs, per_example, _ = toy_gamma
+    assert pairs[["comparison", "ref", "hyp"]].values.tolist() == [
+        ["A-B", "stage1/A", "stage1/B"],
+        ["groups-m1", "stage1/A", "m1"],
+        ["groups-m1", "stage1/B", "m1"],
+    ]
+    stage1, m1 = toy_root / TOY_STAGE1, toy_root / TOY_M1
+    for row, (ref, hyp, rg) in enumerate([(stage1, stage1, "A"), (stage1, m1, "A"), (stage1, m1, "B")]):
+        api = hotelcheckspan.span_gamma(ref, hyp, ref_group=rg, hyp_group="B" if hyp == stage1 else None)
+        got = pairs.iloc[row]
+        assert got["gamma"] == pytest.approx(api["gamma"]) and got["s_empty"] == pytest.approx(api["s_empty"])
+        assert (got["gamma_examples"], got["examples"]) == (api["gamma_examples"], api["examples"])
+        assert (per_example["row"] == row).sum() == api["examples"]
+
+
+def test_by_comparison_averages_pairs_with_intervals(toy_gamma):
+    pairs, _, table = toy_gamma
+    assert table["comparison"].tolist() == ["A-B", "groups-m1"] and table["pairs"].tolist() == [1, 2]
+    means = pairs.groupby("comparison", sort=False)[["gamma", "s_empty"]].mean()
+    assert table["gamma"].tolist() == pytest.approx(means["gamma"].tolist())
+    for m in ("gamma", "s_empty"):
+        assert (table[f"{m}_low"] <= table[f"{m}_high"]).all()
+
+
+def test_rank_agreement_and_readings():
+    from hotelcheckspan.analyses import span_gamma
+    from hotelcheckspan.book.readings import span_gamma as gamma_readings
+
+    gammas = pd.DataFrame(
+        {
+            "comparison": ["x", "y", "z"],
+            "gamma": [0.5, 0.1, 0.3],
+            "gamma_low": [0.4, 0.0, 0.2],
+            "gamma_high": [0.6, 0.2, 0.4],
+            "gamma_examples": [4.0, 10.0, 6.0],
+            "examples": [20.0, 20.0, 20.0],
+            "s_empty": [0.9, 0.5, 0.7],
+        }
+    )
+    t6 = pd.DataFrame(
+        {"comparison": ["x", "y", "z"], "match": "hard", "f1": [0.1, 0.3, 0.2], "f1_low": 0.0, "f1_high": 0.5}
+    )
+    beside = span_gamma.beside_f1(gammas, t6)
+    assert beside["f1_rank"].tolist() == [3, 1, 2] and beside["gamma_rank"].tolist() == [1, 3, 2]
+    agreement = span_gamma.rank_agreement(beside)
+    assert agreement == {"tau": pytest.approx(-1.0), "comparisons": 3, "moved": ["x", "y"]}
+    text = gamma_readings.readings(None, beside=beside, agreement=agreement)
+    assert all(isinstance(v, str) for v in text.values())
+    assert (text["gamma_top"], text["gamma_top_f1_rank"], text["gamma_top_examples"]) == ("x", "3", "4")
+    assert (text["gamma_f1_top"], text["gamma_order"], text["gamma_tau"]) == ("y", "a different order from", "-1.00")
+    assert text["gamma_moved"] == "x" and text["gamma_negative"] == "0"

@@ -85,8 +85,7 @@ def test_best_alignment_disorder_is_pygammas(soft):
         units = random_units(rng)
         c = pygamma_continuum(units)
         want = (c.get_best_soft_alignment if soft else c.get_best_alignment)(dissim).disorder
-        a, b = (gamma._Units(np.asarray(s, float), np.asarray(e, float), np.asarray(k)) for s, e, k in units)
-        got = gamma._disorder(a, b, soft, 1.0, 1.0, np.float32(1.0))
+        (got,) = gamma._disorders([tuple(gamma._units(*u) for u in units)], soft, 1.0, 1.0, 1.0)
         assert np.float32(got) == np.float32(want), (units, got, want)
 
 
@@ -94,6 +93,11 @@ def test_best_alignment_disorder_is_pygammas(soft):
 def test_sampled_continua_are_pygammas_draws():
     """After seeding, our sampler draws the continua pygamma's StatisticalContinuumSampler draws
     from numpy's global generator (same units, same order), without touching that generator."""
+    rs, stream = np.random.RandomState(5), gamma._Stream(5)
+    calls = [("normal", 2.5, 0.7), ("uniform",), ("normal", -1.0, 3.0), ("normal", 0.0, 0.0), ("uniform",)] * 40
+    for call in calls:  # the stream is numpy's legacy generator, interleaved calls included
+        want = rs.random_sample() if call[0] == "uniform" else rs.normal(*call[1:])
+        assert (stream.uniform() if call[0] == "uniform" else stream.normal(*call[1:])) == want
     from pygamma_agreement.sampler import StatisticalContinuumSampler
 
     rng = np.random.default_rng(3)
@@ -105,15 +109,14 @@ def test_sampled_continua_are_pygammas_draws():
         np.random.seed(42)
         theirs = [sampler.sample_from_continuum for _ in range(5)]
         state = np.random.get_state()[1].copy()
-        ours_units = [gamma._Units(np.asarray(s, float), np.asarray(e, float), np.asarray(k)) for s, e, k in units]
-        mine = gamma._Sampler(ours_units, 3)
-        rs = np.random.RandomState(42)
+        mine = gamma._Sampler([gamma._units(*u) for u in units], 3)
+        stream = gamma._Stream(42)
         for t in theirs:
-            drawn = mine.sample(rs)
+            drawn = mine.sample(stream)
             for name, u in zip(t.annotators, drawn):
                 units_t = list(t.iterunits(name))
                 assert [(x.segment.start, x.segment.end, x.annotation) for x in units_t] == [
-                    (s, e, str(k)) for s, e, k in zip(u.start.tolist(), u.end.tolist(), u.cat.tolist())
+                    (s, e, str(k)) for s, e, k in u
                 ]
         assert np.array_equal(np.random.get_state()[1], state)  # the global generator is left alone
 
@@ -386,8 +389,10 @@ def test_rank_agreement_and_readings():
             "gamma": [0.5, 0.1, 0.3],
             "gamma_low": [0.4, 0.0, 0.2],
             "gamma_high": [0.6, 0.2, 0.4],
-            "gamma_examples": [4.0, 10.0, 6.0],
-            "examples": [20.0, 20.0, 20.0],
+            "pairs": [2, 1, 1],
+            "gamma_pairs": [2, 1, 1],
+            "gamma_examples": [4, 10, 6],
+            "examples": [20, 20, 20],
             "s_empty": [0.9, 0.5, 0.7],
         }
     )
@@ -401,5 +406,6 @@ def test_rank_agreement_and_readings():
     text = gamma_readings.readings(None, beside=beside, agreement=agreement)
     assert all(isinstance(v, str) for v in text.values())
     assert (text["gamma_top"], text["gamma_top_f1_rank"], text["gamma_top_examples"]) == ("x", "3", "4")
+    assert (text["gamma_top_pairs"], text["gamma_examples_of"]) == ("2", "20")
     assert (text["gamma_f1_top"], text["gamma_order"], text["gamma_tau"]) == ("y", "a different order from", "-1.00")
     assert text["gamma_moved"] == "x" and text["gamma_negative"] == "0"

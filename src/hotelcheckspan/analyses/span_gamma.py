@@ -83,9 +83,9 @@ def by_comparison(
 
     A replicate resamples the comparison's examples once for all its pairs; a pair's replicate γ
     is the mean over the drawn examples where it is defined. Columns: ``comparison, pairs,
-    gamma_pairs`` (pairs with a γ), ``gamma_examples`` and ``examples`` (per pair, on average:
-    examples with a γ, examples compared), ``gamma, gamma_low, gamma_high, s_empty, s_empty_low,
-    s_empty_high``.
+    gamma_pairs`` (pairs with a γ), ``gamma_examples`` (examples with a γ, summed over the
+    pairs), ``examples`` (examples compared per pair, the largest), ``gamma, gamma_low,
+    gamma_high, s_empty, s_empty_low, s_empty_high``.
     """
     rng = np.random.default_rng(seed)
     codes = pd.MultiIndex.from_frame(examples[KEY]).factorize()[0] if len(examples) else np.zeros(0, int)
@@ -99,8 +99,8 @@ def by_comparison(
             "comparison": comp,
             "pairs": len(grp),
             "gamma_pairs": int(grp["gamma"].notna().sum()),
-            "gamma_examples": float(grp["gamma_examples"].mean()),
-            "examples": float(grp["examples"].mean()),
+            "gamma_examples": int(grp["gamma_examples"].sum()),
+            "examples": int(grp["examples"].max()),
         }
         for measure in ("gamma", "s_empty"):
             reps = []
@@ -136,9 +136,11 @@ def table6_gamma(
 def beside_f1(gammas: pd.DataFrame, t6: pd.DataFrame, match: str = "hard") -> pd.DataFrame:
     """γ beside Table 6's F1 (``match``) per comparison, with each measure's rank (1 = most
     agreement). Columns: ``comparison``, ``f1, f1_low, f1_high``, ``gamma, gamma_low,
-    gamma_high``, ``gamma_examples``, ``examples``, ``s_empty``, ``f1_rank``, ``gamma_rank``."""
+    gamma_high``, ``pairs``, ``gamma_pairs``, ``gamma_examples``, ``examples``, ``s_empty``,
+    ``f1_rank``, ``gamma_rank`` (see :func:`by_comparison`)."""
     f1 = t6.loc[t6["match"] == match, ["comparison", "f1", "f1_low", "f1_high"]]
-    keep = ["comparison", "gamma", "gamma_low", "gamma_high", "gamma_examples", "examples", "s_empty"]
+    keep = ["comparison", "gamma", "gamma_low", "gamma_high", "pairs", "gamma_pairs", "gamma_examples", "examples"]
+    keep.append("s_empty")
     out = f1.merge(gammas[keep], on="comparison")
     out["f1_rank"] = out["f1"].rank(ascending=False, method="min").astype(int)
     out["gamma_rank"] = out["gamma"].rank(ascending=False, method="min")

@@ -38,6 +38,9 @@ its command line ``factgenie iaa gamma`` computes hard γ unless ``--soft_gamma`
 
 from __future__ import annotations
 
+import math
+from bisect import bisect_right
+
 import numpy as np
 import pandas as pd
 from scipy.optimize import linear_sum_assignment
@@ -50,7 +53,6 @@ SEED = 42  # factgenie seeds numpy's global generator with 42 before every examp
 SOFT_FUNCTION = True  # factgenie.iaa.gamma.compute_gamma(soft_gamma=True)
 SOFT_CLI = False  # factgenie iaa gamma: --soft_gamma is a flag, off by default
 SEGMENT_PRECISION = 1e-6  # pyannote.core's shortest segment
-_FAR = 1e12  # cost of an alignment pygamma never considers
 
 SPAN_COLUMNS = [*KEY, "annotator", "start", "end", "label"]
 EXAMPLE_COLUMNS = [*KEY, "annotators", "spans", "gamma", "s_empty"]
@@ -66,80 +68,74 @@ def annotator_id(campaign: str, group) -> str:
 
 
 # --- one continuum --------------------------------------------------------------------------------
+# A continuum of two annotators is a pair of unit lists, each sorted as pygamma sorts its units
+# (start, end, category) without duplicates: pygamma keeps an annotator's units in a sorted set.
 
 
-class _Units:
-    """One annotator's units in pygamma's order (start, end, category), duplicates removed."""
-
-    __slots__ = ("start", "end", "cat", "s32", "e32", "d32")
-
-    def __init__(self, start: np.ndarray, end: np.ndarray, cat: np.ndarray):
-        order = np.lexsort((cat, end, start))
-        start, end, cat = start[order], end[order], cat[order]
-        if start.size > 1:
-            keep = np.ones(start.size, bool)
-            keep[1:] = (start[1:] != start[:-1]) | (end[1:] != end[:-1]) | (cat[1:] != cat[:-1])
-            start, end, cat = start[keep], end[keep], cat[keep]
-        self.start, self.end, self.cat = start, end, cat
-        self.s32 = start.astype(np.float32)
-        self.e32 = end.astype(np.float32)
-        self.d32 = (end - start).astype(np.float32)  # pyannote's duration, then float32
-
-    def __len__(self) -> int:
-        return self.start.size
+def _units(start, end, cat) -> list[tuple[float, float, int]]:
+    return sorted(set(zip(map(float, start), map(float, end), map(int, cat))))
 
 
-def _costs(a: _Units, b: _Units, alpha: float, beta: float, delta: np.float32) -> np.ndarray:
-    """(len a, len b) float32 pair costs as pygamma's compiled dissimilarity computes them."""
-    ds = np.abs(a.s32[:, None] - b.s32[None, :])
-    de = np.abs(a.e32[:, None] - b.e32[None, :])
-    pos = (ds + de) / (a.d32[:, None] + b.d32[None, :])
+def _costs(continua: list[tuple[list, list]], alpha: float, beta: float, delta: np.float32) -> np.ndarray:
+    """(continua, k, k) float32 pair costs of every continuum at once (k: the most units of an
+    annotator), as pygamma's compiled dissimilarity computes them: float32 positional part,
+    categorical part 0 or 1, combined in float64 and stored as float32."""
+    k = max(1, max(max(len(a), len(b)) for a, b in continua))
+    pad = (0.0, 1.0, -1)
+    flat = [u for a, b in continua for side in (a, b) for u in side + [pad] * (k - len(side))]
+    arr = np.array(flat, dtype=np.float64).reshape(len(continua), 2, k, 3)
+    s32 = arr[..., 0].astype(np.float32)
+    e32 = arr[..., 1].astype(np.float32)
+    d32 = (arr[..., 1] - arr[..., 0]).astype(np.float32)  # pyannote's duration, then float32
+    cat = arr[..., 2]
+    ds = np.abs(s32[:, 0, :, None] - s32[:, 1, None, :])
+    de = np.abs(e32[:, 0, :, None] - e32[:, 1, None, :])
+    pos = (ds + de) / (d32[:, 0, :, None] + d32[:, 1, None, :])
     pos = pos * pos * delta
-    cat = (a.cat[:, None] != b.cat[None, :]).astype(np.float64)
-    return (alpha * pos.astype(np.float64) + beta * cat).astype(np.float32)
+    mismatch = (cat[:, 0, :, None] != cat[:, 1, None, :]).astype(np.float64)
+    return (alpha * pos.astype(np.float64) + beta * mismatch).astype(np.float32)
 
 
-def _disorder(a: _Units, b: _Units, soft: bool, alpha: float, beta: float, delta: np.float32) -> np.float32:
-    """The disorder of the best (hard) or best soft alignment of a two-annotator continuum;
-    ``a`` is the annotator whose name sorts first."""
-    na, nb = len(a), len(b)
-    d = _costs(a, b, alpha, beta, delta)
-    dd = d.astype(np.float64)
-    valid = dd <= 2.0 * float(delta)
+def _disorder(d: np.ndarray, soft: bool, delta: np.float32) -> np.float32:
+    """The disorder of the best (hard) or best soft alignment of a two-annotator continuum from
+    its (len a, len b) float32 pair costs; ``a`` is the annotator whose name sorts first.
+
+    Hard: every unit once, a unit alone costing ``delta``, so the cost is ``delta * (na + nb)``
+    plus the least sum of ``cost - 2 delta`` over a matching (pairs dearer than ``2 delta`` are
+    never considered). Soft: every unit at least once (an edge cover); its cost is the sum of
+    each unit's cheapest option plus the least sum of ``cost - cheapest(a) - cheapest(b)`` over
+    a matching. Both matchings are ``linear_sum_assignment`` on the non-positive gains."""
+    na, nb = d.shape
     empty = float(delta)
-    chosen: list[tuple[int, int, np.float32]] = []  # (index in a, index in b, cost); n = empty unit
+    dd = d.astype(np.float64)
+    chosen: list[tuple[int, int, np.float32]] = []  # (index in a, index in b, cost); na / nb = empty unit
     if not soft:
-        n = na + nb
-        cost = np.full((n, n), _FAR)
-        cost[:na, :nb] = np.where(valid, dd, _FAR)
-        cost[np.arange(na), nb + np.arange(na)] = empty
-        cost[na + np.arange(nb), np.arange(nb)] = empty
-        cost[na:, nb:] = 0.0
-        rows, cols = linear_sum_assignment(cost)
-        for r, c in zip(rows.tolist(), cols.tolist()):
-            if r < na:
-                chosen.append((r, c, d[r, c]) if c < nb else (r, nb, delta))
-            elif c < nb:
-                chosen.append((na, c, delta))
+        matched_a, matched_b = [False] * na, [False] * nb
+        if na and nb:
+            gain = np.minimum(dd - 2.0 * empty, 0.0)
+            for r, c in zip(*linear_sum_assignment(gain)):
+                if gain[r, c] < 0:
+                    chosen.append((int(r), int(c), d[r, c]))
+                    matched_a[r] = matched_b[c] = True
+        chosen += [(i, nb, delta) for i in range(na) if not matched_a[i]]
+        chosen += [(na, j, delta) for j in range(nb) if not matched_b[j]]
     else:
-        masked = np.where(valid, dd, np.inf)
+        masked = np.where(dd <= 2.0 * empty, dd, np.inf)
         best_a = masked.min(axis=1, initial=np.inf)
         best_b = masked.min(axis=0, initial=np.inf)
-        pair_a = best_a < empty
-        pair_b = best_b < empty
-        m_a = np.where(pair_a, best_a, empty)
-        m_b = np.where(pair_b, best_b, empty)
-        gain = np.where(valid, dd - m_a[:, None] - m_b[None, :], 0.0)
-        gain = np.minimum(gain, 0.0)
+        pair_a, pair_b = best_a < empty, best_b < empty
         covered_a, covered_b = np.zeros(na, bool), np.zeros(nb, bool)
         picked = set()
         if na and nb:
+            m_a = np.where(pair_a, best_a, empty)
+            m_b = np.where(pair_b, best_b, empty)
+            gain = np.minimum(masked - m_a[:, None] - m_b[None, :], 0.0)
+            gain[np.isinf(masked)] = 0.0
             for r, c in zip(*linear_sum_assignment(gain)):
                 if gain[r, c] < 0:
                     picked.add((int(r), int(c)))
                     covered_a[r] = covered_b[c] = True
-        arg_a = masked.argmin(axis=1) if nb else np.zeros(na, int)
-        arg_b = masked.argmin(axis=0) if na else np.zeros(nb, int)
+            arg_a, arg_b = masked.argmin(axis=1), masked.argmin(axis=0)
         for i in np.flatnonzero(~covered_a).tolist():
             picked.add((i, int(arg_a[i])) if pair_a[i] else (i, nb))
         for j in np.flatnonzero(~covered_b).tolist():
@@ -152,50 +148,90 @@ def _disorder(a: _Units, b: _Units, soft: bool, alpha: float, beta: float, delta
     return total / ((na + nb) / 2)
 
 
+def _disorders(continua: list[tuple[list, list]], soft: bool, alpha: float, beta: float, delta) -> list:
+    """The disorder of each continuum (pairs of unit lists)."""
+    delta = np.float32(delta)
+    costs = _costs(continua, alpha, beta, delta)
+    return [_disorder(costs[i, : len(a), : len(b)], soft, delta) for i, (a, b) in enumerate(continua)]
+
+
 # --- pygamma's StatisticalContinuumSampler --------------------------------------------------------
+
+
+class _Stream:
+    """numpy's legacy ``RandomState`` as pygamma's sampler draws from it: ``normal`` (the polar
+    method, its second value kept for the next call) and ``random_sample`` share one stream of
+    doubles, read here in blocks. ``normal(loc, scale)`` and ``uniform()`` give exactly what
+    ``RandomState(seed).normal(loc, scale)`` and ``.random_sample()`` give in the same order."""
+
+    def __init__(self, seed: int):
+        self._rs = np.random.RandomState(seed)
+        self._buf: list[float] = []
+        self._i = 0
+        self._gauss: float | None = None
+
+    def uniform(self) -> float:
+        if self._i == len(self._buf):
+            self._buf, self._i = self._rs.random_sample(512).tolist(), 0
+        self._i += 1
+        return self._buf[self._i - 1]
+
+    def normal(self, loc: float, scale: float) -> float:
+        if self._gauss is not None:
+            g, self._gauss = self._gauss, None
+            return loc + scale * g
+        while True:
+            x1 = 2.0 * self.uniform() - 1.0
+            x2 = 2.0 * self.uniform() - 1.0
+            r2 = x1 * x1 + x2 * x2
+            if r2 < 1.0 and r2 != 0.0:
+                break
+        f = math.sqrt(-2.0 * math.log(r2) / r2)
+        self._gauss = f * x1
+        return loc + scale * (f * x2)
 
 
 class _Sampler:
     """The statistics pygamma's sampler takes from a continuum, and its draws."""
 
-    def __init__(self, units: list[_Units], n_categories: int):
+    def __init__(self, units: list[list[tuple[float, float, int]]], n_categories: int):
         gaps = [0.0]
-        for u in units:
-            gaps.extend((u.start[1:] - u.end[:-1]).tolist())
-        gaps.extend(float(u.start[0]) for u in units if len(u) and u.start[0] > 0)
-        durations = np.concatenate([u.end - u.start for u in units])
-        counts = [len(u) for u in units]
+        for side in units:
+            gaps.extend(b[0] - a[1] for a, b in zip(side, side[1:]))
+        gaps.extend(side[0][0] for side in units if side and side[0][0] > 0)
+        durations = [e - s for side in units for s, e, _ in side]
+        counts = [len(side) for side in units]
         self.gap = (float(np.mean(gaps)), float(np.std(gaps)))
         self.duration = (float(np.mean(durations)), float(np.std(durations)))
         self.count = (float(np.mean(counts)), float(np.std(counts)))
         weights = np.zeros(n_categories)
-        for u in units:
-            np.add.at(weights, u.cat, 1)
+        for side in units:
+            for *_, c in side:
+                weights[c] += 1
         weights /= sum(counts)
         cdf = weights.cumsum()
-        self.cdf = cdf / cdf[-1]
+        self.cdf = (cdf / cdf[-1]).tolist()
         self.n_annotators = len(units)
 
-    def sample(self, rs: np.random.RandomState) -> list[_Units]:
+    def sample(self, stream: _Stream) -> list[list[tuple[float, float, int]]]:
         out, total = [], 0
-        normal, uniform = rs.normal, rs.random_sample
+        normal, uniform, cdf = stream.normal, stream.uniform, self.cdf
+        (gap_mu, gap_sd), (dur_mu, dur_sd) = self.gap, self.duration
         for _ in range(self.n_annotators):
             n = abs(int(normal(*self.count)))
             if total == 0:
                 n = max(1, n)
-            starts, ends, cats = [], [], []
+            units = []
             last = 0
             for _ in range(n):
-                start = last + normal(*self.gap)
-                end = start + abs(normal(*self.duration))
+                start = last + normal(gap_mu, gap_sd)
+                end = start + abs(normal(dur_mu, dur_sd))
                 while end - start < SEGMENT_PRECISION:
-                    end = start + abs(normal(*self.duration))
-                cats.append(int(self.cdf.searchsorted(uniform(), side="right")))
-                starts.append(start)
-                ends.append(end)
+                    end = start + abs(normal(dur_mu, dur_sd))
+                units.append((start, end, bisect_right(cdf, uniform())))
                 last = end
             total += n
-            out.append(_Units(np.array(starts, float), np.array(ends, float), np.array(cats, np.int64)))
+            out.append(sorted(set(units)))
         return out
 
 
@@ -221,13 +257,12 @@ def continuum_gamma(
             f"γ here aligns exactly two annotators; this continuum has {len(units)} "
             "(choose one annotator group per side, e.g. stage1/A)"
         )
-    a, b = (_Units(np.asarray(s, float), np.asarray(e, float), np.asarray(c, np.int64)) for s, e, c in units)
-    delta = np.float32(delta_empty)
-    observed = _disorder(a, b, soft, alpha, beta, delta)
-    n_categories = int(max(a.cat.max(initial=-1), b.cat.max(initial=-1))) + 1
+    a, b = (_units(*u) for u in units)
+    n_categories = max(c for *_, c in a + b) + 1
     sampler = _Sampler([a, b], n_categories)
-    rs = np.random.RandomState(seed)
-    chance = [_disorder(*sampler.sample(rs), soft, alpha, beta, delta) for _ in range(n_samples)]
+    stream = _Stream(seed)
+    continua = [(a, b)] + [tuple(sampler.sample(stream)) for _ in range(n_samples)]
+    observed, *chance = _disorders(continua, soft, alpha, beta, delta_empty)
     expected = float(np.mean(chance))
     if observed == 0:
         return 1

@@ -13,7 +13,7 @@ def readings(corpus, *, beside: pd.DataFrame, agreement: dict) -> dict[str, str]
     """``beside``: :func:`~hotelcheckspan.analyses.span_gamma.beside_f1`; ``agreement``:
     :func:`~hotelcheckspan.analyses.span_gamma.rank_agreement`."""
     rows = beside.dropna(subset=["gamma"]).set_index("comparison")
-    per_pair = rows[["gamma_examples", "examples"]]
+    per_pair = rows[["gamma_examples", "examples", "pairs"]]
     top_gamma = rows["gamma"].idxmax()
     top_f1 = rows["f1"].idxmax()
     # the comparison whose γ rank is furthest from its F1 rank
@@ -30,14 +30,17 @@ def readings(corpus, *, beside: pd.DataFrame, agreement: dict) -> dict[str, str]
         "gamma_top_f1": number(rows.loc[top_gamma, "f1"], 2),
         "gamma_top_f1_rank": str(int(rows.loc[top_gamma, "f1_rank"])),
         "gamma_top_examples": number(per_pair.loc[top_gamma, "gamma_examples"], 0),
+        "gamma_top_pairs": number(per_pair.loc[top_gamma, "pairs"], 0),
         "gamma_f1_top": top_f1,
         "gamma_f1_top_value": number(rows.loc[top_f1, "gamma"], 2),
         "gamma_f1_top_examples": number(per_pair.loc[top_f1, "gamma_examples"], 0),
+        "gamma_f1_top_pairs": number(per_pair.loc[top_f1, "pairs"], 0),
         "gamma_examples_of": number(per_pair["examples"].max(), 0),
         "gamma_moved": moved,
         "gamma_moved_f1_rank": str(int(rows.loc[moved, "f1_rank"])),
         "gamma_moved_gamma_rank": str(int(rows.loc[moved, "gamma_rank"])),
         "gamma_moved_examples": number(per_pair.loc[moved, "gamma_examples"], 0),
+        "gamma_moved_pairs": number(per_pair.loc[moved, "pairs"], 0),
         "gamma_negative": str(int((rows["gamma"] < 0).sum())),
         "gamma_min": number(rows["gamma"].min(), 2),
         "gamma_max": number(rows["gamma"].max(), 2),

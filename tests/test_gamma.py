@@ -409,3 +409,5 @@ def test_rank_agreement_and_readings():
     assert (text["gamma_top_pairs"], text["gamma_examples_of"]) == ("2", "20")
     assert (text["gamma_f1_top"], text["gamma_order"], text["gamma_tau"]) == ("y", "a different order from", "-1.00")
     assert text["gamma_moved"] == "x" and text["gamma_negative"] == "0"
+    assert (text["gamma_moved_direction"], text["gamma_chance"]) == ("better", "above chance in every row")
+    assert text["gamma_share"] == f"{20 / 80:.0%}"  # 4 + 10 + 6 of (2 + 1 + 1) pairs x 20 examples

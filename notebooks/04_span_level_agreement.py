@@ -309,7 +309,7 @@ glue("n_comparisons", len(wide_f1), display=False)
 # ## γ beside F1
 #
 # factgenie also computes Mathet et al.'s γ (`factgenie iaa gamma`, through pygamma-agreement;
-# defined on the [methods page](methods)). Per example, the spans of the two sides are aligned
+# defined on the [methods page](methods-gamma)). Per example, the spans of the two sides are aligned
 # one to one at the least cost, a pair costing more the further apart its boundaries are and
 # more again when the types differ, and a span left unaligned costing a fixed amount; γ compares
 # that disorder with the disorder of randomly generated annotations ($\gamma = 1$ for identical
@@ -327,18 +327,18 @@ gamma_beside = span_gamma.beside_f1(gammas, t6)
 gamma_ranks = span_gamma.rank_agreement(gamma_beside)
 tables.show(
     gamma_beside,
-    columns=["comparison", "f1", "f1_rank", "gamma", "gamma_rank", "gamma_examples", "examples", "s_empty"],
+    columns=["comparison", "f1", "f1_rank", "gamma", "gamma_rank", "pairs", "gamma_pairs", "gamma_examples", "s_empty"],
     headers={
         "comparison": "Comparison",
         "f1": "Hard F1 [95% CI]",
         "f1_rank": "F1 rank",
         "gamma": "γ [95% CI]",
         "gamma_rank": "γ rank",
-        "gamma_examples": "Examples with a γ (per pair)",
-        "examples": "Examples (per pair)",
+        "pairs": "Pairs",
+        "gamma_pairs": "Pairs with a γ",
+        "gamma_examples": "Examples with a γ (all pairs)",
         "s_empty": "S∅",
     },
-    decimals={"gamma_examples": 0, "examples": 0, "f1_rank": 0, "gamma_rank": 0},
 )
 
 # %% tags=["remove-input"]
@@ -352,11 +352,14 @@ readings.glue_all(gamma_readings.readings(corpus, beside=gamma_beside, agreement
 # aside (they get S∅ instead) and asks, where both sides found something, whether they put it in
 # the same place with the same type, against chance. The comparison γ ranks first,
 # {glue:text}`gamma_top` (γ {glue:text}`gamma_top_value`, F1 rank
-# {glue:text}`gamma_top_f1_rank`), has a γ on {glue:text}`gamma_top_examples` of
-# {glue:text}`gamma_examples_of` examples per pair; F1's first, {glue:text}`gamma_f1_top`, on
-# {glue:text}`gamma_f1_top_examples`. The largest move is {glue:text}`gamma_moved` (F1 rank
+# {glue:text}`gamma_top_f1_rank`), has a γ on {glue:text}`gamma_top_examples` examples in all
+# across its {glue:text}`gamma_top_pairs` pairs of {glue:text}`gamma_examples_of` examples each;
+# F1's first, {glue:text}`gamma_f1_top`, on {glue:text}`gamma_f1_top_examples` across
+# {glue:text}`gamma_f1_top_pairs`. The largest move is {glue:text}`gamma_moved` (F1 rank
 # {glue:text}`gamma_moved_f1_rank`, γ rank {glue:text}`gamma_moved_gamma_rank`, a γ on
-# {glue:text}`gamma_moved_examples` examples per pair). γ ranges from {glue:text}`gamma_min` to
+# {glue:text}`gamma_moved_examples` examples across {glue:text}`gamma_moved_pairs` pairs). A γ
+# resting on a handful of examples is a statement about those examples only; its bootstrap
+# interval, drawn from the same few, is narrower than it deserves. γ ranges from {glue:text}`gamma_min` to
 # {glue:text}`gamma_max` here ({glue:text}`gamma_negative` comparisons below chance). Read
 # together, F1 says how often the sides mark the same characters at all, γ how well they agree on
 # placement and type once both have found a problem.

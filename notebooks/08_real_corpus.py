@@ -275,7 +275,7 @@ report.highlight(corpus, contested, [g.spec for g in complete] + models)
 # ## γ beside F1 on the real corpus
 #
 # The same comparisons scored with Mathet et al.'s γ as `factgenie iaa gamma` computes it
-# ({glue:text}`gamma_mode` γ; see [chapter 04](gamma) and the [methods page](methods)): per text
+# ({glue:text}`gamma_mode` γ; see [chapter 04](gamma) and the [methods page](methods-gamma)): per text
 # where both sides marked something, their spans aligned at the least cost and that disorder
 # compared with chance ($\gamma = 1$ for identical spans, $0$ at chance level); texts only one
 # side marked get $S_\emptyset$ instead. Each row's γ is the mean over its pairs, beside hard F1.

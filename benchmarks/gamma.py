@@ -18,7 +18,10 @@ Cases, hard and soft γ:
 from __future__ import annotations
 
 import argparse
+import contextlib
+import ctypes
 import logging
+import os
 import sys
 import time
 from pathlib import Path
@@ -33,6 +36,22 @@ from hotelcheckspan import corpora, paths  # noqa: E402
 from hotelcheckspan.analyses import span_gamma, span_level  # noqa: E402
 from hotelcheckspan.corpora import KEY  # noqa: E402
 from hotelcheckspan.metrics import gamma  # noqa: E402
+
+
+@contextlib.contextmanager
+def c_stdout_silenced():
+    """GLPK (under pygamma's soft alignment) prints its solver log from C: send it to /dev/null."""
+    libc = ctypes.CDLL(None)
+    sys.stdout.flush()
+    saved = os.dup(1)
+    with open(os.devnull, "w") as null:
+        os.dup2(null.fileno(), 1)
+        try:
+            yield
+        finally:
+            libc.fflush(None)
+            os.dup2(saved, 1)
+            os.close(saved)
 
 
 def timed(fn, repeat=1):
@@ -115,11 +134,13 @@ def bench_pairs(cases: list, soft: bool, label: str) -> tuple[float, int]:
             continue
         sp = named(spans)
         t1, table = timed(lambda: gamma.per_example(sp, ex, soft=soft), repeat=3)
-        t2, theirs = timed(lambda: factgenie_gamma(spans, sets, ex, soft))
+        with c_stdout_silenced():
+            t2, theirs = timed(lambda: factgenie_gamma(spans, sets, ex, soft))
         check_equal(gamma.summary(table), theirs, what)
         units = units_of(sp, ex)
         _, run = pygamma_core(units, soft)
-        t3, core = timed(run)
+        with c_stdout_silenced():
+            t3, core = timed(run)
         assert [float(g) for g in core] == gamma.summary(table)["gamma_scores"], f"pygamma disagrees on {what}"
         prepared = [ours_units(u) for u in units]
         t4, mine = timed(lambda: [gamma.continuum_gamma(u, soft=soft) for u in prepared], repeat=3)
@@ -142,7 +163,8 @@ def bench_long(soft: bool) -> None:
         start = np.sort(rng.choice(4000, 40, replace=False)) * 2
         units[name] = (start.tolist(), (start + rng.integers(3, 40, 40)).tolist(), rng.integers(0, 3, 40).astype(str))
     _, run = pygamma_core([units], soft)
-    t_core, want = timed(run)
+    with c_stdout_silenced():
+        t_core, want = timed(run)
     prepared = ours_units(units)
     t_ours, got = timed(lambda: gamma.continuum_gamma(prepared, soft=soft), repeat=3)
     assert got == want[0], "ours and pygamma disagree on the long continuum"

@@ -96,63 +96,60 @@ def _costs(continua: list[tuple[list, list]], alpha: float, beta: float, delta: 
     return (alpha * pos.astype(np.float64) + beta * mismatch).astype(np.float32)
 
 
-def _disorder(d: np.ndarray, soft: bool, delta: np.float32) -> np.float32:
-    """The disorder of the best (hard) or best soft alignment of a two-annotator continuum from
-    its (len a, len b) float32 pair costs; ``a`` is the annotator whose name sorts first.
+def _disorders(continua: list[tuple[list, list]], soft: bool, alpha: float, beta: float, delta) -> list:
+    """The disorder of the best (hard) or best soft alignment of each two-annotator continuum
+    (a pair of unit lists, the annotator whose name sorts first first).
 
     Hard: every unit once, a unit alone costing ``delta``, so the cost is ``delta * (na + nb)``
     plus the least sum of ``cost - 2 delta`` over a matching (pairs dearer than ``2 delta`` are
     never considered). Soft: every unit at least once (an edge cover); its cost is the sum of
     each unit's cheapest option plus the least sum of ``cost - cheapest(a) - cheapest(b)`` over
-    a matching. Both matchings are ``linear_sum_assignment`` on the non-positive gains."""
-    na, nb = d.shape
-    empty = float(delta)
-    dd = d.astype(np.float64)
-    chosen: list[tuple[int, int, np.float32]] = []  # (index in a, index in b, cost); na / nb = empty unit
-    if not soft:
-        matched_a, matched_b = [False] * na, [False] * nb
-        if na and nb:
-            gain = np.minimum(dd - 2.0 * empty, 0.0)
-            for r, c in zip(*linear_sum_assignment(gain)):
-                if gain[r, c] < 0:
-                    chosen.append((int(r), int(c), d[r, c]))
-                    matched_a[r] = matched_b[c] = True
-        chosen += [(i, nb, delta) for i in range(na) if not matched_a[i]]
-        chosen += [(na, j, delta) for j in range(nb) if not matched_b[j]]
-    else:
-        masked = np.where(dd <= 2.0 * empty, dd, np.inf)
-        best_a = masked.min(axis=1, initial=np.inf)
-        best_b = masked.min(axis=0, initial=np.inf)
-        pair_a, pair_b = best_a < empty, best_b < empty
-        covered_a, covered_b = np.zeros(na, bool), np.zeros(nb, bool)
-        picked = set()
-        if na and nb:
-            m_a = np.where(pair_a, best_a, empty)
-            m_b = np.where(pair_b, best_b, empty)
-            gain = np.minimum(masked - m_a[:, None] - m_b[None, :], 0.0)
-            gain[np.isinf(masked)] = 0.0
-            for r, c in zip(*linear_sum_assignment(gain)):
-                if gain[r, c] < 0:
-                    picked.add((int(r), int(c)))
-                    covered_a[r] = covered_b[c] = True
-            arg_a, arg_b = masked.argmin(axis=1), masked.argmin(axis=0)
-        for i in np.flatnonzero(~covered_a).tolist():
-            picked.add((i, int(arg_a[i])) if pair_a[i] else (i, nb))
-        for j in np.flatnonzero(~covered_b).tolist():
-            picked.add((int(arg_b[j]), j) if pair_b[j] else (na, j))
-        chosen = [(i, j, delta if (i == na or j == nb) else d[i, j]) for i, j in picked]
-    # pygamma sums the chosen unitary alignments in the order it enumerates them (first
-    # annotator's index fastest, the empty unit last), in float32
-    chosen.sort(key=lambda t: (t[1], t[0]))
-    total = np.sum(np.array([c for _, _, c in chosen], dtype=np.float32))
-    return total / ((na + nb) / 2)
-
-
-def _disorders(continua: list[tuple[list, list]], soft: bool, alpha: float, beta: float, delta) -> list:
-    """The disorder of each continuum (pairs of unit lists)."""
+    a matching. Both matchings are ``linear_sum_assignment`` on the non-positive gains; the
+    arrays are computed for all continua at once, the matchings one by one.
+    """
     delta = np.float32(delta)
+    empty = float(delta)
     costs = _costs(continua, alpha, beta, delta)
-    return [_disorder(costs[i, : len(a), : len(b)], soft, delta) for i, (a, b) in enumerate(continua)]
+    n, k = costs.shape[0], costs.shape[1]
+    na = [len(a) for a, _ in continua]
+    nb = [len(b) for _, b in continua]
+    idx = np.arange(k)
+    real = (idx[None, :, None] < np.array(na)[:, None, None]) & (idx[None, None, :] < np.array(nb)[:, None, None])
+    as64 = costs.astype(np.float64)
+    dd = np.where(real & (as64 <= 2.0 * empty), as64, np.inf)
+    if soft:
+        best_a, best_b = dd.min(axis=2), dd.min(axis=1)
+        pair_a, pair_b = best_a < empty, best_b < empty
+        m_a, m_b = np.where(pair_a, best_a, empty), np.where(pair_b, best_b, empty)
+        gain = np.minimum(dd - m_a[:, :, None] - m_b[:, None, :], 0.0)
+        arg_a, arg_b = dd.argmin(axis=2).tolist(), dd.argmin(axis=1).tolist()
+        pair_a, pair_b = pair_a.tolist(), pair_b.tolist()
+    else:
+        gain = np.minimum(dd - 2.0 * empty, 0.0)
+    out = []
+    for i in range(n):
+        a, b = na[i], nb[i]
+        d = costs[i]
+        matched = []
+        if a and b:
+            g = gain[i, :a, :b]
+            rows, cols = linear_sum_assignment(g)
+            matched = [(r, c) for r, c in zip(rows.tolist(), cols.tolist()) if g[r, c] < 0]
+        done_a, done_b = {r for r, _ in matched}, {c for _, c in matched}
+        if not soft:
+            picked = matched + [(r, b) for r in range(a) if r not in done_a]
+            picked += [(a, c) for c in range(b) if c not in done_b]
+        else:
+            chosen = set(matched)
+            chosen.update((r, arg_a[i][r]) if pair_a[i][r] else (r, b) for r in range(a) if r not in done_a)
+            chosen.update((arg_b[i][c], c) if pair_b[i][c] else (a, c) for c in range(b) if c not in done_b)
+            picked = list(chosen)
+        # pygamma sums the chosen unitary alignments in the order it enumerates them (first
+        # annotator's index fastest, the empty unit last), in float32
+        picked.sort(key=lambda t: (t[1], t[0]))
+        values = np.array([delta if (r == a or c == b) else d[r, c] for r, c in picked], dtype=np.float32)
+        out.append(np.sum(values) / ((a + b) / 2))
+    return out
 
 
 # --- pygamma's StatisticalContinuumSampler --------------------------------------------------------

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_right
+from itertools import chain
 
 import numpy as np
 import pandas as pd
@@ -162,24 +163,19 @@ class _Stream:
     ``RandomState(seed).normal(loc, scale)`` and ``.random_sample()`` give in the same order."""
 
     def __init__(self, seed: int):
-        self._rs = np.random.RandomState(seed)
-        self._buf: list[float] = []
-        self._i = 0
+        rs = np.random.RandomState(seed)
+        blocks = iter(lambda: rs.random_sample(512).tolist(), None)  # never None: endless
+        self.uniform = chain.from_iterable(blocks).__next__  # the next double of the stream
         self._gauss: float | None = None
-
-    def uniform(self) -> float:
-        if self._i == len(self._buf):
-            self._buf, self._i = self._rs.random_sample(512).tolist(), 0
-        self._i += 1
-        return self._buf[self._i - 1]
 
     def normal(self, loc: float, scale: float) -> float:
         if self._gauss is not None:
             g, self._gauss = self._gauss, None
             return loc + scale * g
+        uniform = self.uniform
         while True:
-            x1 = 2.0 * self.uniform() - 1.0
-            x2 = 2.0 * self.uniform() - 1.0
+            x1 = 2.0 * uniform() - 1.0
+            x2 = 2.0 * uniform() - 1.0
             r2 = x1 * x1 + x2 * x2
             if r2 < 1.0 and r2 != 0.0:
                 break

@@ -129,6 +129,7 @@ standin: $(BOOK_STAMP)
 
 benchmarks: $(TEST_STAMP)
 	$(PY) benchmarks/span_f1.py
+	$(PY) benchmarks/gamma.py
 	$(PY) benchmarks/sample_size.py
 	$(PY) benchmarks/dedup.py
 	$(PY) benchmarks/load.py

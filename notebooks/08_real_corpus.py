@@ -67,10 +67,11 @@ import pandas as pd
 
 import hotelcheckspan
 from hotelcheckspan import paths
-from hotelcheckspan.analyses import dataset_level, example_level, span_level, span_measures
+from hotelcheckspan.analyses import dataset_level, example_level, span_gamma, span_level, span_measures
 from hotelcheckspan.annotator_sets import groups_of
 from hotelcheckspan.book import plots, readings, report, tables
 from hotelcheckspan.book.readings import beyond_f1, kappa_paradox, real_corpus
+from hotelcheckspan.book.readings import span_gamma as gamma_readings
 
 plots.set_theme()
 corpus = hotelcheckspan.load(paths.REAL_CORPUS)
@@ -298,6 +299,51 @@ tables.show(beyond, columns=["comparison", "pairs", *span_measures.MEASURES])
 
 # %% tags=["remove-input"]
 readings.glue_all(kappa_paradox.readings(prevalence, prefix="kp8") | beyond_f1.readings(beyond, prefix="bf8"))
+
+# %% [markdown]
+# (real-gamma)=
+# ## γ beside F1 on the real corpus
+#
+# The same comparisons scored with Mathet et al.'s γ as `factgenie iaa gamma` computes it
+# ({glue:text}`gamma_mode` γ; see [chapter 04](gamma) and the [methods page](methods-gamma)): per text
+# where both sides marked something, their spans aligned at the least cost and that disorder
+# compared with chance ($\gamma = 1$ for identical spans, $0$ at chance level); texts only one
+# side marked get $S_\emptyset$ instead. Each row's γ is the mean over its pairs, beside hard F1.
+
+# %%
+gamma_pairs, gamma_per_example = span_gamma.pairwise(corpus, comparisons)
+gammas = span_gamma.by_comparison(gamma_pairs, gamma_per_example, n_boot=N_BOOT, seed=0, level=LEVEL)
+gamma_beside = span_gamma.beside_f1(gammas, t6)
+gamma_ranks = span_gamma.rank_agreement(gamma_beside)
+tables.show(
+    gamma_beside,
+    columns=["comparison", "f1", "f1_rank", "gamma", "gamma_rank", "pairs", "gamma_pairs", "gamma_examples", "s_empty"],
+    headers={
+        "comparison": "Comparison",
+        "f1": "Hard F1 [95% CI]",
+        "f1_rank": "F1 rank",
+        "gamma": "γ [95% CI]",
+        "gamma_rank": "γ rank",
+        "pairs": "Pairs",
+        "gamma_pairs": "Pairs with a γ",
+        "gamma_examples": "Texts with a γ (all pairs)",
+        "s_empty": "S∅",
+    },
+)
+
+# %% tags=["remove-input"]
+readings.glue_all(gamma_readings.readings(corpus, beside=gamma_beside, agreement=gamma_ranks))
+
+# %% [markdown]
+# γ orders the {glue:text}`gamma_comparisons` rows in {glue:text}`gamma_order` hard F1 (Kendall's
+# tau {glue:text}`gamma_tau`; {glue:text}`gamma_moved_count` rows change rank). Both sides marked
+# {glue:text}`gamma_share` of the compared texts, so γ rests on those texts. The largest move is
+# {glue:text}`gamma_moved` (F1 rank {glue:text}`gamma_moved_f1_rank`, γ rank
+# {glue:text}`gamma_moved_gamma_rank`): where both sides marked a text, its spans match the humans'
+# in place and type {glue:text}`gamma_moved_direction` than its character overlap ranks it. The
+# top row by γ is {glue:text}`gamma_top` ({glue:text}`gamma_top_value`), by F1
+# {glue:text}`gamma_f1_top`; γ ranges from {glue:text}`gamma_min` to {glue:text}`gamma_max`,
+# {glue:text}`gamma_chance`.
 
 # %% [markdown]
 # ## Summary

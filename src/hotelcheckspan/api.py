@@ -1,5 +1,5 @@
 """The public API, matching the command line: ``load``, ``read_annotations``, ``span_f1``,
-``span_pearson`` and ``evaluate_judge``.
+``span_gamma``, ``span_pearson`` and ``evaluate_judge``.
 
 ``span_f1`` compares two annotation files as ``hotelcheckspan f1`` does and returns what
 ``f1 --json`` prints. Options beyond the reference and hypothesis are keyword arguments of
@@ -23,11 +23,20 @@ from .annotator_sets import AnnotatorSet, group_letter, parse_group
 from .corpora import KEY, Annotations, CategoryMismatch, CorpusError, load, read_annotations, slug_frame
 from .corpora.layouts import slug_key
 from .metrics import error_counts as _error_counts
+from .metrics import gamma as _gamma
 from .metrics import span_f1 as _metric
 
 ADDED = "added-judge"  # where load_with_campaign links an outside campaign folder
 
-__all__ = ["evaluate_judge", "load", "load_with_campaign", "read_annotations", "span_f1", "span_pearson"]
+__all__ = [
+    "evaluate_judge",
+    "load",
+    "load_with_campaign",
+    "read_annotations",
+    "span_f1",
+    "span_gamma",
+    "span_pearson",
+]
 
 
 def _side(side: Annotations | str | Path, group: int | str | None) -> tuple[Annotations, pd.DataFrame, pd.DataFrame]:
@@ -250,6 +259,56 @@ def span_pearson(
     )
     result["by_type"] = result.pop("categories")
     return result
+
+
+def span_gamma(
+    ref: Annotations | str | Path,
+    hyp: Annotations | str | Path,
+    *,
+    ref_group: int | str | None = None,
+    hyp_group: int | str | None = None,
+    soft: bool = _gamma.SOFT_CLI,
+    alpha: float = _gamma.ALPHA,
+    beta: float = _gamma.BETA,
+    delta_empty: float = _gamma.DELTA_EMPTY,
+) -> dict:
+    """Mathet et al.'s γ between ``hyp`` and ``ref`` as factgenie 1.2.1 computes it
+    (:mod:`hotelcheckspan.metrics.gamma`), per example and averaged.
+
+    Inputs and examples as :func:`span_f1`. ``soft``: soft γ (a unit may be aligned more than
+    once); the default is hard γ, as ``factgenie iaa gamma`` computes it without
+    ``--soft_gamma`` (factgenie's Python function defaults to soft). Returns ``gamma`` and
+    ``s_empty`` (the means over the examples where each is defined; ``None`` when none),
+    ``gamma_mean`` and ``s_empty_mean`` (factgenie's: rounded to 3 decimals, 0.0 when none),
+    ``gamma_examples`` and ``s_empty_examples`` (how many examples each mean is over),
+    ``examples`` and ``soft``. Raises as :func:`span_f1` does, and
+    :class:`~hotelcheckspan.metrics.gamma.TooManyAnnotators` (a ``ValueError``) when an example
+    has more than two annotators (a pooled set whose groups both marked it: choose groups).
+    """
+    ref_ann, ref_rec, ref_spans = _side(ref, ref_group)
+    hyp_ann, hyp_rec, hyp_spans = _side(hyp, hyp_group)
+    if ref_ann.categories != hyp_ann.categories:
+        raise CategoryMismatch(str(ref_ann.path), ref_ann.categories, str(hyp_ann.path), hyp_ann.categories)
+    examples = ref_rec[KEY].drop_duplicates().merge(hyp_rec[KEY].drop_duplicates(), on=KEY)
+    if examples.empty:
+        raise ValueError("no example has a record on both sides (check the files and the groups)")
+    spans = pd.concat([ref_spans, hyp_spans], ignore_index=True)
+    spans = spans.assign(
+        annotator=[_gamma.annotator_id(c, g) for c, g in zip(spans["campaign"], spans["annotator_group"])],
+        label=spans["type_idx"].astype(str),
+    )
+    table = _gamma.per_example(spans, examples, soft=soft, alpha=alpha, beta=beta, delta_empty=delta_empty)
+    fg = _gamma.summary(table)
+    return {
+        "gamma": fg["gamma"],
+        "s_empty": fg["s_empty"],
+        "gamma_mean": fg["gamma_mean"],
+        "s_empty_mean": fg["s_empty_mean"],
+        "gamma_examples": len(fg["gamma_scores"]),
+        "s_empty_examples": len(fg["s_empty_scores"]),
+        "examples": int(len(examples)),
+        "soft": bool(soft),
+    }
 
 
 def load_with_campaign(corpus: str | Path | None, campaign: str | Path):

@@ -1,4 +1,4 @@
-"""``hotelcheckspan`` command line: validate, standin, stats, f1, pearson, judge.
+"""``hotelcheckspan`` command line: validate, standin, stats, f1, gamma, pearson, judge.
 
 Every failure prints one clear line per problem to stderr and exits 1; no tracebacks, no hangs.
 Warnings (quirks of real exports that factgenie computes with) are counted on stderr.
@@ -287,6 +287,29 @@ def _read_sides(ref: str, hyp: str) -> list:
     return sides
 
 
+def cmd_gamma(args) -> int:
+    sides = _read_sides(args.ref, args.hyp)
+    try:
+        result = api.span_gamma(
+            sides[0], sides[1], ref_group=_group(args.ref_group), hyp_group=_group(args.hyp_group), soft=args.soft
+        )
+    except ValueError as err:
+        if isinstance(err, corpora.CorpusError):
+            raise
+        raise CliError(str(err)) from None
+    if args.json:
+        print(json.dumps(_plain(result), allow_nan=False))
+        return 0
+
+    def show(value):
+        return "undefined" if value is None else f"{value:.3f}"
+
+    print(f"{'soft' if args.soft else 'hard'} gamma, {result['examples']} examples")
+    print(f"gamma    {show(result['gamma'])}  (mean over the {result['gamma_examples']} examples both sides marked)")
+    print(f"S_empty  {show(result['s_empty'])}  (mean over the {result['s_empty_examples']} others)")
+    return 0
+
+
 def cmd_pearson(args) -> int:
     sides = _read_sides(args.ref, args.hyp)
     try:
@@ -381,6 +404,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="strict JSON (no NaN: missing values are null)")
     p.set_defaults(func=cmd_judge)
+
+    p = sub.add_parser("gamma", help="Mathet et al.'s gamma between two annotation files, as factgenie computes it")
+    p.add_argument("ref")
+    p.add_argument("hyp")
+    p.add_argument("--ref-group", default=None, help="annotator group of REF (default: all groups)")
+    p.add_argument("--hyp-group", default=None, help="annotator group of HYP (default: all groups)")
+    p.add_argument(
+        "--soft",
+        action="store_true",
+        help="soft gamma (a span may be aligned more than once; factgenie's --soft_gamma); default: hard",
+    )
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_gamma)
 
     p = sub.add_parser("pearson", help="correlation of per-example error counts (factgenie iaa pearson)")
     p.add_argument("ref")

@@ -1,0 +1,53 @@
+"""Readings of the γ sections (chapter 04 on Table 6's comparisons, chapter 08 on the real
+corpus): γ beside F1, how the two order the comparisons, and why they differ."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ...metrics import gamma
+from ..tables import number
+
+
+def readings(corpus, *, beside: pd.DataFrame, agreement: dict) -> dict[str, str]:
+    """``beside``: :func:`~hotelcheckspan.analyses.span_gamma.beside_f1`; ``agreement``:
+    :func:`~hotelcheckspan.analyses.span_gamma.rank_agreement`."""
+    rows = beside.dropna(subset=["gamma"]).set_index("comparison")
+    per_pair = rows[["gamma_examples", "examples", "pairs"]]
+    top_gamma = rows["gamma"].idxmax()
+    top_f1 = rows["f1"].idxmax()
+    # the comparison whose γ rank is furthest from its F1 rank
+    shift = (rows["gamma_rank"] - rows["f1_rank"]).abs()
+    moved = shift.idxmax()
+    out = {
+        "gamma_mode": "soft" if gamma.SOFT_CLI else "hard",
+        "gamma_comparisons": str(agreement["comparisons"]),
+        "gamma_tau": number(agreement["tau"], 2),
+        "gamma_order": "the same order as" if not agreement["moved"] else "a different order from",
+        "gamma_moved_count": str(len(agreement["moved"])),
+        "gamma_top": top_gamma,
+        "gamma_top_value": number(rows.loc[top_gamma, "gamma"], 2),
+        "gamma_top_f1": number(rows.loc[top_gamma, "f1"], 2),
+        "gamma_top_f1_rank": str(int(rows.loc[top_gamma, "f1_rank"])),
+        "gamma_top_examples": number(per_pair.loc[top_gamma, "gamma_examples"], 0),
+        "gamma_top_pairs": number(per_pair.loc[top_gamma, "pairs"], 0),
+        "gamma_f1_top": top_f1,
+        "gamma_f1_top_value": number(rows.loc[top_f1, "gamma"], 2),
+        "gamma_f1_top_examples": number(per_pair.loc[top_f1, "gamma_examples"], 0),
+        "gamma_f1_top_pairs": number(per_pair.loc[top_f1, "pairs"], 0),
+        "gamma_examples_of": number(per_pair["examples"].max(), 0),
+        "gamma_moved": moved,
+        "gamma_moved_f1_rank": str(int(rows.loc[moved, "f1_rank"])),
+        "gamma_moved_gamma_rank": str(int(rows.loc[moved, "gamma_rank"])),
+        "gamma_moved_examples": number(per_pair.loc[moved, "gamma_examples"], 0),
+        "gamma_moved_pairs": number(per_pair.loc[moved, "pairs"], 0),
+        "gamma_negative": str(int((rows["gamma"] < 0).sum())),
+        "gamma_moved_direction": "better" if rows.loc[moved, "gamma_rank"] < rows.loc[moved, "f1_rank"] else "worse",
+        "gamma_share": f"{rows['gamma_examples'].sum() / (rows['pairs'] * rows['examples']).sum():.0%}",
+        "gamma_chance": "above chance in every row"
+        if (rows["gamma"] > 0).all()
+        else f"below chance in {int((rows['gamma'] < 0).sum())} of {len(rows)} rows",
+        "gamma_min": number(rows["gamma"].min(), 2),
+        "gamma_max": number(rows["gamma"].max(), 2),
+    }
+    return out

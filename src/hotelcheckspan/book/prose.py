@@ -90,6 +90,12 @@ def within(value, low, high, yes: str = "within", no: str = "outside") -> str:
     return yes if float(low) <= float(value) <= float(high) else no
 
 
+def names(items) -> str:
+    """Names joined for a sentence: "a", "a and b", "a, b and c"."""
+    items = [str(i) for i in items]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def count_words(n: int) -> str:
     """A small count as a word ("two things"), so a list's length is never typed."""
     words = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]

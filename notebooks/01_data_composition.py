@@ -26,7 +26,8 @@
 #    ([Sources](sources), Section 3.2)
 # 4. How long are the annotated spans, and of which types? ([Spans](spans), Section 4.4 and Table 2)
 #
-# Every figure the paper reports sits beside ours in a "paper vs. this corpus" table.
+# Every figure of these sections that a corpus can show sits beside ours in a "paper vs. this
+# corpus" table.
 
 # %% tags=["remove-cell", "colab"]
 # Colab: clone the repository (package and data) and install it as the README says
@@ -74,6 +75,7 @@ tables.sizes(dataset_level.sizes(corpus))
 # %%
 ov = dataset_level.overview(corpus, "human")
 n_llm = int((corpus.records["kind"] == "model").sum())
+annotators = corpus.records[corpus.records["kind"] == "human"].groupby("campaign")["annotator_id"].nunique()
 shape = [
     ("examples", "dataset/examples", len(corpus.examples)),
     ("short split", "dataset/splits/short", int((corpus.examples["split"] == "short").sum())),
@@ -81,6 +83,8 @@ shape = [
     ("stage-2 examples", "campaigns/stage2/examples", len(stage2)),
     ("human records", "dataset/human_records", ov["records"]),
     ("LLM records", "dataset/llm_records", n_llm),
+    ("stage-1 annotators", "campaigns/stage1/annotators", annotators["stage1"]),
+    ("stage-2 annotators", "campaigns/stage2/qualified", annotators["stage2"]),
 ]
 tables.versus(shape, corpus)
 
@@ -165,13 +169,13 @@ readings.glue_all(data_composition.readings(corpus, shape=shape, lengths=lengths
 #   {glue:text}`n_long`, and {glue:text}`n_human_records` human records; its sizes
 #   {glue:text}`shape_reading`. It has {glue:text}`n_llm_records` LLM records, one per example
 #   for each of {glue:text}`n_llm_campaigns` campaigns. The paper never counts LLM records: the
-#   {glue:text}`readme_llm_records` beside ours come from the release's README, as many as
+#   {glue:text}`readme_llm_records` records beside ours come from the release's README, as many as
 #   {glue:text}`readme_campaigns` campaigns over every example, while the paper's Table 3 lists
 #   {glue:text}`table3_campaigns` campaigns, each run on all examples
 #   ({glue:text}`table3_records` records), whose spans add up to the README's
 #   {glue:text}`table3_spans`: an inconsistency between the release and the paper, listed above.
 # - Humans marked {glue:text}`n_human_spans` spans, {glue:text}`spans_reading` the
-#   paper's {glue:text}`paper_human_spans` (a gap of {glue:text}`spans_gap_pct`%){glue:text}`spans_label`.
+#   paper's {glue:text}`paper_human_spans` (a gap of {glue:text}`spans_gap_pct`%{glue:text}`spans_label`).
 #
 # ```{glue:md} differ_block
 # :format: myst

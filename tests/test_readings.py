@@ -53,11 +53,11 @@ def test_data_composition_readings(corpus):
     r = _text(data_composition.readings(corpus, **_ch01_rows(corpus)))
     assert r["n_examples"] == "496" and r["n_stage2"] == "245"
     assert r["shape_reading"] == "match the paper's in four of five rows"  # the README's LLM records differ
-    assert (r["readme_llm_records"], r["readme_campaigns"]) == ("1,984", "four")
-    assert (r["table3_campaigns"], r["table3_records"], r["table3_spans"]) == ("five", "2,480", "750")
+    assert (r["readme_llm_records"], r["readme_campaigns"]) == ("1984", "four")
+    assert (r["table3_campaigns"], r["table3_records"], r["table3_spans"]) == ("five", "2480", "750")
     assert r["n_llm_records"] == "2480" and r["n_llm_campaigns"] == "five"
     spans = int(r["n_human_spans"])
-    assert r["spans_label"] == f" (on the stand-in the count is set, missed by {794 - spans})"
+    assert r["spans_label"] == f"; on the stand-in the count is set, missed by {794 - spans}"
     # the passage groups the figures as their table labels them
     note = r["simulation_note"]
     assert "*set* but missed beyond the tolerance: description words, min (missed by 27:" in note

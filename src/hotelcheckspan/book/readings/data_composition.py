@@ -76,16 +76,16 @@ def readings(
         else f"match the paper's in {prose.count_words(len(matched))} of {prose.count_words(len(shape))} rows",
         "n_llm_records": tables.number(len(models)),
         "n_llm_campaigns": prose.count_words(models["campaign"].nunique()),
-        "readme_llm_records": f"{ds['llm_records']:,}",
+        "readme_llm_records": tables.number(ds["llm_records"]),  # as the tables print counts: no separator
         "readme_campaigns": prose.count_words(round(ds["llm_records"] / ds["examples"])),
         "table3_campaigns": prose.count_words(len(t3)),
-        "table3_records": f"{len(t3) * ds['examples']:,}",
+        "table3_records": tables.number(len(t3) * ds["examples"]),
         "table3_spans": tables.number(sum(r["total"] for r in t3.values())),
         "n_human_spans": tables.number(human["spans"]),
         "paper_human_spans": tables.number(ds["human_spans"]),
         "spans_reading": prose.compare(human["spans"], ds["human_spans"], 0, "more than", "fewer than", "as many as"),
         "spans_gap_pct": tables.number(abs(100 * (human["spans"] / ds["human_spans"] - 1)), 1),
-        "spans_label": simulated_only(corpus, f" (on the stand-in the count is {spans_label})").text
+        "spans_label": simulated_only(corpus, f"; on the stand-in the count is {spans_label}").text
         if spans_label
         else "",
         "differ_block": _differ([*lengths, *spans]),

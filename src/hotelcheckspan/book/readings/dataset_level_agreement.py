@@ -53,11 +53,8 @@ def readings(
         "n_short_paper": tables.number(n_short),
         "n_examples_paper": tables.number(n_ex),
         "short_reading": "equal" if short_fits else "do not equal",
-        "short_share_gpt4o": tables.number(
-            100 * float((sp.loc[sp["campaign"] == "gpt-4o", "split"] == "short").mean()), 0
-        ),
-        "short_share_gpt4o_ls": tables.number(
-            100 * float((sp.loc[sp["campaign"] == "gpt-4o-ls", "split"] == "short").mean()), 0
+        "short_shares": _short_shares(
+            {name: tables.number(100 * _short_share(sp, paper.LLM_CAMPAIGNS[name]), 0) for name in gpt}
         ),
         "spr_gpt4o": tables.number(ours3.loc["gpt-4o", "spans/rec."]),
         "spr_gpt4o_ls": tables.number(ours3.loc["gpt-4o (LS)", "spans/rec."]),
@@ -88,6 +85,8 @@ def readings(
         "t4_cell": f"{name} {typ}",
         "t4_cell_ours": tables.number(ours_c),
         "t4_cell_paper": tables.number(theirs_c),
+        "t4_gpt4o_paper": tables.number(reported["table4_dataset_level_stage2_subset"]["gpt-4o"]["total"]),
+        "t3_gpt4o_paper": tables.number(t3p["gpt-4o"]["total"]),
         "t4_note": simulated_only(
             corpus,
             f"On the stand-in Table 4's totals are *{labels.kind('table4_dataset_level_stage2_subset/St. 1A/total')}* "
@@ -131,7 +130,7 @@ def readings(
         "b_more_s1_pct": tables.number(s1["B more (%)"], 1),
         "b_more_s2_pct": tables.number(s2["B more (%)"], 1),
         "paper_b_pct": tables.number(paper_b),
-        "b_marking_pct": tables.number(b_marking, 0),
+        "b_marking_pct": tables.number(b_marking, 1),  # as the table beside the paper's shows it
         "b_marking_reading": "as the paper reports"
         if b_marking > paper_min
         else f"far from the paper's {text['group_b_minority_due_to_extra_errors_pct'].replace('>', 'over ')}%",
@@ -146,23 +145,38 @@ def readings(
     }
 
     # Which campaign marks most and least on the stage-2 examples
+    # (named as Table 4 names them; a tie names every campaign in it)
     vol = dataset_level.campaign_table(corpus, stage2, by_group=True).set_index("name")
+    shown_as = dict(zip(t4["campaign"].map(lambda n: paper.LLM_CAMPAIGNS.get(n, n)), t4["campaign"]))
     human = vol[vol["kind"] == "human"]["spans"].mean()
-    most, least = vol["spans"].idxmax(), vol["spans"].idxmin()
-    pmost = max(t4p, key=lambda n: t4p[n]["total"])
-    pleast = min(t4p, key=lambda n: t4p[n]["total"])
-    same = (paper.LLM_CAMPAIGNS.get(pmost, pmost), paper.LLM_CAMPAIGNS.get(pleast, pleast)) == (
-        vol.loc[most, "campaign"],
-        vol.loc[least, "campaign"],
-    )
+    most = vol.index[vol["spans"] == vol["spans"].max()].tolist()
+    least = vol.index[vol["spans"] == vol["spans"].min()].tolist()
+    pmost = [n for n in t4p if t4p[n]["total"] == max(r["total"] for r in t4p.values())]
+    pleast = [n for n in t4p if t4p[n]["total"] == min(r["total"] for r in t4p.values())]
+    ours_most = {vol.loc[n, "campaign"] for n in most}
+    ours_least = {vol.loc[n, "campaign"] for n in least}
+    same = {paper.LLM_CAMPAIGNS.get(n, n) for n in pmost} == ours_most and {
+        paper.LLM_CAMPAIGNS.get(n, n) for n in pleast
+    } == ours_least
+    n_least = int(vol.loc[least[0], "spans"])
     out |= {
-        "most_name": str(most),
-        "most_ratio": tables.number(vol.loc[most, "spans"] / human, 1),
-        "least_name": str(least),
-        "least_spans": tables.number(vol.loc[least, "spans"]),
-        "extremes_reading": "as in the paper" if same else f"while in the paper {pmost} marks most and {pleast} least",
+        "most_name": prose.names([shown_as.get(n, n) for n in most]),
+        "most_ratio": tables.number(vol.loc[most[0], "spans"] / human, 1),
+        "least_name": prose.names([shown_as.get(n, n) for n in least]),
+        "least_spans": f"{tables.number(n_least)} span{'' if n_least == 1 else 's'}{' each' if len(least) > 1 else ''}",
+        "extremes_reading": "as in the paper"
+        if same
+        else f"while in the paper's Table 4 {prose.names(pmost)} {'marks' if len(pmost) == 1 else 'mark'} most "
+        f"and {prose.names(pleast)} least",
     }
     return out
+
+
+def _short_shares(shares: dict[str, str]) -> str:
+    """ "99% of each campaign's" when the shares read alike, else "98% of gpt-4o's and 99% of ..."."""
+    if len(set(shares.values())) == 1:
+        return f"{next(iter(shares.values()))}% of each campaign's"
+    return " and ".join(f"{v}% of {k}'s" for k, v in shares.items())
 
 
 def _labels_line(rows) -> str:

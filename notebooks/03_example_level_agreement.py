@@ -86,12 +86,18 @@ tables.show(t5, decimals=1)
 counts = t5.set_index("votes")
 versus_t5 = paper.versus(
     [
-        (f"{label}: {v} votes", reported["table5_example_level_votes"][label][v], int(counts.loc[v, label]))
+        (
+            f"{label}: {v} vote{'' if v == 1 else 's'}",
+            reported["table5_example_level_votes"][label][v],
+            int(counts.loc[v, label]),
+        )
         for label in example_level.LABELS
         for v in counts.index
     ]
 )
-tables.show(tables.mark(versus_t5, "table5_example_level_votes", corpus), decimals=0)
+# each count is labelled as part of its type's vote distribution (the figure the calibration aims at)
+t5_keys = [f"table5_example_level_votes/{label}" for label in example_level.LABELS for _ in counts.index]
+tables.show(tables.mark(versus_t5, t5_keys, corpus), decimals=0)
 
 # %%
 distance = example_level.vote_distance(t5, reported["table5_example_level_votes"])
@@ -182,12 +188,12 @@ tables.show(
 )
 
 # %% [markdown]
-# {glue:text}`kp_type` gets {glue:text}`kp_share`% of the error votes. The annotators agree on
-# {glue:text}`kp_pa` of their pairs of decisions there; kappa expects {glue:text}`kp_pe_kappa`
-# of that by chance and so is {glue:text}`kp_kappa`, AC1 expects {glue:text}`kp_pe_ac1` and is
-# {glue:text}`kp_ac1`, just {glue:text}`kp_ac1_vs_pa` the observed agreement. AC1 is above
-# kappa for {glue:text}`kp_above` types, and the gap is wider for {glue:text}`kp_share_gap`
-# types. The two answer different questions: kappa asks whether the annotators agree on
+# On {glue:text}`kp_type`, {glue:text}`kp_share`% of the annotators' decisions are error votes.
+# The annotators agree on {glue:text}`kp_pa` of their pairs of decisions there; kappa expects
+# {glue:text}`kp_pe_kappa` by chance and so is {glue:text}`kp_kappa`, AC1 expects
+# {glue:text}`kp_pe_ac1` and is {glue:text}`kp_ac1`, just {glue:text}`kp_ac1_vs_pa` the observed
+# agreement. AC1 is above kappa for {glue:text}`kp_above` types, and the gap is wider for
+# {glue:text}`kp_share_gap` types. The two answer different questions: kappa asks whether the annotators agree on
 # *which* examples have an error, AC1 also credits their agreement that most have none.
 
 # %% tags=["remove-input"]
@@ -217,8 +223,9 @@ readings.glue_all(
 #
 # - {glue:text}`share_12`% of the examples get one or two "error" votes of any type out of
 #   {glue:text}`n_raters`: agreement on *whether* a summary is faulty is weak, and the
-#   chance-corrected coefficients make that explicit. {glue:text}`top_kappa_type` gets the
-#   highest Fleiss' kappa ({glue:text}`top_kappa`); {glue:text}`chance_types`.
+#   chance-corrected coefficients make that explicit. Of the three types,
+#   {glue:text}`top_kappa_type` gets the highest Fleiss' kappa ({glue:text}`top_kappa`);
+#   {glue:text}`chance_types`.
 # - The conservative alignment paradox: {glue:text}`top_agree_model`, which marks
 #   {glue:text}`top_agree_marks` of the {glue:text}`top_agree_n` per-type decisions, has the
 #   highest per-type agreement ({glue:text}`top_agree`) and a balanced accuracy of

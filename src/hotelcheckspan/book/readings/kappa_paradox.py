@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..prose import compare
+from ..prose import compare, count_words
 from ..tables import number
 
 
@@ -39,8 +39,15 @@ def readings(prevalence: pd.DataFrame, prefix: str = "kp") -> dict[str, str]:
         f"{prefix}_pe_ac1": number(row["pe_ac1"], 2),
         f"{prefix}_kappa": number(row["fleiss_kappa"], 2),
         f"{prefix}_ac1": number(row["gwet_ac1"], 2),
-        f"{prefix}_above": f"{above} of {len(typed)}",
-        f"{prefix}_rare": f"{len(rare)} of {len(typed)}",
+        f"{prefix}_above": _of(above, len(typed)),
+        f"{prefix}_rare": _of(len(rare), len(typed)),
         f"{prefix}_ac1_vs_pa": compare(row["gwet_ac1"], row["pa"], 2, "above", "below", "equal to"),
         f"{prefix}_share_gap": "the rarer" if corr < 0 else "the more common" if corr > 0 else "no matter how rare",
     }
+
+
+def _of(k: int, n: int) -> str:
+    """ "all three", "both", "two of three", "none of three": a count of a small whole in words."""
+    if k == n:
+        return "both" if n == 2 else f"all {count_words(n)}"
+    return f"{'none' if k == 0 else count_words(k)} of {count_words(n)}"

@@ -18,7 +18,8 @@
 #
 # Two annotators may both say a summary is faulty and still point at different words. Span-level
 # precision, recall and F1 measure how far a hypothesis annotator set's spans meet a reference
-# set's. The paper (Section 6.3) adopts the conventions of {cite:t}`kasner2026spanannotators`, who
+# set's. The paper (Section 6.3) adopts the conventions of {cite:t}`kasner2026spanannotators` (it
+# cites the preprint of that paper, a year earlier), who
 # follow Da San Martino et al. (2019) and computed span F1 with factgenie
 # {cite:p}`kasner2024factgenie`; factgenie has done so in more than one way, and the paper's prose
 # describes yet another (see the methods page). This chapter answers:
@@ -182,7 +183,7 @@ tables.show(span_level.implied_recall(reported))
 # {glue:text}`every_max_gap` of every printed recall.
 #
 # **2. Span counts.** Under the paper's prose definition a pair's precision is a share of the
-# hypothesis's spans. On the stage-2 examples o3-mini has {glue:text}`o3_spans` span(s) and
+# hypothesis's spans. On the stage-2 examples o3-mini has {glue:text}`o3_spans_text` and
 # o3-mini (LS) {glue:text}`o3_ls_spans` (Table 4), so each of the {glue:text}`o3_set_pairs` o3-mini
 # pairs (four human sets against each variant) has a precision of $k$ out of {glue:text}`o3_spans` or
 # out of {glue:text}`o3_ls_spans`, and only a few values are possible for their mean: the paper's
@@ -195,7 +196,7 @@ tables.show(span_level.implied_recall(reported))
 # differently only where two spans of one side overlap each other in an example (a repeated span,
 # or a pooled set). Each Table 6 side is one annotator group with one record per example, and the
 # paper's interface did not allow overlapping spans, so on the paper's data the two agree; on ours,
-# the Table 6 sets have {glue:text}`self_overlaps` examples with self-overlapping spans and the
+# the Table 6 sets have {glue:text}`self_overlaps_text` with self-overlapping spans and the
 # two definitions give {glue:text}`greedy_same` tables.
 #
 # **4. The rows that fit no definition.** For a single pair, F1 lies between P and R, and under
@@ -257,7 +258,8 @@ readings.glue_all(span_level_agreement.readings(corpus, t6=t6, pairs=pairs, defs
 # boundaries, *partial* accepts any overlap for half credit, *type* any overlap with the same
 # type. factgenie's `iaa pearson` correlates how many errors each side marks per example and
 # type, wherever they are. Each is computed per pair and averaged over the pairs of a comparison,
-# as Table 6 is; intervals resample examples ({glue:text}`n_boot` times, seeded).
+# as Table 6 is; intervals resample examples ({glue:text}`n_boot` times, seeded), in draws of
+# their own, so the F1 column's intervals can differ from Table 6's in the last digit.
 
 # %%
 measures, measure_arrays = span_measures.pairs(corpus)
@@ -334,12 +336,10 @@ readings.glue_all(gamma_readings.readings(corpus, beside=gamma_beside, agreement
 # {glue:text}`gamma_top_f1_rank`), has a γ on {glue:text}`gamma_top_examples` examples in all
 # across its {glue:text}`gamma_top_pairs` pairs of {glue:text}`gamma_examples_of` examples each;
 # F1's first, {glue:text}`gamma_f1_top`, on {glue:text}`gamma_f1_top_examples` across
-# {glue:text}`gamma_f1_top_pairs`. The largest move is {glue:text}`gamma_moved` (F1 rank
-# {glue:text}`gamma_moved_f1_rank`, γ rank {glue:text}`gamma_moved_gamma_rank`, a γ on
-# {glue:text}`gamma_moved_examples` examples across {glue:text}`gamma_moved_pairs` pairs). A γ
+# {glue:text}`gamma_f1_top_pairs_text`. {glue:text}`gamma_moved_text` A γ
 # resting on a handful of examples is a statement about those examples only; its bootstrap
 # interval, drawn from the same few, is narrower than it deserves. γ ranges from {glue:text}`gamma_min` to
-# {glue:text}`gamma_max` here ({glue:text}`gamma_negative` comparisons below chance). Read
+# {glue:text}`gamma_max` here ({glue:text}`gamma_below_zero`). Read
 # together, F1 says how often the sides mark the same characters at all, γ how well they agree on
 # placement and type once both have found a problem.
 
@@ -362,4 +362,4 @@ readings.glue_all(gamma_readings.readings(corpus, beside=gamma_beside, agreement
 # - If each Table 6 row averages pairs of annotator sets, as the book reads "averaged over all
 #   pairwise comparisons", the stage-2 group row is one pair and internally inconsistent, whatever the
 #   definition (its hard F1 is below both its P and R, and its hard and soft P/R ratios differ); if it
-#   averages pairs of individual annotators, it is not.
+#   averages pairs of individual annotators, it need not be.

@@ -49,5 +49,44 @@ def readings(corpus, *, beside: pd.DataFrame, agreement: dict) -> dict[str, str]
         else f"below chance in {int((rows['gamma'] < 0).sum())} of {len(rows)} rows",
         "gamma_min": number(rows["gamma"].min(), 2),
         "gamma_max": number(rows["gamma"].max(), 2),
+        "gamma_f1_top_pairs_text": _pairs(per_pair.loc[top_f1, "pairs"]),
+        "gamma_moved_text": _moved(rows, per_pair, moved, top_gamma),
+        "gamma_below_zero": _below_zero(rows),
     }
     return out
+
+
+def _pairs(n) -> str:
+    """ "its 1 pair", "its 8 pairs"."""
+    n = int(n)
+    return f"its {n} pair{'' if n == 1 else 's'}"
+
+
+def _moved(rows: pd.DataFrame, per_pair: pd.DataFrame, moved: str, top_gamma: str) -> str:
+    """The sentence on the comparison whose γ rank is furthest from its F1 rank; when that is γ's
+    first, which the text has just described, only that it is also the largest move."""
+    ranks = f"F1 rank {int(rows.loc[moved, 'f1_rank'])}, γ rank {int(rows.loc[moved, 'gamma_rank'])}"
+    if moved == top_gamma:
+        return f"It is also the comparison that moves most ({ranks})."
+    return (
+        f"The largest move is {moved} ({ranks}, a γ on {number(per_pair.loc[moved, 'gamma_examples'], 0)} "
+        f"examples across {number(per_pair.loc[moved, 'pairs'], 0)} pairs)."
+    )
+
+
+def _below_zero(rows: pd.DataFrame) -> str:
+    """How many comparisons have γ below zero (chance), and how many of them clearly: their whole
+    interval below zero."""
+    below = rows[rows["gamma"] < 0]
+    if below.empty:
+        return "none below zero, i.e. chance"
+    clearly = int((below["gamma_high"] < 0).sum())
+    n = len(below)
+    head = f"{n} comparison{'' if n == 1 else 's'} below zero, i.e. chance"
+    if clearly == n:
+        return head + (", its interval too" if n == 1 else ", their intervals too")
+    if clearly == 0:
+        return head + (
+            ", though its interval includes zero" if n == 1 else ", though every one's interval includes zero"
+        )
+    return head + f", {clearly} of them with the whole interval below it"

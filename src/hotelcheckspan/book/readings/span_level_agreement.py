@@ -35,6 +35,12 @@ def _names(items) -> str:
     return " and ".join(items) if len(items) < 3 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def _examples(n: int) -> str:
+    """ "no examples", "one example", "12 examples"."""
+    n = int(n)
+    return "no examples" if n == 0 else "one example" if n == 1 else f"{_n(n)} examples"
+
+
 def place(value: float, low: float, high: float, decimals: int = 2) -> str:
     """Where ``value`` lies against the range ``[low, high]``, at the precision shown."""
     v, lo, hi = (round(float(x), decimals) for x in (value, low, high))
@@ -72,6 +78,7 @@ def recall_checks(figures: dict) -> dict[str, str]:
         "o3_len": _n(t3["o3-mini"]["avg_len"], 1),
         "o3_ls_len": _n(t3["o3-mini (LS)"]["avg_len"], 1),
         "o3_spans": _n(t4["o3-mini"]["total"]),
+        "o3_spans_text": f"{_n(t4['o3-mini']['total'])} span{'' if t4['o3-mini']['total'] == 1 else 's'}",
         "o3_ls_spans": _n(t4["o3-mini (LS)"]["total"]),
         "o3_f1s": _n(t6[O3_ROW]["F1_S"]),
         "o3_f1s_hm": _n(2 * p * r / (p + r)),
@@ -184,6 +191,7 @@ def readings(
         **row_readings(corpus, pairs),
         **noise(t6, pairs),
         "self_overlaps": _n(span_level.self_overlaps(corpus)),
+        "self_overlaps_text": _examples(span_level.self_overlaps(corpus)),
         "greedy_same": "identical" if np.allclose(by_def[labels[1]][cols], by_def[labels[2]][cols]) else "different",
         "gap_mean": _n(float(effect["difference"].abs().mean())),
         "gap_max": _n(float(effect["difference"].abs().max())),

@@ -79,7 +79,7 @@ tables.versus(
 
 # %% [markdown]
 # {glue:text}`most_model` marks {glue:text}`most_ratio` times the spans of the mean human campaign
-# (the paper's Table 4: {glue:text}`paper_most_ratio`), and {glue:text}`least_model` the fewest
+# (the paper's Table 4: {glue:text}`paper_most_ratio`), and {glue:text}`least_models` the fewest
 # ({glue:text}`least_spans`). Which models mark more than the humans and which less:
 # {glue:text}`volume_reading`.
 
@@ -108,7 +108,7 @@ plots.precision_recall(pr)
 # {glue:text}`top_recall` finds the most of what humans marked (recall
 # {glue:text}`top_recall_value`, {glue:text}`recall_vs_humans` one human stage finds of the
 # other, {glue:text}`human_recall`) at a precision of {glue:text}`top_recall_precision`
-# against the humans' {glue:text}`human_precision`; {glue:text}`low_recall` finds least
+# against the humans' {glue:text}`human_precision`; {glue:text}`low_recall_clause`
 # (recall {glue:text}`low_recall_value`). {glue:text}`precision_reading`.
 
 # %% [markdown]
@@ -206,7 +206,7 @@ readings.glue_all(
 # ## Summary
 #
 # - {glue:text}`most_model` marks {glue:text}`most_ratio` times as much as the average human
-#   campaign and {glue:text}`least_model` least ({glue:text}`least_spans`); which models
+#   campaign and {glue:text}`least_models` least ({glue:text}`least_spans`); which models
 #   mark more than the humans: {glue:text}`volume_reading`. {glue:md}`volume_note`
 # - {glue:text}`top_recall` finds the most of what humans marked, with a precision of
 #   {glue:text}`top_recall_precision` against the humans' own {glue:text}`human_precision`
@@ -214,8 +214,8 @@ readings.glue_all(
 # - Spans longer on average than the humans', on all examples: {glue:text}`paper_longer` in the
 #   paper's Table 3, {glue:text}`ours_longer` here. Section 5's "entire sentences" does not square
 #   with gpt-4o's {glue:text}`paper_gpt_words`-word mean in Table 3.
-# - gemma-3 leans most to {glue:text}`bias_gemma` and gpt-4o to {glue:text}`bias_gpt`;
-#   {glue:text}`top_human_type` is the humans' most frequent type, and
+# - {glue:text}`bias_lean` (percentage points above the humans' share),
+#   {glue:text}`bias_paper_reading`; {glue:text}`top_human_type` is the humans' most frequent type, and
 #   {glue:text}`top_human_reading`. {glue:md}`bias_note` The paper's o3-mini rows rest on
 #   {glue:text}`o3_min` to {glue:text}`o3_max` spans and say nothing about bias.
 #

@@ -50,7 +50,10 @@ def precision_recall(pr: pd.DataFrame) -> dict[str, str]:
     ref, llm = p.loc[HUMAN_PR_ROW], p.drop(index=HUMAN_PR_ROW)
     top = llm["recall"].idxmax()
     above = [m for m in llm.index if llm.loc[m, "precision_low"] > ref["precision_high"]]
+    shown = llm["recall"].round(2)
+    lowest = shown.index[shown == shown.min()].tolist()  # every model tied at the lowest recall shown
     return {
+        "low_recall_clause": f"{_names(lowest)} {'finds' if len(lowest) == 1 else 'find'} least",
         "top_recall": top,
         "top_recall_value": _n(llm["recall"].max()),
         "top_recall_precision": _n(llm.loc[top, "precision"]),
@@ -60,7 +63,7 @@ def precision_recall(pr: pd.DataFrame) -> dict[str, str]:
         "low_recall_value": _n(llm["recall"].min()),
         "recall_vs_humans": compare(llm["recall"].max(), ref["recall"], 2),
         "precision_reading": (
-            "No model's precision is clearly above the humans' (its interval lies above theirs)"
+            "No model's precision is clearly above the humans' (no model's interval lies above theirs)"
             if not above
             else f"{_names(above)} {'has' if len(above) == 1 else 'have'} a precision clearly above the humans'"
         ),
@@ -80,6 +83,7 @@ def volume(corpus, vol: pd.DataFrame, figures: dict) -> dict[str, str | Passage]
     same_sides = all((ratio[m] > 1) == (t4[name]["total"] > human_paper) for name, m in both.items())
     most, least = max(ratio, key=ratio.get), min(ratio, key=ratio.get)
     n_least = int(v.loc[least, "spans"])
+    fewest = [m for m in models if int(v.loc[m, "spans"]) == n_least]  # a tie names every model in it
     name_of = {m: name for name, m in both.items()}
     status = tables.figure_status(f"table4_dataset_level_stage2_subset/{name_of.get(most, 'gpt-4o')}/total")
     designed = status.startswith(("set", "calibrated", "tuned"))
@@ -88,7 +92,8 @@ def volume(corpus, vol: pd.DataFrame, figures: dict) -> dict[str, str | Passage]
         "most_ratio": _n(ratio[most], 1),
         "paper_most_ratio": _n(t4[name_of[most]]["total"] / human_paper, 1) if most in name_of else tables.DASH,
         "least_model": least,
-        "least_spans": f"{n_least} span{'' if n_least == 1 else 's'}",
+        "least_spans": f"{n_least} span{'' if n_least == 1 else 's'}{' each' if len(fewest) > 1 else ''}",
+        "least_models": _names(fewest),
         "volume_reading": "as in the paper" if same_sides else "unlike the paper for some models",
         "volume_status": status,
         "volume_note": simulated_only(
@@ -129,7 +134,7 @@ def lengths(corpus, figures: dict) -> dict[str, str | Passage]:
         "paper_human_words": _n(paper_human, 1),
         "paper_longer": _names(paper_longer),
         "ours_longer": _names(ours_longer),
-        "longer_reading": "the same models as in the paper" if same else "not the paper's models",
+        "longer_reading": "the same models as in the paper" if same else "not the same models as in the paper",
         "paper_gpt_words": _n(t3["gpt-4o"]["avg_len"], 1),
         "paper_gpt_vs_human": {-1: "shorter than", 0: "as long as", 1: "longer than"}[
             int(np.sign(t3["gpt-4o"]["avg_len"] - paper_human))
@@ -159,9 +164,20 @@ def type_readings(corpus, bias: pd.DataFrame, figures: dict) -> dict[str, str | 
         for n in figures[t]
         if n.startswith("o3-mini")
     ]
+    lean = {m: str(b.loc[m, CATEGORIES].astype(float).idxmax()) for m in ("gemma-3", "gpt-4o")}
+    paper_lean = {m: str(paper_bias(figures).loc[n].idxmax()) for n, m in paper.LLM_CAMPAIGNS.items() if m in lean}
     return {
-        "bias_gemma": b.loc["gemma-3", CATEGORIES].astype(float).idxmax(),
-        "bias_gpt": b.loc["gpt-4o", CATEGORIES].astype(float).idxmax(),
+        "bias_gemma": lean["gemma-3"],
+        "bias_gpt": lean["gpt-4o"],
+        "bias_lean": (
+            f"gemma-3 and gpt-4o both lean most to {lean['gemma-3']}"
+            if lean["gemma-3"] == lean["gpt-4o"]
+            else f"gemma-3 leans most to {lean['gemma-3']} and gpt-4o to {lean['gpt-4o']}"
+        ),
+        "bias_paper_reading": "as in the paper's Table 4 by the same measure"
+        if paper_lean == lean
+        else "while by the same measure on the paper's Table 4 "
+        + " and ".join(f"{m} leans most to {paper_lean[m]}" for m in ("gemma-3", "gpt-4o")),
         "top_human_type": top_human,
         "top_human_reading": (
             f"both mark less {top_human} than humans"
@@ -177,6 +193,17 @@ def type_readings(corpus, bias: pd.DataFrame, figures: dict) -> dict[str, str | 
             "status of each planted claim.",
         ),
     }
+
+
+def paper_bias(figures: dict) -> pd.DataFrame:
+    """The paper's type bias by the measure of ``llm_annotators.type_bias``, from its Table 4 (the
+    same examples): each LLM row's type shares minus the pooled shares of the four human rows, in
+    percentage points; indexed by the paper's row names, one column per type."""
+    t4 = figures["table4_dataset_level_stage2_subset"]
+    human = {t: sum(t4[g][t] for g in t4 if g.startswith("St. ")) for t in CATEGORIES}
+    human_share = {t: 100 * human[t] / sum(human.values()) for t in CATEGORIES}
+    rows = {n: {t: 100 * t4[n][t] / t4[n]["total"] - human_share[t] for t in CATEGORIES} for n in paper.LLM_CAMPAIGNS}
+    return pd.DataFrame.from_dict(rows, orient="index")[list(CATEGORIES)]
 
 
 def readings(

@@ -146,3 +146,15 @@ def test_ch03_table5_rows_carry_their_distributions_label(corpus):
     marked = tables.mark(frame, keys, corpus)
     assert set(marked["Figure is"]) == {"calibrated"}
     assert len(t5) == 5
+
+
+def test_ch05_aspect_table_counts_spans_not_characters(corpus):
+    """The per-aspect table pools four pairs: its human column adds up to the four human sets'
+    spans on the stage-2 examples, its model column to the model's spans once per pair."""
+    stage2 = dataset_level.stage2_examples(corpus)
+    frame = llm_annotators.agreement_by_aspect(corpus, "gpt-4o", stage2)
+    vol = llm_annotators.volume(corpus, stage2).set_index("name")
+    assert frame["ref_count"].sum() == vol.loc[vol["kind"] == "human", "spans"].sum()
+    assert frame["hyp_count"].sum() == len(HUMAN_SETS) * vol.loc["gpt-4o", "spans"]
+    html = tables.aspects(frame)._repr_html_()
+    assert "Human spans (four sets)" in html and "characters" not in html

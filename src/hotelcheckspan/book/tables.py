@@ -573,7 +573,10 @@ def type_bias(frame: pd.DataFrame) -> Table:
 
 def aspects(frame: pd.DataFrame) -> Table:
     """``llm_annotators.agreement_by_aspect``: pooled P/R/F1 per summary aspect."""
-    return show(frame, headers={"ref_count": "Human span characters", "hyp_count": "Model span characters"}, decimals=2)
+    # counts of spans, not characters: the four human sets' spans, and the model's counted once per pair
+    return show(
+        frame, headers={"ref_count": "Human spans (four sets)", "hyp_count": "Model spans (once per pair)"}, decimals=2
+    )
 
 
 def reasons(frame: pd.DataFrame) -> Table:

@@ -31,7 +31,9 @@ def readings(table: pd.DataFrame, prefix: str = "bf") -> dict[str, str]:
         f"{prefix}_top_partial": top["partial F1"],
         f"{prefix}_top_strict": top["strict F1"],
         f"{prefix}_top_r": top.get("Pearson r (micro)", "none"),
-        f"{prefix}_same_top": "the same comparison" if top["partial F1"] == top["F1 (book)"] else "a different one",
+        f"{prefix}_same_top": "the same comparison"
+        if top["partial F1"] == top["F1 (book)"]
+        else "a different comparison",
         f"{prefix}_moved": count_words(moved),
         f"{prefix}_moved_r": count_words(moved_r),
         f"{prefix}_type_cost": number(type_cost, 2),

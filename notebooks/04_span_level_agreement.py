@@ -175,8 +175,8 @@ tables.show(span_level.implied_recall(reported))
 # average (Table 3): factgenie 1.2.1's rule {glue:text}`both_verdict` produce the paper's o3-mini
 # row. Counting every example's lengths predicts
 # {glue:text}`o3_every`, the paper's order of magnitude. The same rule predicts GPT-4o's
-# recall above its precision ({glue:text}`gpt_every` against the paper's
-# {glue:text}`gpt_r`; GPT-4o marks {glue:text}`gpt_vs_human` times the spans of a human set,
+# recall above its precision (a predicted {glue:text}`gpt_every`, against the paper's printed
+# recall {glue:text}`gpt_r` and precision {glue:text}`gpt_p`; GPT-4o marks {glue:text}`gpt_vs_human` times the spans of a human set,
 # Table 4), where the both-marked
 # rule, comparing only summaries both marked, would put it near {glue:text}`gpt_typical`.
 # Except for the stage-2 group row (see the fourth point below), the every-example prediction is within

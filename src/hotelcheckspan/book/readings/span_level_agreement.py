@@ -75,6 +75,7 @@ def recall_checks(figures: dict) -> dict[str, str]:
         "o3_floor": _n(float(o3["R floor (both marked)"])),
         "o3_every": _n(float(o3["R (every example)"])),
         "gpt_r": _n(float(gpt["paper R_S"])),
+        "gpt_p": _n(float(gpt["paper P_S"])),
         "o3_len": _n(t3["o3-mini"]["avg_len"], 1),
         "o3_ls_len": _n(t3["o3-mini (LS)"]["avg_len"], 1),
         "o3_spans": _n(t4["o3-mini"]["total"]),

@@ -466,3 +466,30 @@ def test_phone_contents_drawer_closes_after_a_tap(server, browser):
         assert not reader.problems(CHAPTERS[0])
     finally:
         reader.close()
+
+
+def test_words_in_tables_are_not_split_on_a_phone(server, browser):
+    """Issue 20 at 390 px: inside a table a link, inline code or short hyphenated name breaks only
+    between words, never inside one ("P / DF", "false_alar / m", "gemma- / 3"): a table that does
+    not fit scrolls inside its own box instead (book/_static/tables.css, tables._cell_html)."""
+    reader = Reader(browser, server, PHONE)
+    problems: list[str] = []
+    try:
+        for rel in PAGES:
+            page = reader.open(rel)
+            split = page.evaluate(
+                """() => [...document.querySelectorAll('main table a, main table code, main table .hcs-word')]
+                  .filter(e => e.getBoundingClientRect().width > 0 && !e.closest('details:not([open])'))
+                  .filter(e => {
+                    const words = e.innerText.trim().split(/[\\s\\/-]+/).filter(Boolean);
+                    if (words.some(w => w.length > 30)) return false;  // a checksum may break anywhere
+                    const lines = new Set([...e.getClientRects()].filter(r => r.width > 0)
+                      .map(r => Math.round(r.top))).size;
+                    return lines > Math.max(words.length, 1); })
+                  .map(e => e.innerText.trim())"""
+            )
+            problems += [f"{rel}: {t!r} is split inside a word at {PHONE['width']} px" for t in split]
+            problems += reader.problems(rel)
+    finally:
+        reader.close()
+    assert not problems, "\n".join(problems)

@@ -126,9 +126,9 @@ class Reader:
     """A browser tab that blocks and records every request leaving the site, and records every
     console error, uncaught exception, failed request and HTTP error."""
 
-    def __init__(self, browser, server: str, viewport: dict):
+    def __init__(self, browser, server: str, viewport: dict, **options):
         self.server = server
-        self.context = browser.new_context(viewport=viewport)
+        self.context = browser.new_context(viewport=viewport, **options)
         self.page = self.context.new_page()
         self.events: list[str] = []
         self.page.route("**/*", self._route)
@@ -493,3 +493,21 @@ def test_words_in_tables_are_not_split_on_a_phone(server, browser):
     finally:
         reader.close()
     assert not problems, "\n".join(problems)
+
+
+def test_a_tap_leaves_no_tooltip_on_a_touch_screen(server, browser):
+    """Issue 20: on a touch screen (no hover) a tap on a sidebar toggle showed its tooltip, which
+    stayed over the next buttons after the sidebar closed (book/_static/tables.css)."""
+    reader = Reader(browser, server, PHONE, has_touch=True, is_mobile=True)
+    try:
+        page = reader.open(CHAPTERS[0])
+        page.tap(".primary-toggle")
+        page.wait_for_timeout(500)
+        assert visible(page, ".tooltip") == 0, "a tap shows the toggle's tooltip over the next buttons"
+        page.tap("body", position={"x": PHONE["width"] - 20, "y": PHONE["height"] / 2})
+        page.wait_for_timeout(500)
+        assert not in_view(page, ".bd-sidebar-primary"), "the primary sidebar does not close after a tap beside it"
+        assert visible(page, ".tooltip") == 0, "a tooltip stays on screen after a tap"
+        assert not reader.problems(CHAPTERS[0])
+    finally:
+        reader.close()

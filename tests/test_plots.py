@@ -204,3 +204,35 @@ def test_stability_curves_keep_to_eight_colours():
     styles, _ = ssp._styles({line.get_label() for line in lines})
     assert len(styles) == 15 and len({(s["color"], str(s["ls"])) for s in styles.values()}) == 15
     assert len(fig.legends[0].get_texts()) <= 12
+
+
+def test_a_prefix_the_llms_share_is_left_out_of_the_labels_and_said_on_the_axis(makers):
+    """The real corpus' LLMs are all "zeroshot-...": on a phone the names take half the figure, so
+    the labels drop the shared prefix and the y axis says it was left out (chapter 08)."""
+    models = ["zeroshot-gpt4o", "zeroshot-o3-mini", "zeroshot-llama3-3"]
+    table = pd.DataFrame(
+        [
+            {
+                "model": m,
+                "label": lab,
+                **{f"{x}{s}": v for x in ("agreement", "bacc") for s, v in (("", 0.6), ("_low", 0.5), ("_high", 0.7))},
+            }
+            for m in models
+            for lab in ("per type (pooled)", "Any")
+        ]
+    )
+    fig = plots.paradox(table)
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["gpt4o", "o3-mini", "llama3-3"]
+    assert '"zeroshot-"' in fig.axes[0].get_ylabel()
+    pairs = pd.DataFrame(
+        [
+            {"comparison": c, "match": m, "f1": 0.5}
+            for c in ["humans vs humans", *(f"humans vs {x}" for x in models)]
+            for m in ("hard", "soft")
+        ]
+    )
+    fig = plots.pair_spread(pairs)
+    labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert labels == ["humans vs humans", "humans vs gpt4o", "humans vs o3-mini", "humans vs llama3-3"]
+    assert '"zeroshot-"' in fig.axes[0].get_ylabel()
+    assert plots.paradox(table.assign(model=table["model"].str.replace("zeroshot-", ""))).axes[0].get_ylabel() == ""

@@ -126,9 +126,9 @@ class Reader:
     """A browser tab that blocks and records every request leaving the site, and records every
     console error, uncaught exception, failed request and HTTP error."""
 
-    def __init__(self, browser, server: str, viewport: dict):
+    def __init__(self, browser, server: str, viewport: dict, **options):
         self.server = server
-        self.context = browser.new_context(viewport=viewport)
+        self.context = browser.new_context(viewport=viewport, **options)
         self.page = self.context.new_page()
         self.events: list[str] = []
         self.page.route("**/*", self._route)
@@ -463,6 +463,51 @@ def test_phone_contents_drawer_closes_after_a_tap(server, browser):
         page.click(".primary-toggle")
         page.wait_for_timeout(300)
         assert visible(page, ".tooltip.show") == 0, "a tooltip stays on screen after a tap"
+        assert not reader.problems(CHAPTERS[0])
+    finally:
+        reader.close()
+
+
+def test_words_in_tables_are_not_split_on_a_phone(server, browser):
+    """Issue 20 at 390 px: inside a table a link, inline code or short hyphenated name breaks only
+    between words, never inside one ("P / DF", "false_alar / m", "gemma- / 3"): a table that does
+    not fit scrolls inside its own box instead (book/_static/tables.css, tables._cell_html)."""
+    reader = Reader(browser, server, PHONE)
+    problems: list[str] = []
+    try:
+        for rel in PAGES:
+            page = reader.open(rel)
+            split = page.evaluate(
+                """() => [...document.querySelectorAll('main table a, main table code, main table .hcs-word')]
+                  .filter(e => e.getBoundingClientRect().width > 0 && !e.closest('details:not([open])'))
+                  .filter(e => {
+                    const words = e.innerText.trim().split(/[\\s\\/-]+/).filter(Boolean);
+                    if (words.some(w => w.length > 30)) return false;  // a checksum may break anywhere
+                    const lines = new Set([...e.getClientRects()].filter(r => r.width > 0)
+                      .map(r => Math.round(r.top))).size;
+                    return lines > Math.max(words.length, 1); })
+                  .map(e => e.innerText.trim())"""
+            )
+            problems += [f"{rel}: {t!r} is split inside a word at {PHONE['width']} px" for t in split]
+            problems += reader.problems(rel)
+    finally:
+        reader.close()
+    assert not problems, "\n".join(problems)
+
+
+def test_a_tap_leaves_no_tooltip_on_a_touch_screen(server, browser):
+    """Issue 20: on a touch screen (no hover) a tap on a sidebar toggle showed its tooltip, which
+    stayed over the next buttons after the sidebar closed (book/_static/tables.css)."""
+    reader = Reader(browser, server, PHONE, has_touch=True, is_mobile=True)
+    try:
+        page = reader.open(CHAPTERS[0])
+        page.tap(".primary-toggle")
+        page.wait_for_timeout(500)
+        assert visible(page, ".tooltip") == 0, "a tap shows the toggle's tooltip over the next buttons"
+        page.tap("body", position={"x": PHONE["width"] - 20, "y": PHONE["height"] / 2})
+        page.wait_for_timeout(500)
+        assert not in_view(page, ".bd-sidebar-primary"), "the primary sidebar does not close after a tap beside it"
+        assert visible(page, ".tooltip") == 0, "a tooltip stays on screen after a tap"
         assert not reader.problems(CHAPTERS[0])
     finally:
         reader.close()

@@ -275,3 +275,22 @@ def test_intervals_keep_their_own_style():
     ).to_html()
     assert '0.13 <span class="hcs-ci">[0.08, 0.19]</span>' in html
     assert 'style="text-align:right">0.10<' in html
+
+
+def test_short_hyphenated_names_stay_whole_and_bounded_counts_align_right():
+    """Issue 20 at 390 px: a squeezed text column broke "gemma-3" into "gemma-" and "3"; a short
+    hyphenated word is kept whole (a long path still wraps), and "> 980" is a number, right-aligned."""
+    table = tables.show(
+        pd.DataFrame(
+            {
+                "pair": ["gpt-4o > gemma-3", "annotations/model/d2t-eval/iaa/zeroshot-gpt4o", "<b>x-y</b>"],
+                "n": ["> 980", "25", "175"],
+            }
+        )
+    )
+    html = table.to_html()
+    assert '<span class="hcs-word">gpt-4o</span> &gt; <span class="hcs-word">gemma-3</span>' in html
+    assert ">annotations/model/d2t-eval/iaa/zeroshot-gpt4o<" in html
+    assert "<b>" not in html and "&lt;b&gt;x-y&lt;/b&gt;" in html
+    assert table.numeric == [False, True]
+    assert 'style="text-align:right">&gt; 980<' in html

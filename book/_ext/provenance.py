@@ -227,7 +227,8 @@ def on_page_context(app, pagename, templatename, context, doctree):
     run = exec_data(app.env).get(pagename)
     if run:
         how = "from the execution cache" if from_cache(app, run) else "executed in this build"
-        parts.append(f"this chapter ran {_when(run.get('mtime'))} in {run.get('runtime') or 0:.1f} s ({how})")
+        page = "chapter" if pagename.startswith("notebooks/") else "page"  # the provenance page runs code too
+        parts.append(f"this {page} ran {_when(run.get('mtime'))} in {run.get('runtime') or 0:.1f} s ({how})")
     context["theme_extra_footer"] = (
         f'<p class="provenance-footer">Built {prov.built:%Y-%m-%d %H:%M} UTC from '
         f'{"; ".join(parts)}. <a href="{link}">Provenance</a></p>'

@@ -17,6 +17,8 @@ docstring says exactly what it draws so the caption can say it too.
 
 from __future__ import annotations
 
+import os
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -64,6 +66,21 @@ def _unit_axis(ax) -> None:
     is drawn whole, and three short ticks so that one panel's "1" never meets the next one's "0"."""
     ax.set_xlim(-0.05, 1.05)
     ax.set_xticks([0, 0.5, 1], ["0", "0.5", "1"])
+
+
+def _shared_prefix(names) -> str:
+    """A prefix that two or more names share up to a separator ("zeroshot-"): on a phone the
+    labels cannot spare the room, so they drop it and the axis says so ("" if there is none)."""
+    names = sorted({str(n) for n in names})
+    if len(names) < 2:
+        return ""
+    prefix = os.path.commonprefix(names)
+    cut = max(prefix.rfind("-"), prefix.rfind("_"), prefix.rfind("/"))
+    return prefix[: cut + 1] if cut >= 2 else ""
+
+
+def _left_out(prefix: str) -> str:
+    return f'"{prefix}" left out of the names' if prefix else ""
 
 
 def _dots_with_intervals(ax, table: pd.DataFrame, y: np.ndarray, series: list[tuple]) -> None:
@@ -159,6 +176,7 @@ def paradox(table):
     with 95% intervals, per type pooled (left) and for any error (right), from
     ``example_level.models_vs_majority``; the dotted line is chance (0.5) for balanced accuracy."""
     fig, axes = figure(1, 2, height=0.45 * table["model"].nunique() + 1.6, sharey=True)
+    prefix = _shared_prefix(table["model"])
     for ax, lab in zip(axes, ["per type (pooled)", "Any"]):
         t = table[table["label"] == lab].reset_index(drop=True)
         y = np.arange(len(t))
@@ -168,11 +186,12 @@ def paradox(table):
         ax.axvline(0.5, color="#555555", lw=0.8, ls=":")
         ax.set(
             yticks=list(y),
-            yticklabels=t["model"],
+            yticklabels=[str(m)[len(prefix) :] for m in t["model"]],
             xlabel="score vs. human majority",
             title="per type (pooled)" if lab != "Any" else "any error",
         )
         _unit_axis(ax)
+    axes[0].set_ylabel(_left_out(prefix))
     axes[0].invert_yaxis()
     legend_above(fig)
     return finish(fig)
@@ -181,8 +200,12 @@ def paradox(table):
 def pair_spread(pairs, paper_table6=None):
     """Per comparison (rows) and match mode (hard left, soft right): the F1 of each pair of
     annotator sets (blue dots, spread vertically in a fixed pattern), their mean (grey bar) and,
-    if given, the paper's Table 6 F1 (red cross)."""
+    if given, the paper's Table 6 F1 (red cross). A prefix the LLMs' names share ("zeroshot-") is
+    left out of the row labels, and the axis says so."""
     comps = list(dict.fromkeys(pairs["comparison"]))
+    last = [c.rsplit(" ", 1)[-1] for c in comps]
+    prefix = _shared_prefix([w for w in last if "-" in w or "_" in w])
+    names = [c[: -len(w)] + w[len(prefix) :] if prefix and w.startswith(prefix) else c for c, w in zip(comps, last)]
     fig, axes = figure(1, 2, height=0.45 * len(comps) + 1.5, sharey=True)
     for ax, match in zip(axes, ("hard", "soft")):
         p = pairs[pairs["match"] == match]
@@ -206,6 +229,8 @@ def pair_spread(pairs, paper_table6=None):
             )
         ax.set(xlabel=f"F1 ({match} match)", ylabel="")
         _unit_axis(ax)
+    axes[0].set_yticks(range(len(comps)), names)
+    axes[0].set_ylabel(_left_out(prefix))
     axes[0].invert_yaxis()
     legend_above(fig)
     return finish(fig)

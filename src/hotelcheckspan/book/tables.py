@@ -146,12 +146,12 @@ def interval(estimate, low, high, decimals: int = 2) -> str:
     return f"{number(estimate, decimals)} [{number(low, decimals)}, {number(high, decimals)}]"
 
 
-_NUMBER_TEXT = re.compile(r"[-−+<>]?\d[\d,.]*%?(?: \[[^\]]*\]| \([^)]*\))?")
+_NUMBER_TEXT = re.compile(r"(?:[-−+]|[<>] ?)?\d[\d,.]*%?(?: \[[^\]]*\]| \([^)]*\))?")
 
 
 def _numeric_text(values: pd.Series) -> bool:
     """Whether a column of text holds numbers already formatted ("0.64 [0.52, 0.75]", "31 (34)",
-    "<0.001"), so that it is right-aligned like any number; empty cells and dashes do not count."""
+    "<0.001", "> 980"), so that it is right-aligned like any number; empty cells and dashes do not count."""
     if not (pd.api.types.is_object_dtype(values) or pd.api.types.is_string_dtype(values)):
         return False
     texts = [v.strip() for v in values if isinstance(v, str) and v.strip() not in ("", DASH, "-")]
@@ -170,16 +170,25 @@ def _whole(values: pd.Series) -> bool:
 
 
 _INTERVAL = re.compile(r"(\S+) (\[[-−+0-9.,<% ]+\])")
+_SHORT_WORD = 16  # a hyphenated word up to this long is one word on a phone ("gpt-4o-ls", "d2t-gsmarena")
+
+
+def _keep_whole(match: re.Match) -> str:
+    word = match.group(0)
+    if len(word) > _SHORT_WORD or "-" not in word[1:-1] or "&" in word:
+        return word
+    return f'<span class="hcs-word">{word}</span>'
 
 
 def _cell_html(text, numeric: bool) -> str:
     """One cell's HTML: the text escaped (corpus strings are never markup); in a numeric column an
     interval ``0.13 [0.08, 0.19]`` keeps its bounds in their own lighter span, so a reader never
-    takes the next column's value for part of the interval."""
+    takes the next column's value for part of the interval; in a text column a short hyphenated
+    name is kept whole (a squeezed column otherwise breaks "gemma-3" into "gemma-" and "3")."""
     html = escape(str(text))
     if numeric:
-        html = _INTERVAL.sub(r'\1 <span class="hcs-ci">\2</span>', html)
-    return html
+        return _INTERVAL.sub(r'\1 <span class="hcs-ci">\2</span>', html)
+    return re.sub(r"\S+", _keep_whole, html)
 
 
 class Table:

@@ -126,8 +126,7 @@ shares.columns = ["campaign", "spans", *corpus.categories]
 tables.show(shares, decimals=1)
 
 # %% [markdown]
-# Humans mark {glue:text}`top_human_category` most often. The LLMs differ in volume as much as in
-# their mix of categories.
+# Humans mark {glue:text}`top_human_category` most often. {glue:text}`llm_spread`
 
 # %% [markdown]
 # (example)=
@@ -228,7 +227,7 @@ readings.glue_all(
 plots.paradox(llm)
 
 # %% [markdown]
-# Pooled over categories, {glue:text}`best_bacc_model` follows the majority best (BACC
+# Pooled over categories, the majority is followed best by {glue:text}`best_bacc_model` (BACC
 # {glue:text}`best_bacc`); balanced accuracy ranks the LLMs {glue:text}`rank_word` raw
 # agreement here.
 

@@ -87,6 +87,9 @@ tables.show(
     decimals=0,
 )
 
+# %% [markdown]
+# {glue:text}`embedded_note`
+
 # %% mystnb={"figure": {"caption": "Silhouette of k-means++ over k; the dashed line marks the chosen k, the dotted one the paper's.", "name": "fig-silhouette"}, "image": {"alt": "Line plot of silhouette against k over the search range, with the chosen and the paper's k marked."}}
 plots.silhouette(curve, k, paper_k)
 
@@ -186,7 +189,7 @@ tables.show(claim_counts.rename_axis("claim kind").rename("spans").reset_index()
 # %% [markdown]
 # Support depends on how many annotators saw the example: a span on an example with
 # {glue:text}`n_hi_ann` human records has {glue:text}`others_hi` other records that may overlap it, one on an example
-# with {glue:text}`n_lo_ann` has {glue:text}`others_lo`. Overall, {glue:text}`share_lo`% of the spans on
+# with {glue:text}`n_lo_ann` has {glue:text}`others_lo`. Of the soft and concrete spans, {glue:text}`share_lo`% on
 # {glue:text}`n_lo_ann`-annotator examples have support against {glue:text}`share_hi`% on
 # {glue:text}`n_hi_ann`-annotator examples, and soft and concrete spans need not be spread
 # alike over the two. So the comparison is made within each number of annotators and pooled
@@ -222,8 +225,8 @@ tables.show(
 # %% [markdown]
 # The paper's Section 6.4 reads its clusters two ways this page can check. It calls them
 # "error types": here a cluster's commonest annotated type covers {glue:text}`purity`% of its
-# spans, against {glue:text}`purity_base`% for the commonest type over all spans, what clusters
-# unrelated to type would reach: {glue:text}`purity_reading`. And it finds that clusters of concrete facilities and services
+# spans, against {glue:text}`purity_base`% for the commonest type over all spans, the least that
+# clusters unrelated to type would reach: {glue:text}`purity_reading`. And it finds that clusters of concrete facilities and services
 # agree more: here the least supported cluster, {glue:text}`low_cluster`
 # ({glue:text}`low_cluster_share`% with support), is mostly {glue:text}`low_cluster_kind`, the
 # best supported, {glue:text}`high_cluster` ({glue:text}`high_cluster_share`%), mostly
@@ -245,6 +248,7 @@ readings.glue_all(
         consensus_tests=consensus_tests,
         per_cluster=per_cluster,
         level=LEVEL,
+        n_embedded=len(X),
     )
 )
 

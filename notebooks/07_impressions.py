@@ -193,7 +193,7 @@ readings.glue_all(
 # ## Summary
 #
 # - Records with errors are rated {glue:text}`direction`, {glue:text}`significance`
-#   (p {glue:text}`p_welch`), with a {glue:text}`effect_size` effect (Cohen's d
+#   ({glue:text}`p_welch`), with a {glue:text}`effect_size` effect (Cohen's d
 #   {glue:text}`d_ci`). The no-error mean is {glue:text}`gap_no_error` {glue:text}`gap_dir` the
 #   paper's; the Incorrect drop ({glue:text}`inc_drop`) is {glue:text}`inc_drop_reading` the
 #   paper's {glue:text}`paper_inc_drop`; t ({glue:text}`t_ours`) comes out

@@ -126,8 +126,7 @@ shares.columns = ["campaign", "spans", *corpus.categories]
 tables.show(shares, decimals=1)
 
 # %% [markdown]
-# Humans mark {glue:text}`top_human_category` most often. The LLMs differ in volume as much as in
-# their mix of categories.
+# Humans mark {glue:text}`top_human_category` most often. {glue:text}`llm_spread`
 
 # %% [markdown]
 # (example)=
@@ -184,7 +183,7 @@ plots.pair_spread(pairs)
 
 # %% [markdown]
 # Two human groups share {glue:text}`human_f1_hard` F1 on average (hard; soft
-# {glue:text}`human_f1_soft`). The LLM closest to the human groups is
+# {glue:text}`human_f1_soft`). By hard F1, the LLM that agrees best with the human groups is
 # {glue:text}`best_llm` ({glue:text}`best_llm_f1`), {glue:text}`llm_vs_human_word` the
 # human-human figure, which lies {glue:text}`within_word` that LLM's interval.
 
@@ -228,7 +227,7 @@ readings.glue_all(
 plots.paradox(llm)
 
 # %% [markdown]
-# Pooled over categories, {glue:text}`best_bacc_model` follows the majority best (BACC
+# Pooled over categories, the majority is followed best by {glue:text}`best_bacc_model` (BACC
 # {glue:text}`best_bacc`); balanced accuracy ranks the LLMs {glue:text}`rank_word` raw
 # agreement here.
 
@@ -354,7 +353,7 @@ readings.glue_all(gamma_readings.readings(corpus, beside=gamma_beside, agreement
 # - On real data-to-text annotations, two human groups share {glue:text}`human_f1_hard` span
 #   F1 on average (hard match): humans disagree on the words even where they agree on the
 #   category, so an LLM's span F1 against humans has to be read against the human-human figure;
-#   the closest LLM, {glue:text}`best_llm`, is {glue:text}`llm_vs_human_word` it.
+#   the LLM that agrees best with them by hard F1, {glue:text}`best_llm`, is {glue:text}`llm_vs_human_word` it.
 # - Chance-corrected agreement differs widely between categories ({glue:text}`kappa_best_category`
 #   against {glue:text}`kappa_worst_category`).
 # - What carries over is the method (factgenie's span F1, kappa and alpha, balanced accuracy

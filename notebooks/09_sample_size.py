@@ -19,8 +19,8 @@
 # The paper compares LLMs as span annotators on {glue:text}`n_examples` examples and reads differences of
 # a few F1 points. Would a smaller test set have led to the same conclusions, and how many examples does
 # a comparison like this need? {cite:t}`shaib2024annotation` answer that question
-# for summarisation systems by drawing {glue:text}`resamples` smaller test sets from the full one and
-# counting how often they agree with it. This chapter applies their method to span annotation:
+# for summarisation systems by drawing many smaller test sets from the full one and counting how
+# often they agree with it. This chapter applies their method to span annotation:
 #
 # 1. How often does a test set of n examples rank two LLM annotators as the full set does, by
 #    span F1 and by balanced accuracy against the human majority? ([Ranking stability](stability))
@@ -79,7 +79,7 @@ report.corpus_banner(corpus)
 # Each LLM campaign is scored on the {glue:text}`n_examples` stage-2 examples by span F1
 # against each of the four human annotator sets, averaged over them as Table 6 averages its
 # pairs (hard: the type must match; soft: any type; the book's default span-F1 definition,
-# span lengths convention {glue:text}`convention`), and by balanced accuracy (BACC) against
+# {glue:text}`convention`), and by balanced accuracy (BACC) against
 # the clear human majority on "any error" (all but one of the four sets agreeing, as in
 # chapter 03). Both prompts of gpt-4o and o3-mini are kept apart, which gives
 # {glue:text}`n_pairs` pairs of {glue:text}`n_llms` campaigns. The full-set scores:
@@ -94,7 +94,7 @@ tables.show(full, decimals=3)
 # %% [markdown]
 # We then draw {glue:text}`resamples` test sets of n examples for each n, in two designs:
 #
-# - **without replacement** ({cite:t}`shaib2024annotation`'s design): subsets of the corpus, n from {glue:text}`smallest_n` up to all
+# - **without replacement**: subsets of the corpus, n from {glue:text}`smallest_n` up to all
 #   {glue:text}`n_examples`. This asks whether a smaller test set *taken from this one* reaches
 #   the same order; at the full size every test set is the full set itself, so the answer is
 #   certain there.
@@ -102,6 +102,10 @@ tables.show(full, decimals=3)
 #   draw of n examples from it, so n can go beyond the corpus (to {glue:text}`max_n`). This is
 #   the design for planning: it asks whether a *new* test set of n examples like these would
 #   reproduce the order, and it does not become certain at the corpus size.
+#
+# {cite:t}`shaib2024annotation` sample their smaller test sets "with replacement", which may mean
+# within a test set (the second design) or only between test sets (the first); the two answer
+# different questions, so the chapter shows both.
 #
 # A test set "ranks the pair as the full set" when its difference has the full set's sign; a
 # tie, or a pair tied on the full set, never counts as ranked.
@@ -140,8 +144,9 @@ tables.show(ss.readable(summary), decimals=3)
 #
 # - **Soft span F1**: {glue:text}`soft_early` of the {glue:text}`n_pairs` pairs are ordered in
 #   {glue:text}`level` of test sets from the smallest size tried ({glue:text}`smallest_n` examples). The
-#   hardest is {glue:text}`soft_hard_pair` (a difference of {glue:text}`soft_hard_diff`), stable
-#   from {glue:text}`soft_hard_n` examples drawn afresh (interval {glue:text}`soft_hard_ci`).
+#   hardest is {glue:text}`soft_hard_pair` (a difference of {glue:text}`soft_hard_diff`), which
+#   needs {glue:text}`soft_hard_n` examples drawn afresh (interval {glue:text}`soft_hard_ci`).
+#   {glue:text}`soft_ties`
 # - **Hard span F1**: {glue:text}`hard_early` pairs are settled from {glue:text}`smallest_n`
 #   examples; the hardest, {glue:text}`hard_hard_pair` (difference {glue:text}`hard_hard_diff`),
 #   needs {glue:text}`hard_hard_n` (interval {glue:text}`hard_hard_ci`).
@@ -150,7 +155,7 @@ tables.show(ss.readable(summary), decimals=3)
 #   {glue:text}`smallest_n` examples, and {glue:text}`bacc_beyond` pairs need more examples than
 #   the corpus has (with replacement); the hardest, {glue:text}`bacc_hard_pair` (difference
 #   {glue:text}`bacc_hard_diff`), needs {glue:text}`bacc_hard_n` (interval
-#   {glue:text}`bacc_hard_ci`).
+#   {glue:text}`bacc_hard_ci`). {glue:text}`bacc_ties`
 #
 # The order of the three models the paper compares (gemma-3, gpt-4o and o3-mini with their
 # default prompts) by soft span F1 needs at most {glue:text}`paper_trio_n` examples, with an
@@ -227,7 +232,7 @@ ssp.power_curves(power)
 # annotator sets by span F1 against reference sets (or by BACC against their majority), draws
 # test sets with replacement up to {glue:text}`max_factor` times the corpus, and returns the smallest n from
 # which the full corpus' order holds in {glue:text}`level` of them, with its interval. For the two gpt-4o
-# prompts, the closest pair of campaigns that differ by prompt only:
+# prompts, a pair that differs by prompt only:
 
 # %%
 plan = ss.examples_needed(
@@ -244,6 +249,9 @@ plan = ss.examples_needed(
     seed=6,
 )
 tables.show(ss.readable_plan(plan), decimals=3)
+
+# %% [markdown]
+# {glue:text}`plan_reading`
 
 # %% [markdown]
 # (public)=
@@ -292,6 +300,7 @@ readings.glue_all(
         real=real,
         real_summary=real_summary,
         real_beyond=real_beyond,
+        plan=plan,
     )
 )
 

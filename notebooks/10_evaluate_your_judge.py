@@ -79,9 +79,7 @@ tables.leaderboard(board)
 # %% [markdown]
 # {glue:text}`top_judge` leads with a soft F1 of {glue:text}`top_soft`, {glue:text}`top_vs_ceiling`
 # the humans' agreement with each other ({glue:text}`ceiling_soft`; hard {glue:text}`ceiling_hard`);
-# {glue:text}`n_reach` of the {glue:text}`n_judges` judges have an interval that reaches the
-# ceiling. By balanced accuracy against the majority {glue:text}`best_bacc_judge` is best
-# ({glue:text}`best_bacc`), {glue:text}`same_best` as by span F1.
+# {glue:text}`placement`. {glue:text}`bacc_reading`
 #
 # ```{glue:md} simulated_note
 # :format: myst
@@ -128,9 +126,9 @@ tables.neighbours(real_board) if real_board is not None else None
 # %% [markdown]
 # On the real corpus {glue:text}`real_top_judge` leads ({glue:text}`real_top_soft`),
 # {glue:text}`real_top_vs_ceiling` the human groups' agreement with each other
-# ({glue:text}`real_ceiling_soft`); by BACC {glue:text}`real_best_bacc_judge` is best
-# ({glue:text}`real_best_bacc`). Of its {glue:text}`real_n_pairs` neighbouring pairs, its texts
-# order {glue:text}`real_n_apart` with confidence.
+# ({glue:text}`real_ceiling_soft`); {glue:text}`real_placement`. {glue:text}`real_bacc_reading` Of its
+# {glue:text}`real_n_pairs` neighbouring pairs, its texts order {glue:text}`real_n_apart` with confidence,
+# {glue:text}`real_n_uncertain` with an uncertain margin and {glue:text}`real_n_not_apart` not at all.
 #
 # ```{glue:md} real_note
 # :format: myst
@@ -151,8 +149,8 @@ tables.neighbours(real_board) if real_board is not None else None
 #
 # The command prints the judge's rows of Tables 3, 5 and 6 with intervals, its BACC and its
 # rank among the corpus' judges; from Python, `hotelcheckspan.evaluate_judge(corpus, campaign)`
-# returns the same as frames. For the judge at the bottom of the leaderboard above, its Table 6
-# rows:
+# returns the same as frames. For the judge at the bottom of the leaderboard above, the Table 6
+# rows that hold it:
 
 # %%
 last = board.loc[board["judge"] != judges.CEILING, "judge"].iloc[-1]
@@ -163,8 +161,11 @@ tables.show(
     headers={"f1": "F1 [95% CI]", "precision": "Precision [95% CI]", "recall": "Recall [95% CI]"},
 )
 
+# %% [markdown]
+# {glue:text}`table6_note`
+
 # %% tags=["remove-input"]
-readings.glue_all(evaluate_your_judge.readings(corpus, board, real_board))
+readings.glue_all(evaluate_your_judge.readings(corpus, board, real_board, result))
 
 # %% [markdown]
 # ## Summary
@@ -174,7 +175,7 @@ readings.glue_all(evaluate_your_judge.readings(corpus, board, real_board))
 #   each other ({glue:text}`ceiling_soft`) is the ceiling a judge is read against.
 # - Span F1 and balanced accuracy need not agree on the best judge; here they pick
 #   {glue:text}`same_best`.
-# - Adjacent ranks are not all settled: {glue:text}`n_apart` of {glue:text}`n_pairs`
-#   neighbouring pairs are ordered with confidence on this corpus.
+# - Adjacent ranks are not all settled: of its {glue:text}`n_pairs` neighbouring pairs, this
+#   corpus orders {glue:text}`n_apart` with confidence.
 # - `hotelcheckspan judge CORPUS CAMPAIGN` and `hotelcheckspan.evaluate_judge` score a new judge
 #   in the same way, from a campaign of the corpus or a factgenie campaign folder outside it.

@@ -31,7 +31,7 @@ def _warnings_note(corpus: Corpus) -> str:
         return " Loading raised no warnings."
     return (
         f" Loading raised {n} warning{'s' if n != 1 else ''} (quirks such as overlapping or repeated "
-        f"spans, computed with as factgenie does; <code>hotelcheckspan validate</code> lists them)."
+        f"spans, kept and counted as factgenie counts them; <code>hotelcheckspan validate</code> lists them)."
         + _left_out_note(corpus)
     )
 

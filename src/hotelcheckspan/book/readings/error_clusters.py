@@ -12,6 +12,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ...analyses import clusters
+from ...reference import paper
 from .. import tables
 from . import Passage, simulated_only
 
@@ -67,7 +68,8 @@ def stability_reading(candidates: pd.DataFrame) -> str:
 def type_purity(cross: pd.DataFrame) -> dict[str, float]:
     """How far clusters are error types: the share (%) of a cluster's spans that carry its
     commonest type, over all spans (``purity``), against the commonest type's share overall
-    (``baseline``: what clusters unrelated to type would reach). ``cross`` is the cluster x type
+    (``baseline``: the least clusters unrelated to type would reach; small clusters reach more by
+    chance). ``cross`` is the cluster x type
     count table of :func:`clusters.by_type`."""
     counts = cross.to_numpy(dtype=float)
     total = counts.sum()
@@ -86,6 +88,21 @@ def support_by_kind(per_cluster: pd.DataFrame) -> pd.DataFrame:
     return out.drop(columns="n_agreed").reset_index()
 
 
+def embedded_note(corpus, reported: dict, n_embedded: int | None) -> str:
+    """Why the first row of the k table compares different selections: the paper embedded a
+    subset of its human spans without saying which, this page embeds every human span."""
+    paper_n = reported["clustering"]["spans_embedded"]
+    total = reported["dataset"]["human_spans"]
+    ours = "" if n_embedded is None else f" ({n_embedded:,})"
+    if corpus.simulated:
+        label = tables.figure_status("dataset/human_spans")
+        ours += f", whose number is {label} from the paper's {total:,} (chapter 01)"
+    return (
+        f"The paper embedded {paper_n:,} of its {total:,} human spans and does not say which; this page embeds "
+        f"every human span{ours}, so the first row sets different selections side by side."
+    )
+
+
 def readings(
     corpus,
     *,
@@ -101,10 +118,12 @@ def readings(
     consensus_tests: pd.DataFrame,
     per_cluster: pd.DataFrame,
     level: float,
+    n_embedded: int | None = None,
 ) -> dict[str, str | Passage]:
     """Every value chapter 06 glues (see the chapter for where each appears)."""
     k_lo, k_hi = k_range
     c = candidates.set_index("chosen by")
+    reported = paper.figures()
     sil = {w: _n(c.loc[w, "silhouette"], 3) for w in (PICK, PAPER)}
     out: dict[str, str | Passage] = {
         "n_init": str(clusters.N_INIT),
@@ -125,6 +144,7 @@ def readings(
         "paper_k": str(paper_k),
         "paper_share_base": str(int(round(100 * table7["count"].sum() / table7["pct"].sum()))),
         "level_pct": str(round(100 * level)),
+        "embedded_note": embedded_note(corpus, reported, n_embedded),
     }
 
     # error types per cluster (Section 6.4 calls the clusters "error types")
@@ -211,8 +231,11 @@ def readings(
     out["sim_clusters"] = simulated_only(
         corpus,
         "On the simulated stand-in the claim families of the summaries were taken from the paper's Table 7, so "
-        "that the clusters resemble the paper's taxonomy is by construction; the silhouette curve, the stability, "
-        "the association with types and the consensus test are emergent: nothing in the simulation was fitted to "
-        "them.",
+        "that the clusters resemble the paper's taxonomy is by construction. The generator also treats the "
+        "families differently by hand: each has its own mix of supported, not checkable, misleading and incorrect "
+        "claims, and supported location, atmosphere and view claims look more doubtful to every annotator "
+        "(`simulation.summaries.FAMILIES` and `VAGUE`; see the data sheet). The association with types and the "
+        "consensus test follow from those hand-set choices and the calibrated annotators; the silhouette curve "
+        "and the stability are emergent. None of them was fitted to the paper's figures.",
     )
     return out

@@ -16,6 +16,12 @@ def _size(d: float) -> str:
     return "negligible" if abs(d) < 0.2 else "small" if abs(d) < 0.5 else "medium" if abs(d) < 0.8 else "large"
 
 
+def p_text(p) -> str:
+    """A p-value as prose: "p < 0.001" or "p = 0.012" (the table's three decimals)."""
+    shown = tables.pvalue(p)
+    return f"p < {shown[1:]}" if shown.startswith("<") else f"p = {shown}"
+
+
 def readings(
     corpus,
     *,
@@ -79,7 +85,7 @@ def readings(
         "d_ci": tables.interval(welch["d"], welch["d_low"], welch["d_high"]),
         "direction": "lower" if welch["mean_with_error"] < welch["mean_no_error"] else "not lower",
         "significance": "significantly" if welch["p"] < 0.05 else "not significantly",
-        "p_welch": tables.pvalue(welch["p"]),
+        "p_welch": p_text(welch["p"]),
         "gap_no_error": tables.number(abs(welch["mean_no_error"] - imp["mean_no_error"])),
         "gap_dir": prose.compare(welch["mean_no_error"], imp["mean_no_error"], 2, "above", "below", "equal to"),
         "inc_drop_reading": prose.compare(

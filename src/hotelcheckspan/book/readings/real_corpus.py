@@ -17,6 +17,32 @@ def _n(v) -> str:
     return tables.number(round(float(v), DECIMALS), DECIMALS)
 
 
+def _names(items) -> str:
+    items = list(items)
+    return " and ".join(items) if len(items) < 3 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _extreme(values: pd.Series, best: bool, decimals: int = DECIMALS) -> tuple[str, float]:
+    """The label(s) with the highest (``best``) or lowest value as shown: every label tied with
+    it once rounded to ``decimals`` is named, so the prose never singles out one of two equal
+    cells."""
+    shown = values.astype(float).round(decimals)
+    target = shown.max() if best else shown.min()
+    return _names(shown.index[shown == target]), float(target)
+
+
+def llm_spread(shares: pd.DataFrame, human: str, category: str) -> str:
+    """How much the LLM campaigns differ in volume (spans) and in the share of ``category``, as
+    the composition table shows them (shares with one decimal)."""
+    llms = shares[shares["campaign"] != human]
+    spans = llms["spans"].astype(int)
+    share = llms[category].astype(float)
+    return (
+        f"The LLMs mark between {spans.min()} and {spans.max()} spans, and {category} makes between "
+        f"{tables.number(share.min(), 1)}% and {tables.number(share.max(), 1)}% of them."
+    )
+
+
 def readings(
     corpus,
     *,
@@ -47,6 +73,10 @@ def readings(
     best = llm_rows.loc[llm_rows["f1"].idxmax()]
     best_f1, low, high = (round(float(best[c]), DECIMALS) for c in ("f1", "f1_low", "f1_high"))
     pooled = llm[llm["label"] == "per type (pooled)"].set_index("model")
+    best_cat, best_kappa = _extreme(per_cat, best=True)
+    worst_cat, worst_kappa = _extreme(per_cat, best=False)
+    best_bacc_model, best_bacc = _extreme(pooled["bacc"], best=True)
+    top_category = str(shares.set_index("campaign").loc[human, cats].astype(float).idxmax())
     same_order = list(pooled["bacc"].rank(method="first")) == list(pooled["agreement"].rank(method="first"))
     return {
         "n_groups": str(len(groups)),
@@ -56,13 +86,14 @@ def readings(
         "ci_level": f"{level:.0%}",
         "n_categories": str(len(cats)),
         "n_warnings": str(len(corpus.warnings)),
-        "top_human_category": str(shares.set_index("campaign").loc[human, cats].astype(float).idxmax()),
+        "top_human_category": top_category,
+        "llm_spread": llm_spread(shares, human, top_category),
         "n_complete": str(len(complete)),
         "kappa_any": _n(kappa.loc["Any"]),
-        "kappa_best_category": str(per_cat.idxmax()),
-        "kappa_best": _n(per_cat.max()),
-        "kappa_worst_category": str(per_cat.idxmin()),
-        "kappa_worst": _n(per_cat.min()),
+        "kappa_best_category": best_cat,
+        "kappa_best": _n(best_kappa),
+        "kappa_worst_category": worst_cat,
+        "kappa_worst": _n(worst_kappa),
         "human_f1_hard": _n(human_f1),
         "human_f1_soft": _n(by.loc[("humans vs humans", "soft"), "f1"]),
         "best_llm": str(best["comparison"]).removeprefix("humans vs "),
@@ -70,7 +101,7 @@ def readings(
         "llm_vs_human_word": "above" if best_f1 > human_f1 else "below" if best_f1 < human_f1 else "level with",
         "within_word": "within" if low <= human_f1 <= high else "outside",
         "min_agree": str(min_agree),
-        "best_bacc_model": str(pooled["bacc"].idxmax()),
-        "best_bacc": _n(pooled["bacc"].max()),
+        "best_bacc_model": best_bacc_model,
+        "best_bacc": _n(best_bacc),
         "rank_word": "in the same order as" if same_order else "in a different order from",
     }

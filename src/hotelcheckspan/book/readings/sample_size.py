@@ -20,6 +20,11 @@ PAPER_TRIO = {"gemma-3", "gpt-4o", "o3-mini"}  # the three models the paper comp
 MEASURES = (("soft", "span F1 (soft)"), ("hard", "span F1 (hard)"), ("bacc", "balanced accuracy"))
 SQUARE_ROOT = 0.05  # a log-log slope within this of -1/2 "follows the square-root law"
 TARGET_POWER = 0.8
+TABLE_DECIMALS = 3  # the chapter shows its tables with three decimals; the prose quotes them as shown
+CONVENTION_TEXT = {
+    "either": "span lengths counted on every example either side marked",
+    "both": "span lengths counted only on examples both sides marked",
+}
 
 
 def _n(value, decimals: int = 2) -> str:
@@ -52,15 +57,16 @@ def stability_readings(summary: pd.DataFrame, corpus_size: int, smallest_n: int)
             f"{key}_early": _n(int((part["n_with_replacement"] <= smallest_n).sum())),
             f"{key}_beyond": _n(int((part["n_with_replacement"] > corpus_size).sum())),
             f"{key}_hard_pair": hardest["pair"],
-            f"{key}_hard_diff": _n(hardest["difference"], 4),
+            f"{key}_hard_diff": _n(hardest["difference"], TABLE_DECIMALS),
             f"{key}_hard_n": ss.describe_n(hardest["n_with_replacement"], hardest["max_n"]),
             f"{key}_hard_ci": (
                 f"{ss.describe_n(hardest['n_low'], hardest['max_n'])} to "
                 f"{ss.describe_n(hardest['n_high'], hardest['max_n'])}"
             ),
         }
-    ties = s[(s["measure"] == "span F1 (hard)") & (s["difference"] == 0)]["pair"].str.replace(" > ", " and ")
-    out["hard_ties"] = f"Tied on the full set, and so never ranked: {_names(ties)}." if len(ties) else ""
+    for key, measure in MEASURES:
+        ties = s[(s["measure"] == measure) & (s["difference"] == 0)]["pair"].str.replace(" > ", " and ")
+        out[f"{key}_ties"] = f"Tied on the full set, and so never ranked: {_names(ties)}." if len(ties) else ""
     in_trio = s["pair"].str.split(" > ").map(lambda p: set(p) <= PAPER_TRIO)
     soft_trio = s[in_trio & (s["measure"] == "span F1 (soft)")]
     bacc_trio = s[in_trio & (s["measure"] == "balanced accuracy")]
@@ -159,19 +165,60 @@ def public_readings(real, real_summary: pd.DataFrame | None, real_n: int | None,
     }
 
 
+def plan_reading(plan, summary: pd.DataFrame) -> str:
+    """The planning answer set beside the smallest-stable-n table's row for the same pair and
+    measure (soft span F1, with replacement): two Monte Carlo estimates on different grids of
+    sizes and different seeds, which need not give the same n."""
+    pair = f"{plan['better']} > {plan['worse']}"
+    row = summary[(summary["measure"] == "span F1 (soft)") & (summary["pair"] == pair)]
+    if row.empty:
+        return ""
+    r = row.iloc[0]
+    m = int(r["max_n"])
+    overlap = not (plan["n_high"] < r["n_low"] or r["n_high"] < plan["n_low"])
+    return (
+        f"The smallest-stable-n table above gives this pair {ss.describe_n(r['n_with_replacement'], m)} "
+        f"(interval {ss.describe_n(r['n_low'], m)} to {ss.describe_n(r['n_high'], m)}) by soft span F1 with "
+        f"replacement, where this answer is {ss.describe_n(plan['n_needed'], plan['max_n'])}: both are estimates "
+        "from random test sets, on different grids of sizes and seeds, and their intervals "
+        + ("overlap, so they do not disagree." if overlap else "do not overlap.")
+    )
+
+
+def prompt_differences(systems) -> str:
+    """What separates the two prompts of a model in the generator: each has its own rows of
+    Tables 3 and 4 (span counts, spans per error record, type shares); beyond those, the hand-set
+    parameters of :data:`simulation.annotators.LLM_CAMPAIGNS` (span widening, weight of the
+    type preference) they do or do not share."""
+    from ...simulation.annotators import LLM_CAMPAIGNS
+
+    names = ("span widening", "weight of its type preference")
+    said = []
+    for m in systems:
+        base = m.removesuffix("-ls")
+        if m == base or base not in systems or base not in LLM_CAMPAIGNS or m not in LLM_CAMPAIGNS:
+            continue
+        differ = [n for n, a, b in zip(names, LLM_CAMPAIGNS[base][2:], LLM_CAMPAIGNS[m][2:]) if a != b]
+        said.append(
+            f"{base}'s two differ in {_names(differ)}" if differ else f"{base}'s two share every other parameter"
+        )
+    return _names(said)
+
+
 def _simulation(systems) -> str:
     """What the stand-in's LLM campaigns were built from, labels by rule."""
     counts = tables.figure_status("table4_dataset_level_stage2_subset/gpt-4o/total")
     f1 = tables.figure_status("table6_span_level/Human - LLM (GPT-4o)/F1_S")
     majority = tables.figure_status("llm_majority_alignment")
     agreement = f"*{f1}*" if f1 == majority else f"*{f1}* (span F1) and *{majority}* (against the majority)"
-    prompts = [m for m in systems if m.endswith("-ls") and m.removesuffix("-ls") in systems]
+    prompts = prompt_differences(systems)
     return (
         "In the simulation the answer depends on how far apart the LLM campaigns were set: their span counts "
         f"are *{counts}* from the paper's Tables 3 and 4, their agreement with the humans is {agreement}"
         + (
-            ", and the two prompts of a model share every other parameter, so they differ by little more than how "
-            "much they mark. The real prompt variants may differ more."
+            ". The two prompts of a model are set from their own rows of Tables 3 and 4 (span counts, spans per "
+            f"error record, type shares); beyond those, {prompts}, so they differ by little more than how much "
+            "and which types they mark. The real prompt variants may differ more."
             if prompts
             else "."
         )
@@ -195,6 +242,7 @@ def readings(
     real=None,
     real_summary: pd.DataFrame | None = None,
     real_beyond: pd.DataFrame | None = None,
+    plan=None,
 ) -> dict[str, str | Passage]:
     """Every value chapter 09's prose glues. ``scores`` are the LLMs' full-set score tables (hard
     and soft span F1, BACC), ``within``/``beyond`` their stability curves without and with
@@ -209,7 +257,7 @@ def readings(
         "n_examples": _n(n),
         "n_llms": _n(len(systems)),
         "n_pairs": _n(len(systems) * (len(systems) - 1) // 2),
-        "convention": ss.DEFAULT_CONVENTION,
+        "convention": CONVENTION_TEXT.get(ss.DEFAULT_CONVENTION, f"span-length convention {ss.DEFAULT_CONVENTION}"),
         "resamples": f"{n_resamples:,}",
         "level": f"{ss.THRESHOLD:.0%}",
         "max_factor": _n(ss.MAX_FACTOR),
@@ -223,4 +271,5 @@ def readings(
         **power_readings(ratings, power, int(power["n"].max())),
         **public_readings(real, real_summary, real_n, int(real_beyond["n"].max()) if real_beyond is not None else None),
         "simulated_note": simulated_only(corpus, _simulation(systems)),
+        "plan_reading": plan_reading(plan, summary) if plan is not None else "",
     }

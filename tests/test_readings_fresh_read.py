@@ -1,0 +1,250 @@
+"""Rules from a fresh read of chapters 06-10 and the methods page against the numbers beside them:
+a reading names every judge, category or model tied with the one it singles out at the precision
+the table shows; counts read as words agree with their verb; a prose number has the decimals of
+the table cell it quotes; and the methods page's worked examples are what the package computes."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from hotelcheckspan import paths
+from hotelcheckspan.analyses import judges
+from hotelcheckspan.book.readings import evaluate_your_judge, impressions, real_corpus, sample_size
+from hotelcheckspan.metrics import boundaries, coefficients, error_counts, gamma
+
+KEY = ["dataset", "split", "setup_id", "example_idx"]
+METHODS = (paths.REPO_ROOT / "book" / "methods.md").read_text(encoding="utf-8")
+
+
+# --- chapter 10 -----------------------------------------------------------------------------------
+
+
+def board(soft, bacc, ceiling=0.26):
+    """A leaderboard frame: judges with (soft, low, high) and BACC, then the ceiling row."""
+    rows = [
+        {
+            "judge": f"j{i}",
+            "f1_soft": s,
+            "f1_soft_low": lo,
+            "f1_soft_high": hi,
+            "f1_hard": 0.1,
+            "f1_hard_low": 0.05,
+            "f1_hard_high": 0.15,
+            "bacc": b,
+            "bacc_low": b - 0.05,
+            "bacc_high": b + 0.05,
+            "tell_apart": "no",
+        }
+        for i, ((s, lo, hi), b) in enumerate(zip(soft, bacc))
+    ]
+    rows.append(
+        {
+            "judge": judges.CEILING,
+            "f1_soft": ceiling,
+            "f1_soft_low": ceiling - 0.05,
+            "f1_soft_high": ceiling + 0.05,
+            "f1_hard": 0.12,
+            "f1_hard_low": 0.09,
+            "f1_hard_high": 0.14,
+            "bacc": 0.6,
+            "bacc_low": 0.55,
+            "bacc_high": 0.65,
+            "tell_apart": None,
+        }
+    )
+    out = pd.DataFrame(rows)
+    out.loc[len(out) - 2 :, "tell_apart"] = None  # the last judge and the ceiling have no next one down
+    return out
+
+
+def test_judges_tied_on_bacc_as_shown_are_all_named():
+    b = board([(0.32, 0.28, 0.36), (0.29, 0.25, 0.33), (0.1, 0.05, 0.2)], [0.999, 1.0, 0.5])
+    values = evaluate_your_judge._board_readings(b, "")
+    assert "two judges tie at 1.00 (j0 and j1; the leader by span F1 among them)" in values["bacc_reading"]
+    assert "is best" not in values["bacc_reading"]
+    single = evaluate_your_judge._board_readings(board([(0.3, 0.2, 0.4), (0.2, 0.1, 0.3)], [0.5, 0.55]), "")
+    assert single["bacc_reading"].startswith("By balanced accuracy against the majority j1 is best (0.55")
+    assert single["same_best"] == "a different judge"
+
+
+def test_judges_placed_against_the_ceiling_by_their_shown_intervals():
+    b = board([(0.32, 0.28, 0.36), (0.29, 0.25, 0.33), (0.22, 0.17, 0.27), (0.0, 0.0, 0.02)], [0.5] * 4)
+    values = evaluate_your_judge._board_readings(b, "")
+    assert values["placement"] == (
+        "of the judges' intervals, one lies wholly above it, two contain it and one lies wholly below it"
+    )
+    # a bound that rounds to the ceiling's shown value contains it
+    edge = board([(0.30, 0.2649, 0.35)], [0.5], ceiling=0.2551)
+    assert evaluate_your_judge._board_readings(edge, "")["placement"] == "of the judges' intervals, one contains it"
+
+
+def test_no_neighbour_told_apart_reads_none():
+    values = evaluate_your_judge._board_readings(board([(0.3, 0.2, 0.4), (0.2, 0.1, 0.3)], [0.5, 0.5]), "")
+    assert values["n_apart"] == "none" and values["n_not_apart"] == "one" and values["n_pairs"] == "one"
+
+
+def test_table6_rows_of_a_paper_judge_say_they_pool_both_prompts(corpus):
+    result = {"judge": "o3-mini", "table6": pd.DataFrame({"comparison": ["Human - LLM (O3-Mini)"] * 2})}
+    note = evaluate_your_judge.table6_note(corpus, result)
+    assert "pools o3-mini and o3-mini-ls" in note and "four human sets" in note
+    alone = {"judge": "gemma-3", "table6": pd.DataFrame({"comparison": ["Human - LLM (Gemma3)"]})}
+    assert "against gemma-3 alone" in evaluate_your_judge.table6_note(corpus, alone)
+
+
+def test_chapter10_simulation_note_says_the_majority_agreement_was_tuned(corpus):
+    note = evaluate_your_judge._simulation()
+    assert "*tuned*" in note and "*set*" in note and "*emergent*" in note
+    assert "span counts only" not in note
+
+
+# --- chapter 08 -----------------------------------------------------------------------------------
+
+
+def test_categories_tied_as_shown_are_named_together():
+    kappa = pd.Series({"Contradictory": 0.71, "Repetitive": -0.0104, "Other": -0.0106, "Misleading": 0.11})
+    assert real_corpus._extreme(kappa, best=False) == ("Repetitive and Other", -0.01)
+    assert real_corpus._extreme(kappa, best=True) == ("Contradictory", 0.71)
+
+
+def test_llm_spread_reads_the_composition_table():
+    shares = pd.DataFrame(
+        {"campaign": ["iaa", "a", "b"], "spans": [100, 22, 44], "Contradictory": [60.5, 53.33, 97.14]}
+    )
+    text = real_corpus.llm_spread(shares, "iaa", "Contradictory")
+    assert text == "The LLMs mark between 22 and 44 spans, and Contradictory makes between 53.3% and 97.1% of them."
+
+
+# --- chapter 09 -----------------------------------------------------------------------------------
+
+
+def test_hardest_pairs_quote_the_difference_as_the_table_shows_it():
+    summary = pd.DataFrame(
+        {
+            "measure": ["span F1 (soft)", "span F1 (hard)", "balanced accuracy", "balanced accuracy"],
+            "pair": ["a > b", "a > b", "a > b", "b > c"],
+            "difference": [0.00304, 0.01334, 0.01244, 0.0],
+            "n_with_replacement": [np.inf, 500, 300, np.inf],
+            "n_low": [300, 100, 200, 300],
+            "n_high": [np.inf, np.inf, np.inf, np.inf],
+            "max_n": [980] * 4,
+        }
+    )
+    got = sample_size.stability_readings(summary, corpus_size=245, smallest_n=25)
+    assert (got["soft_hard_diff"], got["hard_hard_diff"], got["bacc_hard_diff"]) == ("0.003", "0.013", "0.012")
+    assert got["bacc_ties"] == "Tied on the full set, and so never ranked: b and c." and got["soft_ties"] == ""
+
+
+def test_the_two_prompts_differ_where_the_generator_says():
+    said = sample_size.prompt_differences(["gemma-3", "gpt-4o", "gpt-4o-ls", "o3-mini", "o3-mini-ls"])
+    assert said == "gpt-4o's two share every other parameter and o3-mini's two differ in span widening"
+
+
+# --- chapter 07 -----------------------------------------------------------------------------------
+
+
+def test_p_values_read_as_prose():
+    assert impressions.p_text(1e-9) == "p < 0.001" and impressions.p_text(0.0304) == "p = 0.030"
+
+
+# --- the methods page's worked examples -----------------------------------------------------------
+
+
+def _frame(spans):
+    rows = [
+        {"dataset": "d", "split": "s", "setup_id": "x", "example_idx": 0, "record_id": 0, "order": i}
+        | {"start": s, "end": e, "type": t}
+        for i, (s, e, t) in enumerate(spans)
+    ]
+    return pd.DataFrame(rows, columns=[*KEY, "record_id", "order", "start", "end", "type"])
+
+
+ONE = pd.DataFrame([("d", "s", "x", 0)], columns=KEY)
+
+
+def test_methods_boundary_schemes_example():
+    ref = _frame([(5, 26, "Misleading")])
+    got = boundaries.boundary_scores(ref, _frame([(12, 26, "Not Checkable"), (28, 40, "Misleading")]), ONE)
+    got = got.set_index("scheme")
+    for scheme in ("strict", "exact", "ent_type"):
+        assert got.loc[scheme, ["incorrect", "spurious", "precision", "recall"]].tolist() == [1, 1, 0, 0]
+    assert got.loc["partial", ["partial", "spurious"]].tolist() == [1, 1]
+    assert (got.loc["partial", "precision"], got.loc["partial", "recall"]) == (0.25, 0.5)
+    assert round(got.loc["partial", "f1"], 2) == 0.33
+    retyped = boundaries.boundary_scores(ref, _frame([(12, 26, "Misleading"), (28, 40, "Misleading")]), ONE)
+    assert retyped.set_index("scheme").loc["ent_type", ["precision", "recall"]].tolist() == [0.5, 1.0]
+    assert "$P = 0.5/2 = 0.25$, $R = 0.5/1 = 0.5$,\n$F_1 = 0.33$" in METHODS
+
+
+def test_methods_gamma_example():
+    units = [("a", 5, 26, "1"), ("b", 12, 26, "0"), ("b", 28, 40, "1")]  # Misleading = 1, Not Checkable = 0
+    spans = pd.DataFrame([("d", "s", "x", 0, *u[:1], *u[1:]) for u in units], columns=gamma.SPAN_COLUMNS)
+    hard = gamma.per_example(spans, ONE, soft=False)["gamma"].iloc[0]
+    soft = gamma.per_example(spans, ONE, soft=True)["gamma"].iloc[0]
+    observed = (((7 + 0) / (21 + 14)) ** 2 + 1 + 1) / 1.5
+    assert round(observed, 2) == 1.36 and hard == pytest.approx(soft)
+    assert round(hard, 2) == -0.54 and round(observed / (1 - hard), 3) == 0.882
+    assert "$D_e = 0.882$" in METHODS and "= -0.54$" in METHODS
+
+
+def test_methods_kappa_and_ac1_example():
+    data = np.zeros((20, 4), int)
+    data[0] = 1
+    data[1, :2] = 1
+    parts = coefficients.parts(coefficients.category_counts(data))
+    assert (round(parts["pa"], 3), round(parts["pe_kappa"], 3), round(parts["pe_ac1"], 3)) == (0.967, 0.861, 0.139)
+    assert (round(parts["fleiss_kappa"], 2), round(parts["gwet_ac1"], 2)) == (0.76, 0.96)
+    assert re.search(r"\\kappa = \(0\.967 - 0\.861\)/\(1 - 0\.861\) = 0\.76", METHODS) and "AC1 $= 0.96$" in METHODS
+
+
+def test_methods_pearson_example():
+    ex = pd.DataFrame([("d", "s", "x", i) for i in range(4)], columns=KEY)
+
+    def spans(per_ex):
+        return pd.DataFrame([(*ex.iloc[i], t) for i, ts in enumerate(per_ex) for t in ts], columns=[*KEY, "type"])
+
+    got = error_counts.error_count_pearson(
+        spans([["A"], ["A", "A"], [], ["B"]]), spans([["A"], ["A", "B"], ["B"], []]), ex, ["A", "B"]
+    )
+    shown = [round(got["categories"][c]["pearson"], 2) for c in ("A", "B")]
+    assert shown == [0.90, -0.58]
+    assert (round(got["macro_pearson"], 2), round(got["micro_pearson"], 2)) == (0.16, 0.35)
+    assert "r is 0.90 for A and\n$-0.58$ for B, macro r 0.16, micro r (eight pairs) 0.35" in METHODS
+
+
+def test_planning_answer_is_set_beside_the_tables_estimate():
+    summary = pd.DataFrame(
+        {
+            "measure": ["span F1 (soft)"],
+            "pair": ["a > b"],
+            "n_with_replacement": [326],
+            "n_low": [52],
+            "n_high": [np.inf],
+            "max_n": [980],
+        }
+    )
+    plan = {"better": "a", "worse": "b", "n_needed": 257, "n_low": 58, "n_high": np.inf, "max_n": 1960}
+    text = sample_size.plan_reading(plan, summary)
+    assert "gives this pair 326 (interval 52 to > 980)" in text and "this answer is 257" in text
+    assert text.endswith("their intervals overlap, so they do not disagree.")
+    assert sample_size.plan_reading({**plan, "better": "c"}, summary) == ""
+
+
+# --- chapter 06 -----------------------------------------------------------------------------------
+
+
+def test_spans_embedded_row_says_it_compares_different_selections(corpus):
+    from hotelcheckspan.book.readings import error_clusters
+    from hotelcheckspan.reference import paper
+
+    note = error_clusters.embedded_note(corpus, paper.figures(), 767)
+    assert note.startswith("The paper embedded 464 of its 794 human spans and does not say which")
+    assert "(767), whose number is set from the paper's 794" in note
+
+    class Real:
+        simulated = False
+
+    assert "set from" not in error_clusters.embedded_note(Real(), paper.figures(), 767)

@@ -96,7 +96,7 @@ def parse_json(text: str) -> tuple[Any, str | None]:
     try:
         return json.loads(text, parse_constant=_no_constants), None
     except json.JSONDecodeError as err:
-        return None, f"malformed JSON: {err.msg} at column {err.colno}"
+        return None, f"malformed JSON: {err.msg.removesuffix(' at')} at column {err.colno}"  # not 'starting at at'
     except RecursionError:
         return None, "malformed JSON: nested too deeply"
     except ValueError as err:  # NaN/Infinity, integers with thousands of digits

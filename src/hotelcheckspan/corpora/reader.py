@@ -21,7 +21,7 @@ warnings
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pandas as pd
@@ -437,7 +437,11 @@ def read_annotations(path: Path | str) -> Annotations:
             )
         )
     root = corpus_root(path.resolve())
-    texts = layouts.read_texts(root, problems) if root is not None else None
+    texts = None
+    if root is not None:  # the texts' problems name their files in full: the user named no corpus folder
+        found: list[Problem] = []
+        texts = layouts.read_texts(root, found)
+        problems += [replace(p, file=str(root / p.file)) for p in found]
     parts = path.resolve().parts
     camp = Campaign(
         folder.name,

@@ -69,3 +69,52 @@ def test_a_broken_inputs_file_is_named_in_full_when_comparing_files(tmp_path, ca
         code, _, err = run(capsys, command, root / HUMAN, root / MODEL)
         assert code == 1
         assert f"{root / 'inputs.jsonl'}: is empty" in err
+
+
+def outside_judge(tmp_path: Path, rows: int, damage: str | None = None) -> tuple[Path, Path]:
+    """The whole bundled corpus and, outside it, a judge folder holding gpt-4o's config and its
+    first ``rows`` records (examples the first human stage has and the second has not)."""
+    root = tmp_path / "corpus"
+    shutil.copytree(paths.BUNDLED_CORPUS, root)
+    judge = tmp_path / "acme"
+    judge.mkdir()
+    shutil.copy(root / MODEL.parent / "config.yaml", judge / "config.yaml")
+    text = "".join((root / MODEL).read_text(encoding="utf-8").splitlines(keepends=True)[:rows])
+    (judge / "annotations.jsonl").write_text(text + (damage or ""), encoding="utf-8")
+    return root, judge
+
+
+def test_judge_outside_the_corpus_names_its_own_files(tmp_path, capsys):
+    # not the temporary folder it is linked from while loading
+    root, judge = outside_judge(tmp_path, 3, "{oops\n")
+    code, _, err = run(capsys, "judge", root, judge, "--n-boot", "5")
+    assert code == 1
+    assert err.startswith(f"hotelcheckspan judge: {judge / 'annotations.jsonl'}:4: <json>: malformed JSON")
+    assert "added-judge" not in err
+
+
+def test_judge_sharing_no_example_with_a_human_set_is_scored_where_it_can_be(tmp_path, capsys):
+    root, judge = outside_judge(tmp_path, 3)
+    stage2 = {tuple(r[k] for k in KEY) for r in lines(root / "annotations/human/stage2/annotations.jsonl")}
+    assert not {tuple(r[k] for k in KEY) for r in lines(judge / "annotations.jsonl")} & stage2
+    code, out, err = run(capsys, "judge", root, judge, "--n-boot", "5", "--json")
+    assert code == 0, err
+    result = json.loads(out)  # strict JSON: undefined values are null
+    assert result["rank"]["bacc"] is None and result["bacc"]["estimate"] is None
+    assert isinstance(result["rank"]["soft"], int)
+    code, out, err = run(capsys, "judge", root, judge, "--n-boot", "5")
+    assert code == 0 and "unranked by balanced accuracy" in out and "undefined [undefined, undefined]" in out
+
+
+def test_a_bug_of_ours_is_one_line_not_a_traceback(tmp_path, capsys, monkeypatch):
+    # the last line of defence: whatever escapes every clear error still ends in one line, exit 1
+    root = small_copy(tmp_path)
+
+    def broken(*_, **__):
+        raise IndexError("invalid index to scalar variable.")
+
+    monkeypatch.setattr(hotelcheckspan.api, "span_gamma", broken)
+    code, out, err = run(capsys, "gamma", root / HUMAN, root / MODEL)
+    assert code == 1 and out == ""
+    assert err.startswith("hotelcheckspan gamma: internal error (IndexError at test_damaged_held_out.py:")
+    assert len(err.strip().splitlines()) == 1

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import tempfile
@@ -325,6 +326,14 @@ def span_gamma(
     }
 
 
+def _outside(problem, folder: Path):
+    """A problem of the linked campaign folder, named by the folder's own path."""
+    linked = f"{ADDED}/model/{folder.name}"
+    if problem.file == linked or problem.file.startswith(linked + "/"):
+        return dataclasses.replace(problem, file=str(folder) + problem.file[len(linked) :])
+    return problem
+
+
 def load_with_campaign(corpus: str | Path | None, campaign: str | Path):
     """The corpus at ``corpus`` (default: the active one) with one more model campaign: the
     factgenie campaign folder ``campaign`` (a ``config.yaml`` or ``metadata.json`` and its
@@ -345,9 +354,13 @@ def load_with_campaign(corpus: str | Path | None, campaign: str | Path):
         extra = tmp / ADDED / "model"
         extra.mkdir(parents=True)
         os.symlink(folder, extra / folder.name)
-        out = load(tmp)
+        try:
+            out = load(tmp)
+        except CorpusError as err:  # name the user's files, not the temporary folder's links
+            raise CorpusError([_outside(p, folder) for p in err.problems], str(root)) from None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    out.warnings = [_outside(p, folder) for p in out.warnings]
     added = set(out.records.loc[out.records["file"].str.startswith(f"{ADDED}/"), "campaign"])
     if added != {folder.name}:  # the loader renamed it (a campaign of that name is in the corpus) or it is empty
         if folder.name in set(out.campaigns()) - added:

@@ -118,3 +118,17 @@ def test_a_bug_of_ours_is_one_line_not_a_traceback(tmp_path, capsys, monkeypatch
     assert code == 1 and out == ""
     assert err.startswith("hotelcheckspan gamma: internal error (IndexError at test_damaged_held_out.py:")
     assert len(err.strip().splitlines()) == 1
+
+
+def test_a_bom_and_a_huge_number_are_errors_in_words_a_user_can_act_on(tmp_path, capsys):
+    # factgenie refuses both too (json.loads); the message says what to do, not Python's advice
+    root = small_copy(tmp_path)
+    model = root / MODEL
+    rows = model.read_text(encoding="utf-8").splitlines(keepends=True)
+    rows[2] = rows[2].replace('"example_idx": ', '"example_idx": ' + "9" * 5000, 1)
+    model.write_bytes(b"\xef\xbb\xbf" + "".join(rows).encode())
+    code, out, _ = run(capsys, "validate", root)
+    assert code == 1
+    assert f"{MODEL}:1: error: <json>: malformed JSON: starts with a byte-order mark (BOM)" in out
+    assert f"{MODEL}:3: error: <json>: malformed JSON: a number with more than 4300 digits" in out
+    assert "utf-8-sig" not in out and "set_int_max_str_digits" not in out

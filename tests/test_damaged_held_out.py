@@ -132,3 +132,14 @@ def test_a_bom_and_a_huge_number_are_errors_in_words_a_user_can_act_on(tmp_path,
     assert f"{MODEL}:1: error: <json>: malformed JSON: starts with a byte-order mark (BOM)" in out
     assert f"{MODEL}:3: error: <json>: malformed JSON: a number with more than 4300 digits" in out
     assert "utf-8-sig" not in out and "set_int_max_str_digits" not in out
+
+
+def test_unreadable_texts_are_one_error_not_a_warning_per_record(tmp_path, capsys):
+    root = small_copy(tmp_path)
+    (root / "inputs.jsonl").unlink()
+    (root / "inputs.jsonl").mkdir()
+    code, out, err = run(capsys, "validate", root)
+    assert code == 1 and out.strip() == "inputs.jsonl: error: is a folder, not a regular file"
+    assert err.strip() == "1 error, 0 warnings"
+    ann = hotelcheckspan.read_annotations(root / MODEL)
+    assert [str(p) for p in ann.problems] == [f"{root / 'inputs.jsonl'}: is a folder, not a regular file"]

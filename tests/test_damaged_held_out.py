@@ -143,3 +143,17 @@ def test_unreadable_texts_are_one_error_not_a_warning_per_record(tmp_path, capsy
     assert err.strip() == "1 error, 0 warnings"
     ann = hotelcheckspan.read_annotations(root / MODEL)
     assert [str(p) for p in ann.problems] == [f"{root / 'inputs.jsonl'}: is a folder, not a regular file"]
+
+
+def test_judge_needs_at_least_one_bootstrap_replicate(tmp_path, capsys):
+    root = small_copy(tmp_path)
+    for n in ("0", "-3"):
+        code, out, err = run(capsys, "judge", root, "gpt-4o", "--n-boot", n)
+        assert code == 1 and out == ""
+        assert err.strip() == f"hotelcheckspan judge: --n-boot must be a positive whole number, not {n}"
+    try:
+        hotelcheckspan.evaluate_judge(root, "gpt-4o", n_boot=0)
+    except ValueError as err:
+        assert "n_boot must be a positive whole number" in str(err)
+    else:
+        raise AssertionError("n_boot=0 accepted")

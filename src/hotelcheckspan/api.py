@@ -383,6 +383,9 @@ def evaluate_judge(corpus=None, campaign: str | Path = "", *, n_boot: int = 1000
     from .analyses import judges
     from .corpora import Corpus
 
+    if not isinstance(n_boot, int) or isinstance(n_boot, bool) or n_boot < 1:
+        raise ValueError(f"n_boot must be a positive whole number of bootstrap replicates, not {n_boot!r}")
+
     loaded = corpus if isinstance(corpus, Corpus) else load(corpus)
     name = str(campaign)
     if name not in loaded.campaigns() and Path(name).is_dir():

@@ -263,6 +263,8 @@ def _judge_text(result: dict) -> str:
 
 def cmd_judge(args) -> int:
     root = Path(args.corpus)
+    if args.n_boot < 1:
+        raise CliError(f"--n-boot must be a positive whole number, not {args.n_boot}")
     if not root.is_dir():
         raise CliError(f"{root} is not a corpus folder")
     corpus = corpora.load(root)

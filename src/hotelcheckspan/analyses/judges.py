@@ -244,8 +244,8 @@ def evaluate(corpus: Corpus, judge: str, *, n_boot: int = 1000, seed: int = 0, f
     and for any error, with intervals; computed with every judge, as chapter 03 does);
     ``bacc`` (the "any error" BACC: ``estimate, low, high``); ``table6`` (the
     :func:`span_level.table6` rows of the comparisons whose hypothesis includes the judge);
-    ``rank`` (``soft``, ``hard``, ``bacc``: its rank among the corpus' judges, ``of``: how many)
-    and ``leaderboard`` (:func:`leaderboard` without the neighbour columns).
+    ``rank`` (``soft``, ``hard``, ``bacc``: its rank among the corpus' judges, None where its
+    score is undefined; ``of``: how many) and ``leaderboard`` (:func:`leaderboard` without the neighbour columns).
     """
     available = judges(corpus)
     if judge not in available:

@@ -157,3 +157,13 @@ def test_judge_needs_at_least_one_bootstrap_replicate(tmp_path, capsys):
         assert "n_boot must be a positive whole number" in str(err)
     else:
         raise AssertionError("n_boot=0 accepted")
+
+
+def test_gamma_and_pearson_name_an_absent_group_as_written(tmp_path, capsys):
+    # as f1 does: Z, not its number 25
+    root = small_copy(tmp_path)
+    for command in ("gamma", "pearson"):
+        for group, named in (("Z", "Z"), ("z", "z"), ("5", "5")):
+            code, out, err = run(capsys, command, root / HUMAN, root / MODEL, "--ref-group", group)
+            assert code == 1 and out == ""
+            assert err.strip().endswith(f"has no annotator group {named} (its groups: A, B)"), err

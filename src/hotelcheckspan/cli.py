@@ -291,9 +291,10 @@ def _read_sides(ref: str, hyp: str) -> list:
 
 def cmd_gamma(args) -> int:
     sides = _read_sides(args.ref, args.hyp)
+    _group(args.ref_group), _group(args.hyp_group)  # a value that is no group at all: one clear line
     try:
-        result = api.span_gamma(
-            sides[0], sides[1], ref_group=_group(args.ref_group), hyp_group=_group(args.hyp_group), soft=args.soft
+        result = api.span_gamma(  # groups as written, so that an absent group is named as the user named it
+            sides[0], sides[1], ref_group=args.ref_group, hyp_group=args.hyp_group, soft=args.soft
         )
     except ValueError as err:
         if isinstance(err, corpora.CorpusError):
@@ -314,9 +315,10 @@ def cmd_gamma(args) -> int:
 
 def cmd_pearson(args) -> int:
     sides = _read_sides(args.ref, args.hyp)
+    _group(args.ref_group), _group(args.hyp_group)  # a value that is no group at all: one clear line
     try:
-        result = api.span_pearson(
-            sides[0], sides[1], ref_group=_group(args.ref_group), hyp_group=_group(args.hyp_group)
+        result = api.span_pearson(  # groups as written (see cmd_gamma)
+            sides[0], sides[1], ref_group=args.ref_group, hyp_group=args.hyp_group
         )
     except ValueError as err:
         if isinstance(err, corpora.CorpusError):

@@ -352,7 +352,7 @@ def test_gamma_text_output(capsys, toy_root):
     "args, message",
     [
         (["missing.jsonl", TOY_STAGE1], "no such file"),
-        ([TOY_STAGE1, TOY_STAGE1, "--ref-group", "7"], "no example has a record on both sides"),
+        ([TOY_STAGE1, TOY_STAGE1, "--ref-group", "7"], "has no annotator group 7 (its groups: A, B)"),
         ([TOY_STAGE1, TOY_M1], "3 annotators"),  # stage 1 pooled: groups A and B both marked example 0
     ],
 )

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import tempfile
@@ -232,6 +233,22 @@ def _span_f1_by_type_number(ref_ann, hyp_ann, ref_group, hyp_group, *, by_type, 
     return result
 
 
+def _by_type_number(ref_ann: Annotations, hyp_ann: Annotations, *spans: pd.DataFrame) -> tuple[list[str], list]:
+    """The categories two sides are compared by, and ``spans`` with their ``type`` named by them.
+
+    Both sides with a config: their categories, which must be equal (:class:`CategoryMismatch`).
+    A side without one (``categories_from_types``): types compared by number, as factgenie
+    compares them, named from the other side's config where it has one (as :func:`span_f1`)."""
+    if not (ref_ann.categories_from_types or hyp_ann.categories_from_types):
+        if ref_ann.categories != hyp_ann.categories:
+            raise CategoryMismatch(str(ref_ann.path), ref_ann.categories, str(hyp_ann.path), hyp_ann.categories)
+        return list(ref_ann.categories), list(spans)
+    named = next((a.categories for a in (ref_ann, hyp_ann) if not a.categories_from_types), [])
+    n = max(len(ref_ann.categories), len(hyp_ann.categories), len(named))
+    categories = list(named) + [f"type {i}" for i in range(len(named), n)]
+    return categories, [s.assign(type=[categories[i] for i in s["type_idx"]]) for s in spans]
+
+
 def span_pearson(
     ref: Annotations | str | Path,
     hyp: Annotations | str | Path,
@@ -249,14 +266,13 @@ def span_pearson(
     """
     ref_ann, ref_rec, ref_spans = _side(ref, ref_group)
     hyp_ann, hyp_rec, hyp_spans = _side(hyp, hyp_group)
-    if ref_ann.categories != hyp_ann.categories:
-        raise CategoryMismatch(str(ref_ann.path), ref_ann.categories, str(hyp_ann.path), hyp_ann.categories)
+    categories, (ref_spans, hyp_spans, ref_all, hyp_all) = _by_type_number(
+        ref_ann, hyp_ann, ref_spans, hyp_spans, ref_ann.spans, hyp_ann.spans
+    )
     examples = ref_rec[KEY].drop_duplicates().merge(hyp_rec[KEY].drop_duplicates(), on=KEY)
     if examples.empty:
         raise ValueError("no example has a record on both sides (check the files and the groups)")
-    result = _error_counts.error_count_pearson(
-        ref_spans, hyp_spans, examples, ref_ann.categories, all_spans=(ref_ann.spans, hyp_ann.spans)
-    )
+    result = _error_counts.error_count_pearson(ref_spans, hyp_spans, examples, categories, all_spans=(ref_all, hyp_all))
     result["by_type"] = result.pop("categories")
     return result
 
@@ -287,8 +303,7 @@ def span_gamma(
     """
     ref_ann, ref_rec, ref_spans = _side(ref, ref_group)
     hyp_ann, hyp_rec, hyp_spans = _side(hyp, hyp_group)
-    if ref_ann.categories != hyp_ann.categories:
-        raise CategoryMismatch(str(ref_ann.path), ref_ann.categories, str(hyp_ann.path), hyp_ann.categories)
+    _by_type_number(ref_ann, hyp_ann)  # γ labels spans by type number; this checks the categories agree
     examples = ref_rec[KEY].drop_duplicates().merge(hyp_rec[KEY].drop_duplicates(), on=KEY)
     if examples.empty:
         raise ValueError("no example has a record on both sides (check the files and the groups)")
@@ -311,6 +326,14 @@ def span_gamma(
     }
 
 
+def _outside(problem, folder: Path):
+    """A problem of the linked campaign folder, named by the folder's own path."""
+    linked = f"{ADDED}/model/{folder.name}"
+    if problem.file == linked or problem.file.startswith(linked + "/"):
+        return dataclasses.replace(problem, file=str(folder) + problem.file[len(linked) :])
+    return problem
+
+
 def load_with_campaign(corpus: str | Path | None, campaign: str | Path):
     """The corpus at ``corpus`` (default: the active one) with one more model campaign: the
     factgenie campaign folder ``campaign`` (a ``config.yaml`` or ``metadata.json`` and its
@@ -331,9 +354,13 @@ def load_with_campaign(corpus: str | Path | None, campaign: str | Path):
         extra = tmp / ADDED / "model"
         extra.mkdir(parents=True)
         os.symlink(folder, extra / folder.name)
-        out = load(tmp)
+        try:
+            out = load(tmp)
+        except CorpusError as err:  # name the user's files, not the temporary folder's links
+            raise CorpusError([_outside(p, folder) for p in err.problems], str(root)) from None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    out.warnings = [_outside(p, folder) for p in out.warnings]
     added = set(out.records.loc[out.records["file"].str.startswith(f"{ADDED}/"), "campaign"])
     if added != {folder.name}:  # the loader renamed it (a campaign of that name is in the corpus) or it is empty
         if folder.name in set(out.campaigns()) - added:
@@ -355,6 +382,9 @@ def evaluate_judge(corpus=None, campaign: str | Path = "", *, n_boot: int = 1000
     """
     from .analyses import judges
     from .corpora import Corpus
+
+    if not isinstance(n_boot, int) or isinstance(n_boot, bool) or n_boot < 1:
+        raise ValueError(f"n_boot must be a positive whole number of bootstrap replicates, not {n_boot!r}")
 
     loaded = corpus if isinstance(corpus, Corpus) else load(corpus)
     name = str(campaign)

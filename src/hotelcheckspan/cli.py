@@ -216,7 +216,8 @@ def cmd_f1(args) -> int:
 def _judge_text(result: dict) -> str:
     """``judge`` for readers: the judge's rows of Tables 3, 5 and 6, its BACC and its rank."""
     digits = lambda x: f"{x:.3f}"  # noqa: E731
-    bacc, rank = result["bacc"], result["rank"]
+    bacc, rank = result["bacc"], {k: "unranked" if v is None else v for k, v in result["rank"].items()}
+    bacc = {k: "undefined" if v is None or pd.isna(v) else f"{v:.3f}" for k, v in bacc.items()}
     t3 = result["table3"]
     if not result["in_paper"]:  # its paper columns would be empty: the first line says so
         t3 = t3[[c for c in t3.columns if not str(c).startswith("paper ")]]
@@ -224,8 +225,7 @@ def _judge_text(result: dict) -> str:
         f"judge {result['judge']}" + ("" if result["in_paper"] else " (not in the paper)"),
         f"rank among the corpus' {rank['of']} judges: {rank['soft']} by soft span F1, {rank['hard']} by hard, "
         f"{rank['bacc']} by balanced accuracy",
-        f"balanced accuracy against the human majority (any error): {bacc['estimate']:.3f} "
-        f"[{bacc['low']:.3f}, {bacc['high']:.3f}]",
+        f"balanced accuracy against the human majority (any error): {bacc['estimate']} [{bacc['low']}, {bacc['high']}]",
         "",
         "== Table 3 (spans, density, length, types)",
         t3.to_string(index=False, float_format=lambda x: f"{x:.2f}"),
@@ -263,6 +263,8 @@ def _judge_text(result: dict) -> str:
 
 def cmd_judge(args) -> int:
     root = Path(args.corpus)
+    if args.n_boot < 1:
+        raise CliError(f"--n-boot must be a positive whole number, not {args.n_boot}")
     if not root.is_dir():
         raise CliError(f"{root} is not a corpus folder")
     corpus = corpora.load(root)
@@ -289,9 +291,10 @@ def _read_sides(ref: str, hyp: str) -> list:
 
 def cmd_gamma(args) -> int:
     sides = _read_sides(args.ref, args.hyp)
+    _group(args.ref_group), _group(args.hyp_group)  # a value that is no group at all: one clear line
     try:
-        result = api.span_gamma(
-            sides[0], sides[1], ref_group=_group(args.ref_group), hyp_group=_group(args.hyp_group), soft=args.soft
+        result = api.span_gamma(  # groups as written, so that an absent group is named as the user named it
+            sides[0], sides[1], ref_group=args.ref_group, hyp_group=args.hyp_group, soft=args.soft
         )
     except ValueError as err:
         if isinstance(err, corpora.CorpusError):
@@ -312,9 +315,10 @@ def cmd_gamma(args) -> int:
 
 def cmd_pearson(args) -> int:
     sides = _read_sides(args.ref, args.hyp)
+    _group(args.ref_group), _group(args.hyp_group)  # a value that is no group at all: one clear line
     try:
-        result = api.span_pearson(
-            sides[0], sides[1], ref_group=_group(args.ref_group), hyp_group=_group(args.hyp_group)
+        result = api.span_pearson(  # groups as written (see cmd_gamma)
+            sides[0], sides[1], ref_group=args.ref_group, hyp_group=args.hyp_group
         )
     except ValueError as err:
         if isinstance(err, corpora.CorpusError):
@@ -447,6 +451,15 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{prefix} interrupted", file=sys.stderr)
         return 130
+    except Exception as err:  # noqa: BLE001 (a bug of ours, not of the input: one line, never a traceback)
+        where = err.__traceback__
+        while where.tb_next is not None:
+            where = where.tb_next
+        at = f"{Path(where.tb_frame.f_code.co_filename).name}:{where.tb_lineno}"
+        print(
+            f"{prefix} internal error ({type(err).__name__} at {at}: {err}); please report it with the command",
+            file=sys.stderr,
+        )
     return 1
 
 

@@ -244,8 +244,8 @@ def evaluate(corpus: Corpus, judge: str, *, n_boot: int = 1000, seed: int = 0, f
     and for any error, with intervals; computed with every judge, as chapter 03 does);
     ``bacc`` (the "any error" BACC: ``estimate, low, high``); ``table6`` (the
     :func:`span_level.table6` rows of the comparisons whose hypothesis includes the judge);
-    ``rank`` (``soft``, ``hard``, ``bacc``: its rank among the corpus' judges, ``of``: how many)
-    and ``leaderboard`` (:func:`leaderboard` without the neighbour columns).
+    ``rank`` (``soft``, ``hard``, ``bacc``: its rank among the corpus' judges, None where its
+    score is undefined; ``of``: how many) and ``leaderboard`` (:func:`leaderboard` without the neighbour columns).
     """
     available = judges(corpus)
     if judge not in available:
@@ -283,10 +283,10 @@ def evaluate(corpus: Corpus, judge: str, *, n_boot: int = 1000, seed: int = 0, f
         "table5": table5,
         "bacc": {"estimate": anyrow["bacc"], "low": anyrow["bacc_low"], "high": anyrow["bacc_high"]},
         "table6": table6,
-        "rank": {
-            "soft": int(me["rank_soft"]),
-            "hard": int(me["rank_hard"]),
-            "bacc": int(me["rank_bacc"]),
+        "rank": {  # None where the judge's score is undefined (it shares no example with the humans)
+            "soft": None if pd.isna(me["rank_soft"]) else int(me["rank_soft"]),
+            "hard": None if pd.isna(me["rank_hard"]) else int(me["rank_hard"]),
+            "bacc": None if pd.isna(me["rank_bacc"]) else int(me["rank_bacc"]),
             "of": len(available),
         },
         "leaderboard": board.drop(columns=["next", "n_needed", "n_low", "n_high", "tell_apart"]),

@@ -202,11 +202,12 @@ def table6(
             mat = np.zeros((n, 4))
             mat[pos[in_row]] = values[sel][in_row]
             per_pair.append(np.stack(prf(*(weights @ mat).T)))
-        reps = np.mean(per_pair, axis=0)  # (3, n_boot)
+        # no counted example (a judge sharing no example with a human set): no interval
+        reps = np.mean(per_pair, axis=0) if per_pair else None  # (3, n_boot)
         row = {"comparison": comp, "match": match, "pairs": len(grp)}
         for i, m in enumerate(("precision", "recall", "f1")):
             row[m] = float(grp[m].mean())
-            row[f"{m}_low"], row[f"{m}_high"] = resampling.interval(reps[i], level)
+            row[f"{m}_low"], row[f"{m}_high"] = resampling.interval(reps[i], level) if per_pair else (np.nan, np.nan)
         out.append(row)
     return pd.DataFrame(out)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -96,10 +97,14 @@ def parse_json(text: str) -> tuple[Any, str | None]:
     try:
         return json.loads(text, parse_constant=_no_constants), None
     except json.JSONDecodeError as err:
-        return None, f"malformed JSON: {err.msg} at column {err.colno}"
+        if text.startswith("\ufeff"):  # Python's own advice (utf-8-sig) means nothing to a user
+            return None, "malformed JSON: starts with a byte-order mark (BOM), not allowed in JSON; save without it"
+        return None, f"malformed JSON: {err.msg.removesuffix(' at')} at column {err.colno}"  # not 'starting at at'
     except RecursionError:
         return None, "malformed JSON: nested too deeply"
     except ValueError as err:  # NaN/Infinity, integers with thousands of digits
+        if "integer string conversion" in str(err):
+            return None, f"malformed JSON: a number with more than {sys.get_int_max_str_digits()} digits"
         return None, f"malformed JSON: {err}"
 
 

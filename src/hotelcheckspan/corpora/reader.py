@@ -21,7 +21,7 @@ warnings
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pandas as pd
@@ -301,6 +301,13 @@ def _same_index_type(*frames: pd.DataFrame) -> None:
         f["example_idx"] = f["example_idx"].astype("int64" if fits else object)
 
 
+def _texts_read(texts: Texts, found: list[Problem]) -> bool:
+    """Whether span texts can be checked against ``texts``: there are texts, or there is no
+    error reading them. When none could be read (an empty or unreadable ``inputs.jsonl``), the
+    error says so once, instead of a ``no-text`` warning for every record."""
+    return bool(texts.source) and (bool(texts.by_key) or not errors(found))
+
+
 def read_corpus(root: Path | str | None = None) -> tuple[Corpus, list[Problem]]:
     """Read the corpus at ``root`` (default: ``paths.corpus_dir()``): the corpus (records with
     errors left out) and every problem, errors and warnings, in file and line order."""
@@ -313,7 +320,9 @@ def read_corpus(root: Path | str | None = None) -> tuple[Corpus, list[Problem]]:
         return empty, [Problem(str(root), 0, "", "no corpus folder here")]
     if not root.is_dir():
         return empty, [Problem(str(root), 0, "", "is not a folder")]
+    n_before = len(problems)
     texts = layouts.read_texts(root, problems)
+    checked = _texts_read(texts, problems[n_before:])
     campaigns = layouts.discover(root, problems)
     if not campaigns and not errors(problems):
         problems.append(
@@ -330,7 +339,7 @@ def read_corpus(root: Path | str | None = None) -> tuple[Corpus, list[Problem]]:
     for camp in campaigns:
         for path in camp.files:
             _read_records(
-                camp, path, layouts._rel(path, root), texts if texts.source else None, seen, problems, records, spans
+                camp, path, layouts._rel(path, root), texts if checked else None, seen, problems, records, spans
             )
     records_df, spans_df = _frames(records, spans)
     _same_index_type(texts.examples, records_df, spans_df)
@@ -437,7 +446,12 @@ def read_annotations(path: Path | str) -> Annotations:
             )
         )
     root = corpus_root(path.resolve())
-    texts = layouts.read_texts(root, problems) if root is not None else None
+    texts = None
+    if root is not None:  # the texts' problems name their files in full: the user named no corpus folder
+        found: list[Problem] = []
+        texts = layouts.read_texts(root, found)
+        problems += [replace(p, file=str(root / p.file)) for p in found]
+        texts = texts if _texts_read(texts, found) else None
     parts = path.resolve().parts
     camp = Campaign(
         folder.name,

@@ -177,11 +177,11 @@ prevalence = example_level.prevalence(marks)
 tables.show(
     prevalence,
     headers={
-        "label": "error type",
-        "positive_share": "share of error votes",
-        "pa": "observed agreement",
-        "pe_kappa": "chance (kappa)",
-        "pe_ac1": "chance (AC1)",
+        "label": "Error type",
+        "positive_share": "Share of error votes",
+        "pa": "Observed agreement",
+        "pe_kappa": "Chance (kappa)",
+        "pe_ac1": "Chance (AC1)",
         "fleiss_kappa": "Fleiss' kappa",
         "gwet_ac1": "Gwet's AC1",
     },

@@ -20,7 +20,7 @@
 # precision, recall and F1 measure how far a hypothesis annotator set's spans meet a reference
 # set's. The paper (Section 6.3) adopts the conventions of {cite:t}`kasner2026spanannotators` (it
 # cites the preprint of that paper, a year earlier), who
-# follow Da San Martino et al. (2019) and computed span F1 with factgenie
+# follow {cite:t}`dasanmartino2019propaganda` and computed span F1 with factgenie
 # {cite:p}`kasner2024factgenie`; factgenie has done so in more than one way, and the paper's prose
 # describes yet another (see the methods page). This chapter answers:
 #
@@ -51,9 +51,10 @@ except ImportError:
 # %%
 import hotelcheckspan
 from hotelcheckspan.analyses import span_gamma, span_level, span_measures
-from hotelcheckspan.book import paper, plots, readings, report, tables
+from hotelcheckspan.book import plots, readings, report, tables
 from hotelcheckspan.book.readings import beyond_f1, span_level_agreement
 from hotelcheckspan.book.readings import span_gamma as gamma_readings
+from hotelcheckspan.reference import paper
 
 plots.set_theme()
 corpus = hotelcheckspan.load()

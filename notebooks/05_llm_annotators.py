@@ -50,8 +50,9 @@ except ImportError:
 import hotelcheckspan
 from hotelcheckspan.analyses import dataset_level, llm_annotators, span_level
 from hotelcheckspan.annotator_sets import HUMAN_SETS, judges
-from hotelcheckspan.book import paper, plots, readings, report, tables
+from hotelcheckspan.book import plots, readings, report, tables
 from hotelcheckspan.book.readings import llm_annotators as chapter
+from hotelcheckspan.reference import paper
 
 plots.set_theme()
 corpus = hotelcheckspan.load()

@@ -53,8 +53,9 @@ from IPython.display import display
 
 import hotelcheckspan
 from hotelcheckspan.analyses import clusters
-from hotelcheckspan.book import paper, plots, readings, report, tables
+from hotelcheckspan.book import plots, readings, report, tables
 from hotelcheckspan.book.readings import error_clusters
+from hotelcheckspan.reference import paper
 
 LEVEL = 0.95
 plots.set_theme()

@@ -265,18 +265,18 @@ tables.show(
     prevalence,
     headers={
         "label": "Category",
-        "positive_share": "share of error votes",
-        "pa": "observed agreement",
-        "pe_kappa": "chance (kappa)",
-        "pe_ac1": "chance (AC1)",
+        "positive_share": "Share of error votes",
+        "pa": "Observed agreement",
+        "pe_kappa": "Chance (kappa)",
+        "pe_ac1": "Chance (AC1)",
         "fleiss_kappa": "Fleiss' kappa",
         "gwet_ac1": "Gwet's AC1",
     },
 )
 
 # %% [markdown]
-# {glue:text}`kp8_type` gets {glue:text}`kp8_share`% of the error votes; the groups agree on
-# {glue:text}`kp8_pa` of their pairs of decisions there, kappa expects {glue:text}`kp8_pe_kappa`
+# On {glue:text}`kp8_type`, {glue:text}`kp8_share`% of the groups' decisions are error votes; the
+# groups agree on {glue:text}`kp8_pa` of their pairs of decisions there, kappa expects {glue:text}`kp8_pe_kappa`
 # by chance and is {glue:text}`kp8_kappa`, AC1 expects {glue:text}`kp8_pe_ac1` and is
 # {glue:text}`kp8_ac1`. AC1 is above kappa for {glue:text}`kp8_above` categories.
 #

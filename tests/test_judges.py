@@ -24,8 +24,9 @@ from hotelcheckspan.analyses import dataset_level, example_level, llm_annotators
 from hotelcheckspan.analyses import judges as J
 from hotelcheckspan.analyses import sample_size as ss
 from hotelcheckspan.annotator_sets import HUMAN_SETS, NOT_IN_PAPER, judges
-from hotelcheckspan.book import exports, paper, tables
+from hotelcheckspan.book import exports, tables
 from hotelcheckspan.corpora import load
+from hotelcheckspan.reference import paper
 
 ACME = "acme-judge"
 CATS = ["Not Checkable", "Misleading", "Incorrect"]

@@ -11,11 +11,12 @@ import pytest
 from hotelcheckspan.analyses import dataset_level, example_level, impressions, llm_annotators, span_level
 from hotelcheckspan.analyses import sample_size as ss
 from hotelcheckspan.annotator_sets import HUMAN_SETS, NOT_IN_PAPER
-from hotelcheckspan.book import paper, tables
+from hotelcheckspan.book import tables
 from hotelcheckspan.book.readings import Passage
 from hotelcheckspan.book.readings import llm_annotators as r05
 from hotelcheckspan.book.readings import sample_size as r09
 from hotelcheckspan.book.readings import span_level_agreement as r04
+from hotelcheckspan.reference import paper
 
 
 def real_copy(corpus):

@@ -7,11 +7,12 @@ import pytest
 
 from hotelcheckspan.analyses import dataset_level, example_level, llm_annotators
 from hotelcheckspan.annotator_sets import HUMAN_SETS
-from hotelcheckspan.book import paper, prose, tables
+from hotelcheckspan.book import prose, tables
 from hotelcheckspan.book.readings import dataset_level_agreement as r02
 from hotelcheckspan.book.readings import kappa_paradox
 from hotelcheckspan.book.readings import llm_annotators as r05
 from hotelcheckspan.book.readings import span_gamma as rg
+from hotelcheckspan.reference import paper
 
 
 def test_a_row_is_labelled_by_its_own_figure_not_by_its_table():
@@ -47,6 +48,9 @@ def test_kappa_paradox_counts_in_words():
     out = kappa_paradox.readings(frame, prefix="k")
     assert out["k_above"] == "all three"  # not "3 of 3"
     assert kappa_paradox.readings(frame.assign(gwet_ac1=[0.0, 0.56, 0.9, 0.22]), "k")["k_above"] == "two of three"
+    # AC1 0.7108 and kappa 0.7107 both show as 0.71 in the table: not "above"
+    tied = frame.assign(fleiss_kappa=[0.06, 0.04, 0.71071, 0.16], gwet_ac1=[0.57, 0.56, 0.71079, 0.22])
+    assert kappa_paradox.readings(tied, "k")["k_above"] == "two of three"
 
 
 def test_ch02_names_every_campaign_tied_at_the_fewest_spans(corpus):

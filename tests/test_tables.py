@@ -13,8 +13,9 @@ import pandas as pd
 import pytest
 
 from hotelcheckspan.analyses import dataset_level, impressions, judges, llm_annotators
-from hotelcheckspan.book import paper, tables
+from hotelcheckspan.book import tables
 from hotelcheckspan.corpora import KEY
+from hotelcheckspan.reference import paper
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,7 @@ def readings(prevalence: pd.DataFrame, prefix: str = "kp") -> dict[str, str]:
     widest = gap.index[0]
     row = typed.loc[widest]
     rare = typed[typed["positive_share"] < 0.5]
-    above = int((typed["gwet_ac1"] > typed["fleiss_kappa"]).sum())
+    above = int((typed["gwet_ac1"].round(2) > typed["fleiss_kappa"].round(2)).sum())  # as the table shows them
     corr = (
         float(np.corrcoef(typed["positive_share"], gap.loc[typed.index])[0, 1])
         if len(typed) > 2 and typed["positive_share"].std() > 0

@@ -13,7 +13,8 @@ import pandas as pd
 from ...analyses import dataset_level, llm_annotators
 from ...annotator_sets import NOT_IN_PAPER
 from ...categories import CATEGORIES
-from .. import paper, tables
+from ...reference import paper
+from .. import tables
 from . import Passage, simulated_only
 
 HUMAN_PR_ROW = "stage 1 vs stage 2 (humans)"  # the humans-against-humans row of the precision-recall table

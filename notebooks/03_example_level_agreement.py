@@ -53,7 +53,7 @@ import hotelcheckspan
 from hotelcheckspan.analyses import dataset_level, example_level
 from hotelcheckspan.annotator_sets import HUMAN_SETS, judges
 from hotelcheckspan.book import plots, readings, report, tables
-from hotelcheckspan.book.readings import example_level_agreement, kappa_paradox
+from hotelcheckspan.book.readings import example_level_agreement
 from hotelcheckspan.reference import paper
 
 N_BOOT, LEVEL = 1000, 0.95
@@ -196,9 +196,6 @@ tables.show(
 # {glue:text}`kp_share_gap` types. The two answer different questions: kappa asks whether the annotators agree on
 # *which* examples have an error, AC1 also credits their agreement that most have none.
 
-# %% tags=["remove-input"]
-readings.glue_all(kappa_paradox.readings(prevalence, prefix="kp"))
-
 # %% [markdown]
 # (inconsistencies-03)=
 # ## The paper's own inconsistencies
@@ -214,7 +211,16 @@ tables.show(paper.inconsistencies("03_example_level_agreement").drop(columns="ch
 # %% tags=["remove-input"]
 readings.glue_all(
     example_level_agreement.readings(
-        corpus, stage2=stage2, votes=votes, t5=t5, distance=distance, rel_ci=rel_ci, llm=llm, n_boot=N_BOOT, level=LEVEL
+        corpus,
+        stage2=stage2,
+        votes=votes,
+        t5=t5,
+        distance=distance,
+        rel_ci=rel_ci,
+        llm=llm,
+        prevalence=prevalence,
+        n_boot=N_BOOT,
+        level=LEVEL,
     )
 )
 

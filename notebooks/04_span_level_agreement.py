@@ -52,8 +52,7 @@ except ImportError:
 import hotelcheckspan
 from hotelcheckspan.analyses import span_gamma, span_level, span_measures
 from hotelcheckspan.book import plots, readings, report, tables
-from hotelcheckspan.book.readings import beyond_f1, span_level_agreement
-from hotelcheckspan.book.readings import span_gamma as gamma_readings
+from hotelcheckspan.book.readings import span_level_agreement
 from hotelcheckspan.reference import paper
 
 plots.set_theme()
@@ -242,9 +241,6 @@ tables.show(paper.inconsistencies("04_span_level_agreement").drop(columns="chapt
 effect = span_level.convention_effect(corpus)
 tables.show(effect)
 
-# %% tags=["remove-input"]
-readings.glue_all(span_level_agreement.readings(corpus, t6=t6, pairs=pairs, defs=defs, effect=effect, n_boot=N_BOOT))
-
 # %% [markdown]
 # F1 under factgenie 1.2.1's rule is on average {glue:text}`gap_mean` (at most
 # {glue:text}`gap_max`) away from the book's. Under the book's definition our human rows are
@@ -282,9 +278,6 @@ tables.show(span_measures.counts(measures))
 # Error counts correlate weakly (micro r from {glue:text}`bf_r_min` to {glue:text}`bf_r_max`),
 # highest for {glue:text}`bf_top_r`; {glue:text}`bf_moved_r` comparisons rank differently by r
 # than by F1: two sides can mark as many errors per example and still mark different words.
-
-# %% tags=["remove-input"]
-readings.glue_all(beyond_f1.readings(beyond, prefix="bf"))
 
 # %% [markdown]
 # (gamma)=
@@ -324,7 +317,19 @@ tables.show(
 )
 
 # %% tags=["remove-input"]
-readings.glue_all(gamma_readings.readings(corpus, beside=gamma_beside, agreement=gamma_ranks))
+readings.glue_all(
+    span_level_agreement.readings(
+        corpus,
+        t6=t6,
+        pairs=pairs,
+        defs=defs,
+        effect=effect,
+        n_boot=N_BOOT,
+        beyond=beyond,
+        gamma_beside=gamma_beside,
+        gamma_ranks=gamma_ranks,
+    )
+)
 
 # %% [markdown]
 # γ orders the {glue:text}`gamma_comparisons` comparisons in {glue:text}`gamma_order` hard F1

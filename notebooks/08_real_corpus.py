@@ -70,8 +70,7 @@ from hotelcheckspan import paths
 from hotelcheckspan.analyses import dataset_level, example_level, span_gamma, span_level, span_measures
 from hotelcheckspan.annotator_sets import groups_of
 from hotelcheckspan.book import plots, readings, report, tables
-from hotelcheckspan.book.readings import beyond_f1, kappa_paradox, real_corpus
-from hotelcheckspan.book.readings import span_gamma as gamma_readings
+from hotelcheckspan.book.readings import real_corpus
 
 plots.set_theme()
 corpus = hotelcheckspan.load(paths.REAL_CORPUS)
@@ -205,24 +204,6 @@ llm_show = llm[llm["label"].isin(["per type (pooled)", "Any"])][
 ]
 tables.show(llm_show)
 
-# %% tags=["remove-input"]
-readings.glue_all(
-    real_corpus.readings(
-        corpus,
-        groups=groups,
-        complete=complete,
-        models=models,
-        human=human,
-        shares=shares,
-        reliability=reliability,
-        t6=t6,
-        llm=llm,
-        min_agree=min_agree,
-        n_boot=N_BOOT,
-        level=LEVEL,
-    )
-)
-
 # %% mystnb={"figure": {"caption": "Raw agreement with the human majority against balanced accuracy, per LLM, with 95% bootstrap intervals (real data-to-text corpus).", "name": "fig-real-paradox"}, "image": {"alt": "Two dot plots, per category pooled and any error: for each LLM, raw agreement and balanced accuracy with intervals."}}
 plots.paradox(llm)
 
@@ -281,7 +262,8 @@ tables.show(
 # {glue:text}`kp8_ac1`. AC1 is above kappa for {glue:text}`kp8_above` categories.
 #
 # The SemEval-2013 boundary schemes and factgenie's correlation of error counts for the
-# comparisons of the span-level table above, averaged over pairs (intervals resample texts):
+# comparisons of the span-level table above, averaged over pairs (intervals resample texts, drawn
+# on their own, so an F1 interval here can differ in its last digit from the span-level table's):
 
 # %%
 measures, measure_arrays = span_measures.pairs(corpus, comparisons)
@@ -295,9 +277,6 @@ tables.show(beyond, columns=["comparison", "pairs", *span_measures.MEASURES])
 # F1 on average and accepting any overlap a further {glue:text}`bf8_boundary_cost`. Error counts
 # correlate with micro r from {glue:text}`bf8_r_min` to {glue:text}`bf8_r_max`, highest for
 # {glue:text}`bf8_top_r`.
-
-# %% tags=["remove-input"]
-readings.glue_all(kappa_paradox.readings(prevalence, prefix="kp8") | beyond_f1.readings(beyond, prefix="bf8"))
 
 # %% [markdown]
 # (real-gamma)=
@@ -331,7 +310,26 @@ tables.show(
 )
 
 # %% tags=["remove-input"]
-readings.glue_all(gamma_readings.readings(corpus, beside=gamma_beside, agreement=gamma_ranks))
+readings.glue_all(
+    real_corpus.readings(
+        corpus,
+        groups=groups,
+        complete=complete,
+        models=models,
+        human=human,
+        shares=shares,
+        reliability=reliability,
+        t6=t6,
+        llm=llm,
+        min_agree=min_agree,
+        n_boot=N_BOOT,
+        level=LEVEL,
+        prevalence=prevalence,
+        beyond=beyond,
+        gamma_beside=gamma_beside,
+        gamma_ranks=gamma_ranks,
+    )
+)
 
 # %% [markdown]
 # γ orders the {glue:text}`gamma_comparisons` rows in {glue:text}`gamma_order` hard F1 (Kendall's

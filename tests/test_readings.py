@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+import jupytext
 import pytest
 
 from hotelcheckspan import paths
@@ -99,6 +100,17 @@ CHAPTERS = [
 def test_the_format_rule_catches_a_second_rounding():
     assert FORMAT_SPEC.search("kappa {glue:text}`top_kappa:.2f` here")
     assert not FORMAT_SPEC.search("kappa {glue:text}`top_kappa` here")
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
+def test_one_hidden_cell_glues_one_readings_function(chapter):
+    """Every chapter's prose values come from its one readings function, glued in one cell whose
+    input the page hides; no other cell glues (issue 20: bookkeeping is not shown open)."""
+    cells = jupytext.read(chapter).cells
+    gluing = [c for c in cells if c.cell_type == "code" and ("glue(" in c.source or "glue_all(" in c.source)]
+    assert len(gluing) == 1, [c.source[:60] for c in gluing]
+    assert "remove-input" in gluing[0].metadata.get("tags", [])
+    assert gluing[0].source.count(".readings(") == 1, gluing[0].source
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)

@@ -8,10 +8,10 @@ from ...annotator_sets import HUMAN_SETS
 from ...categories import ANY, CATEGORIES
 from ...reference import paper
 from .. import labels, tables
-from . import Passage
+from . import Passage, kappa_paradox
 
 
-def readings(
+def _chapter(
     corpus,
     *,
     stage2: pd.DataFrame,
@@ -121,3 +121,12 @@ def readings(
 
 
 __all__ = ["readings"]
+
+
+def readings(corpus, *, prevalence: pd.DataFrame | None = None, **computed) -> dict:
+    """Every value chapter 03's prose glues: the chapter's own (keyword arguments as :func:`_chapter`
+    takes them) and, given ``prevalence`` (:func:`example_level.prevalence`), its kappa/AC1 section's."""
+    out = _chapter(corpus, **computed)
+    if prevalence is not None:  # the section "Kappa and AC1 when errors are rare"
+        out |= kappa_paradox.readings(prevalence, prefix="kp")
+    return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pandas as pd
 
 from .. import tables
+from . import beyond_f1, kappa_paradox, span_gamma
 
 DECIMALS = 2  # as the chapter's tables show them
 
@@ -43,7 +44,7 @@ def llm_spread(shares: pd.DataFrame, human: str, category: str) -> str:
     )
 
 
-def readings(
+def _chapter(
     corpus,
     *,
     groups: list,
@@ -105,3 +106,24 @@ def readings(
         "best_bacc": _n(best_bacc),
         "rank_word": "in the same order as" if same_order else "in a different order from",
     }
+
+
+def readings(
+    corpus,
+    *,
+    prevalence: pd.DataFrame | None = None,
+    beyond: pd.DataFrame | None = None,
+    gamma_beside: pd.DataFrame | None = None,
+    gamma_ranks: dict | None = None,
+    **computed,
+) -> dict:
+    """Every value chapter 08 glues: the chapter's own (keyword arguments as :func:`_chapter` takes
+    them) and, given them, its sections' AC1 (``prevalence``), beyond F1 and γ readings."""
+    out = _chapter(corpus, **computed)
+    if prevalence is not None:
+        out |= kappa_paradox.readings(prevalence, prefix="kp8")
+    if beyond is not None:
+        out |= beyond_f1.readings(beyond, prefix="bf8")
+    if gamma_beside is not None:
+        out |= span_gamma.readings(corpus, beside=gamma_beside, agreement=gamma_ranks)
+    return out

@@ -17,7 +17,7 @@ from ...annotator_sets import HUMAN_SETS
 from ...metrics import span_f1
 from ...reference import paper
 from .. import tables
-from . import Passage, simulated_only
+from . import Passage, beyond_f1, simulated_only, span_gamma
 
 HUMAN_ROWS = ["Group A - Group B (Stage 1)", "Group A - Group B (Stage 2)", "Stage 1 - Stage 2"]
 GROUP_ROW = "Group A - Group B (Stage 2)"
@@ -161,7 +161,7 @@ def noise(t6: pd.DataFrame, pairs: pd.DataFrame) -> dict[str, str]:
     }
 
 
-def readings(
+def _chapter(
     corpus,
     *,
     t6: pd.DataFrame,
@@ -210,3 +210,22 @@ def readings(
         "soft_margin_points": _n(round(100 * SOFT_MARGIN)),
         "n_comparisons": _n(len(wide_f1)),
     }
+
+
+def readings(
+    corpus,
+    *,
+    beyond: pd.DataFrame | None = None,
+    gamma_beside: pd.DataFrame | None = None,
+    gamma_ranks: dict | None = None,
+    **computed,
+) -> dict:
+    """Every value chapter 04's prose glues: the chapter's own (keyword arguments as :func:`_chapter`
+    takes them) and, given them, its sections' beyond F1 (``span_measures.table``) and γ
+    (``span_gamma.beside_f1`` and ``rank_agreement``)."""
+    out = _chapter(corpus, **computed)
+    if beyond is not None:  # the section "Beyond F1: boundaries and error counts"
+        out |= beyond_f1.readings(beyond, prefix="bf")
+    if gamma_beside is not None:  # the section "γ beside F1"
+        out |= span_gamma.readings(corpus, beside=gamma_beside, agreement=gamma_ranks)
+    return out

@@ -128,19 +128,7 @@ def test_the_inconsistencies_issue_18_lists_are_flagged_with_arithmetic_that_hol
     assert f"{bound:.3f}" in by["03_example_level_agreement"]
 
 
-# chapters whose prose pass (and its inconsistencies section) is another engineer's: passb (04, 05)
-PENDING: set[str] = set()
-
-
-@pytest.mark.parametrize(
-    "chapter",
-    [
-        pytest.param(c, marks=pytest.mark.xfail(reason="section pending on another branch", strict=False))
-        if c in PENDING
-        else c
-        for c in sorted(set(paper.inconsistencies()["chapter"]))
-    ],
-)
+@pytest.mark.parametrize("chapter", sorted(set(paper.inconsistencies()["chapter"])))
 def test_every_inconsistency_is_shown_by_its_chapter(chapter):
     source = (paths.REPO_ROOT / "notebooks" / f"{chapter}.py").read_text(encoding="utf-8")
     assert f'paper.inconsistencies("{chapter}")' in source

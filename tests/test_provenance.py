@@ -184,15 +184,7 @@ LABEL_WORDS = re.compile(
     r"\b(calibrated|emergent|emerges?|tuned|by construction|by design)\b|\*set\*|\bare set\b|\bis set\b|\bset from\b",
     re.IGNORECASE,
 )
-# Chapters whose prose pass is another engineer's (passb: 04, 05, 09; reader: 06, 08) and had not
-# landed on this branch when the rule did: expected to fail until it does. Empty this set once merged.
-PENDING: set[str] = set()
-CHAPTERS = [
-    pytest.param(p, marks=pytest.mark.xfail(reason="prose pass pending on another branch", strict=False))
-    if p.stem in PENDING
-    else p
-    for p in sorted((paths.REPO_ROOT / "notebooks").glob("[0-9][0-9]_*.py"))
-]
+CHAPTERS = sorted((paths.REPO_ROOT / "notebooks").glob("[0-9][0-9]_*.py"))
 
 
 def _prose(source: str) -> list[tuple[int, str]]:

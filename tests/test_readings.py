@@ -88,13 +88,7 @@ def test_label_passage_agrees_with_the_table(corpus):
 # --- rounded once -----------------------------------------------------------------------------------
 
 FORMAT_SPEC = re.compile(r"\{glue(?::text)?\}`[\w-]+:[^`]+`")
-PENDING: set[str] = set()  # every chapter has had its prose pass
-CHAPTERS = [
-    pytest.param(p, marks=pytest.mark.xfail(reason="prose pass pending on another branch", strict=False))
-    if p.stem in PENDING
-    else p
-    for p in sorted((paths.REPO_ROOT / "notebooks").glob("[0-9][0-9]_*.py"))
-]
+CHAPTERS = sorted((paths.REPO_ROOT / "notebooks").glob("[0-9][0-9]_*.py"))
 
 
 def test_the_format_rule_catches_a_second_rounding():

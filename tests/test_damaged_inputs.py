@@ -1,4 +1,4 @@
-"""Held-out damaged inputs (review rev4): what the earlier rounds' tests did not cover. Each test
+"""Damaged inputs beyond the loader's own tests (a held-out review): each test
 builds from a small copy of the bundled corpus in tmp_path and runs the CLI in process."""
 
 import json
@@ -116,7 +116,7 @@ def test_a_bug_of_ours_is_one_line_not_a_traceback(tmp_path, capsys, monkeypatch
     monkeypatch.setattr(hotelcheckspan.api, "span_gamma", broken)
     code, out, err = run(capsys, "gamma", root / HUMAN, root / MODEL)
     assert code == 1 and out == ""
-    assert err.startswith("hotelcheckspan gamma: internal error (IndexError at test_damaged_held_out.py:")
+    assert err.startswith("hotelcheckspan gamma: internal error (IndexError at test_damaged_inputs.py:")
     assert len(err.strip().splitlines()) == 1
 
 

@@ -173,32 +173,15 @@ def cmd_stats(args) -> int:
 
 
 def cmd_f1(args) -> int:
-    sides = [api.read_annotations(args.ref), api.read_annotations(args.hyp)]
-    if args.ref == args.hyp:
-        sides[1] = sides[0]
-    errs = [p for s in sides for p in s.errors]
-    if errs:
-        raise corpora.CorpusError(list(dict.fromkeys(errs)), " and ".join(dict.fromkeys([args.ref, args.hyp])))
-    for s in dict.fromkeys(id(s) for s in sides):
-        side = next(x for x in sides if id(x) == s)
-        _warn_count(side.warnings, str(side.path))
-    _group(args.ref_group), _group(args.hyp_group)  # a value that is no group at all: one clear line
-    try:
-        result = api.span_f1(
-            sides[0],
-            sides[1],
-            ref_group=args.ref_group,  # as written, so that an absent group is named as the user named it
-            hyp_group=args.hyp_group,
-            match=args.match,
-            metric=args.metric,
-            convention=args.convention,
-            by_type=args.by_type,
-            per_category=args.per_category,
-        )
-    except ValueError as err:
-        if isinstance(err, corpora.CorpusError):
-            raise
-        raise CliError(str(err)) from None
+    result = _compared(
+        args,
+        api.span_f1,
+        match=args.match,
+        metric=args.metric,
+        convention=args.convention,
+        by_type=args.by_type,
+        per_category=args.per_category,
+    )
     if args.json:
         print(json.dumps(_plain(result), allow_nan=False))
         return 0
@@ -289,17 +272,22 @@ def _read_sides(ref: str, hyp: str) -> list:
     return sides
 
 
-def cmd_gamma(args) -> int:
+def _compared(args, measure, **options) -> dict:
+    """``measure`` (``api.span_f1``, ``span_gamma`` or ``span_pearson``) of HYP against REF: both
+    files read once, their warnings counted, the groups passed as written (so that an absent group
+    is named as the user named it) and a ValueError turned into one clear line."""
     sides = _read_sides(args.ref, args.hyp)
     _group(args.ref_group), _group(args.hyp_group)  # a value that is no group at all: one clear line
     try:
-        result = api.span_gamma(  # groups as written, so that an absent group is named as the user named it
-            sides[0], sides[1], ref_group=args.ref_group, hyp_group=args.hyp_group, soft=args.soft
-        )
+        return measure(sides[0], sides[1], ref_group=args.ref_group, hyp_group=args.hyp_group, **options)
     except ValueError as err:
         if isinstance(err, corpora.CorpusError):
             raise
         raise CliError(str(err)) from None
+
+
+def cmd_gamma(args) -> int:
+    result = _compared(args, api.span_gamma, soft=args.soft)
     if args.json:
         print(json.dumps(_plain(result), allow_nan=False))
         return 0
@@ -314,16 +302,7 @@ def cmd_gamma(args) -> int:
 
 
 def cmd_pearson(args) -> int:
-    sides = _read_sides(args.ref, args.hyp)
-    _group(args.ref_group), _group(args.hyp_group)  # a value that is no group at all: one clear line
-    try:
-        result = api.span_pearson(  # groups as written (see cmd_gamma)
-            sides[0], sides[1], ref_group=args.ref_group, hyp_group=args.hyp_group
-        )
-    except ValueError as err:
-        if isinstance(err, corpora.CorpusError):
-            raise
-        raise CliError(str(err)) from None
+    result = _compared(args, api.span_pearson)
     if args.json:
         print(json.dumps(_plain(result), allow_nan=False))
         return 0
@@ -338,6 +317,18 @@ def cmd_pearson(args) -> int:
     table["p"] = [p if pd.isna(p) else "<0.001" if p < 0.001 else f"{p:.3f}" for p in table["p"]]
     print(table.where(table.notna(), "–").to_string(index=False, float_format=lambda x: f"{x:.3f}"))
     return 0
+
+
+def _pair_parser(sub, name: str, help: str, func) -> argparse.ArgumentParser:
+    """A command comparing two annotation files (REF, HYP), optionally one group of each."""
+    p = sub.add_parser(name, help=help)
+    p.add_argument("ref")
+    p.add_argument("hyp")
+    p.add_argument("--ref-group", default=None, help="annotator group of REF (default: all groups)")
+    p.add_argument("--hyp-group", default=None, help="annotator group of HYP (default: all groups)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=func)
+    return p
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -365,11 +356,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_stats)
 
-    p = sub.add_parser("f1", help="span-level precision/recall/F1 between two annotation files")
-    p.add_argument("ref")
-    p.add_argument("hyp")
-    p.add_argument("--ref-group", default=None, help="annotator group of REF (default: all groups)")
-    p.add_argument("--hyp-group", default=None, help="annotator group of HYP (default: all groups)")
+    p = _pair_parser(sub, "f1", "span-level precision/recall/F1 between two annotation files", cmd_f1)
     p.add_argument("--match", choices=["hard", "soft"], default="hard")
     p.add_argument(
         "--metric",
@@ -392,8 +379,6 @@ def build_parser() -> argparse.ArgumentParser:
         default="factgenie",
         help="soft per-category definition (see the methods page)",
     )
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=cmd_f1)
 
     p = sub.add_parser(
         "judge",
@@ -409,26 +394,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="strict JSON (no NaN: missing values are null)")
     p.set_defaults(func=cmd_judge)
 
-    p = sub.add_parser("gamma", help="Mathet et al.'s gamma between two annotation files, as factgenie computes it")
-    p.add_argument("ref")
-    p.add_argument("hyp")
-    p.add_argument("--ref-group", default=None, help="annotator group of REF (default: all groups)")
-    p.add_argument("--hyp-group", default=None, help="annotator group of HYP (default: all groups)")
+    p = _pair_parser(
+        sub, "gamma", "Mathet et al.'s gamma between two annotation files, as factgenie computes it", cmd_gamma
+    )
     p.add_argument(
         "--soft",
         action="store_true",
         help="soft gamma (a span may be aligned more than once; factgenie's --soft_gamma); default: hard",
     )
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=cmd_gamma)
 
-    p = sub.add_parser("pearson", help="correlation of per-example error counts (factgenie iaa pearson)")
-    p.add_argument("ref")
-    p.add_argument("hyp")
-    p.add_argument("--ref-group", default=None, help="annotator group of REF (default: all groups)")
-    p.add_argument("--hyp-group", default=None, help="annotator group of HYP (default: all groups)")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=cmd_pearson)
+    _pair_parser(sub, "pearson", "correlation of per-example error counts (factgenie iaa pearson)", cmd_pearson)
     return parser
 
 

@@ -8,40 +8,20 @@ metric needs neither, so both are stubbed and the module's own source is execute
 
 from __future__ import annotations
 
-import ast
 import importlib.util
-import sys
-import types
-from pathlib import Path
 
 import pandas as pd
+from span_reference import load_factgenie_iaa
 
 from hotelcheckspan.corpora import KEY
 
 
 def _load():
-    spec = importlib.util.find_spec("factgenie")
-    if spec is None or importlib.util.find_spec("pygamma_agreement") is None:
+    if importlib.util.find_spec("pygamma_agreement") is None:
         return None
-    root = Path(spec.origin).parent
-    analysis = ast.parse((root / "analysis.py").read_text())
-    fn = next(n for n in analysis.body if isinstance(n, ast.FunctionDef) and n.name == "format_group_id")
-    stub_analysis = types.ModuleType("factgenie.analysis")
-    exec(compile(ast.Module(body=[fn], type_ignores=[]), str(root / "analysis.py"), "exec"), stub_analysis.__dict__)
-    flask = types.ModuleType("flask")
-    flask.current_app = None
-    saved = {k: sys.modules.get(k) for k in ("flask", "factgenie.analysis")}
-    sys.modules.update({"flask": flask, "factgenie.analysis": stub_analysis})
-    try:
-        module = types.ModuleType("factgenie_iaa_gamma")
-        path = root / "iaa" / "gamma.py"
-        exec(compile(path.read_text(), str(path), "exec"), module.__dict__)
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                sys.modules.pop(k, None)
-            else:
-                sys.modules[k] = v
+    module = load_factgenie_iaa("gamma", "format_group_id")
+    if module is None:
+        return None
     module.tqdm = _quiet_tqdm
     return module
 

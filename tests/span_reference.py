@@ -75,22 +75,30 @@ def per_character(
     return out
 
 
-def _load_factgenie_f1():
+def load_factgenie_iaa(name: str, helper: str | None = None) -> types.ModuleType | None:
+    """factgenie 1.2.1's ``iaa/<name>.py`` executed from its installed source, unchanged, with its
+    web app (``flask``) stubbed and, when the module imports one function of ``factgenie.analysis``
+    (``helper``), that function alone lifted from its source; None when factgenie is not installed."""
     spec = importlib.util.find_spec("factgenie")
     if spec is None:
         return None
     root = Path(spec.origin).parent
-    analysis = ast.parse((root / "analysis.py").read_text())
-    fn = next(n for n in analysis.body if isinstance(n, ast.FunctionDef) and n.name == "get_ref_hyp_spans")
-    stub_analysis = types.ModuleType("factgenie.analysis")
-    exec(compile(ast.Module(body=[fn], type_ignores=[]), str(root / "analysis.py"), "exec"), stub_analysis.__dict__)
     flask = types.ModuleType("flask")
     flask.current_app = None
-    saved = {k: sys.modules.get(k) for k in ("flask", "factgenie.analysis")}
-    sys.modules.update({"flask": flask, "factgenie.analysis": stub_analysis})
+    stubs = {"flask": flask}
+    if helper is not None:
+        analysis = ast.parse((root / "analysis.py").read_text())
+        fn = next(n for n in analysis.body if isinstance(n, ast.FunctionDef) and n.name == helper)
+        stub_analysis = types.ModuleType("factgenie.analysis")
+        code = compile(ast.Module(body=[fn], type_ignores=[]), str(root / "analysis.py"), "exec")
+        exec(code, stub_analysis.__dict__)
+        stubs["factgenie.analysis"] = stub_analysis
+    saved = {k: sys.modules.get(k) for k in stubs}
+    sys.modules.update(stubs)
     try:
-        module = types.ModuleType("factgenie_iaa_f1")
-        exec(compile((root / "iaa" / "f1.py").read_text(), str(root / "iaa" / "f1.py"), "exec"), module.__dict__)
+        module = types.ModuleType(f"factgenie_iaa_{name}")
+        path = root / "iaa" / f"{name}.py"
+        exec(compile(path.read_text(), str(path), "exec"), module.__dict__)
     finally:
         for k, v in saved.items():
             if v is None:
@@ -100,7 +108,7 @@ def _load_factgenie_f1():
     return module
 
 
-FACTGENIE = _load_factgenie_f1()
+FACTGENIE = load_factgenie_iaa("f1", "get_ref_hyp_spans")
 
 
 def factgenie_f1(ref: dict, hyp: dict, examples: list, match: str, categories: list) -> dict:

@@ -1,11 +1,8 @@
 """factgenie's correlation of error counts (``factgenie iaa pearson``): ours equals factgenie
 1.2.1's own ``compute_pearson_scores`` on the bundled corpus and on the real public corpus."""
 
-import importlib.util
 import json
 import math
-import sys
-import types
 from functools import cache
 from pathlib import Path
 
@@ -13,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from slugify import slugify
+from span_reference import load_factgenie_iaa
 
 import hotelcheckspan
 from hotelcheckspan import cli, paths
@@ -21,27 +19,7 @@ from hotelcheckspan.metrics import error_counts
 KEY = ["dataset", "split", "setup_id", "example_idx"]
 
 
-def _load_factgenie_pearson():
-    spec = importlib.util.find_spec("factgenie")
-    if spec is None:
-        return None
-    source = Path(spec.origin).parent / "iaa" / "pearson.py"
-    flask = types.ModuleType("flask")
-    flask.current_app = None
-    saved = sys.modules.get("flask")
-    sys.modules["flask"] = flask
-    try:
-        module = types.ModuleType("factgenie_iaa_pearson")
-        exec(compile(source.read_text(), str(source), "exec"), module.__dict__)
-    finally:
-        if saved is None:
-            sys.modules.pop("flask", None)
-        else:
-            sys.modules["flask"] = saved
-    return module
-
-
-FACTGENIE = _load_factgenie_pearson()
+FACTGENIE = load_factgenie_iaa("pearson")
 pytestmark = [
     pytest.mark.skipif(FACTGENIE is None, reason="factgenie is not installed"),
     pytest.mark.filterwarnings("ignore::scipy.stats.ConstantInputWarning"),  # factgenie's, where r is NaN

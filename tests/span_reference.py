@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import json
 import logging
 import sys
 import types
+from functools import cache
 from pathlib import Path
 
 import pandas as pd
+from slugify import slugify
 
 KEY = ["dataset", "split", "setup_id", "example_idx"]
 
@@ -109,6 +112,36 @@ def load_factgenie_iaa(name: str, helper: str | None = None) -> types.ModuleType
 
 
 FACTGENIE = load_factgenie_iaa("f1", "get_ref_hyp_spans")
+
+
+@cache
+def raw_records(path: Path) -> list[dict]:
+    """The records of an annotation file as plain JSON (read once per path)."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+@cache
+def raw_span_index(files: tuple[tuple[str, Path], ...]) -> pd.DataFrame:
+    """factgenie's span index of ``(campaign, annotation file)`` pairs, built from the raw files as
+    factgenie builds it (slugified ids, end = start + len(text), spans in file order); read-only."""
+    rows = []
+    for campaign, path in files:
+        for r in raw_records(path):
+            for a in r["annotations"]:
+                rows.append(
+                    {
+                        "campaign_id": campaign,
+                        "annotator_group": int(r["annotator_group"]),
+                        "dataset": slugify(r["dataset"]),
+                        "split": slugify(r["split"]),
+                        "setup_id": slugify(r["setup_id"]),
+                        "example_idx": int(r["example_idx"]),
+                        "annotation_type": int(a["type"]),
+                        "annotation_start": int(a["start"]),
+                        "annotation_end": int(a["start"]) + len(a["text"]),
+                    }
+                )
+    return pd.DataFrame(rows)
 
 
 def factgenie_f1(ref: dict, hyp: dict, examples: list, match: str, categories: list) -> dict:

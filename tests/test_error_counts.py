@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from slugify import slugify
-from span_reference import load_factgenie_iaa
+from span_reference import load_factgenie_iaa, raw_records, raw_span_index
 
 import hotelcheckspan
 from hotelcheckspan import cli, paths
@@ -27,35 +27,8 @@ pytestmark = [
 
 
 @cache
-def raw_records(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
-@cache
 def read(path: Path):
     return hotelcheckspan.read_annotations(path)
-
-
-@cache
-def span_index(files: tuple[tuple[str, Path], ...]) -> pd.DataFrame:
-    """factgenie's span index of the campaigns (every group), built from the raw files."""
-    rows = []
-    for campaign, path in files:
-        for r in raw_records(path):
-            for a in r["annotations"]:
-                rows.append(
-                    {
-                        "campaign_id": campaign,
-                        "annotator_group": int(r["annotator_group"]),
-                        "dataset": slugify(r["dataset"]),
-                        "split": slugify(r["split"]),
-                        "setup_id": slugify(r["setup_id"]),
-                        "example_idx": int(r["example_idx"]),
-                        "annotation_type": int(a["type"]),
-                        "annotation_start": int(a["start"]),
-                    }
-                )
-    return pd.DataFrame(rows)
 
 
 def example_list(sides: list[tuple[Path, int | None]]) -> pd.DataFrame:
@@ -74,7 +47,7 @@ def example_list(sides: list[tuple[Path, int | None]]) -> pd.DataFrame:
 
 def assert_equal_to_factgenie(ref: Path, ref_group, hyp: Path, hyp_group) -> dict:
     names = {"ref": ref, "hyp": hyp} if ref != hyp else {"ref": ref}
-    index = span_index(tuple(names.items()))
+    index = raw_span_index(tuple(names.items()))
     camp = {p: n for n, p in names.items()}
     theirs = FACTGENIE.compute_pearson_scores(
         index, example_list([(ref, ref_group), (hyp, hyp_group)]), [(camp[ref], ref_group), (camp[hyp], hyp_group)]

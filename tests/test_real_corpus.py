@@ -4,13 +4,12 @@ loads through the public API, its quirks are warnings, and span F1 equals factge
 
 import hashlib
 import json
-from functools import cache
 from pathlib import Path
 
 import pandas as pd
 import pytest
 from slugify import slugify
-from span_reference import FACTGENIE
+from span_reference import FACTGENIE, raw_records, raw_span_index
 
 import hotelcheckspan
 from hotelcheckspan import cli, paths
@@ -32,10 +31,6 @@ KEY = ["dataset", "split", "setup_id", "example_idx"]
 @pytest.fixture(scope="module")
 def corpus():
     return hotelcheckspan.load(ROOT)
-
-
-def raw_records(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def test_copy_is_verbatim_with_licence_source_and_checksums():
@@ -87,29 +82,9 @@ def test_its_quirks_are_warnings_listed_by_validate(capsys, corpus):
     assert cli.main(["validate", "--strict", str(ROOT)]) == 1
 
 
-@cache
 def factgenie_span_index() -> pd.DataFrame:
-    """factgenie's span index of every campaign, built from the raw files as factgenie builds it
-    (slugified ids, end = start + len(text), spans in file order); built once, read-only."""
-    rows = []
-    for path in [HUMAN, *MODELS]:
-        camp = path.parent.name
-        for r in raw_records(path):
-            for a in r["annotations"]:
-                rows.append(
-                    {
-                        "campaign_id": camp,
-                        "annotator_group": int(r["annotator_group"]),
-                        "dataset": slugify(r["dataset"]),
-                        "split": slugify(r["split"]),
-                        "setup_id": slugify(r["setup_id"]),
-                        "example_idx": int(r["example_idx"]),
-                        "annotation_type": int(a["type"]),
-                        "annotation_start": int(a["start"]),
-                        "annotation_end": int(a["start"]) + len(a["text"]),
-                    }
-                )
-    return pd.DataFrame(rows)
+    """factgenie's span index of every campaign of the corpus, built once, read-only."""
+    return raw_span_index(tuple((path.parent.name, path) for path in [HUMAN, *MODELS]))
 
 
 def factgenie_examples(ref_group) -> pd.DataFrame:

@@ -250,8 +250,7 @@ def test_ch09_readings_on_the_bundled_corpus(corpus):
     widths = ss.interval_widths(human, [25, 100, n], 50, seed=3)
     ratings = impressions.ratings(corpus)
     power = ss.impression_power(ratings, [20, 100], 50, seed=5)
-    out = r09.readings(
-        corpus,
+    computed = dict(
         scores=scores,
         within=within,
         beyond=beyond,
@@ -264,6 +263,7 @@ def test_ch09_readings_on_the_bundled_corpus(corpus):
         n_outer=4,
         n_inner=20,
     )
+    out = r09.readings(corpus, **computed)
     assert_readable(out)
     assert out["n_examples"] == str(n) == str(len(stage2))
     assert out["n_pairs"] == str(len(llms) * (len(llms) - 1) // 2)
@@ -271,20 +271,7 @@ def test_ch09_readings_on_the_bundled_corpus(corpus):
     assert out["kappa"] == tables.number(kappa.full()[0], 3)
     assert "no copy" in out["public_reading"]
     assert out["simulated_note"].text
-    assert r09.readings(
-        real_copy(corpus),
-        scores=scores,
-        within=within,
-        beyond=beyond,
-        summary=summary,
-        widths=widths,
-        kappa_table=kappa,
-        ratings=ratings,
-        power=power,
-        n_resamples=50,
-        n_outer=4,
-        n_inner=20,
-    )["simulated_note"] == Passage("")
+    assert r09.readings(real_copy(corpus), **computed)["simulated_note"] == Passage("")
 
 
 def test_the_inconsistencies_chapters_04_and_05_flag_are_listed():

@@ -93,7 +93,7 @@ def within(value, low, high, yes: str = "within", no: str = "outside") -> str:
 def names(items) -> str:
     """Names joined for a sentence: "a", "a and b", "a, b and c"."""
     items = [str(i) for i in items]
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    return " and ".join(items) if len(items) < 3 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def count_words(n: int) -> str:

@@ -34,10 +34,6 @@ def _shown(v) -> float:
     return round(float(v), DECIMALS)
 
 
-def _names(items: list[str]) -> str:
-    return " and ".join(items) if len(items) < 3 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def _count(n: int) -> str:
     """A count as the object of a verb: "none" rather than "no"."""
     return "none" if n == 0 else prose.count_words(n)
@@ -59,7 +55,7 @@ def _placement(ranked: pd.DataFrame, ceiling: float) -> str:
         )
         if n
     ]
-    return f"of the judges' intervals, {_names(said)}"
+    return f"of the judges' intervals, {prose.names(said)}"
 
 
 def _bacc_reading(ranked: pd.DataFrame, top: str) -> tuple[str, str]:
@@ -76,7 +72,7 @@ def _bacc_reading(ranked: pd.DataFrame, top: str) -> tuple[str, str]:
             f"({tables.interval(row['bacc'], row['bacc_low'], row['bacc_high'])}), {same} as by span F1."
         )
         return text, same
-    who = _names(tied["judge"].tolist())
+    who = prose.names(tied["judge"].tolist())
     among = "the leader by span F1 among them" if top in set(tied["judge"]) else "the leader by span F1 not among them"
     same = "the same judge, tied with others" if top in set(tied["judge"]) else "a different judge"
     text = (
@@ -125,7 +121,7 @@ def table6_note(corpus, result: dict) -> str:
         others = [h for h in hyps if h != judge]
         if others:
             notes.append(
-                f"{name} pools {_names(hyps)} as the paper's row does, so its pairs are the "
+                f"{name} pools {prose.names(hyps)} as the paper's row does, so its pairs are the "
                 f"{prose.count_words(refs)} human sets against each of them"
             )
         else:

@@ -31,15 +31,14 @@ def figure_key(table: str, name: str, column: str) -> str:
     return f"{table}/{name}/{column}" if name in paper.figures()[table] else NOT_IN_PAPER
 
 
+def _names_or_none(items) -> str:
+    from ..prose import names  # as below: prose imports the notebook libraries
+
+    return names(items) or "none"
+
+
 def _n(value, decimals: int = 2) -> str:
     return tables.number(value, decimals)
-
-
-def _names(items) -> str:
-    items = list(items)
-    if not items:
-        return "none"
-    return " and ".join(items) if len(items) < 3 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def precision_recall(pr: pd.DataFrame) -> dict[str, str]:
@@ -54,7 +53,7 @@ def precision_recall(pr: pd.DataFrame) -> dict[str, str]:
     shown = llm["recall"].round(2)
     lowest = shown.index[shown == shown.min()].tolist()  # every model tied at the lowest recall shown
     return {
-        "low_recall_clause": f"{_names(lowest)} {'finds' if len(lowest) == 1 else 'find'} least",
+        "low_recall_clause": f"{_names_or_none(lowest)} {'finds' if len(lowest) == 1 else 'find'} least",
         "top_recall": top,
         "top_recall_value": _n(llm["recall"].max()),
         "top_recall_precision": _n(llm.loc[top, "precision"]),
@@ -66,7 +65,7 @@ def precision_recall(pr: pd.DataFrame) -> dict[str, str]:
         "precision_reading": (
             "No model's precision is clearly above the humans' (no model's interval lies above theirs)"
             if not above
-            else f"{_names(above)} {'has' if len(above) == 1 else 'have'} a precision clearly above the humans'"
+            else f"{_names_or_none(above)} {'has' if len(above) == 1 else 'have'} a precision clearly above the humans'"
         ),
     }
 
@@ -94,7 +93,7 @@ def volume(corpus, vol: pd.DataFrame, figures: dict) -> dict[str, str | Passage]
         "paper_most_ratio": _n(t4[name_of[most]]["total"] / human_paper, 1) if most in name_of else tables.DASH,
         "least_model": least,
         "least_spans": f"{n_least} span{'' if n_least == 1 else 's'}{' each' if len(fewest) > 1 else ''}",
-        "least_models": _names(fewest),
+        "least_models": _names_or_none(fewest),
         "volume_reading": "as in the paper" if same_sides else "unlike the paper for some models",
         "volume_status": status,
         "volume_note": simulated_only(
@@ -133,8 +132,8 @@ def lengths(corpus, figures: dict) -> dict[str, str | Passage]:
     return {
         "human_words": _n(human, 1),
         "paper_human_words": _n(paper_human, 1),
-        "paper_longer": _names(paper_longer),
-        "ours_longer": _names(ours_longer),
+        "paper_longer": _names_or_none(paper_longer),
+        "ours_longer": _names_or_none(ours_longer),
         "longer_reading": "the same models as in the paper" if same else "not the same models as in the paper",
         "paper_gpt_words": _n(t3["gpt-4o"]["avg_len"], 1),
         "paper_gpt_vs_human": {-1: "shorter than", 0: "as long as", 1: "longer than"}[

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .. import tables
+from .. import prose, tables
 from . import beyond_f1, kappa_paradox, span_gamma
 
 DECIMALS = 2  # as the chapter's tables show them
@@ -18,18 +18,13 @@ def _n(v) -> str:
     return tables.number(round(float(v), DECIMALS), DECIMALS)
 
 
-def _names(items) -> str:
-    items = list(items)
-    return " and ".join(items) if len(items) < 3 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def _extreme(values: pd.Series, best: bool, decimals: int = DECIMALS) -> tuple[str, float]:
     """The label(s) with the highest (``best``) or lowest value as shown: every label tied with
     it once rounded to ``decimals`` is named, so the prose never singles out one of two equal
     cells."""
     shown = values.astype(float).round(decimals)
     target = shown.max() if best else shown.min()
-    return _names(shown.index[shown == target]), float(target)
+    return prose.names(shown.index[shown == target]), float(target)
 
 
 def llm_spread(shares: pd.DataFrame, human: str, category: str) -> str:

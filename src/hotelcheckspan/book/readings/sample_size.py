@@ -13,7 +13,7 @@ import pandas as pd
 
 from ...analyses import sample_size as ss
 from ...annotator_sets import groups_of
-from .. import tables
+from .. import prose, tables
 from . import Passage, simulated_only
 
 PAPER_TRIO = {"gemma-3", "gpt-4o", "o3-mini"}  # the three models the paper compares, default prompts
@@ -29,11 +29,6 @@ CONVENTION_TEXT = {
 
 def _n(value, decimals: int = 2) -> str:
     return tables.number(value, decimals)
-
-
-def _names(items) -> str:
-    items = list(items)
-    return " and ".join(items) if len(items) < 3 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _prompt_pair(pair: str) -> bool:
@@ -66,7 +61,7 @@ def stability_readings(summary: pd.DataFrame, corpus_size: int, smallest_n: int)
         }
     for key, measure in MEASURES:
         ties = s[(s["measure"] == measure) & (s["difference"] == 0)]["pair"].str.replace(" > ", " and ")
-        out[f"{key}_ties"] = f"Tied on the full set, and so never ranked: {_names(ties)}." if len(ties) else ""
+        out[f"{key}_ties"] = f"Tied on the full set, and so never ranked: {prose.names(ties)}." if len(ties) else ""
     in_trio = s["pair"].str.split(" > ").map(lambda p: set(p) <= PAPER_TRIO)
     soft_trio = s[in_trio & (s["measure"] == "span F1 (soft)")]
     bacc_trio = s[in_trio & (s["measure"] == "balanced accuracy")]
@@ -81,7 +76,7 @@ def stability_readings(summary: pd.DataFrame, corpus_size: int, smallest_n: int)
     unsettled = soft_all[soft_all["n_with_replacement"] > smallest_n]
     out |= {
         "gap_unsettled": _n(unsettled["difference"].max(), 3) if len(unsettled) else "zero",
-        "close_pairs": _names(unsettled["pair"]) if len(unsettled) else "none",
+        "close_pairs": prose.names(unsettled["pair"]) if len(unsettled) else "none",
         "close_n": ss.describe_n(unsettled["n_with_replacement"].min(), max_n) if len(unsettled) else "no more",
     }
     median_bacc = s[(s["measure"] == "balanced accuracy") & (s["difference"] != 0)]["rank_n"].median()
@@ -200,9 +195,9 @@ def prompt_differences(systems) -> str:
             continue
         differ = [n for n, a, b in zip(names, LLM_CAMPAIGNS[base][2:], LLM_CAMPAIGNS[m][2:]) if a != b]
         said.append(
-            f"{base}'s two differ in {_names(differ)}" if differ else f"{base}'s two share every other parameter"
+            f"{base}'s two differ in {prose.names(differ)}" if differ else f"{base}'s two share every other parameter"
         )
-    return _names(said)
+    return prose.names(said)
 
 
 def _simulation(systems) -> str:

@@ -16,7 +16,7 @@ from ...analyses import span_level
 from ...annotator_sets import HUMAN_SETS
 from ...metrics import span_f1
 from ...reference import paper
-from .. import tables
+from .. import prose, tables
 from . import Passage, beyond_f1, simulated_only, span_gamma
 
 HUMAN_ROWS = ["Group A - Group B (Stage 1)", "Group A - Group B (Stage 2)", "Stage 1 - Stage 2"]
@@ -28,12 +28,6 @@ SOFT_MARGIN = 0.05  # "well above": more than five F1 points
 
 def _n(value, decimals: int = 2) -> str:
     return tables.number(value, decimals)
-
-
-def _names(items) -> str:
-    """Items joined for prose: "a", "a and b", "a, b and c"."""
-    items = list(items)
-    return " and ".join(items) if len(items) < 3 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _examples(n: int) -> str:
@@ -121,7 +115,7 @@ def paper_claims(t6: pd.DataFrame, figures: dict) -> dict[str, str]:
         ),
         "best_human_row": best_ours,
         "paper_top_soft": _n(top),
-        "paper_top_rows": _names(tied),
+        "paper_top_rows": prose.names(tied),
         "paper_top_reading": "a tie" if len(tied) > 1 else "the highest alone",
     }
 

@@ -67,7 +67,7 @@ import pandas as pd
 
 import hotelcheckspan
 from hotelcheckspan import paths
-from hotelcheckspan.analyses import dataset_level, example_level, span_gamma, span_level, span_measures
+from hotelcheckspan.analyses import dataset_level, example_level, judges, span_gamma, span_level, span_measures
 from hotelcheckspan.annotator_sets import groups_of
 from hotelcheckspan.book import plots, readings, report, tables
 from hotelcheckspan.book.readings import real_corpus
@@ -165,10 +165,7 @@ tables.show(example_level.reliability_summary(reliability).rename(columns={"erro
 # group against the model. Intervals resample texts ({glue:text}`n_boot` times, seeded).
 
 # %%
-specs = [g.spec for g in groups]
-comparisons = [{"name": "humans vs humans", "ref": [a], "hyp": specs[i + 1 :]} for i, a in enumerate(specs[:-1])] + [
-    {"name": f"humans vs {m}", "ref": specs, "hyp": [m]} for m in models
-]
+comparisons = judges.comparisons(corpus)  # humans vs humans, and humans vs each LLM
 pairs, counts = span_level.pairwise(corpus, comparisons)
 t6 = span_level.table6(pairs, counts, n_boot=N_BOOT, seed=0)
 tables.show(

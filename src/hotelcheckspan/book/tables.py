@@ -339,35 +339,14 @@ def figure_status(key: str | None, path: Path | None = None) -> str:
 def figure_label(key, ours=None, decimals: int = 2, distance: float | None = None, path: Path | None = None) -> str:
     """The label a reader sees for a figure, given our value: "set", "set, missed by 27",
     "calibrated, off by 0.02", "calibrated, TVD 0.031" (``distance`` of a distribution term),
-    "tuned" or "emergent". Gaps are shown at the row's precision (integers for counts).
-
-    A key above a calibrated figure (a whole table, ``"table5_example_level_votes"``, whose rows
-    are calibration terms) is refused: the rule would call it emergent while its rows are
-    calibrated, so a row must be labelled by its own figure's key."""
-    _refuse_a_key_above_a_loss_term(key)
+    "tuned" or "emergent". Gaps are shown at the row's precision (integers for counts). A key
+    above calibrated figures (a whole table) is refused (:func:`~hotelcheckspan.reference.provenance.label`)."""
     lab = _provenance.label(key, ours, distance, path)
     if lab.gap is None:
         return lab.kind
     whole = isinstance(ours, numbers.Integral) and isinstance(paper_value(key), numbers.Integral)
     gap = str(int(round(lab.gap))) if whole else number(lab.gap, 3 if lab.distance == "TVD" else decimals)
     return f"{lab.kind}, missed by {gap}" if lab.kind == "set" else f"{lab.kind}, {lab.distance} {gap}"
-
-
-def _refuse_a_key_above_a_loss_term(key) -> None:
-    if not isinstance(key, str):
-        return
-    from ..reference import targets
-
-    try:
-        where = "/".join(map(str, paper.resolve(key)))
-    except KeyError:
-        return
-    below = [t.key for t in targets.LOSS_TERMS if t.key.startswith(where + "/")]
-    if below:
-        raise ValueError(
-            f"{key} holds calibrated figures ({below[0]}, ...): label each row by its own figure key, "
-            "not by the table's"
-        )
 
 
 def mark(

@@ -176,10 +176,30 @@ def _real(v) -> bool:
     return isinstance(v, numbers.Real) and not isinstance(v, bool) and not math.isnan(float(v))
 
 
+def _refuse_a_key_above_a_loss_term(key) -> None:
+    if not isinstance(key, str):
+        return
+    try:
+        where = "/".join(map(str, paper.resolve(key)))
+    except KeyError:
+        return
+    below = [t.key for t in targets.LOSS_TERMS if t.key.startswith(where + "/")]
+    if below:
+        raise ValueError(
+            f"{key} holds calibrated figures ({below[0]}, ...): label each row by its own figure key, "
+            "not by the table's"
+        )
+
+
 def label(key, ours=None, distance: float | None = None, path: Path | None = None) -> Label:
     """The label of a figure given our value: set figures say whether (and by how much) they were
     missed; calibrated ones carry their distance (``distance`` for a distribution term, where the
-    row's own value is not the distance)."""
+    row's own value is not the distance).
+
+    A key above a calibrated figure (a whole table, ``"table5_example_level_votes"``, whose rows
+    are calibration terms) is refused: the rule would call it emergent while its rows are
+    calibrated, so a row must be labelled by its own figure's key."""
+    _refuse_a_key_above_a_loss_term(key)
     k = kind(key, path)
     if k not in ("set", "calibrated"):
         return Label(k)

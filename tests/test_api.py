@@ -124,3 +124,27 @@ def test_span_f1_encodes_a_file_once_and_gives_the_frame_path_values(read):
     changed.spans = pd.concat([changed.spans, changed.spans], ignore_index=True)  # a replaced frame is re-encoded
     doubled = hotelcheckspan.span_f1(changed, gpt)
     assert doubled["ref_count"] == 2 * hotelcheckspan.span_f1(ann, gpt)["ref_count"]
+
+
+def test_span_f1_matches_two_files_on_their_shared_slugified_keys():
+    """Each file's example keys are its own (nothing is kept between files): two files sharing
+    some of their examples, one spelling the dataset in capitals, are compared on the shared
+    examples as factgenie matches them, after slugifying, in either order."""
+    from hotelcheckspan.corpora import KEY, slug_frame
+    from hotelcheckspan.metrics import span_f1 as metric
+
+    ref, hyp = hotelcheckspan.read_annotations(STAGE1), hotelcheckspan.read_annotations(GPT4O)
+    idx = sorted(ref.records["example_idx"].unique())
+    for ann, keep in ((ref, idx[: 2 * len(idx) // 3]), (hyp, idx[len(idx) // 3 :])):
+        ann.records = ann.records[ann.records["example_idx"].isin(keep)]
+        ann.spans = ann.spans[ann.spans["example_idx"].isin(keep)]
+    hyp.records = hyp.records.assign(dataset=hyp.records["dataset"].str.upper())
+    hyp.spans = hyp.spans.assign(dataset=hyp.spans["dataset"].str.upper())
+    assert not set(hyp.records["dataset"]) & set(ref.records["dataset"])
+    shared = slug_frame(ref.records)[KEY].drop_duplicates().merge(slug_frame(hyp.records)[KEY].drop_duplicates())
+    want = metric.span_f1(slug_frame(ref.spans), slug_frame(hyp.spans), shared, categories=ref.categories).iloc[0]
+    fewest = min(len(a.records[KEY].drop_duplicates()) for a in (ref, hyp))
+    for a, b, ref_count in ((ref, hyp, want.ref_count), (hyp, ref, want.hyp_count)):
+        got = hotelcheckspan.span_f1(a, b)
+        assert 0 < got["examples"] == len(shared) < fewest
+        assert got["f1"] == pytest.approx(want.f1, abs=1e-12) and got["ref_count"] == ref_count

@@ -57,11 +57,10 @@ def _side(side: Annotations | str | Path, group: int | str | None) -> tuple[Anno
 
 # --- one file encoded once ---------------------------------------------------------------------
 # ``span_f1`` is called once per comparison, often many times on the same two files (every group
-# against every other). What does not depend on the comparison (slugified example keys as
-# integers, spans as arrays in factgenie's order, type codes) is computed once per
-# :class:`Annotations` and kept on it; a comparison is then numpy on those arrays.
-
-_KEY_CODES: dict[tuple, int] = {}  # slugified example key -> integer, shared by every file read
+# against every other). What does not depend on the comparison (the file's slugified example
+# keys, sorted, each row's position among them, spans as arrays in factgenie's order, type codes)
+# is computed once per :class:`Annotations` and kept on it; a comparison maps both files' positions
+# to the examples they share and is then numpy on those arrays. Nothing is kept between files.
 
 
 @dataclass(frozen=True)
@@ -69,20 +68,24 @@ class _Encoded:
     records: pd.DataFrame  # the frames encoded (a replaced frame is encoded again)
     spans: pd.DataFrame
     categories: tuple[str, ...]
+    keys: np.ndarray  # sorted distinct slugified example keys, one string each; codes index it
     rec_ex: np.ndarray  # example code of each record
     rec_group: np.ndarray
     side: _metric.Side  # spans in factgenie's order, ``ex`` the example code
     span_group: np.ndarray  # annotator group of each span, in the same order
 
 
-def _codes(frame: pd.DataFrame) -> np.ndarray:
-    """Integer code of each row's slugified example key (one slugify per distinct key)."""
-    if frame.empty:
-        return np.zeros(0, np.int64)
-    distinct = frame[KEY].drop_duplicates()
-    codes = [_KEY_CODES.setdefault(slug_key(*k), len(_KEY_CODES)) for k in distinct.itertuples(index=False)]
-    per_distinct = pd.Series(codes, index=pd.MultiIndex.from_frame(distinct))
-    return per_distinct.reindex(pd.MultiIndex.from_frame(frame[KEY])).to_numpy(np.int64)
+def _key_codes(*frames: pd.DataFrame) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The sorted distinct slugified example keys of ``frames`` (one string each, one slugify per
+    distinct key) and, per frame, each row's position among them."""
+    distinct = pd.concat([f[KEY] for f in frames], ignore_index=True).drop_duplicates()
+    if distinct.empty:
+        return np.zeros(0, str), [np.zeros(len(f), np.int64) for f in frames]
+    # slugs are letters, digits and hyphens, so the separator cannot make two keys one string
+    slugs = ["\x1f".join(map(str, slug_key(*k))) for k in distinct.itertuples(index=False)]
+    keys, code = np.unique(np.array(slugs, str), return_inverse=True)
+    per_distinct = pd.Series(code.ravel(), index=pd.MultiIndex.from_frame(distinct))
+    return keys, [per_distinct.reindex(pd.MultiIndex.from_frame(f[KEY])).to_numpy(np.int64) for f in frames]
 
 
 def _encoded(ann: Annotations) -> _Encoded:
@@ -95,12 +98,14 @@ def _encoded(ann: Annotations) -> _Encoded:
         and enc.categories == tuple(ann.categories)
     ):
         return enc
-    side, order = _metric._side(ann.spans, _codes(ann.spans), list(ann.categories))
+    keys, (rec_ex, span_ex) = _key_codes(ann.records, ann.spans)
+    side, order = _metric._side(ann.spans, span_ex, list(ann.categories))
     enc = _Encoded(
         ann.records,
         ann.spans,
         tuple(ann.categories),
-        _codes(ann.records),
+        keys,
+        rec_ex,
         ann.records["annotator_group"].to_numpy(),
         side,
         ann.spans["annotator_group"].to_numpy()[order],
@@ -109,26 +114,28 @@ def _encoded(ann: Annotations) -> _Encoded:
     return enc
 
 
-def _chosen(ann: Annotations, group: int | str | None) -> tuple[np.ndarray, _metric.Side]:
-    """Sorted example codes of the records of ``group`` (all groups: None), and its spans;
-    ``ValueError`` naming the group and the file's groups when it has none of that group."""
+def _chosen(ann: Annotations, group: int | str | None) -> tuple[np.ndarray, np.ndarray, _metric.Side]:
+    """The file's example keys, the sorted keys of the records of ``group`` (all groups: None)
+    and its spans; ``ValueError`` naming the group and the file's groups when it has none."""
     enc = _encoded(ann)
     if group is None:
-        return np.unique(enc.rec_ex), enc.side
+        return enc.keys, enc.keys[np.unique(enc.rec_ex)], enc.side
     g = parse_group(group) if isinstance(group, str) else int(group)
     chosen = enc.rec_group == g
     if not chosen.any():
         have = ", ".join(group_letter(int(x)) for x in sorted(set(enc.rec_group.tolist())))
         raise ValueError(f"{ann.path} has no annotator group {group} (its groups: {have or 'none'})")
-    return np.unique(enc.rec_ex[chosen]), enc.side.take(enc.span_group == g)
+    return enc.keys, enc.keys[np.unique(enc.rec_ex[chosen])], enc.side.take(enc.span_group == g)
 
 
-def _local(side: _metric.Side, examples: np.ndarray) -> _metric.Side:
-    """``side`` with example codes replaced by positions in ``examples`` (sorted; -1: not there)."""
-    pos = np.searchsorted(examples, side.ex)
+def _local(side: _metric.Side, keys: np.ndarray, examples: np.ndarray) -> _metric.Side:
+    """``side`` with example codes (positions in ``keys``) replaced by positions in ``examples``
+    (sorted keys; -1: not there, as for a span whose code is already -1)."""
+    pos = np.searchsorted(examples, keys)
     found = pos < examples.size
-    found[found] = examples[pos[found]] == side.ex[found]
-    return _metric.Side(np.where(found, pos, -1), side.start, side.end, side.type)
+    found[found] = examples[pos[found]] == keys[found]
+    lookup = np.append(np.where(found, pos, -1), -1)
+    return _metric.Side(lookup[side.ex], side.start, side.end, side.type)
 
 
 def _scored(sums: np.ndarray) -> dict:
@@ -190,12 +197,12 @@ def span_f1(
     per_category = options.pop("per_category", "factgenie")
     if options:
         raise TypeError(f"span_f1() got unexpected keyword arguments: {', '.join(options)}")
-    ref_ex, ref_side = _chosen(ref_ann, ref_group)
-    hyp_ex, hyp_side = _chosen(hyp_ann, hyp_group)
+    ref_keys, ref_ex, ref_side = _chosen(ref_ann, ref_group)
+    hyp_keys, hyp_ex, hyp_side = _chosen(hyp_ann, hyp_group)
     examples = np.intersect1d(ref_ex, hyp_ex)
     if examples.size == 0:
         raise ValueError("no example has a record on both sides (check the files and the groups)")
-    r, h = _local(ref_side, examples), _local(hyp_side, examples)
+    r, h = _local(ref_side, ref_keys, examples), _local(hyp_side, hyp_keys, examples)
     n_ex, cats = examples.size, list(ref_ann.categories)
     n_cat = max(1, len(cats))
     overall = _metric.count_arrays(r, h, n_ex, n_cat, match, metric, convention, False, per_category)

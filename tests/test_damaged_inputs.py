@@ -101,9 +101,13 @@ def test_judge_sharing_no_example_with_a_human_set_is_scored_where_it_can_be(tmp
     assert code == 0, err
     result = json.loads(out)  # strict JSON: undefined values are null
     assert result["rank"]["bacc"] is None and result["bacc"]["estimate"] is None
-    assert isinstance(result["rank"]["soft"], int)
+    # no span F1 either (not 0: a pair sharing no example is not compared), so no rank by it
+    assert result["rank"]["soft"] is None and result["rank"]["hard"] is None
+    assert all(row["pairs"] == 0 and row["f1"] is None for row in result["table6"])
+    assert [row["campaign"] for row in result["table3"]] == ["acme"]  # its row of Table 3 is there
     code, out, err = run(capsys, "judge", root, judge, "--n-boot", "5")
     assert code == 0 and "unranked by balanced accuracy" in out and "undefined [undefined, undefined]" in out
+    assert "unranked by soft span F1" in out and "shares no example with the human annotators" in out
 
 
 def test_a_bug_of_ours_is_one_line_not_a_traceback(tmp_path, capsys, monkeypatch):

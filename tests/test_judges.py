@@ -32,9 +32,10 @@ ACME = "acme-judge"
 CATS = ["Not Checkable", "Misleading", "Incorrect"]
 
 
-def perturbed_campaign(folder, name: str = ACME) -> None:
+def perturbed_campaign(folder, name: str = ACME, skip: set | None = None) -> None:
     """Write gpt-4o's campaign to ``folder`` as ``name``: every third span dropped, every fifth
-    span's type rotated, the config without the paper's name."""
+    span's type rotated, the config without the paper's name (and without the records of the
+    example keys in ``skip``)."""
     src = paths.BUNDLED_CORPUS / "annotations" / "model" / "gpt-4o"
     folder.mkdir(parents=True)
     config = (src / "config.yaml").read_text(encoding="utf-8").replace("paper_name: gpt-4o\n", "")
@@ -42,6 +43,8 @@ def perturbed_campaign(folder, name: str = ACME) -> None:
     lines, k = [], 0
     for line in (src / "annotations.jsonl").read_text(encoding="utf-8").splitlines():
         rec = json.loads(line)
+        if skip and (rec["dataset"], rec["split"], rec["setup_id"], rec["example_idx"]) in skip:
+            continue
         kept = []
         for span in rec["annotations"]:
             k += 1
@@ -284,6 +287,37 @@ def test_judge_errors_are_clear(run, tmp_path):
     perturbed_campaign(tmp_path / "named" / "gpt-4o")  # a valid folder named as a campaign of the corpus
     code, _, err = run("judge", paths.BUNDLED_CORPUS, tmp_path / "named" / "gpt-4o")
     assert code == 1 and "already has a campaign named 'gpt-4o'" in err and "rename" in err
+
+
+def test_a_judge_sharing_no_example_with_the_humans_is_unranked_not_scored_zero(run, tmp_path, stage2):
+    """A judge that annotated none of the stage-2 examples has no span F1 (not 0): its Table 6
+    pairs are left out, it is unranked, the leaderboard says "undefined" (the CLI:
+    test_damaged_inputs); a comparison mixing it with a judge that has examples is that judge's
+    F1, not halved."""
+    root = tmp_path / "corpus"
+    shutil.copytree(paths.BUNDLED_CORPUS, root)
+    perturbed_campaign(root / "annotations" / "model" / "off-judge", "off-judge", set(stage2.itertuples(index=False)))
+    off = load(root)
+    refs = ["stage1/A", "stage1/B", "stage2/A", "stage2/B"]
+    comps = [
+        {"name": "mixed", "ref": refs, "hyp": ["gpt-4o", "off-judge"], "examples": "stage2"},
+        {"name": "gpt-4o", "ref": refs, "hyp": ["gpt-4o"], "examples": "stage2"},
+        {"name": "off", "ref": refs, "hyp": ["off-judge"], "examples": "stage2"},
+    ]
+    t6 = span_level.table6(*span_level.pairwise(off, comps), n_boot=50).set_index(["comparison", "match"])
+    for match in ("hard", "soft"):
+        assert t6.loc[("mixed", match), "pairs"] == t6.loc[("gpt-4o", match), "pairs"] == len(refs)
+        assert t6.loc[("mixed", match), "f1"] == pytest.approx(t6.loc[("gpt-4o", match), "f1"])
+        assert t6.loc[("gpt-4o", match), "f1"] > 0
+        assert t6.loc[("off", match), "pairs"] == 0 and t6.loc["off", match].drop("pairs").isna().all()
+    board = J.leaderboard(off, n_boot=50, distinguish=False)
+    me = board[board["judge"] == "off-judge"].iloc[0]
+    assert pd.isna(me["rank"]) and pd.isna(me["f1_soft"]) and pd.isna(me["rank_hard"])
+    assert board["rank"].dropna().tolist() == list(range(1, len(judges(off))))
+    readable = J.readable(board)
+    assert readable.loc[readable["judge"] == "off-judge", "soft F1 [95% CI]"].item() == "undefined"
+    code, out, _ = run("judge", root, "gpt-4o", "--n-boot", 50)  # the CLI's line is for the off judge only
+    assert code == 0 and "shares no example" not in out
 
 
 def test_leaderboard_on_the_real_corpus_ranks_its_six():

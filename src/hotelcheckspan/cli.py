@@ -209,6 +209,11 @@ def _judge_text(result: dict) -> str:
         f"rank among the corpus' {rank['of']} judges: {rank['soft']} by soft span F1, {rank['hard']} by hard, "
         f"{rank['bacc']} by balanced accuracy",
         f"balanced accuracy against the human majority (any error): {bacc['estimate']} [{bacc['low']}, {bacc['high']}]",
+        *(
+            ["it shares no example with the human annotators among those judges are compared on: unranked"]
+            if len(result["table6"]) and (result["table6"]["pairs"] == 0).all()
+            else []
+        ),
         "",
         "== Table 3 (spans, density, length, types)",
         t3.to_string(index=False, float_format=lambda x: f"{x:.2f}"),

@@ -301,14 +301,15 @@ def _n(value) -> str | None:
 
 
 def readable(board: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
-    """:func:`leaderboard` for a paper: every score as "0.32 [0.28, 0.36]", the neighbour
-    columns as text (missing where a judge has no next one). Columns: ``rank, judge,
+    """:func:`leaderboard` for a paper: every score as "0.32 [0.28, 0.36]" ("undefined" where the
+    judge shares no example with the humans), the neighbour columns as text (missing where a
+    judge has no next one). Columns: ``rank, judge,
     soft F1 [95% CI], hard F1 [95% CI], BACC [95% CI], next, examples needed, 95% interval,
     tell apart``."""
 
     def cell(m):
         return [
-            f"{e:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+            "undefined" if pd.isna(e) else f"{e:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
             for e, lo, hi in zip(board[m], board[f"{m}_low"], board[f"{m}_high"])
         ]
 

@@ -181,8 +181,9 @@ def table6(
     """Average per-pair P/R/F1 per comparison and match mode, with bootstrap intervals.
 
     A replicate resamples examples once for all pairs of a comparison and averages the pairs'
-    replicate P/R/F1. Columns: ``comparison, match, pairs, precision, recall, f1`` and
-    ``<metric>_low``, ``<metric>_high``.
+    replicate P/R/F1. Pairs that share no example are left out (``pairs`` counts the others; a
+    comparison with none has NaN throughout). Columns: ``comparison, match, pairs, precision,
+    recall, f1`` and ``<metric>_low``, ``<metric>_high``.
     """
     rng = np.random.default_rng(seed)
     out = []
@@ -202,11 +203,13 @@ def table6(
             mat = np.zeros((n, 4))
             mat[pos[in_row]] = values[sel][in_row]
             per_pair.append(np.stack(prf(*(weights @ mat).T)))
-        # no counted example (a judge sharing no example with a human set): no interval
+        # a pair sharing no example (a judge and a human set that annotated different examples) has
+        # no P/R/F1: it is left out of the estimate, as it is of the replicates; none left, none
         reps = np.mean(per_pair, axis=0) if per_pair else None  # (3, n_boot)
-        row = {"comparison": comp, "match": match, "pairs": len(grp)}
+        compared = grp[grp["examples"] > 0]
+        row = {"comparison": comp, "match": match, "pairs": len(compared)}
         for i, m in enumerate(("precision", "recall", "f1")):
-            row[m] = float(grp[m].mean())
+            row[m] = float(compared[m].mean()) if len(compared) else np.nan
             row[f"{m}_low"], row[f"{m}_high"] = resampling.interval(reps[i], level) if per_pair else (np.nan, np.nan)
         out.append(row)
     return pd.DataFrame(out)

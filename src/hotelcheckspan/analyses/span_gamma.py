@@ -48,15 +48,15 @@ def pairwise(
     ``soft`` as :func:`hotelcheckspan.span_gamma` (default hard, factgenie's ``iaa gamma``).
     """
     spans = _with_names(corpus.spans)
+    campaign, group = spans["campaign"].to_numpy(), spans["annotator_group"].to_numpy()
     rows, frames = [], []
     for name, ref_set, hyp_set, _, _, ex in iter_pairs(corpus, comparisons):
         corpus.categories_of(ref_set.campaign, hyp_set.campaign)  # raises when they cannot be compared
+        # one mask over the named spans rather than the pair's two frames, which would hold a span
+        # twice where the sets overlap (a campaign against one of its own groups)
         mine = np.zeros(len(spans), bool)
         for aset in (ref_set, hyp_set):
-            keep = spans["campaign"].to_numpy() == aset.campaign
-            if aset.group is not None:
-                keep &= spans["annotator_group"].to_numpy() == aset.group
-            mine |= keep
+            mine |= (campaign == aset.campaign) & ((group == aset.group) if aset.group is not None else True)
         table = gamma.per_example(spans[mine], ex, soft=soft)
         g, s = table["gamma"], table["s_empty"]
         rows.append(

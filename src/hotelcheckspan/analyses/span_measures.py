@@ -56,10 +56,10 @@ def pairs(corpus, comparisons: list[dict] | None = None) -> tuple[pd.DataFrame, 
             corpus.categories,
             *(corpus.spans[corpus.spans["campaign"] == c] for c in (ref_set.campaign, hyp_set.campaign)),
         )
-        x = error_counts.count_matrix(ref_sp, ex, present).astype(float)
-        y = error_counts.count_matrix(hyp_sp, ex, present).astype(float)
+        per_ex = error_counts.per_example(ref_sp, hyp_sp, ex, present)  # ``ex`` is sorted as it sorts
+        x, y = (per_ex[c].to_numpy(float).reshape(len(ex), len(present)) for c in ("ref_count", "hyp_count"))
         sums = np.stack([np.ones_like(x), x, y, x * x, y * y, x * y], axis=-1)  # (examples, categories, 6)
-        corr = error_counts.correlations(error_counts.per_example(ref_sp, hyp_sp, ex, present))
+        corr = error_counts.correlations(per_ex)
         f1c = f1_counts[f1_counts["row"] == i]
         f1_by_ex = (
             f1c.set_index(KEY)[span_level.COUNT_COLUMNS[:4]].reindex(pd.MultiIndex.from_frame(ex)).fillna(0).to_numpy()

@@ -13,7 +13,7 @@ export PYTHONHASHSEED := 0
 BOOK_STAMP := $(VENV)/.book-installed
 TEST_STAMP := $(VENV)/.test-installed
 
-.PHONY: book test lint exports mathjax install torch-source notebooks standin benchmarks clean
+.PHONY: book test lint exports mathjax install torch-source sources-hash notebooks standin benchmarks clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -77,8 +77,11 @@ mathjax: $(MATHJAX)
 # Re-reads every page (so warnings always surface) but executes only changed notebooks
 # (Jupyter Book's execution cache); warnings are errors. The cache is keyed on notebook code
 # only, so it is dropped whenever the package, the data, the dependencies or the corpus chosen
-# with HOTELCHECKSPAN_DATA change.
-SOURCES_HASH := $(shell (echo "corpus=$$HOTELCHECKSPAN_DATA"; cat pyproject.toml $$(find src data -type f -not -name '*.pyc' | LC_ALL=C sort)) | sha256sum | cut -c1-16)
+# with HOTELCHECKSPAN_DATA change. pip's src/*.egg-info is left out: it is install metadata,
+# written after make has read this file, so counting it made the second `make book` re-execute.
+SOURCES_HASH := $(shell (echo "corpus=$$HOTELCHECKSPAN_DATA"; cat pyproject.toml $$(find src data -type f -not -name '*.pyc' -not -path '*.egg-info/*' | LC_ALL=C sort)) | sha256sum | cut -c1-16)
+sources-hash:
+	@echo $(SOURCES_HASH)
 book: $(BOOK_STAMP) $(MATHJAX) exports
 	@mkdir -p _build
 	@if [ "$$(cat _build/.sources-hash 2>/dev/null)" != "$(SOURCES_HASH)" ]; then \

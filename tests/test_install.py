@@ -115,6 +115,39 @@ def test_make_notebooks_names_a_chapter_that_does_not_exist():
     assert run.returncode != 0 and "no notebook notebooks/99_*.py (NB=99)" in run.stderr
 
 
+def test_the_books_execution_cache_outlives_pips_metadata_not_a_change_of_package_or_data(tmp_path):
+    """``make book`` drops its execution cache when the package, the data or pyproject change,
+    not when pip rewrites ``src/*.egg-info`` (after make has read the Makefile: counted, it made
+    the second ``make book`` of a fresh clone re-execute every chapter)."""
+    (tmp_path / "src" / "pkg").mkdir(parents=True)
+    (tmp_path / "data").mkdir()
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    (tmp_path / "src" / "pkg" / "a.py").write_text("x = 1\n")
+    (tmp_path / "data" / "d.csv").write_text("a\n1\n")
+
+    def key() -> str:
+        run = subprocess.run(
+            ["make", "-s", "--no-print-directory", "-f", str(ROOT / "Makefile"), "sources-hash"],
+            cwd=tmp_path,
+            env={k: v for k, v in os.environ.items() if k not in {"HOTELCHECKSPAN_DATA", "MAKEFLAGS"}},
+            capture_output=True,
+            text=True,
+        )
+        assert run.returncode == 0 and re.fullmatch(r"[0-9a-f]{16}", run.stdout.strip()), run.stderr
+        return run.stdout.strip()
+
+    first = key()
+    (tmp_path / "src" / "pkg.egg-info").mkdir()
+    (tmp_path / "src" / "pkg.egg-info" / "PKG-INFO").write_text("Metadata-Version: 2.1\nName: pkg\n")
+    assert key() == first
+    seen = {first}
+    for changed in ("src/pkg/a.py", "data/d.csv", "pyproject.toml"):
+        with (tmp_path / changed).open("a") as f:
+            f.write("\n# changed\n")
+        seen.add(key())
+    assert len(seen) == 4
+
+
 # Binder -------------------------------------------------------------------------------------
 
 

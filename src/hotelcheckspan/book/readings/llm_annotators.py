@@ -14,7 +14,7 @@ from ...analyses import dataset_level, llm_annotators
 from ...annotator_sets import NOT_IN_PAPER
 from ...categories import CATEGORIES
 from ...reference import paper
-from .. import tables
+from .. import prose, tables
 from . import Passage, simulated_only
 
 HUMAN_PR_ROW = "stage 1 vs stage 2 (humans)"  # the humans-against-humans row of the precision-recall table
@@ -32,9 +32,7 @@ def figure_key(table: str, name: str, column: str) -> str:
 
 
 def _names_or_none(items) -> str:
-    from ..prose import names  # as below: prose imports the notebook libraries
-
-    return names(items) or "none"
+    return prose.names(items) or "none"
 
 
 def _n(value, decimals: int = 2) -> str:
@@ -44,8 +42,6 @@ def _n(value, decimals: int = 2) -> str:
 def precision_recall(pr: pd.DataFrame) -> dict[str, str]:
     """Readings of the soft precision-recall table (``span_level.table6`` of each model against the
     four human sets, plus the humans-against-humans row ``HUMAN_PR_ROW``), column ``name``."""
-    from ..prose import compare  # prose imports the notebook libraries; only this reading needs it
-
     p = pr.set_index("name")
     ref, llm = p.loc[HUMAN_PR_ROW], p.drop(index=HUMAN_PR_ROW)
     top = llm["recall"].idxmax()
@@ -61,7 +57,7 @@ def precision_recall(pr: pd.DataFrame) -> dict[str, str]:
         "human_precision": _n(ref["precision"]),
         "low_recall": llm["recall"].idxmin(),
         "low_recall_value": _n(llm["recall"].min()),
-        "recall_vs_humans": compare(llm["recall"].max(), ref["recall"], 2),
+        "recall_vs_humans": prose.compare(llm["recall"].max(), ref["recall"], 2),
         "precision_reading": (
             "No model's precision is clearly above the humans' (no model's interval lies above theirs)"
             if not above
@@ -220,8 +216,6 @@ def readings(
     """Every value chapter 05's prose glues: ``vol`` and ``bias`` are ``llm_annotators.volume`` and
     ``type_bias`` on the ``stage2`` examples, ``pr`` the soft precision-recall table, ``contested``
     and ``reasons`` the examples and reasons the chapter shows."""
-    from ..prose import count_words
-
     figures = figures or paper.figures()
     return {
         "n_stage2": _n(len(stage2)),
@@ -229,8 +223,8 @@ def readings(
         **volume(corpus, vol, figures),
         **lengths(corpus, figures),
         **type_readings(corpus, bias, figures),
-        "n_contested": count_words(len(contested)),
-        "n_reasons": count_words(len(reasons)),
+        "n_contested": prose.count_words(len(contested)),
+        "n_reasons": prose.count_words(len(reasons)),
         "reasons_note": simulated_only(
             corpus,
             "- The simulated LLM reasons are templates, not model output: read them as placeholders for the "

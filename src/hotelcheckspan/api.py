@@ -75,7 +75,7 @@ class _Encoded:
     span_group: np.ndarray  # annotator group of each span, in the same order
 
 
-def _key_codes(*frames: pd.DataFrame) -> tuple[np.ndarray, list[np.ndarray]]:
+def _slug_keys(*frames: pd.DataFrame) -> tuple[np.ndarray, list[np.ndarray]]:
     """The sorted distinct slugified example keys of ``frames`` (one string each, one slugify per
     distinct key) and, per frame, each row's position among them."""
     distinct = pd.concat([f[KEY] for f in frames], ignore_index=True).drop_duplicates()
@@ -98,7 +98,7 @@ def _encoded(ann: Annotations) -> _Encoded:
         and enc.categories == tuple(ann.categories)
     ):
         return enc
-    keys, (rec_ex, span_ex) = _key_codes(ann.records, ann.spans)
+    keys, (rec_ex, span_ex) = _slug_keys(ann.records, ann.spans)
     side, order = _metric._side(ann.spans, span_ex, list(ann.categories))
     enc = _Encoded(
         ann.records,

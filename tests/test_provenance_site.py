@@ -32,11 +32,13 @@ def sha256(path) -> str:
 def test_every_bundled_corpus_is_listed_with_the_checksum_of_its_list():
     P = extension()
     found = {p.name: P.corpus_facts(p) for p in P.bundled_corpora()}
-    assert set(found) == {paths.BUNDLED_CORPUS.name, paths.REAL_CORPUS.name}
+    assert set(found) == {paths.BUNDLED_CORPUS.name, paths.REAL_CORPUS.name, paths.REAL_TEST_CORPUS.name}
     assert found[paths.BUNDLED_CORPUS.name].checksum == sha256(paths.DATA_ROOT / "SHA256SUMS")
-    assert found[paths.REAL_CORPUS.name].checksum == sha256(paths.REAL_CORPUS / "SHA256SUMS")
+    for real in (paths.REAL_CORPUS, paths.REAL_TEST_CORPUS):
+        assert found[real.name].checksum == sha256(real / "SHA256SUMS")
+        assert not found[real.name].simulated
     assert all(f.matches_manifest for f in found.values())
-    assert found[paths.BUNDLED_CORPUS.name].simulated and not found[paths.REAL_CORPUS.name].simulated
+    assert found[paths.BUNDLED_CORPUS.name].simulated
 
 
 class _Env:

@@ -17,14 +17,21 @@ from hotelcheckspan import cli, paths
 ROOT = paths.REAL_CORPUS
 HUMAN = ROOT / "annotations/human/d2t-eval/iaa/annotations.jsonl"
 MODELS = sorted((ROOT / "annotations/model/d2t-eval/iaa").glob("*/annotations.jsonl"))
-SHARED = next(
-    (
-        p / "corpora" / ROOT.name
-        for p in (paths.REPO_ROOT.parents[1] / "shared", Path("/work/shared"))
-        if (p / "corpora" / ROOT.name).is_dir()
-    ),
-    None,
-)
+
+
+def shared_copy(root: Path) -> Path | None:
+    """The original of a bundled real corpus in ../shared (only the development checkout has it)."""
+    return next(
+        (
+            p / "corpora" / root.name
+            for p in (paths.REPO_ROOT.parents[1] / "shared", Path("/work/shared"))
+            if (p / "corpora" / root.name).is_dir()
+        ),
+        None,
+    )
+
+
+BUNDLED_REAL = [paths.REAL_CORPUS, paths.REAL_TEST_CORPUS]
 KEY = ["dataset", "split", "setup_id", "example_idx"]
 
 
@@ -33,20 +40,24 @@ def corpus():
     return hotelcheckspan.load(ROOT)
 
 
-def test_copy_is_verbatim_with_licence_source_and_checksums():
-    listed = dict(reversed(line.split(maxsplit=1)) for line in (ROOT / "SHA256SUMS").read_text().splitlines())
-    on_disk = {str(p.relative_to(ROOT)) for p in ROOT.rglob("*") if p.is_file() and p.name != "SHA256SUMS"}
+@pytest.mark.parametrize("root", BUNDLED_REAL, ids=lambda p: p.name)
+def test_copy_is_verbatim_with_licence_source_and_checksums(root):
+    listed = dict(reversed(line.split(maxsplit=1)) for line in (root / "SHA256SUMS").read_text().splitlines())
+    on_disk = {str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and p.name != "SHA256SUMS"}
     assert set(listed) == on_disk and {"LICENSE", "SOURCE.md"} <= on_disk
     for name, digest in listed.items():
-        assert hashlib.sha256((ROOT / name).read_bytes()).hexdigest() == digest, name
-    assert "MIT License" in (ROOT / "LICENSE").read_text()
+        assert hashlib.sha256((root / name).read_bytes()).hexdigest() == digest, name
+    assert "MIT License" in (root / "LICENSE").read_text()
 
 
-@pytest.mark.skipif(SHARED is None, reason="../shared is absent (only the development checkout has it)")
-def test_copy_equals_the_shared_original():
-    for path in SHARED.rglob("*"):
+@pytest.mark.parametrize("root", BUNDLED_REAL, ids=lambda p: p.name)
+def test_copy_equals_the_shared_original(root):
+    shared = shared_copy(root)
+    if shared is None:
+        pytest.skip("../shared is absent (only the development checkout has it)")
+    for path in shared.rglob("*"):
         if path.is_file():
-            assert (ROOT / path.relative_to(SHARED)).read_bytes() == path.read_bytes(), path
+            assert (root / path.relative_to(shared)).read_bytes() == path.read_bytes(), path
 
 
 def test_loads_through_the_public_api_as_real_data(corpus):

@@ -10,6 +10,8 @@ import os
 from pathlib import Path
 
 DATA_ENV = "HOTELCHECKSPAN_DATA"
+# the real-corpus chapters (08, the real parts of 10 and 11) take any factgenie corpus through this
+REAL_DATA_ENV = "HOTELCHECKSPAN_REAL_DATA"
 CACHE_ENV = "HOTELCHECKSPAN_CACHE"
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -18,6 +20,8 @@ BUNDLED_CORPUS = DATA_ROOT / "hotelcheckspan"
 # a real, public factgenie export (MIT): the d2t "iaa" split of "Large Language Models as Span
 # Annotators" (Kasner et al.), copied verbatim; see its SOURCE.md
 REAL_CORPUS = DATA_ROOT / "span-annotation-d2t-iaa"
+# its d2t "test" split (MIT, verbatim; see its SOURCE.md): 1,200 texts from four systems, six judges
+REAL_TEST_CORPUS = DATA_ROOT / "span-annotation-d2t-test"
 PAPER_FIGURES = DATA_ROOT / "paper_figures.yaml"
 CLUSTER_LABELS = DATA_ROOT / "cluster_labels.yaml"
 COMPARISONS = DATA_ROOT / "comparisons.yaml"
@@ -27,6 +31,13 @@ def corpus_dir() -> Path:
     """The corpus to analyse: ``$HOTELCHECKSPAN_DATA`` if set, else the bundled stand-in."""
     override = os.environ.get(DATA_ENV)
     return Path(override).expanduser().resolve() if override else BUNDLED_CORPUS
+
+
+def real_corpus_dir(default: Path = REAL_CORPUS) -> Path:
+    """The real corpus a real-corpus chapter reads: ``$HOTELCHECKSPAN_REAL_DATA`` if set (any
+    factgenie corpus), else ``default`` (one of the bundled public splits)."""
+    override = os.environ.get(REAL_DATA_ENV)
+    return Path(override).expanduser().resolve() if override else default
 
 
 def _cache_root() -> Path:

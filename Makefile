@@ -13,7 +13,7 @@ export PYTHONHASHSEED := 0
 BOOK_STAMP := $(VENV)/.book-installed
 TEST_STAMP := $(VENV)/.test-installed
 
-.PHONY: book test lint exports mathjax install torch-source sources-hash notebooks standin benchmarks clean
+.PHONY: book test lint exports corpus-check mathjax install torch-source sources-hash notebooks standin benchmarks clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -79,10 +79,15 @@ mathjax: $(MATHJAX)
 # only, so it is dropped whenever the package, the data, the dependencies or the corpus chosen
 # with HOTELCHECKSPAN_DATA change. pip's src/*.egg-info is left out: it is install metadata,
 # written after make has read this file, so counting it made the second `make book` re-execute.
-SOURCES_HASH := $(shell (echo "corpus=$$HOTELCHECKSPAN_DATA"; cat pyproject.toml $$(find src data -type f -not -name '*.pyc' -not -path '*.egg-info/*' | LC_ALL=C sort)) | sha256sum | cut -c1-16)
+SOURCES_HASH := $(shell (echo "corpus=$$HOTELCHECKSPAN_DATA real=$$HOTELCHECKSPAN_REAL_DATA"; cat pyproject.toml $$(find src data -type f -not -name '*.pyc' -not -path '*.egg-info/*' | LC_ALL=C sort)) | sha256sum | cut -c1-16)
 sources-hash:
 	@echo $(SOURCES_HASH)
-book: $(BOOK_STAMP) $(MATHJAX) exports
+# The paper chapters need a corpus shaped like HotelCheckSpan's: anything else is refused here, in
+# one line naming what it lacks, before a chapter runs (hotelcheckspan.book.paper_shape)
+corpus-check: $(BOOK_STAMP)
+	@$(PY) -m hotelcheckspan.book.paper_shape
+
+book: $(BOOK_STAMP) $(MATHJAX) corpus-check exports
 	@mkdir -p _build
 	@if [ "$$(cat _build/.sources-hash 2>/dev/null)" != "$(SOURCES_HASH)" ]; then \
 	  echo "package or data changed: re-executing every chapter"; rm -rf _build/.jupyter_cache; fi
@@ -91,7 +96,7 @@ book: $(BOOK_STAMP) $(MATHJAX) exports
 
 # Every reproduced table as LaTeX (booktabs) and CSV, every figure as PDF and PNG, from the
 # functions the chapters call; redone only when the package, the data or the dependencies change.
-exports: $(BOOK_STAMP)
+exports: $(BOOK_STAMP) corpus-check
 	@if [ -f _build/exports/index.csv ] && [ "$$(cat _build/exports/.sources-hash 2>/dev/null)" = "$(SOURCES_HASH)" ]; then \
 	  echo "exports up to date in _build/exports"; \
 	else \

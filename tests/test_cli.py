@@ -142,7 +142,9 @@ def test_f1_between_groups_of_one_file(cli, toy_root):
     out = cli("f1", stage1, stage1, "--ref-group", "A", "--hyp-group", "B", "--json", "--by-type")
     assert out.returncode == 0, out.stderr
     res = json.loads(out.stdout)
-    assert set(res) == {"precision", "recall", "f1", "ref_count", "hyp_count", "examples", "by_type"}
+    assert set(res) == {"precision", "recall", "f1", "ref_count", "hyp_count", "examples", "by_type", "compared"}
+    assert res["compared"]["reference"] == {"file": str(stage1), "group": "A", "groups": ["A", "B"]}
+    assert res["compared"]["hypothesis"]["group"] == "B"
     assert (res["precision"], res["recall"], res["f1"]) == pytest.approx((2 / 9, 2 / 10, 4 / 19))
     assert (res["ref_count"], res["hyp_count"], res["examples"]) == (3, 4, 4)
     assert set(res["by_type"]) == {"Not Checkable", "Misleading", "Incorrect"}
@@ -168,7 +170,8 @@ def test_f1_text_output(cli, toy_root):
     lines = out.stdout.splitlines()
     # B against m1: overlap 2 (ex 0 "ab"), lengths 8 + 2 + 2 (m1 on ex 0, 1, 3) and 7 + 2 + 2
     assert lines[0] == "hard match, char metric, both convention, 4 examples, 4 reference and 3 hypothesis spans"
-    assert lines[2].split() == ["all", f"{2 / 12:.3f}", f"{2 / 11:.3f}", f"{4 / 23:.3f}", "4", "3"]
+    assert lines[1] == f"reference: {toy_root / STAGE1}, group B of 2 · hypothesis: {toy_root / M1}, its one group (A)"
+    assert lines[3].split() == ["all", f"{2 / 12:.3f}", f"{2 / 11:.3f}", f"{4 / 23:.3f}", "4", "3"]
 
 
 @pytest.mark.parametrize(

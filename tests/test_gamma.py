@@ -6,6 +6,7 @@ real corpus' pairs is factgenie's (the slow tier an even spread over every pair,
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from itertools import combinations
@@ -297,6 +298,7 @@ def test_span_gamma_between_groups_of_one_file(toy_root, toy):
     stage1 = toy_root / TOY_STAGE1
     res = hotelcheckspan.span_gamma(stage1, stage1, ref_group="A", hyp_group="B")
     assert set(res) == {
+        "compared",
         "gamma",
         "s_empty",
         "gamma_mean",
@@ -315,9 +317,33 @@ def test_span_gamma_between_groups_of_one_file(toy_root, toy):
         ours = hotelcheckspan.span_gamma(stage1, stage1, ref_group=0, hyp_group="B", soft=soft)
         assert ours["gamma_mean"] == theirs["gamma_mean"] and ours["s_empty_mean"] == theirs["s_empty_mean"]
         assert ours["gamma"] == pytest.approx(float(np.mean(theirs["gamma_scores"])), abs=1e-6)
-    # a set against itself is one annotator to factgenie (one name): S∅ only, no γ
+    # a set against itself: factgenie's one name would make it one annotator (S∅ only, no γ); each
+    # side is told apart by its file, so every example A marked has γ 1 and the others S∅ 1
     itself = hotelcheckspan.span_gamma(stage1, stage1, ref_group="A", hyp_group="A")
-    assert itself["gamma"] is None and itself["gamma_mean"] == 0.0 and itself["gamma_examples"] == 0
+    marked_by_a = spans.loc[spans["annotator_group"] == 0, KEY].drop_duplicates()
+    assert itself["gamma"] == pytest.approx(1.0) and itself["gamma_examples"] == len(marked_by_a)
+    assert itself["s_empty_examples"] == itself["examples"] - len(marked_by_a)
+    assert itself["s_empty"] in (None, 1.0)
+
+
+def test_span_gamma_tells_two_files_with_one_folder_name_apart(toy_root, tmp_path):
+    """Two campaign folders named alike (cot/m1 and zeroshot/m1): factgenie's annotator names
+    collide; each side is named by its file, so γ is defined (the spans differ)."""
+    for variant, shift in (("cot", 0), ("zeroshot", 3)):
+        folder = tmp_path / variant / "m1"
+        folder.mkdir(parents=True)
+        (folder / "config.yaml").write_text((toy_root / TOY_M1).with_name("config.yaml").read_text())
+        lines = (toy_root / TOY_M1).read_text().splitlines()
+        moved = []
+        for line in lines:
+            rec = json.loads(line)
+            for a in rec["annotations"]:
+                a["start"] += shift  # past the text where it ends: kept as factgenie keeps it
+            moved.append(json.dumps(rec))
+        (folder / "annotations.jsonl").write_text("\n".join(moved) + "\n")
+    res = hotelcheckspan.span_gamma(tmp_path / "cot/m1/annotations.jsonl", tmp_path / "zeroshot/m1/annotations.jsonl")
+    assert res["gamma_examples"] > 0 and res["gamma"] is not None and res["gamma"] < 1
+    assert res["compared"]["reference"]["file"].endswith("cot/m1/annotations.jsonl")
 
 
 def test_span_gamma_takes_what_read_annotations_returns(toy_root):

@@ -214,7 +214,12 @@ def test_evaluate_judge_equals_the_tables(evaluated, acme, stage2):
         evaluated["table6"], t6[t6["comparison"] == f"Human - LLM ({ACME})"].reset_index(drop=True)
     )
     any_row = evaluated["table5"].set_index("label").loc["Any"]
-    assert evaluated["bacc"] == {"estimate": any_row["bacc"], "low": any_row["bacc_low"], "high": any_row["bacc_high"]}
+    assert evaluated["bacc"] == {
+        "estimate": any_row["bacc"],
+        "low": any_row["bacc_low"],
+        "high": any_row["bacc_high"],
+        "reason": None,
+    }
     assert evaluated["rank"]["of"] == 6 and 1 <= evaluated["rank"]["soft"] <= 6
 
 
@@ -285,8 +290,9 @@ def test_judge_errors_are_clear(run, tmp_path):
     code, _, err = run("judge", paths.BUNDLED_CORPUS, tmp_path / "gpt-4o")
     assert code == 1 and "Traceback" not in err
     perturbed_campaign(tmp_path / "named" / "gpt-4o")  # a valid folder named as a campaign of the corpus
-    code, _, err = run("judge", paths.BUNDLED_CORPUS, tmp_path / "named" / "gpt-4o")
-    assert code == 1 and "already has a campaign named 'gpt-4o'" in err and "rename" in err
+    code, out, err = run("judge", paths.BUNDLED_CORPUS, tmp_path / "named" / "gpt-4o", "--n-boot", "20")
+    assert code == 0, err
+    assert out.splitlines()[0] == "judge gpt-4o (added) (not in the paper)"  # its own folder, told apart
 
 
 def test_a_judge_sharing_no_example_with_the_humans_is_unranked_not_scored_zero(run, tmp_path, stage2):

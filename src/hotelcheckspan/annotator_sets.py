@@ -41,6 +41,15 @@ def group_letter(group: int) -> str:
     return LETTERS[group] if 0 <= group < len(LETTERS) else str(group)
 
 
+def group_labels(groups) -> list[str]:
+    """Groups as a list for readers: letters (A, B, ...) where every group has one, else all
+    numbers (never "A ... Z, 26, 27")."""
+    groups = sorted(int(g) for g in groups)
+    if all(0 <= g < len(LETTERS) for g in groups):
+        return [LETTERS[g] for g in groups]
+    return [str(g) for g in groups]
+
+
 @dataclass(frozen=True)
 class AnnotatorSet:
     """A campaign, or one annotator group of it."""

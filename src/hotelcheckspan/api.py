@@ -20,20 +20,19 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .annotator_sets import AnnotatorSet, group_letter, parse_group
+from .annotator_sets import AnnotatorSet, group_labels, parse_group
 from .corpora import KEY, Annotations, CategoryMismatch, CorpusError, load, read_annotations, slug_frame
-from .corpora.layouts import slug_key
+from .corpora.layouts import ADDED, slug_key
 from .metrics import error_counts as _error_counts
 from .metrics import gamma as _gamma
 from .metrics import span_f1 as _metric
-
-ADDED = "added-judge"  # where load_with_campaign links an outside campaign folder
 
 __all__ = [
     "evaluate_judge",
     "load",
     "load_with_campaign",
     "read_annotations",
+    "resolve_judge",
     "span_f1",
     "span_gamma",
     "span_pearson",
@@ -50,7 +49,7 @@ def _side(side: Annotations | str | Path, group: int | str | None) -> tuple[Anno
         chosen = AnnotatorSet(ann.campaign, parse_group(group) if isinstance(group, str) else int(group))
         records, spans = chosen.filter(records), chosen.filter(spans)
         if records.empty:
-            have = ", ".join(group_letter(int(g)) for g in sorted(ann.records["annotator_group"].unique()))
+            have = ", ".join(group_labels(ann.records["annotator_group"].unique()))
             raise ValueError(f"{ann.path} has no annotator group {group} (its groups: {have or 'none'})")
     return ann, slug_frame(records), slug_frame(spans)
 
@@ -123,7 +122,7 @@ def _chosen(ann: Annotations, group: int | str | None) -> tuple[np.ndarray, np.n
     g = parse_group(group) if isinstance(group, str) else int(group)
     chosen = enc.rec_group == g
     if not chosen.any():
-        have = ", ".join(group_letter(int(x)) for x in sorted(set(enc.rec_group.tolist())))
+        have = ", ".join(group_labels(set(enc.rec_group.tolist())))
         raise ValueError(f"{ann.path} has no annotator group {group} (its groups: {have or 'none'})")
     return enc.keys, enc.keys[np.unique(enc.rec_ex[chosen])], enc.side.take(enc.span_group == g)
 
@@ -136,6 +135,21 @@ def _local(side: _metric.Side, keys: np.ndarray, examples: np.ndarray) -> _metri
     found[found] = examples[pos[found]] == keys[found]
     lookup = np.append(np.where(found, pos, -1), -1)
     return _metric.Side(lookup[side.ex], side.start, side.end, side.type)
+
+
+def _compared(ref: Annotations, ref_group, hyp: Annotations, hyp_group) -> dict:
+    """What a comparison compared, for its result: each side's file, the group chosen (None: all
+    pooled, as factgenie pools them) and every group the file has, as readers write them."""
+    out = {}
+    for name, ann, group in (("reference", ref, ref_group), ("hypothesis", hyp, hyp_group)):
+        have = sorted(int(g) for g in ann.records["annotator_group"].dropna().unique())
+        labels = group_labels(have)
+        chosen = None
+        if group is not None:
+            g = parse_group(group) if isinstance(group, str) else int(group)
+            chosen = labels[have.index(g)] if g in have else str(group)
+        out[name] = {"file": str(ann.path), "group": chosen, "groups": labels}
+    return out
 
 
 def _scored(sums: np.ndarray) -> dict:
@@ -166,10 +180,11 @@ def span_f1(
     files); ``ref_group``/``hyp_group`` pick one annotator group (a number or a letter, A = 0;
     default: all groups pooled, as factgenie pools them). Examples are those with a record on
     both sides (keys compared after slugifying, as factgenie does). Returns ``{precision, recall,
-    f1, ref_count, hyp_count, examples}`` plus ``by_type`` (category -> the same without
-    ``examples``) when ``by_type``. Raises :class:`CorpusError` when a side has errors,
-    :class:`CategoryMismatch` when the campaigns' categories differ and ``ValueError`` when no
-    example is annotated by both.
+    f1, ref_count, hyp_count, examples, compared}`` (``compared``: each side's ``file``, the
+    ``group`` chosen, None where all are pooled, and its ``groups``) plus ``by_type`` (category ->
+    the same without ``examples`` and ``compared``) when ``by_type``. Raises
+    :class:`CorpusError` when a side has errors, :class:`CategoryMismatch` when the campaigns'
+    categories differ and ``ValueError`` when no example is annotated by both.
 
     The first call on an :class:`Annotations` object encodes it and keeps the encoding on it, so
     calling once per comparison on the same objects costs little (``benchmarks/span_f1.py``);
@@ -210,7 +225,7 @@ def span_f1(
     if by_type:
         per_cat = _metric.count_arrays(r, h, n_ex, n_cat, match, metric, convention, True, per_category).sum(axis=2)
         result["by_type"] = {c: _scored(per_cat[:, i]) for i, c in enumerate(cats)}
-    return result
+    return result | {"compared": _compared(ref_ann, ref_group, hyp_ann, hyp_group)}
 
 
 def _span_f1_by_type_number(ref_ann, hyp_ann, ref_group, hyp_group, *, by_type, **options) -> dict:
@@ -237,7 +252,7 @@ def _span_f1_by_type_number(ref_ann, hyp_ann, ref_group, hyp_group, *, by_type, 
     result = scored(rows[0]) | {"examples": int(len(examples))}
     if by_type:
         result["by_type"] = {r.category: scored(r) for r in rows[1:]}
-    return result
+    return result | {"compared": _compared(ref_ann, ref_group, hyp_ann, hyp_group)}
 
 
 def _by_type_number(ref_ann: Annotations, hyp_ann: Annotations, *spans: pd.DataFrame) -> tuple[list[str], list]:
@@ -269,7 +284,8 @@ def span_pearson(
     macro_pearson, macro_p_value, examples, by_type}`` where ``by_type`` maps each category
     some span of either file has (factgenie's categories) to ``{pearson, p_value, ref_count,
     hyp_count}``; r is NaN where a side's counts are constant (see
-    :mod:`hotelcheckspan.metrics.error_counts`). Raises as :func:`span_f1` does.
+    :mod:`hotelcheckspan.metrics.error_counts`); ``compared`` as :func:`span_f1`. Raises as
+    :func:`span_f1` does.
     """
     ref_ann, ref_rec, ref_spans = _side(ref, ref_group)
     hyp_ann, hyp_rec, hyp_spans = _side(hyp, hyp_group)
@@ -281,7 +297,7 @@ def span_pearson(
         raise ValueError("no example has a record on both sides (check the files and the groups)")
     result = _error_counts.error_count_pearson(ref_spans, hyp_spans, examples, categories, all_spans=(ref_all, hyp_all))
     result["by_type"] = result.pop("categories")
-    return result
+    return result | {"compared": _compared(ref_ann, ref_group, hyp_ann, hyp_group)}
 
 
 def span_gamma(
@@ -304,7 +320,7 @@ def span_gamma(
     ``s_empty`` (the means over the examples where each is defined; ``None`` when none),
     ``gamma_mean`` and ``s_empty_mean`` (factgenie's: rounded to 3 decimals, 0.0 when none),
     ``gamma_examples`` and ``s_empty_examples`` (how many examples each mean is over),
-    ``examples`` and ``soft``. Raises as :func:`span_f1` does, and
+    ``examples``, ``soft`` and ``compared`` (as :func:`span_f1`). Raises as :func:`span_f1` does, and
     :class:`~hotelcheckspan.metrics.gamma.TooManyAnnotators` (a ``ValueError``) when an example
     has more than two annotators (a pooled set whose groups both marked it: choose groups).
     """
@@ -314,11 +330,20 @@ def span_gamma(
     examples = ref_rec[KEY].drop_duplicates().merge(hyp_rec[KEY].drop_duplicates(), on=KEY)
     if examples.empty:
         raise ValueError("no example has a record on both sides (check the files and the groups)")
+    # factgenie names an annotator "<campaign folder>-anngroup-<group>"; two files whose folders
+    # share a name (or one file against itself) would merge into one annotator, so each side is
+    # told apart by the file it came from where the names collide (elsewhere factgenie's names,
+    # whose order the alignment follows, are kept)
+    names = [
+        [_gamma.annotator_id(c, g) for c, g in zip(sp["campaign"], sp["annotator_group"])]
+        for sp in (ref_spans, hyp_spans)
+    ]
+    ref_ids = {_gamma.annotator_id(ref_ann.campaign, g) for g in ref_rec["annotator_group"].unique()}
+    hyp_ids = {_gamma.annotator_id(hyp_ann.campaign, g) for g in hyp_rec["annotator_group"].unique()}
+    if ref_ids & hyp_ids:
+        names = [[f"{n} [{i} {side}]" for n in ns] for i, (side, ns) in enumerate(zip(("ref", "hyp"), names), 1)]
     spans = pd.concat([ref_spans, hyp_spans], ignore_index=True)
-    spans = spans.assign(
-        annotator=[_gamma.annotator_id(c, g) for c, g in zip(spans["campaign"], spans["annotator_group"])],
-        label=spans["type_idx"].astype(str),
-    )
+    spans = spans.assign(annotator=names[0] + names[1], label=spans["type_idx"].astype(str))
     table = _gamma.per_example(spans, examples, soft=soft, alpha=alpha, beta=beta, delta_empty=delta_empty)
     fg = _gamma.summary(table)
     return {
@@ -330,6 +355,7 @@ def span_gamma(
         "s_empty_examples": len(fg["s_empty_scores"]),
         "examples": int(len(examples)),
         "soft": bool(soft),
+        "compared": _compared(ref_ann, ref_group, hyp_ann, hyp_group),
     }
 
 
@@ -368,13 +394,45 @@ def load_with_campaign(corpus: str | Path | None, campaign: str | Path):
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     out.warnings = [_outside(p, folder) for p in out.warnings]
-    added = set(out.records.loc[out.records["file"].str.startswith(f"{ADDED}/"), "campaign"])
-    if added != {folder.name}:  # the loader renamed it (a campaign of that name is in the corpus) or it is empty
-        if folder.name in set(out.campaigns()) - added:
-            raise ValueError(f"the corpus already has a campaign named {folder.name!r}; rename the folder {folder}")
+    added = list(dict.fromkeys(out.records.loc[out.records["file"].str.startswith(f"{ADDED}/"), "campaign"]))
+    if not added:
         raise ValueError(f"{folder} holds no annotation record")
     out.root = root
-    return out, folder.name
+    return out, added[0]
+
+
+def resolve_judge(corpus=None, campaign: str | Path = ""):
+    """The corpus and the name of the judge ``campaign`` names: a model campaign's name, the path
+    of its folder (or of an annotation file in it) inside the corpus, or a factgenie campaign
+    folder outside it, whatever its name (read and added as a model campaign, see
+    :func:`load_with_campaign`). Returns ``(corpus, name)``; ``ValueError`` naming the judges
+    when ``campaign`` is none of these or a human campaign."""
+    from .analyses import judges
+    from .corpora import Corpus
+
+    loaded = corpus if isinstance(corpus, Corpus) else load(corpus)
+    name = str(campaign)
+    if name not in loaded.campaigns() and Path(name).exists():
+        inside = loaded.campaign_at(name)
+        if inside is not None:
+            name = inside
+        elif Path(name).is_dir() and not Path(name).resolve().is_relative_to(Path(loaded.root).resolve()):
+            loaded, name = load_with_campaign(loaded.root, name)
+        else:
+            raise ValueError(
+                f"{campaign} is inside the corpus but is no campaign folder of it "
+                f"(`hotelcheckspan campaigns {loaded.root}` lists them with their folders)"
+            )
+    if name in loaded.campaigns("human"):
+        raise ValueError(f"{name!r} is a human campaign, not an LLM judge (judges: {', '.join(judges.judges(loaded))})")
+    if name not in loaded.campaigns():
+        raise ValueError(
+            f"no campaign {name!r} in the corpus and no campaign folder at that path "
+            f"(judges: {', '.join(judges.judges(loaded)) or 'none'}; human campaigns: "
+            f"{', '.join(loaded.campaigns('human')) or 'none'}; `hotelcheckspan campaigns` lists every campaign "
+            "with its folder)"
+        )
+    return loaded, name
 
 
 def evaluate_judge(corpus=None, campaign: str | Path = "", *, n_boot: int = 1000, seed: int = 0) -> dict:
@@ -388,24 +446,8 @@ def evaluate_judge(corpus=None, campaign: str | Path = "", *, n_boot: int = 1000
     ``ValueError`` naming the available campaigns when the name is unknown.
     """
     from .analyses import judges
-    from .corpora import Corpus
 
     if not isinstance(n_boot, int) or isinstance(n_boot, bool) or n_boot < 1:
         raise ValueError(f"n_boot must be a positive whole number of bootstrap replicates, not {n_boot!r}")
-
-    loaded = corpus if isinstance(corpus, Corpus) else load(corpus)
-    name = str(campaign)
-    if name not in loaded.campaigns() and Path(name).is_dir():
-        folder = Path(name).resolve()
-        if folder.is_relative_to(Path(loaded.root).resolve()):  # a campaign of the corpus, given by its path
-            name = folder.name
-        else:
-            loaded, name = load_with_campaign(loaded.root, folder)
-    if name in loaded.campaigns("human"):
-        raise ValueError(f"{name!r} is a human campaign, not an LLM judge (judges: {', '.join(judges.judges(loaded))})")
-    if name not in loaded.campaigns():
-        raise ValueError(
-            f"no campaign {name!r} in the corpus and no campaign folder at that path "
-            f"(campaigns: {', '.join(loaded.campaigns()) or 'none'})"
-        )
+    loaded, name = resolve_judge(corpus, campaign)
     return judges.evaluate(loaded, name, n_boot=n_boot, seed=seed)

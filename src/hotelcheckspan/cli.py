@@ -1,4 +1,4 @@
-"""``hotelcheckspan`` command line: validate, standin, stats, f1, gamma, pearson, judge.
+"""``hotelcheckspan`` command line: validate, campaigns, standin, stats, f1, gamma, pearson, judge.
 
 Every failure prints one clear line per problem to stderr and exits 1; no tracebacks, no hangs.
 Warnings (quirks of real exports that factgenie computes with) are counted on stderr.
@@ -172,6 +172,21 @@ def cmd_stats(args) -> int:
     return 0
 
 
+def _side_words(side: dict) -> str:
+    """One side of a comparison for readers: its file and which of its groups."""
+    groups = side["groups"]
+    chosen = (
+        f"group {side['group']} of {len(groups)}"
+        if side["group"] is not None
+        else f"{len(groups)} groups pooled ({', '.join(groups)})"
+        if len(groups) > 1
+        else f"its one group ({groups[0]})"
+        if groups
+        else "no group"
+    )
+    return f"{side['file']}, {chosen}"
+
+
 def cmd_f1(args) -> int:
     result = _compared(
         args,
@@ -190,6 +205,7 @@ def cmd_f1(args) -> int:
         f"{result['examples']} examples, "
         f"{result['ref_count']} reference and {result['hyp_count']} hypothesis spans"
     )
+    print(" · ".join(f"{side}: {_side_words(result['compared'][side])}" for side in ("reference", "hypothesis")))
     rows = [{"category": "all", **{k: result[k] for k in ("precision", "recall", "f1", "ref_count", "hyp_count")}}]
     rows += [{"category": cat, **vals} for cat, vals in result.get("by_type", {}).items()]
     print(pd.DataFrame(rows).to_string(index=False, float_format=lambda x: f"{x:.3f}"))
@@ -200,15 +216,33 @@ def _judge_text(result: dict) -> str:
     """``judge`` for readers: the judge's rows of Tables 3, 5 and 6, its BACC and its rank."""
     digits = lambda x: f"{x:.3f}"  # noqa: E731
     bacc, rank = result["bacc"], {k: "unranked" if v is None else v for k, v in result["rank"].items()}
-    bacc = {k: "undefined" if v is None or pd.isna(v) else f"{v:.3f}" for k, v in bacc.items()}
+    bacc = {k: "undefined" if v is None or pd.isna(v) else f"{v:.3f}" for k, v in bacc.items() if k != "reason"}
     t3 = result["table3"]
     if not result["in_paper"]:  # its paper columns would be empty: the first line says so
         t3 = t3[[c for c in t3.columns if not str(c).startswith("paper ")]]
+    cmp = result["compared"]
+    refs = cmp["references"]
+    ceiling = cmp["ceiling"]
     lines = [
         f"judge {result['judge']}" + ("" if result["in_paper"] else " (not in the paper)"),
+        f"compared with: {len(refs)} human annotator set{'s' if len(refs) != 1 else ''} "
+        f"({', '.join(refs[:8])}{', ...' if len(refs) > 8 else ''}) of {', '.join(cmp['human_campaigns'])}, "
+        f"{cmp['human_records']} human records on the {cmp['examples']} examples compared; "
+        f"{cmp['judge_examples']} of them shared with the judge "
+        f"({cmp['examples_rule']})",
+        f"span F1: {cmp['f1']['definition']}",
+        f"human majority: {cmp['majority']['rule']}; {cmp['majority']['single_rater_examples']} examples have "
+        "one human set",
+        "human ceiling: "
+        + (
+            f"every pair of human sets sharing examples ({ceiling['pairs']} pair{'s' if ceiling['pairs'] != 1 else ''})"
+            if ceiling["defined"]
+            else f"none ({ceiling['reason']})"
+        ),
         f"rank among the corpus' {rank['of']} judges: {rank['soft']} by soft span F1, {rank['hard']} by hard, "
         f"{rank['bacc']} by balanced accuracy",
-        f"balanced accuracy against the human majority (any error): {bacc['estimate']} [{bacc['low']}, {bacc['high']}]",
+        f"balanced accuracy against the human majority (any error): {bacc['estimate']} [{bacc['low']}, {bacc['high']}]"
+        + (f" ({result['bacc']['reason']})" if result["bacc"]["reason"] else ""),
         *(
             ["it shares no example with the human annotators among those judges are compared on: unranked"]
             if len(result["table6"]) and (result["table6"]["pairs"] == 0).all()
@@ -255,13 +289,26 @@ def cmd_judge(args) -> int:
         raise CliError(f"--n-boot must be a positive whole number, not {args.n_boot}")
     if not root.is_dir():
         raise CliError(f"{root} is not a corpus folder")
-    corpus = corpora.load(root)
-    _warn_count(corpus.warnings, args.corpus)
-    result = api.evaluate_judge(corpus, args.campaign, n_boot=args.n_boot, seed=args.seed)
+    corpus, name = api.resolve_judge(root, args.campaign)
+    added = corpus.campaign_folders.get(name, "").startswith(f"{corpora.ADDED}/")
+    _warn_count(corpus.warnings, args.corpus + (f" and {args.campaign}" if added else ""))
+    result = api.evaluate_judge(corpus, name, n_boot=args.n_boot, seed=args.seed)
     if args.json:
         print(json.dumps(_plain(result), indent=1, allow_nan=False))
         return 0
     print(_judge_text(result))
+    return 0
+
+
+def cmd_campaigns(args) -> int:
+    corpus = corpora.load(args.path)
+    _warn_count(corpus.warnings, args.path)
+    table = corpus.campaign_table()
+    if args.json:
+        print(json.dumps(_plain(table), indent=1, allow_nan=False))
+        return 0
+    print(table.to_string(index=False))
+    print(f"\nnames: {corpora.NAME_RULE.splitlines()[0]} ... (see the methods page)")
     return 0
 
 
@@ -280,15 +327,25 @@ def _read_sides(ref: str, hyp: str) -> list:
 def _compared(args, measure, **options) -> dict:
     """``measure`` (``api.span_f1``, ``span_gamma`` or ``span_pearson``) of HYP against REF: both
     files read once, their warnings counted, the groups passed as written (so that an absent group
-    is named as the user named it) and a ValueError turned into one clear line."""
+    is named as the user named it) and a ValueError turned into one clear line. A side whose
+    groups are pooled is said on stderr (the result's ``compared`` says it too)."""
     sides = _read_sides(args.ref, args.hyp)
     _group(args.ref_group), _group(args.hyp_group)  # a value that is no group at all: one clear line
     try:
-        return measure(sides[0], sides[1], ref_group=args.ref_group, hyp_group=args.hyp_group, **options)
+        result = measure(sides[0], sides[1], ref_group=args.ref_group, hyp_group=args.hyp_group, **options)
     except ValueError as err:
         if isinstance(err, corpora.CorpusError):
             raise
         raise CliError(str(err)) from None
+    for name, flag in (("reference", "--ref-group"), ("hypothesis", "--hyp-group")):
+        side = result["compared"][name]
+        if side["group"] is None and len(side["groups"]) > 1:
+            print(
+                f"{name} {side['file']}: its {len(side['groups'])} annotator groups are pooled, as factgenie "
+                f"pools them ({flag} chooses one)",
+                file=sys.stderr,
+            )
+    return result
 
 
 def cmd_gamma(args) -> int:
@@ -350,6 +407,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_validate)
 
+    p = sub.add_parser("campaigns", help="list a corpus' campaigns: name, kind, folder, records, groups, spans")
+    p.add_argument("path")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_campaigns)
+
     p = sub.add_parser("standin", help="regenerate the bundled simulated corpus")
     p.add_argument("--out", required=True)
     p.add_argument("--seed", type=int, default=None, help="default: the seed of the bundled corpus")
@@ -392,7 +454,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("corpus", help="the corpus folder (factgenie layout)")
     p.add_argument(
         "campaign",
-        help="a model campaign of the corpus, or the path of a factgenie campaign folder outside it (added as one)",
+        help="a model campaign of the corpus (its name, as `hotelcheckspan campaigns` lists it, or its folder), "
+        "or the path of a factgenie campaign folder outside it, whatever its name (added as one)",
     )
     p.add_argument("--n-boot", type=int, default=1000, help="bootstrap replicates of every interval (default 1000)")
     p.add_argument("--seed", type=int, default=0)

@@ -104,12 +104,19 @@ def vote_distance(vote_table_frame: pd.DataFrame, reported: dict[str, list[int]]
     return pd.DataFrame(rows)
 
 
-def majority(votes_frame: pd.DataFrame, min_agree: int | None = None) -> pd.DataFrame:
+def majority(votes_frame: pd.DataFrame, min_agree: int | float | None = None) -> pd.DataFrame:
     """The human majority per example and type where it is clear (default: all but one rater
     agree, i.e. 3-1 or 4-0 of four, and more than half in any case, so two raters must both
-    agree); ``<NA>`` where it is not. Booleans: True = error."""
+    agree; an integer: at least that many raters; a float share: at least that share of the
+    example's raters, rounded up, so that 0.75 is 3-1 of four and one rater alone decides);
+    ``<NA>`` where it is not. Booleans: True = error."""
     n = votes_frame["raters"]
-    need = (n - 1).where(n - 1 > n / 2, n) if min_agree is None else min_agree
+    if min_agree is None:
+        need = (n - 1).where(n - 1 > n / 2, n)
+    elif isinstance(min_agree, float):
+        need = np.ceil(min_agree * n - 1e-9).astype(int)
+    else:
+        need = min_agree
     out = votes_frame[KEY].copy()
     for t in _labels(votes_frame):
         v = votes_frame[t]

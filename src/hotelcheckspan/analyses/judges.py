@@ -20,8 +20,6 @@ group of every human campaign, each pair of sets on the texts both annotated (ch
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 
@@ -38,6 +36,7 @@ LEADERBOARD_COLUMNS = [
     "rank",
     "judge",
     "in_paper",
+    "examples",
     "f1_soft",
     "f1_soft_low",
     "f1_soft_high",
@@ -50,6 +49,7 @@ LEADERBOARD_COLUMNS = [
     "bacc_low",
     "bacc_high",
     "rank_bacc",
+    "bacc_reason",
     "majority_examples",
     "majority_errors",
     "next",
@@ -65,30 +65,49 @@ def is_hotelcheckspan(corpus: Corpus) -> bool:
     return all(not s.select(corpus)[0].empty for s in HUMAN_SETS)
 
 
+def in_the_paper(corpus: Corpus, campaign: str) -> bool:
+    """Whether the paper reports ``campaign``: one of its five LLM campaigns or its human sets, in
+    the corpus the paper describes (another corpus' "o3-mini" is not the paper's)."""
+    return is_hotelcheckspan(corpus) and in_paper(campaign)
+
+
 def references(corpus: Corpus) -> list[AnnotatorSet]:
     """The human sets judges are scored against: the four of Tables 4-6 on HotelCheckSpan, else
-    every annotator group of every human campaign."""
+    every annotator group of every human campaign that annotated an example some judge annotated
+    (a group whose records are all on other examples has nothing to compare)."""
     if is_hotelcheckspan(corpus):
         return list(HUMAN_SETS)
-    return [g for c in corpus.campaigns("human") for g in groups_of(corpus, c)]
+    groups = [g for c in corpus.campaigns("human") for g in groups_of(corpus, c)]
+    judged = default_examples(corpus)
+    if judged is None:
+        return groups
+    return [g for g in groups if not g.select(corpus)[0][KEY].merge(judged, on=KEY).empty]
 
 
 def default_examples(corpus: Corpus) -> pd.DataFrame | None:
     """The examples judges are compared on: the stage-2 examples on HotelCheckSpan (Tables 4-6),
-    else None (every example both sides of a pair annotated)."""
-    return dataset_level.stage2_examples(corpus) if is_hotelcheckspan(corpus) else None
+    else the examples some judge annotated (None without judges), so that the humans' agreement
+    with each other (the ceiling) is measured where the judges are."""
+    if is_hotelcheckspan(corpus):
+        return dataset_level.stage2_examples(corpus)
+    rec = corpus.records
+    judged = rec.loc[rec["campaign"].isin(judges(corpus)), KEY].drop_duplicates().reset_index(drop=True)
+    return judged if len(judged) else None
 
 
-def majority_raters(corpus: Corpus, refs: list[AnnotatorSet]) -> tuple[list[AnnotatorSet], int | None]:
-    """The raters whose clear majority is the truth for BACC, and the votes it takes: on
-    HotelCheckSpan the four sets, 3-1 or 4-0 (the paper's rule, ``None``); elsewhere the groups
-    that annotated every text, at least three quarters of them agreeing (chapter 08)."""
+# the clear human majority outside HotelCheckSpan: at least this share of an example's human
+# raters agree (on HotelCheckSpan's four sets that is 3-1 or 4-0, the paper's rule)
+AGREE_SHARE = 0.75
+
+
+def majority_raters(corpus: Corpus, refs: list[AnnotatorSet]) -> tuple[list[AnnotatorSet], float | None]:
+    """The raters whose clear majority is the truth for BACC, and the rule: on HotelCheckSpan the
+    four sets, 3-1 or 4-0 (the paper's rule, ``None``); elsewhere every reference set, a
+    majority being clear on an example where at least :data:`AGREE_SHARE` of the sets that
+    annotated it agree (on an example only one set annotated, that set decides)."""
     if is_hotelcheckspan(corpus):
         return list(HUMAN_SETS), None
-    n = len(corpus.examples) if len(corpus.examples) else corpus.records[KEY].drop_duplicates().shape[0]
-    complete = [g for g in refs if g.select(corpus)[0][KEY].drop_duplicates().shape[0] >= n]
-    raters = complete if len(complete) >= 2 else refs
-    return raters, math.ceil(0.75 * len(raters))
+    return list(refs), AGREE_SHARE
 
 
 def comparisons(corpus: Corpus) -> list[dict]:
@@ -102,43 +121,50 @@ def comparisons(corpus: Corpus) -> list[dict]:
     return human + [{"name": f"humans vs {j}", "ref": specs, "hyp": [j]} for j in judges(corpus)]
 
 
-def _f1(corpus, names, refs, examples, n_boot, seed) -> pd.DataFrame:
-    """Span F1 (hard and soft) of every judge against every reference, and of every pair of
-    references (the ceiling), averaged over pairs with bootstrap intervals (Table 6's)."""
+def _board_comparisons(names, refs, examples) -> list[dict]:
+    """The leaderboard's span comparisons: every judge against every reference, and (the
+    ceiling) every pair of references."""
     specs = [r.spec for r in refs]
     extra = {} if examples is None else {"examples": examples}
     comps = [{"name": j, "ref": specs, "hyp": [j], **extra} for j in names]
-    comps += [{"name": CEILING, "ref": [a], "hyp": specs[i + 1 :], **extra} for i, a in enumerate(specs[:-1])]
-    pairs, counts = span_level.pairwise(corpus, comps)
-    return span_level.table6(pairs, counts, n_boot=n_boot, seed=seed)
+    return comps + [{"name": CEILING, "ref": [a], "hyp": specs[i + 1 :], **extra} for i, a in enumerate(specs[:-1])]
 
 
 def _bacc_ceiling(corpus, raters, examples, min_agree, n_boot, seed) -> dict:
     """Each human rater against the clear majority of the others (on any error), BACC averaged
-    over raters, with a bootstrap interval (one set of resamples for every rater)."""
-    if len(raters) < 3:
-        return {"bacc": float("nan"), "bacc_low": float("nan"), "bacc_high": float("nan")}
+    over raters, with a bootstrap interval (one set of resamples for every rater). Undefined
+    (with ``bacc_reason``) where fewer than two raters annotated a common example."""
+    undefined = {"bacc": float("nan"), "bacc_low": float("nan"), "bacc_high": float("nan")}
+    if len(raters) < (3 if min_agree is None else 2):
+        return undefined | {"bacc_reason": "fewer human annotator sets than a rater and a majority of others need"}
     blocks, frame = [], None
     all_marks = example_level.marks(corpus, raters, examples)
     for r in raters:
         others = all_marks[all_marks["rater"] != r.name]
-        need = None if min_agree is None else math.ceil(0.75 * (len(raters) - 1))
-        maj = example_level.majority(example_level.votes(others), need)
+        maj = example_level.majority(example_level.votes(others), min_agree)
         mine = all_marks[all_marks["rater"] == r.name]
         merged = maj[KEY + [ANY]].merge(mine[KEY + [ANY]], on=KEY, suffixes=("_h", "_m"))
         if frame is None:
-            frame = merged[KEY]
+            frame = all_marks[KEY].drop_duplicates().sort_values(KEY)
         merged = frame.merge(merged, on=KEY, how="left")
         known = merged[f"{ANY}_h"].notna().to_numpy()
         t = merged[f"{ANY}_h"].fillna(False).to_numpy(bool)
         p = merged[f"{ANY}_m"].fillna(False).to_numpy(bool)
         blocks.append(np.stack([t & p, t & ~p, ~t & p, ~t & ~p], axis=1) * known[:, None])
     counts = np.hstack(blocks).astype(float)
-    reduce = lambda sums: np.nanmean(sample_size._confusion(sums, "bacc"), axis=1)  # noqa: E731
+    compared = counts.reshape(len(counts), len(raters), 4).sum(axis=(0, 2)) > 0  # raters with a majority to meet
+    if not compared.any():
+        return undefined | {"bacc_reason": "no human annotator set meets a clear majority of the others on any example"}
+
+    def reduce(sums):  # BACC averaged over the raters compared (never a mean of an empty slice)
+        per_rater = sample_size._confusion(sums, "bacc")[:, compared]
+        known = ~np.isnan(per_rater)
+        return np.where(known.any(axis=1), np.nansum(per_rater, axis=1) / np.maximum(known.sum(axis=1), 1), np.nan)
+
     estimate = float(reduce(counts.sum(axis=0, keepdims=True))[0])
     reps = reduce(resampling.weights(len(counts), n_boot, np.random.default_rng(seed)) @ counts)
     low, high = resampling.interval(reps, LEVEL)
-    return {"bacc": estimate, "bacc_low": low, "bacc_high": high}
+    return {"bacc": estimate, "bacc_low": low, "bacc_high": high, "bacc_reason": None}
 
 
 def _tell_apart(result: dict) -> str:
@@ -148,6 +174,141 @@ def _tell_apart(result: dict) -> str:
     if result["n_needed"] <= n:
         return "yes" if result["n_high"] <= n else "uncertain"
     return "no"
+
+
+def _judge_examples(corpus, names, refs, examples) -> dict[str, int]:
+    """Per judge, the examples it shares with at least one reference set (within ``examples``)."""
+    human = pd.concat([r.select(corpus)[0][KEY] for r in refs], ignore_index=True).drop_duplicates()
+    if examples is not None:
+        human = human.merge(examples[KEY].drop_duplicates(), on=KEY)
+    rec = corpus.records
+    return {j: len(rec.loc[rec["campaign"] == j, KEY].drop_duplicates().merge(human, on=KEY)) for j in names}
+
+
+def describe(corpus: Corpus, refs: list[AnnotatorSet], raters, min_agree, examples, ceiling: dict) -> dict:
+    """What the judges were compared with, in words and numbers: every output carries it."""
+    campaigns = list(dict.fromkeys(r.campaign for r in refs))
+    human_ex = pd.concat([r.select(corpus)[0][KEY] for r in refs], ignore_index=True).drop_duplicates()
+    if examples is not None:
+        human_ex = human_ex.merge(examples[KEY].drop_duplicates(), on=KEY)
+    per_example = (
+        pd.concat([r.select(corpus)[0][KEY].drop_duplicates() for r in raters], ignore_index=True)
+        .merge(human_ex, on=KEY)
+        .value_counts()
+    )
+    rule = (
+        "at least 3 of the 4 sets agree (the paper's 3-1 or 4-0)"
+        if min_agree is None
+        else f"at least {min_agree:.0%} of the sets that annotated the example agree (one set alone decides)"
+    )
+    on_examples = pd.concat([r.select(corpus)[0][KEY] for r in refs], ignore_index=True).merge(human_ex, on=KEY)
+    return {
+        "references": [r.spec for r in refs],
+        "human_campaigns": campaigns,
+        "human_records": int(len(on_examples)),
+        "examples": int(len(human_ex)),
+        "examples_rule": "the stage-2 examples (Tables 4-6)"
+        if is_hotelcheckspan(corpus)
+        else "the examples some judge annotated",
+        "f1": {
+            "metric": span_level.BOOK_METRIC,
+            "convention": span_level.BOOK_CONVENTION,
+            "definition": "character overlap as factgenie 1.2.1 counts it, span lengths summed over every "
+            "example either side annotated (convention 'either'); soft: any category, hard: the "
+            "category must match; P, R and F1 of the judge against each reference set on the examples "
+            "both annotated, averaged over the reference sets (Table 6's averaging)",
+        },
+        "majority": {
+            "raters": [r.spec for r in raters],
+            "rule": rule,
+            "single_rater_examples": int((per_example == 1).sum()),
+        },
+        "ceiling": {
+            "defined": ceiling["pairs"] > 0,
+            "pairs": int(ceiling["pairs"]),
+            "reason": None
+            if ceiling["pairs"] > 0
+            else (
+                "one human annotator set: no pair of humans to agree with each other"
+                if len(refs) < 2
+                else "no two human annotator sets annotated a common example"
+            ),
+        },
+    }
+
+
+class Scored:
+    """Every judge of a corpus scored against its humans once: what :func:`leaderboard` and
+    :func:`evaluate` show, computed together (the span counts of every pair once, the majority
+    marks once)."""
+
+    def __init__(self, corpus: Corpus, names, examples, n_boot: int, seed: int, table6_comparisons=None):
+        self.corpus, self.names, self.examples = corpus, list(names), examples
+        self.refs = references(corpus)
+        self.raters, self.min_agree = majority_raters(corpus, self.refs)
+        board_comps = _board_comparisons(self.names, self.refs, examples)
+        extra = list(table6_comparisons or [])
+        pairs, counts = span_level.pairwise(corpus, board_comps + extra)
+        board = set(pairs.index[pairs["comparison"].isin({c["name"] for c in board_comps})])
+        self.f1 = span_level.table6(*_subset(pairs, counts, board), n_boot=n_boot, seed=seed)
+        self.table6 = (
+            span_level.table6(*_subset(pairs, counts, set(pairs.index) - board), n_boot=n_boot, seed=seed)
+            if extra
+            else None
+        )
+        self.table5 = example_level.models_vs_majority(
+            corpus,
+            self.names,
+            raters=self.raters,
+            examples=examples,
+            n_boot=n_boot,
+            seed=seed,
+            min_agree=self.min_agree,
+        )
+        ceiling_pairs = self.f1.loc[self.f1["comparison"] == CEILING, "pairs"]
+        self.ceiling_pairs = int(ceiling_pairs.max()) if len(ceiling_pairs) else 0
+        self.ceiling_bacc = _bacc_ceiling(corpus, self.raters, examples, self.min_agree, n_boot, seed)
+        self.examples_of = _judge_examples(corpus, self.names, self.refs, examples)
+        self.compared = describe(
+            corpus, self.refs, self.raters, self.min_agree, examples, {"pairs": self.ceiling_pairs}
+        )
+
+    def board(self) -> pd.DataFrame:
+        """The leaderboard's rows (see :func:`leaderboard`), without the neighbour columns."""
+        f1 = self.f1.set_index(["comparison", "match"])
+        bacc = self.table5[self.table5["label"] == ANY].set_index("model")
+        hcs = is_hotelcheckspan(self.corpus)
+        rows = []
+        for who in self.names:
+            row = {"judge": who, "in_paper": hcs and in_paper(who), "examples": self.examples_of[who]}
+            for match in ("soft", "hard"):
+                r = f1.loc[(who, match)]
+                row |= {f"f1_{match}": r["f1"], f"f1_{match}_low": r["f1_low"], f"f1_{match}_high": r["f1_high"]}
+            row |= {m: bacc.loc[who, m] for m in ("bacc", "bacc_low", "bacc_high")}
+            n_major = int(bacc.loc[who, "examples"])
+            row |= {"majority_examples": n_major, "majority_errors": int(bacc.loc[who, "majority_errors"])}
+            row["bacc_reason"] = (
+                None
+                if not pd.isna(row["bacc"])
+                else "it shares no example with the human annotators"
+                if self.examples_of[who] == 0
+                else "no example it annotated has a clear human majority on any error "
+                f"({self.compared['majority']['rule']})"
+            )
+            rows.append(row)
+        if self.ceiling_pairs > 0:
+            row = {"judge": CEILING, "in_paper": hcs, "examples": self.compared["examples"]}
+            for match in ("soft", "hard"):
+                r = f1.loc[(CEILING, match)]
+                row |= {f"f1_{match}": r["f1"], f"f1_{match}_low": r["f1_low"], f"f1_{match}_high": r["f1_high"]}
+            rows.append(row | self.ceiling_bacc)
+        return pd.DataFrame(rows)
+
+
+def _subset(pairs: pd.DataFrame, counts: pd.DataFrame, rows: set) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The pairs (and their per-example counts) of the given rows of ``pairs``."""
+    keep = pairs.index.isin(sorted(rows))
+    return pairs[keep], counts[counts["row"].isin(pairs.index[keep])]
 
 
 def leaderboard(
@@ -161,47 +322,33 @@ def leaderboard(
     n_resamples: int = 1000,
     n_outer: int = 100,
     n_inner: int = 200,
+    scored: Scored | None = None,
 ) -> pd.DataFrame:
     """Every judge (default: every model campaign of the corpus) ranked by soft span F1.
 
     Columns (:data:`LEADERBOARD_COLUMNS`): ``rank`` (by soft F1; the ceiling row has none),
-    ``judge``, ``in_paper`` (one of the paper's five), ``f1_soft``, ``f1_hard`` (span F1 against
+    ``judge``, ``in_paper`` (one of the paper's five, on the paper's corpus), ``examples`` (the
+    examples it shares with the human annotator sets), ``f1_soft``, ``f1_hard`` (span F1 against
     each reference set, averaged over them) and ``bacc`` (balanced accuracy against the clear
     human majority on any error), each with ``_low``/``_high`` bootstrap bounds (at
-    :data:`LEVEL`) and its own ``rank_*``; ``majority_examples`` and ``majority_errors`` (the
-    examples with a clear majority and how many of them it calls erroneous: the sample behind
-    BACC); then, for every judge but the last, ``next`` (the
-    judge ranked below it), ``n_needed, n_low, n_high`` (examples needed to order the two by
-    soft F1 in 95% of test sets, and its interval; ``inf`` beyond eight times the corpus) and
-    ``tell_apart`` ("yes", "uncertain", "no": whether this corpus' examples suffice). The last
-    row, ``judge`` = :data:`CEILING`, is the humans against each other: F1 averaged over every
-    pair of reference sets, BACC of each rater against the others' clear majority.
+    :data:`LEVEL`) and its own ``rank_*``; ``bacc_reason`` (why BACC is undefined, else None);
+    ``majority_examples`` and ``majority_errors`` (the examples with a clear majority and how many
+    of them it calls erroneous: the sample behind BACC); then, for every judge but the last,
+    ``next`` (the judge ranked below it), ``n_needed, n_low, n_high`` (examples needed to order
+    the two by soft F1 in 95% of test sets, and its interval; ``inf`` beyond eight times the
+    corpus) and ``tell_apart`` ("yes", "uncertain", "no": whether this corpus' examples suffice).
+    The last row, ``judge`` = :data:`CEILING`, is the humans against each other: F1 averaged over
+    every pair of reference sets sharing examples, BACC of each rater against the others' clear
+    majority; a corpus with no such pair (one human group) has no ceiling row.
+    ``board.attrs["compared"]`` says what was compared (:func:`describe`).
     ``distinguish=False`` leaves the neighbour columns empty (they take the most time).
     """
     names = judges(corpus) if names is None else list(names)
     if not names:
         raise ValueError("the corpus has no model campaign (no LLM judge) to rank")
-    refs = references(corpus)
     examples = default_examples(corpus) if examples is None else examples
-    f1 = _f1(corpus, names, refs, examples, n_boot, seed).set_index(["comparison", "match"])
-    raters, min_agree = majority_raters(corpus, refs)
-    table5 = example_level.models_vs_majority(
-        corpus, names, raters=raters, examples=examples, n_boot=n_boot, seed=seed, min_agree=min_agree
-    )
-    bacc = table5[table5["label"] == ANY].set_index("model")
-    rows = []
-    for who in [*names, CEILING]:
-        row = {"judge": who, "in_paper": is_hotelcheckspan(corpus) if who == CEILING else in_paper(who)}
-        for match in ("soft", "hard"):
-            r = f1.loc[(who, match)]
-            row |= {f"f1_{match}": r["f1"], f"f1_{match}_low": r["f1_low"], f"f1_{match}_high": r["f1_high"]}
-        if who == CEILING:
-            row |= _bacc_ceiling(corpus, raters, examples, min_agree, n_boot, seed)
-        else:
-            row |= {m: bacc.loc[who, m] for m in ("bacc", "bacc_low", "bacc_high")}
-            row |= {"majority_examples": bacc.loc[who, "examples"], "majority_errors": bacc.loc[who, "majority_errors"]}
-        rows.append(row)
-    out = pd.DataFrame(rows)
+    scored = scored if scored is not None else Scored(corpus, names, examples, n_boot, seed)
+    out = scored.board()
     judged = out["judge"] != CEILING
     for measure in ("soft", "hard", "bacc"):
         col = measure if measure == "bacc" else f"f1_{measure}"
@@ -218,7 +365,7 @@ def leaderboard(
                 corpus,
                 a,
                 b,
-                refs,
+                scored.refs,
                 measure="span F1",
                 match="soft",
                 examples=examples,
@@ -231,28 +378,39 @@ def leaderboard(
             out.loc[i, "tell_apart"] = _tell_apart(res)
     for col in ("n_needed", "n_low", "n_high"):
         out[col] = pd.to_numeric(out[col])
-    return out[LEADERBOARD_COLUMNS]
+    out = out[LEADERBOARD_COLUMNS]
+    out.attrs["compared"] = scored.compared
+    return out
+
+
+def _defined(value):
+    """A scalar for a result dict: None where undefined (NaN), a float otherwise."""
+    return None if value is None or pd.isna(value) else float(value)
 
 
 def evaluate(corpus: Corpus, judge: str, *, n_boot: int = 1000, seed: int = 0, figures: dict | None = None) -> dict:
     """One judge's rows of the book's tables, computed as the chapters compute them.
 
-    Returns a dict: ``judge``, ``in_paper``; ``table3`` (its row of Table 3 on HotelCheckSpan,
-    paper columns NaN for a judge the paper does not have; elsewhere its row of
-    :func:`dataset_level.campaign_table`); ``table5`` (:func:`example_level.models_vs_majority`
-    rows of the judge: agreement with the clear human majority, BACC, kappa and recall per type
-    and for any error, with intervals; computed with every judge, as chapter 03 does);
-    ``bacc`` (the "any error" BACC: ``estimate, low, high``); ``table6`` (the
-    :func:`span_level.table6` rows of the comparisons whose hypothesis includes the judge);
-    ``rank`` (``soft``, ``hard``, ``bacc``: its rank among the corpus' judges, None where its
-    score is undefined; ``of``: how many) and ``leaderboard`` (:func:`leaderboard` without the neighbour columns).
+    Returns a dict: ``judge``, ``in_paper``; ``compared`` (what it was compared with: the human
+    sets, the examples, the F1 definition, the majority rule and whether there is a ceiling;
+    :func:`describe`); ``table3`` (its row of Table 3 on HotelCheckSpan, paper columns NaN for a
+    judge the paper does not have; elsewhere its row of :func:`dataset_level.campaign_table`);
+    ``table5`` (:func:`example_level.models_vs_majority` rows of the judge: agreement with the
+    clear human majority, BACC, kappa and recall per type and for any error, with intervals;
+    computed with every judge, as chapter 03 does); ``bacc`` (the "any error" BACC: ``estimate,
+    low, high`` (None where undefined) and ``reason`` (why it is undefined, else None));
+    ``table6`` (the :func:`span_level.table6` rows of the comparisons whose hypothesis includes
+    the judge); ``rank`` (``soft``, ``hard``, ``bacc``: its rank among the corpus' judges, None
+    where its score is undefined; ``of``: how many) and ``leaderboard`` (:func:`leaderboard`
+    without the neighbour columns; no ceiling row where the corpus has no pair of humans).
     """
     available = judges(corpus)
     if judge not in available:
         known = ", ".join(corpus.campaigns()) or "none"
         raise ValueError(f"no campaign {judge!r} in the corpus (campaigns: {known})")
     examples = default_examples(corpus)
-    if is_hotelcheckspan(corpus):
+    hcs = is_hotelcheckspan(corpus)
+    if hcs:
         from ..reference import paper
 
         figures = figures if figures is not None else paper.figures()
@@ -262,26 +420,28 @@ def evaluate(corpus: Corpus, judge: str, *, n_boot: int = 1000, seed: int = 0, f
     else:
         t3 = dataset_level.campaign_table(corpus)
         table3 = t3[t3["campaign"] == judge].reset_index(drop=True)
-    refs = references(corpus)
-    raters, min_agree = majority_raters(corpus, refs)
-    t5 = example_level.models_vs_majority(
-        corpus, available, raters=raters, examples=examples, n_boot=n_boot, seed=seed, min_agree=min_agree
-    )
-    table5 = t5[t5["model"] == judge].reset_index(drop=True)
     comps = comparisons(corpus)
-    pairs, counts = span_level.pairwise(corpus, comps)
-    t6 = span_level.table6(pairs, counts, n_boot=n_boot, seed=seed)
+    scored = Scored(corpus, available, examples, n_boot, seed, table6_comparisons=comps)
+    table5 = scored.table5[scored.table5["model"] == judge].reset_index(drop=True)
     mine = [c["name"] for c in comps if judge in {AnnotatorSet.parse(h).campaign for h in c["hyp"]}]
-    table6 = t6[t6["comparison"].isin(mine)].reset_index(drop=True)
-    board = leaderboard(corpus, available, examples=examples, n_boot=n_boot, seed=seed, distinguish=False)
+    table6 = scored.table6[scored.table6["comparison"].isin(mine)].reset_index(drop=True)
+    board = leaderboard(
+        corpus, available, examples=examples, n_boot=n_boot, seed=seed, distinguish=False, scored=scored
+    )
     me = board[board["judge"] == judge].iloc[0]
     anyrow = table5[table5["label"] == ANY].iloc[0]
     return {
         "judge": judge,
-        "in_paper": in_paper(judge),
+        "in_paper": hcs and in_paper(judge),
+        "compared": scored.compared | {"judge_examples": int(me["examples"])},
         "table3": table3,
         "table5": table5,
-        "bacc": {"estimate": anyrow["bacc"], "low": anyrow["bacc_low"], "high": anyrow["bacc_high"]},
+        "bacc": {
+            "estimate": _defined(anyrow["bacc"]),
+            "low": _defined(anyrow["bacc_low"]),
+            "high": _defined(anyrow["bacc_high"]),
+            "reason": me["bacc_reason"],
+        },
         "table6": table6,
         "rank": {  # None where the judge's score is undefined (it shares no example with the humans)
             "soft": None if pd.isna(me["rank_soft"]) else int(me["rank_soft"]),

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import yaml
+from scipy import sparse
 
 from .. import paths
 from ..annotator_sets import NOT_IN_PAPER, AnnotatorSet, judges, parse_all
@@ -123,6 +124,7 @@ def pairwise(
     enc = _Encoded(corpus)
     comparisons = comparisons if comparisons is not None else load_comparisons(corpus=corpus)
     rows, counts = [], []
+    done: dict[tuple, np.ndarray] = {}  # a pair scored on the same examples in two comparisons is counted once
     for comp in comparisons:
         chosen = comp.get("examples")
         if isinstance(chosen, pd.DataFrame):  # the examples themselves (from Python, not the YAML)
@@ -138,9 +140,16 @@ def pairwise(
                 codes = codes if restrict is None else np.intersect1d(codes, restrict)
                 codes = codes[codes >= 0]
                 for match in matches:
-                    arr = span_f1.count_arrays(
-                        ref_side, hyp_side, enc.table.n_examples, enc.n_categories, match, metric, convention
-                    )[:, 0, codes]
+                    key = (ref_set, hyp_set, match, codes.tobytes())
+                    if key not in done:  # a pair sharing no example (groups on other texts) has no counts
+                        done[key] = (
+                            span_f1.count_arrays(
+                                ref_side, hyp_side, enc.table.n_examples, enc.n_categories, match, metric, convention
+                            )[:, 0, codes]
+                            if codes.size
+                            else np.zeros((len(COUNT_COLUMNS), 0))
+                        )
+                    arr = done[key]
                     sums = arr.sum(axis=1)
                     p, r, f = prf(*sums[:4])
                     rows.append(
@@ -197,20 +206,25 @@ def table6(
         uniq, pos = np.unique(codes[sel], return_inverse=True)
         n = uniq.size
         weights = resampling.weights(n, n_boot, rng)
-        per_pair = []
-        for row in np.unique(rows[sel]):
-            in_row = rows[sel] == row
-            mat = np.zeros((n, 4))
-            mat[pos[in_row]] = values[sel][in_row]
-            per_pair.append(np.stack(prf(*(weights @ mat).T)))
+        # every pair's per-example counts side by side, (examples, pairs x 4): one product with the
+        # weights gives every pair's replicate sums (integer counts: exact, whatever the order)
+        pair_rows, pair_of = np.unique(rows[sel], return_inverse=True)
+        # (sparse: most pairs of many annotator groups share a few examples)
+        cols = (pair_of[:, None] * 4 + np.arange(4)).ravel()
+        mat = sparse.csr_array((values[sel].ravel(), (np.repeat(pos, 4), cols)), shape=(n, pair_rows.size * 4))
+        sums = np.asarray((mat.T @ weights.T).T).reshape(n_boot, pair_rows.size, 4)
         # a pair sharing no example (a judge and a human set that annotated different examples) has
         # no P/R/F1: it is left out of the estimate, as it is of the replicates; none left, none
-        reps = np.mean(per_pair, axis=0) if per_pair else None  # (3, n_boot)
+        per_pair = np.stack(prf(*np.moveaxis(sums, 2, 0)), axis=1).transpose(2, 1, 0)  # (pairs, 3, n_boot)
+        per_pair = np.ascontiguousarray(per_pair)
+        reps = np.mean(per_pair, axis=0) if pair_rows.size else None  # (3, n_boot)
         compared = grp[grp["examples"] > 0]
         row = {"comparison": comp, "match": match, "pairs": len(compared)}
         for i, m in enumerate(("precision", "recall", "f1")):
             row[m] = float(compared[m].mean()) if len(compared) else np.nan
-            row[f"{m}_low"], row[f"{m}_high"] = resampling.interval(reps[i], level) if per_pair else (np.nan, np.nan)
+            row[f"{m}_low"], row[f"{m}_high"] = (
+                resampling.interval(reps[i], level) if reps is not None else (np.nan, np.nan)
+            )
         out.append(row)
     return pd.DataFrame(out)
 

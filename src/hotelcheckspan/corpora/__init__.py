@@ -7,14 +7,16 @@ validate, read_annotations).
 """
 
 from .corpus import KEY, RECORD_COLUMNS, SPAN_COLUMNS, Corpus
-from .layouts import EXAMPLE_COLUMNS, slug_frame
+from .layouts import ADDED, EXAMPLE_COLUMNS, NAME_RULE, slug_frame
 from .problems import ERROR, WARNING, CategoryMismatch, CorpusError, Problem
 from .reader import Annotations, load, read_annotations, read_corpus, validate
 
 __all__ = [
+    "ADDED",
     "ERROR",
     "EXAMPLE_COLUMNS",
     "KEY",
+    "NAME_RULE",
     "RECORD_COLUMNS",
     "SPAN_COLUMNS",
     "WARNING",

@@ -4,8 +4,10 @@ warnings found while reading it.
 Frames of a :class:`Corpus`:
 
 ``examples``
-    ``dataset, split, setup_id, example_idx`` (the key), ``description`` (the input; for a
-    factgenie export, the input as JSON text), ``summary`` (the annotated text), ``aspect,
+    ``dataset, split, setup_id, example_idx`` (the key), ``source`` (the input the text is
+    checked against; for a factgenie export, the input as JSON text), ``text`` (the annotated
+    text), ``description`` and ``summary`` (HotelCheckSpan's names of the same two columns,
+    equal to them), ``aspect,
     sources, description_words, description_sentences, summary_words`` and, where the input
     has them, ``segments, segments_dropped`` (segments before de-duplication, and how many it
     dropped).
@@ -58,6 +60,8 @@ class Corpus:
     configs: dict[str, dict] = field(default_factory=dict)
     campaign_categories: dict[str, list[str]] = field(default_factory=dict)
     warnings: list[Problem] = field(default_factory=list)
+    # campaign name -> its folder, relative to ``root`` (POSIX); names follow layouts.NAME_RULE
+    campaign_folders: dict[str, str] = field(default_factory=dict)
 
     @property
     def simulated(self) -> bool:
@@ -101,3 +105,39 @@ class Corpus:
     def campaigns(self, kind: str | None = None) -> list[str]:
         recs = self.records if kind is None else self.records[self.records["kind"] == kind]
         return list(dict.fromkeys(recs["campaign"]))
+
+    def campaign_table(self) -> pd.DataFrame:
+        """One row per campaign: ``campaign`` (its name, unique in the corpus), ``kind``, ``path``
+        (its folder below the corpus root), ``records, examples, groups, spans``."""
+        rec, sp = self.records, self.spans
+        rows = []
+        for name in self.campaigns():
+            mine = rec[rec["campaign"] == name]
+            rows.append(
+                {
+                    "campaign": name,
+                    "kind": mine["kind"].iloc[0],
+                    "path": self.campaign_folders.get(name, ""),
+                    "records": len(mine),
+                    "examples": len(mine[KEY].drop_duplicates()),
+                    "groups": int(mine["annotator_group"].nunique()),
+                    "spans": int((sp["campaign"] == name).sum()),
+                }
+            )
+        return pd.DataFrame(rows, columns=["campaign", "kind", "path", "records", "examples", "groups", "spans"])
+
+    def campaign_at(self, path: str | Path) -> str | None:
+        """The name of the campaign whose folder (or an annotation file in it) is ``path``, a path
+        inside the corpus (absolute, or relative to the corpus root or the working folder)."""
+        root = Path(self.root).resolve()
+        given = Path(path)
+        candidates = [given.resolve()] if given.is_absolute() else [(root / given).resolve(), given.resolve()]
+        for cand in candidates:
+            for folder in (cand, cand.parent, cand.parent.parent):  # the folder, a file in it, files/<file>
+                if not folder.is_relative_to(root):
+                    continue
+                rel = folder.relative_to(root).as_posix()
+                hit = next((n for n, f in self.campaign_folders.items() if f == rel), None)
+                if hit is not None:
+                    return hit
+        return None

@@ -172,6 +172,8 @@ def iter_jsonl(
     if data is None:
         return
     seen_any = False
+    malformed: list[Problem] = []
+    good = 0
     for lineno, raw in enumerate(data.split(b"\n"), start=1):
         if not raw.strip():
             continue
@@ -181,8 +183,9 @@ def iter_jsonl(
             continue
         obj, message = parse_json(line)
         if message:
-            problems.append(Problem(rel, lineno, "<json>", message))
+            malformed.append(Problem(rel, lineno, "<json>", message))
             continue
+        good += 1
         if not isinstance(obj, dict):
             problems.append(Problem(rel, lineno, "<json>", f"expected an object, got {type(obj).__name__}"))
             continue
@@ -192,5 +195,17 @@ def iter_jsonl(
             problems.extend(validation_problems(err, rel, lineno))
         except RecursionError:
             problems.append(Problem(rel, lineno, "<json>", "nested too deeply"))
+    if malformed and not good and len(malformed) > 1:  # e.g. a config.yaml given for its annotations.jsonl
+        problems.append(
+            Problem(
+                rel,
+                0,
+                "<json>",
+                f"not a JSON Lines file: none of its {len(malformed)} lines is JSON "
+                f"(line {malformed[0].line}: {malformed[0].message})",
+            )
+        )
+    else:
+        problems.extend(malformed)
     if not seen_any:
         problems.append(Problem(rel, 0, "", "is empty"))

@@ -29,12 +29,18 @@ from slugify import slugify
 
 from . import files
 from .corpus import KEY
-from .problems import DUPLICATE_OUTPUT, NO_INPUTS, SYMLINK_LOOP, WARNING, Problem, warning
+from .problems import DUPLICATE_OUTPUT, EMPTY_CAMPAIGN, NO_INPUTS, SYMLINK_LOOP, WARNING, Problem, warning
 from .schema import ConfigIn, ExampleIn, MetadataIn, OutputIn
 
 CONFIG_FILES = ("config.yaml", "metadata.json")
 TEXT_FOLDERS = ("outputs", "inputs")
+# ``source`` (the input the text is checked against) and ``text`` (the annotated text) are the
+# neutral names; ``description`` and ``summary`` are HotelCheckSpan's names for the same two
+# columns (aliases, equal to them), which the book's chapters on the paper use.
+ALIASES = {"description": "source", "summary": "text"}
 EXAMPLE_COLUMNS = KEY + [
+    "source",
+    "text",
     "description",
     "summary",
     "aspect",
@@ -258,8 +264,14 @@ def discover(root: Path, problems: list[Problem]) -> list[Campaign]:
                 )
             continue
         if folder not in by_folder:
-            problems.append(
-                Problem(_rel(config_file, root), 0, "", f"campaign {rel_folder}/ has no annotation file (*.jsonl)")
+            problems.append(  # factgenie lists such a campaign and computes nothing with it
+                warning(
+                    _rel(config_file, root),
+                    0,
+                    "",
+                    f"campaign {rel_folder}/ has no annotation file (*.jsonl): left out, as factgenie leaves it out",
+                    EMPTY_CAMPAIGN,
+                )
             )
             continue
         if not config:
@@ -281,15 +293,56 @@ def discover(root: Path, problems: list[Problem]) -> list[Campaign]:
     return campaigns
 
 
+# Where api.load_with_campaign links an outside campaign folder (``<corpus>/added-judge/model/<folder>``)
+ADDED = "added-judge"
+TOP_FOLDERS = ("annotations", "campaigns")
+KIND_FOLDERS = ("human", "model", "llm")
+
+
+def _name_parts(folder: Path, root: Path) -> list[str]:
+    """A campaign folder's path below ``annotations/<kind>/`` (or ``campaigns/``), as parts."""
+    parts = list(folder.relative_to(root).parts)
+    if parts and parts[0] in TOP_FOLDERS:
+        parts = parts[1:]
+    if len(parts) > 1 and parts[0] in KIND_FOLDERS:
+        parts = parts[1:]
+    return parts
+
+
 def _unique_names(campaigns: list[Campaign], root: Path) -> None:
-    """Campaigns are named by their folder; two folders with one name get their parents' names."""
-    names = [c.name for c in campaigns]
-    for c in campaigns:
-        if names.count(c.name) > 1:
-            parts = [
-                p for p in c.folder.relative_to(root).parts if p not in ("annotations", "campaigns", "human", "model")
-            ]
-            c.name = "-".join(parts)
+    """Name every campaign by one rule, from its path alone (:data:`NAME_RULE`)."""
+    added = [c for c in campaigns if c.folder.relative_to(root).parts[:1] == (ADDED,)]
+    own = [c for c in campaigns if c not in added]
+    for kind in dict.fromkeys(c.kind for c in own):
+        group = [c for c in own if c.kind == kind]
+        parts = [_name_parts(c.folder, root) for c in group]
+        common = 0
+        while all(len(p) > common + 1 for p in parts) and len({p[common] for p in parts}) == 1:
+            common += 1
+        for c, p in zip(group, parts):
+            c.name = "-".join(p[common:])
+    names = [c.name for c in own]
+    for c in own:
+        if names.count(c.name) > 1:  # a human and a model campaign with one name: the kind leads
+            c.name = f"{c.kind}-{c.name}"
+    names = [c.name for c in own]
+    for c in own:
+        if names.count(c.name) > 1:  # still one name (e.g. "a-b/c" and "a/b-c"): the whole path
+            c.name = "-".join(c.folder.relative_to(root).parts)
+    taken = {c.name for c in own}
+    for c in added:
+        c.name = c.folder.name if c.folder.name not in taken else f"{c.folder.name} (added)"
+
+
+NAME_RULE = """A campaign's name is its folder's path below ``annotations/<kind>/`` (or factgenie's
+``campaigns/``), without the leading folders every campaign of its kind shares, its parts joined
+by "-" (the last folder is always kept). So ``annotations/model/gpt-4o`` is "gpt-4o",
+``annotations/model/d2t-eval/iaa/zeroshot-gpt4o`` beside five other ``d2t-eval/iaa/`` judges is
+"zeroshot-gpt4o", and ``annotations/model/mt-eval/cot/llama3-3`` beside ``mt-eval/zeroshot/...``
+is "cot-llama3-3". Where a human and a model campaign would share a name, the kind leads
+("human-x", "model-x"). A folder added from outside the corpus (``hotelcheckspan judge CORPUS
+FOLDER``) is named by its own folder, "<name> (added)" where the corpus has a campaign of that name.
+The name depends on the corpus' folders only, never on the order they are read in."""
 
 
 # --- texts ----------------------------------------------------------------------------------
@@ -318,7 +371,10 @@ def fits_int64(values: pd.Series) -> bool:
 
 
 def _finish(rows: list[dict]) -> pd.DataFrame:
-    examples = pd.DataFrame(rows, columns=[c for c in EXAMPLE_COLUMNS if not c.endswith(("_words", "_sentences"))])
+    named = [c for c in EXAMPLE_COLUMNS if not c.endswith(("_words", "_sentences")) and c not in ALIASES.values()]
+    examples = pd.DataFrame(rows, columns=named)
+    for alias, neutral in ALIASES.items():
+        examples[neutral] = examples[alias]
     examples["description_words"] = _word_count(examples["description"])
     examples["description_sentences"] = _sentence_count(examples["description"])
     examples["summary_words"] = _word_count(examples["summary"])

@@ -25,6 +25,7 @@ DUPLICATE_SPAN = "duplicate-span"  # the same span twice in a record
 DUPLICATE_OUTPUT = "duplicate-output"  # the same output twice in outputs/
 NO_INPUTS = "no-inputs"  # an inputs/ file that holds no list of inputs (not shown)
 SYMLINK_LOOP = "symlink-loop"  # a folder reached again through a symlink (skipped)
+EMPTY_CAMPAIGN = "empty-campaign"  # a campaign folder with its config and no annotation file (left out)
 NO_CONFIG = "no-config"  # a lone annotation file read without its campaign's config
 UNPLACED = (MISPLACED, NOT_FOUND, PAST_END)  # span classes whose words or place are unknown
 

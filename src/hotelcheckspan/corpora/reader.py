@@ -161,7 +161,7 @@ def _check_spans(
                     rel,
                     lineno,
                     f"annotations.{i}.start",
-                    f"{what} although the campaign's config forbids overlaps; kept, as factgenie keeps it",
+                    f"{what} although {_overlap_rule(camp)}; kept, as factgenie keeps it",
                     WARNING,
                     P.OVERLAP,
                 )
@@ -169,6 +169,13 @@ def _check_spans(
         if e > reach:
             reach, reach_i = e, i
     return placed
+
+
+def _overlap_rule(camp: Campaign) -> str:
+    """Why an overlap is reported: the config's own setting, or its absence read as factgenie reads it."""
+    if "annotation_overlap_allowed" in camp.config:
+        return "the campaign's config forbids overlaps (annotation_overlap_allowed: false)"
+    return "the campaign's config does not allow overlaps (no annotation_overlap_allowed: factgenie reads it as false)"
 
 
 def _read_records(
@@ -350,6 +357,7 @@ def read_corpus(root: Path | str | None = None) -> tuple[Corpus, list[Problem]]:
         spans_df,
         {c.name: c.config for c in campaigns},
         {c.name: c.categories for c in campaigns},
+        campaign_folders={c.name: c.folder.relative_to(root).as_posix() for c in campaigns},
     )
     return corpus, ordered(problems)
 

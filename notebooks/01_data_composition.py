@@ -157,7 +157,7 @@ tables.versus(spans_rows, corpus)
 # about which of the paper's numbers is right.
 
 # %%
-tables.show(paper.inconsistencies("01_data_composition").drop(columns="chapter"))
+tables.inconsistencies("01_data_composition")
 
 # %% tags=["remove-input"]
 readings.glue_all(data_composition.readings(corpus, shape=shape, lengths=lengths, spans=spans_rows, dedup=dedup))

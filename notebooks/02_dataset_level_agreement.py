@@ -155,7 +155,7 @@ plots.type_shares(dataset_level.campaign_table(corpus, stage2, by_group=True))
 # about which of the paper's numbers is right.
 
 # %%
-tables.show(paper.inconsistencies("02_dataset_level_agreement").drop(columns="chapter"))
+tables.inconsistencies("02_dataset_level_agreement")
 
 # %% tags=["remove-input"]
 readings.glue_all(dataset_level_agreement.readings(corpus, t3=t3, t4=t4, effects=effects, stage2=stage2))

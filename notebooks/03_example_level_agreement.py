@@ -206,7 +206,7 @@ tables.show(
 # about which of the paper's numbers is right.
 
 # %%
-tables.show(paper.inconsistencies("03_example_level_agreement").drop(columns="chapter"))
+tables.inconsistencies("03_example_level_agreement")
 
 # %% tags=["remove-input"]
 readings.glue_all(

@@ -226,7 +226,7 @@ tables.show(span_level.hard_soft_ratio_check(reported))
 # (all under `notes` in `data/paper_figures.yaml`):
 
 # %%
-tables.show(paper.inconsistencies("04_span_level_agreement").drop(columns="chapter"))
+tables.inconsistencies("04_span_level_agreement")
 
 # %% [markdown]
 # **Verdict.** The paper's Table 6 is consistent with character overlap where every example's span

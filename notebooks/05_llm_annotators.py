@@ -147,7 +147,7 @@ tables.versus(
 # summary. The paper's own figures, side by side:
 
 # %%
-tables.show(paper.inconsistencies("05_llm_annotators").drop(columns="chapter"))
+tables.inconsistencies("05_llm_annotators")
 
 # %% [markdown]
 # (llm-types)=

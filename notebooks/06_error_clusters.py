@@ -263,7 +263,7 @@ readings.glue_all(
 # about which of the paper's numbers is right.
 
 # %%
-tables.show(paper.inconsistencies("06_error_clusters").drop(columns="chapter"))
+tables.inconsistencies("06_error_clusters")
 
 # %% [markdown]
 # ## Summary

@@ -73,7 +73,7 @@ from hotelcheckspan.book import plots, readings, report, tables
 from hotelcheckspan.book.readings import real_corpus
 
 plots.set_theme()
-corpus = hotelcheckspan.load(paths.REAL_CORPUS)
+corpus = hotelcheckspan.load(paths.real_corpus_dir())
 human = corpus.campaigns("human")[0]
 models = corpus.campaigns("model")
 groups = groups_of(corpus, human)
@@ -235,7 +235,7 @@ report.highlight(
 # ## Beyond F1 on real annotations: AC1, boundaries and error counts
 #
 # Gwet's AC1 beside Fleiss' kappa for the {glue:text}`n_complete` groups that annotated every
-# text, with the chance agreement each subtracts (see chapter 03 and the methods page):
+# text, with the chance agreement each subtracts (see {chapter}`03` and the methods page):
 
 # %%
 prevalence = example_level.prevalence(marks)
@@ -280,7 +280,7 @@ tables.show(beyond, columns=["comparison", "pairs", *span_measures.MEASURES])
 # ## γ beside F1 on the real corpus
 #
 # The same comparisons scored with Mathet et al.'s γ as `factgenie iaa gamma` computes it
-# ({glue:text}`gamma_mode` γ; see [chapter 04](gamma) and the [methods page](methods-gamma)): per text
+# ({glue:text}`gamma_mode` γ; see {chapter}`04`, [its γ section](gamma) and the [methods page](methods-gamma)): per text
 # where both sides marked something, their spans aligned at the least cost and that disorder
 # compared with chance ($\gamma = 1$ for identical spans, $0$ at chance level); texts only one
 # side marked get $S_\emptyset$ instead. Each row's γ is the mean over its pairs, beside hard F1.

@@ -81,7 +81,7 @@ report.corpus_banner(corpus)
 # pairs (hard: the type must match; soft: any type; the book's default span-F1 definition,
 # {glue:text}`convention`), and by balanced accuracy (BACC) against
 # the clear human majority on "any error" (all but one of the four sets agreeing, as in
-# chapter 03). Both prompts of gpt-4o and o3-mini are kept apart, which gives
+# {chapter}`03`). Both prompts of gpt-4o and o3-mini are kept apart, which gives
 # {glue:text}`n_pairs` pairs of {glue:text}`n_llms` campaigns. The full-set scores:
 
 # %%
@@ -212,7 +212,7 @@ ssp.interval_widths(widths, corpus_size=N)
 # r = {glue:text}`r`). The tests reach {glue:text}`target` power with about {glue:text}`t_n80` and
 # {glue:text}`r_n80` records (resampled; statsmodels' solvers: {glue:text}`t_sm80` and
 # {glue:text}`r_sm80`), {glue:text}`power_word` the {glue:text}`records` collected. Records are
-# treated as independent, as the tests assume; chapter 07 shows that ratings cluster by
+# treated as independent, as the tests assume; {chapter}`07` shows that ratings cluster by
 # annotator, so a campaign should count annotators as well as records.
 
 # %%
@@ -257,7 +257,7 @@ tables.show(ss.readable_plan(plan), decimals=3)
 # (public)=
 # ## The public corpus
 #
-# The public "LLMs as span annotators" corpus of chapter 08 {cite:p}`kasner2026spanannotators` has many
+# The public "LLMs as span annotators" corpus of {chapter}`08` {cite:p}`kasner2026spanannotators` has many
 # human annotators but only {glue:text}`public_examples` examples, so the within-corpus design can only go up to
 # its size, and the with-replacement design extrapolates from very little. Its LLM campaigns
 # are compared by span F1 against every human annotator group (BACC is left out: a clear

@@ -19,7 +19,7 @@
 # The dataset exists to evaluate LLMs as faithfulness judges against human span annotations. An
 # LLM judge is a factgenie model campaign: drop its export into the corpus (or point
 # `hotelcheckspan judge` at it) and it is scored wherever the paper's LLMs are, in Tables 3-6,
-# against the human majority, in chapter 05 and in the sample-size chapter. This chapter ranks
+# against the human majority, in {chapter}`05` and in the sample-size chapter. This chapter ranks
 # every judge of the corpus side by side:
 #
 # 1. How do the judges rank by span F1 against the human annotators and by balanced accuracy
@@ -27,13 +27,15 @@
 #    ([The leaderboard](leaderboard))
 # 2. Can this corpus tell each judge from the next one down? ([Neighbours](neighbours))
 # 3. How does the ranking look on real annotations? ([The real corpus](real-leaderboard))
-# 4. How do I score my own judge? ([Bring your own judge](byoj))
+# 4. How often do the judges hallucinate a span, repeat one or mark a whole sentence, and how do I
+#    have their spans and explanations reviewed? ([Review the judges](review))
+# 5. How do I score my own judge? ([Bring your own judge](byoj))
 #
 # Span F1 is the book's Table 6 definition (character overlap, soft: any category, hard: the
 # category must match), of the judge against each of the {glue:text}`n_references` human
 # annotator sets on the {glue:text}`n_examples` examples they share, averaged over the sets as
 # Table 6 averages its pairs; balanced accuracy (BACC) is on "any error" against the clear human
-# majority (chapter 03). Intervals are {glue:text}`level` percentile bootstrap intervals over examples.
+# majority ({chapter}`03`). Intervals are {glue:text}`level` percentile bootstrap intervals over examples.
 
 # %% tags=["remove-cell", "colab"]
 # Colab: clone the repository (package and data) and install it as the README says
@@ -54,11 +56,10 @@ except ImportError:
 
 # %%
 import hotelcheckspan
-from hotelcheckspan import paths
+from hotelcheckspan import paths, review
 from hotelcheckspan.analyses import judges
 from hotelcheckspan.book import plots, readings, report, tables
 from hotelcheckspan.book.readings import evaluate_your_judge
-from hotelcheckspan.corpora import CorpusError
 
 plots.set_theme()
 corpus = hotelcheckspan.load()
@@ -77,6 +78,14 @@ board = judges.leaderboard(corpus)
 tables.leaderboard(board)
 
 # %% [markdown]
+# Every leaderboard says what it compared: the human sets, the examples, the span F1 definition,
+# the majority rule and the ceiling (`hotelcheckspan judge` prints the same, its `--json` has it
+# under `compared`).
+
+# %% tags=["remove-input"]
+tables.compared(board)
+
+# %% [markdown]
 # {glue:text}`top_judge` leads with a soft F1 of {glue:text}`top_soft`, {glue:text}`top_vs_ceiling`
 # the humans' agreement with each other ({glue:text}`ceiling_soft`; hard {glue:text}`ceiling_hard`);
 # {glue:text}`placement`. {glue:text}`bacc_reading`
@@ -90,7 +99,7 @@ tables.leaderboard(board)
 # ## Neighbours: can this corpus tell them apart?
 #
 # For each judge and the next one down, the number of examples a test set needs so that it
-# orders the two by soft F1 as the full corpus does in {glue:text}`threshold` of draws (chapter 09's
+# orders the two by soft F1 as the full corpus does in {glue:text}`threshold` of draws ({chapter}`09`'s
 # `examples_needed`, test sets drawn with replacement), with its {glue:text}`level` interval. "yes": even the
 # interval's upper end fits in this corpus; "uncertain": the estimate fits, the upper end does
 # not; "no": the corpus is too small to order them.
@@ -107,32 +116,77 @@ tables.neighbours(board)
 # (real-leaderboard)=
 # ## The real corpus
 #
-# The public corpus of chapter 08 ("Large Language Models as Span Annotators", data-to-text) has
-# its own LLM campaigns and several human annotator groups. The same leaderboard: every group
-# against each judge, BACC against the groups' clear majority (three quarters of the groups that
-# annotated every text agreeing). Its texts are few, so its intervals are wide.
+# The public corpus "Large Language Models as Span Annotators" (data-to-text; MIT) has a test split
+# of {glue:text}`real_n_examples` texts from {glue:text}`real_n_systems` generating systems on
+# {glue:text}`real_n_domains` domains, each annotated by {glue:text}`real_humans_per_text` crowd
+# workers and by {glue:text}`real_n_judges_words` LLM judges: real annotations, not a simulation. The same leaderboard, against its human sets, with BACC against their clear majority
+# (where one set annotated a text, its mark decides; the table under the leaderboard says so).
+# `HOTELCHECKSPAN_REAL_DATA` points this section at any other factgenie corpus.
 
 # %%
-real_board = None
-try:
-    real_board = judges.leaderboard(hotelcheckspan.load(paths.REAL_CORPUS))
-except (CorpusError, OSError):
-    pass
-tables.leaderboard(real_board) if real_board is not None else None
+real = hotelcheckspan.load(paths.real_corpus_dir(paths.REAL_TEST_CORPUS))
+real_board = judges.leaderboard(real)
+tables.leaderboard(real_board)
+
+# %% tags=["remove-input"]
+tables.compared(real_board)
 
 # %%
-tables.neighbours(real_board) if real_board is not None else None
+tables.neighbours(real_board)
 
 # %% [markdown]
 # On the real corpus {glue:text}`real_top_judge` leads ({glue:text}`real_top_soft`),
-# {glue:text}`real_top_vs_ceiling` the human groups' agreement with each other
+# {glue:text}`real_top_vs_ceiling` the human sets' agreement with each other
 # ({glue:text}`real_ceiling_soft`); {glue:text}`real_placement`. {glue:text}`real_bacc_reading` Of its
 # {glue:text}`real_n_pairs` neighbouring pairs, its texts order {glue:text}`real_n_apart` with confidence,
 # {glue:text}`real_n_uncertain` with an uncertain margin and {glue:text}`real_n_not_apart` not at all.
+
+# %% [markdown]
+# (review)=
+# ## Review the judges: spans and explanations
 #
-# ```{glue:md} real_note
+# Section 5 of the paper found that gpt-4o and gemma-3 "frequently violated the core instruction
+# to select minimal spans, often highlighting entire sentences". Some of what a reviewer of a
+# judge's spans looks for needs no reviewer: a span whose text is nowhere in the output
+# (*Hallucination*), the same text reported again on one output (*Repeated*), a span of several
+# fragments or an ellipsis (*Hard to parse*), an empty span or a reason that points at the data
+# instead of the text (*No span given*, *Implicit span*), and the paper's two observations: spans
+# covering a whole sentence, and span length against the humans'. The methods page defines each
+# mark with examples. Every judge of every bundled corpus, beside its humans:
+
+# %%
+iaa = hotelcheckspan.load(paths.REAL_CORPUS)
+marks = review.marks_by_corpus({"stand-in": corpus, "d2t iaa": iaa, "d2t test": real})
+tables.review_marks(marks)
+
+# %% [markdown]
+# {glue:text}`review_reading`
+#
+# ```{glue:md} review_simulated_note
 # :format: myst
 # ```
+#
+# The rest needs a reviewer: is the span an error, is the explanation right. The review scheme of
+# the LLM-evaluator study (one row per span, all spans of one output together, evaluators
+# anonymised) is one command away. The first rows of the sheet for the real test split, as a
+# reviewer meets them (the judge behind each evaluator is in a separate key file):
+
+# %%
+review.preview(real, 6)[["output_id", "evaluator", "type", "text", "reason", "auto_whole_sentence"]]
+
+# %% [markdown]
+# ```bash
+# hotelcheckspan review export data/span-annotation-d2t-test --sample N -o review.xlsx  # N spans, stratified
+# # reviewers fill in error_mark, explanation_mark and the flags (drop-down lists), then:
+# hotelcheckspan review score review-alice.xlsx review-bob.xlsx --json
+# ```
+#
+# `review score` checks every completed sheet (an unknown mark, a missing one, a row not in the
+# export, a changed span: each named by file and row, all at once), de-anonymises the judges with
+# the key and reports, per judge, the share of spans that are real errors and the distribution of
+# explanation marks and flags with bootstrap intervals over outputs, and the reviewers' agreement
+# (Cohen's kappa and Gwet's AC1) on rows reviewed twice. No completed review is bundled, so no
+# reviewer marks are shown here.
 
 # %% [markdown]
 # (byoj)=
@@ -165,7 +219,7 @@ tables.show(
 # {glue:text}`table6_note`
 
 # %% tags=["remove-input"]
-readings.glue_all(evaluate_your_judge.readings(corpus, board, real_board, result))
+readings.glue_all(evaluate_your_judge.readings(corpus, board, real_board, result, marks, real))
 
 # %% [markdown]
 # ## Summary

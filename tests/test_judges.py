@@ -19,7 +19,7 @@ import pytest
 
 import hotelcheckspan
 from hotelcheckspan import cli as hcs_cli
-from hotelcheckspan import paths
+from hotelcheckspan import paths, review
 from hotelcheckspan.analyses import dataset_level, example_level, llm_annotators, span_level
 from hotelcheckspan.analyses import judges as J
 from hotelcheckspan.analyses import sample_size as ss
@@ -339,15 +339,17 @@ def test_chapter10_readings_cover_every_glued_name(corpus):
     from hotelcheckspan.book.readings import Passage, evaluate_your_judge
 
     board = J.leaderboard(corpus, n_boot=50, n_resamples=50, n_outer=5, n_inner=20)
-    values = evaluate_your_judge.readings(corpus, board, board)
+    real = load(paths.REAL_TEST_CORPUS)
+    marks = review.marks_by_corpus({"stand-in": corpus, "d2t test": real})
+    values = evaluate_your_judge.readings(corpus, board, board, None, marks, real)
     assert all(isinstance(v, (str, Passage)) for v in values.values())
+    assert values["real_n_systems"] == "four" and values["real_n_domains"] == "three"  # setup ids slugified
+    assert values["real_humans_per_text"] == "one or two"
     assert values["top_judge"] == board["judge"].iloc[0] and values["n_judges"] == "five"
     assert values["simulated_note"].text  # the stand-in says it is simulated
     source = (paths.REPO_ROOT / "notebooks" / "10_evaluate_your_judge.py").read_text(encoding="utf-8")
     glued = set(re.findall(r"\{glue:(?:text|md)\}`(\w+)", source)) | set(re.findall(r"```\{glue:md\} (\w+)", source))
     assert glued and glued <= set(values), sorted(glued - set(values))
-    without_real = evaluate_your_judge.readings(corpus, board, None)
-    assert set(without_real) == set(values) and without_real["real_top_judge"] == tables.DASH
 
 
 def test_stats_lists_the_judge_in_fixed_decimals(run, acme_root):

@@ -72,6 +72,8 @@ def test_layering_nothing_below_the_book_imports_it():
 
     root = paths.REPO_ROOT / "src" / "hotelcheckspan"
     above = {"reference": ("book", "simulation", "analyses", "corpora", "metrics")}
+    # the package's vocabulary of bad input (Problem, CorpusError) is shared by every layer
+    allowed = {"hotelcheckspan.corpora.problems"}
     wrong = []
     for layer in ("simulation", "corpora", "metrics", "analyses", "reference"):
         forbidden = ("book", *above.get(layer, ()))
@@ -89,6 +91,8 @@ def test_layering_nothing_below_the_book_imports_it():
                     names = [a.name for a in node.names]
                 for name in names:
                     parts = name.split(".")
+                    if name.startswith(tuple(allowed)):
+                        continue
                     if parts[:1] == ["hotelcheckspan"] and len(parts) > 1 and parts[1] in forbidden:
                         wrong.append(f"{path.relative_to(root)}: imports {name}")
     assert not wrong, "\n".join(sorted(set(wrong)))
@@ -131,4 +135,4 @@ def test_the_inconsistencies_issue_18_lists_are_flagged_with_arithmetic_that_hol
 @pytest.mark.parametrize("chapter", sorted(set(paper.inconsistencies()["chapter"])))
 def test_every_inconsistency_is_shown_by_its_chapter(chapter):
     source = (paths.REPO_ROOT / "notebooks" / f"{chapter}.py").read_text(encoding="utf-8")
-    assert f'paper.inconsistencies("{chapter}")' in source
+    assert f'tables.inconsistencies("{chapter}")' in source

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from hotelcheckspan import review
 from hotelcheckspan.analyses import dataset_level, impressions, judges, llm_annotators
 from hotelcheckspan.book import tables
 from hotelcheckspan.corpora import KEY
@@ -84,6 +85,9 @@ def rendered(toy):
         "dropdown": tables.dropdown(tables.sizes(dataset_level.sizes(toy))),
         "leaderboard": tables.leaderboard(board),
         "neighbours": tables.neighbours(board),
+        "compared": tables.compared(board),
+        "inconsistencies": tables.inconsistencies("01_data_composition"),
+        "review_marks": tables.review_marks(review.marks_by_corpus({"toy": toy})),
     }
 
 

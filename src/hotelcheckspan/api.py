@@ -412,7 +412,7 @@ def resolve_judge(corpus=None, campaign: str | Path = ""):
 
     loaded = corpus if isinstance(corpus, Corpus) else load(corpus)
     name = str(campaign)
-    if name not in loaded.campaigns() and Path(name).exists():
+    if name not in loaded.campaigns() and (Path(name).exists() or (Path(loaded.root) / name).exists()):
         inside = loaded.campaign_at(name)
         if inside is not None:
             name = inside

@@ -1,4 +1,4 @@
-"""``hotelcheckspan`` command line: validate, campaigns, standin, stats, f1, gamma, pearson, judge.
+"""``hotelcheckspan`` command line: validate, campaigns, standin, stats, f1, gamma, pearson, judge, review.
 
 Every failure prints one clear line per problem to stderr and exits 1; no tracebacks, no hangs.
 Warnings (quirks of real exports that factgenie computes with) are counted on stderr.
@@ -23,6 +23,7 @@ from .analyses import dataset_level
 from .annotator_sets import parse_group
 from .corpora import problems as severity
 from .metrics import span_f1
+from .review import command as review_command
 
 
 class CliError(Exception):
@@ -472,6 +473,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     _pair_parser(sub, "pearson", "correlation of per-example error counts (factgenie iaa pearson)", cmd_pearson)
+    review_command.add_parser(sub)
     return parser
 
 

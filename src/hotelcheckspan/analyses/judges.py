@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..annotator_sets import HUMAN_SETS, AnnotatorSet, groups_of, in_paper, judges
+from ..annotator_sets import HUMAN_SETS, AnnotatorSet, group_labels, groups_of, in_paper, judges
 from ..categories import ANY
 from ..corpora import KEY, Corpus
 from ..metrics import resampling
@@ -185,6 +185,16 @@ def _judge_examples(corpus, names, refs, examples) -> dict[str, int]:
     return {j: len(rec.loc[rec["campaign"] == j, KEY].drop_duplicates().merge(human, on=KEY)) for j in names}
 
 
+def _specs(sets: list[AnnotatorSet]) -> list[str]:
+    """Annotator sets as readers write them, a campaign's groups all as letters or all as numbers
+    (never "A ... Z, 26")."""
+    labels = {}
+    for campaign in dict.fromkeys(s.campaign for s in sets):
+        groups = [s.group for s in sets if s.campaign == campaign and s.group is not None]
+        labels |= {(campaign, g): lab for g, lab in zip(sorted(groups), group_labels(groups))}
+    return [s.spec if s.group is None else f"{s.campaign}/{labels[(s.campaign, s.group)]}" for s in sets]
+
+
 def describe(corpus: Corpus, refs: list[AnnotatorSet], raters, min_agree, examples, ceiling: dict) -> dict:
     """What the judges were compared with, in words and numbers: every output carries it."""
     campaigns = list(dict.fromkeys(r.campaign for r in refs))
@@ -203,7 +213,7 @@ def describe(corpus: Corpus, refs: list[AnnotatorSet], raters, min_agree, exampl
     )
     on_examples = pd.concat([r.select(corpus)[0][KEY] for r in refs], ignore_index=True).merge(human_ex, on=KEY)
     return {
-        "references": [r.spec for r in refs],
+        "references": _specs(refs),
         "human_campaigns": campaigns,
         "human_records": int(len(on_examples)),
         "examples": int(len(human_ex)),
@@ -219,7 +229,7 @@ def describe(corpus: Corpus, refs: list[AnnotatorSet], raters, min_agree, exampl
             "both annotated, averaged over the reference sets (Table 6's averaging)",
         },
         "majority": {
-            "raters": [r.spec for r in raters],
+            "raters": _specs(raters),
             "rule": rule,
             "single_rater_examples": int((per_example == 1).sum()),
         },
@@ -379,6 +389,7 @@ def leaderboard(
     for col in ("n_needed", "n_low", "n_high"):
         out[col] = pd.to_numeric(out[col])
     out = out[LEADERBOARD_COLUMNS]
+    out = out.astype({"examples": "Int64", "majority_examples": "Int64", "majority_errors": "Int64"})
     out.attrs["compared"] = scored.compared
     return out
 

@@ -195,10 +195,13 @@ class Table:
     """A formatted table: ``frame`` holds the display strings (one per cell), ``numeric`` says
     which columns are right-aligned. Displays as HTML in a notebook, as text in a console."""
 
-    def __init__(self, frame: pd.DataFrame, numeric: Sequence[bool], caption: str | None = None):
+    def __init__(self, frame: pd.DataFrame, numeric: Sequence[bool], caption: str | None = None, cards: bool = False):
         self.frame = frame
         self.numeric = list(numeric)
         self.caption = caption
+        # on a phone (below 700 px) each row becomes a card of "header: value" lines, so a
+        # paper-vs-corpus row's label and arithmetic are never cut off
+        self.cards = cards
 
     def to_html(self) -> str:
         """Deterministic HTML (no random ids, so stored outputs compare strictly)."""
@@ -213,16 +216,23 @@ class Table:
             f'<th style="text-align:{a}{";min-width:12em" if w else ""}">{escape(str(c))}</th>'
             for c, a, w in zip(self.frame.columns, align, wide)
         )
+        labels = [escape(str(c), quote=True) for c in self.frame.columns]
         body = "".join(
             "<tr>"
             + "".join(
-                f'<td style="text-align:{a}">{_cell_html(v, n)}</td>' for v, a, n in zip(row, align, self.numeric)
+                f'<td data-label="{lab}" style="text-align:{a}">{_cell_html(v, n)}</td>'
+                for v, a, n, lab in zip(row, align, self.numeric, labels)
             )
             + "</tr>"
             for row in self.frame.itertuples(index=False)
         )
         cap = f"<caption>{escape(self.caption)}</caption>" if self.caption else ""
-        return f'<table class="dataframe hcs-table">{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+        kind = "hcs-table hcs-cards" if self.cards else "hcs-table"
+        # the scroll box keeps a wide table inside the column, its first column sticky (tables.css)
+        return (
+            f'<div class="hcs-scroll"><table class="dataframe {kind}">{cap}<thead><tr>{head}</tr></thead>'
+            f"<tbody>{body}</tbody></table></div>"
+        )
 
     def _repr_html_(self) -> str:
         return self.to_html()
@@ -256,6 +266,7 @@ def show(
     columns: Sequence[str] | None = None,
     signed: Sequence[str] = (),
     caption: str | None = None,
+    cards: bool = False,
 ) -> Table:
     """Format a tidy frame for readers (see the module docstring for the rules).
 
@@ -300,7 +311,7 @@ def show(
             name = f"{name} [95% CI]"
         out[name] = list(cells)
         numeric.append(bool(is_num or mixed_num or col in pcols or col in bounds))
-    return Table(pd.DataFrame(out, columns=list(out)), numeric, caption)
+    return Table(pd.DataFrame(out, columns=list(out)), numeric, caption, cards)
 
 
 def record(mapping: Mapping, *, labels: Mapping[str, str] | None = None, decimals: int = 3) -> Table:
@@ -410,7 +421,7 @@ def versus(
             line["Figure is"] = DASH if absent else figure_label(key, est if both else None, d, path=provenance)
         out.append(line)
     frame = pd.DataFrame(out)
-    return Table(frame, [False, True, True, True] + ([False] if simulated else []))
+    return Table(frame, [False, True, True, True] + ([False] if simulated else []), cards=True)
 
 
 def side_by_side(
@@ -442,7 +453,7 @@ def side_by_side(
             fmt(o) if theirs is None or a else f"{fmt(o)} ({fmt(t)})"
             for o, t, a in zip(ours, theirs if theirs is not None else ours, absent)
         ]
-    return Table(pd.DataFrame(out), [False] + [True] * len(cols))
+    return Table(pd.DataFrame(out), [False] + [True] * len(cols), cards=True)
 
 
 def not_in_paper(frame: pd.DataFrame) -> list[bool]:
@@ -665,3 +676,60 @@ def neighbours(frame: pd.DataFrame) -> Table:
             "tell_apart": "Can this corpus tell them apart?",
         },
     )
+
+
+def compared(board: pd.DataFrame) -> Table:
+    """What ``judges.leaderboard`` compared (``board.attrs["compared"]``), one row per fact: the
+    human sets, the examples, the span F1 definition, the majority rule, the ceiling."""
+    c = board.attrs["compared"]
+    refs = c["references"]
+    shown = ", ".join(refs[:6]) + (f" and {len(refs) - 6} more" if len(refs) > 6 else "")
+    ceiling = c["ceiling"]
+    rows = [
+        ("Human annotator sets", f"{len(refs)}: {shown} ({c['human_records']:,} records)"),
+        ("Examples", f"{c['examples']:,}, {c['examples_rule']}"),
+        ("Span F1", c["f1"]["definition"]),
+        (
+            "Human majority (BACC)",
+            f"{c['majority']['rule']}; "
+            f"{c['majority']['single_rater_examples']:,} examples have one human set",
+        ),
+        (
+            "Ceiling",
+            f"{ceiling['pairs']:,} pair(s) of human sets" if ceiling["defined"] else f"none: {ceiling['reason']}",
+        ),
+    ]
+    return show(pd.DataFrame(rows, columns=["what", "here"]), headers={"what": "Compared", "here": "Here"})
+
+
+def review_marks(frame: pd.DataFrame) -> Table:
+    """``review.marks_by_corpus``: per corpus and judge (and the humans), the share of spans each
+    automatic review mark holds, span length in words and against the humans'."""
+    shares = [c for c in frame.columns if c.endswith("_share")]
+    out = frame.copy()
+    for c in shares:
+        out[c] = out[c] * 100
+    return show(
+        out,
+        columns=["corpus", "judge", "spans", *shares, "mean_words", "words_vs_humans"],
+        headers={
+            "corpus": "Corpus",
+            "judge": "Judge",
+            "spans": "Spans",
+            "no_span_share": "No span (%)",
+            "hallucination_share": "Hallucination (%)",
+            "repeated_share": "Repeated (%)",
+            "hard_to_parse_share": "Hard to parse (%)",
+            "implicit_span_share": "Implicit span (%)",
+            "whole_sentence_share": "Whole sentence (%)",
+            "mean_words": "Words per span",
+            "words_vs_humans": "× humans",
+        },
+        decimals={**{c: 1 for c in shares}, "mean_words": 1, "words_vs_humans": 2, "spans": 0},
+    )
+
+
+def inconsistencies(chapter: str) -> Table:
+    """The paper's own inconsistencies a chapter discusses (``paper.inconsistencies``), each with
+    its arithmetic, as cards on a phone."""
+    return show(paper.inconsistencies(chapter).drop(columns="chapter"), cards=True)

@@ -94,7 +94,7 @@ def inconsistencies(chapter: str | None = None) -> pd.DataFrame:
     return notes if chapter is None else notes[notes["chapter"] == chapter].reset_index(drop=True)
 
 
-def _lookup(tree, key: str):
+def lookup(tree, key: str):
     """Resolve a ``/``-separated path (``.`` also accepted where unambiguous) in a nested mapping;
     returns (path tuple, value) or raises KeyError."""
     parts: list = []
@@ -121,12 +121,12 @@ def _lookup(tree, key: str):
 def resolve(key: str) -> tuple:
     """The path of a figure key as a tuple of its levels (``"dataset/span_words/mean"`` ->
     ``("dataset", "span_words", "mean")``); KeyError when the paper has no such figure."""
-    return _lookup(figures(), key)[0]
+    return lookup(figures(), key)[0]
 
 
 def value(key: str):
     """The paper's figure at ``key``; KeyError when the paper has no such figure."""
     try:
-        return _lookup(figures(), key)[1]
+        return lookup(figures(), key)[1]
     except KeyError:
         raise KeyError(f"{key!r} is not a figure in {paths.PAPER_FIGURES.name}") from None

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ... import review
 from ...analyses import judges, sample_size
 from ...annotator_sets import AnnotatorSet
+from ...corpora import KEY, slug_frame
 from .. import prose, tables
 from . import Passage, simulated_only
 
@@ -84,6 +86,8 @@ def _bacc_reading(ranked: pd.DataFrame, top: str) -> tuple[str, str]:
 
 def _board_readings(board: pd.DataFrame, prefix: str) -> dict[str, str]:
     """The readings shared by both corpora, names prefixed (``""`` or ``"real_"``)."""
+    if judges.CEILING not in set(board["judge"]):
+        raise ValueError(f"chapter 10 reads a leaderboard against its ceiling; this one has none: {board.attrs}")
     ranked, ceiling = _ranked(board), _ceiling(board)
     top = ranked.iloc[0]
     apart = _apart(board)
@@ -144,12 +148,48 @@ def _simulation() -> str:
     )
 
 
+def _review_reading(marks: pd.DataFrame) -> str:
+    """Per corpus, the judge whose spans most often cover a whole sentence against the humans'
+    share, at the precision the table shows (one decimal of a percentage)."""
+    said = []
+    for name, rows in marks.groupby("corpus", sort=False):
+        humans = rows[rows["judge"] == review.marks.HUMANS].iloc[0]
+        llms = rows[(rows["judge"] != review.marks.HUMANS) & (rows["spans_with_text"] > 0)]
+        shown = (llms["whole_sentence_share"] * 100).round(1)
+        top = llms.loc[shown == shown.max(), "judge"].tolist()
+        human = round(float(humans["whole_sentence_share"]) * 100, 1)
+        above = int((shown > human).sum())
+        said.append(
+            f"on the {name} corpus {prose.names(top)} {'marks' if len(top) == 1 else 'mark'} whole sentences most "
+            f"often ({tables.number(shown.max(), 1)}% of {'its' if len(top) == 1 else 'their'} spans, the humans "
+            f"{tables.number(human, 1)}%; {prose.count_words(above)} of {prose.count_words(len(llms))} judges above "
+            "the humans)"
+        )
+    hallucinated = marks.loc[marks["judge"] != review.marks.HUMANS, "hallucination_share"]
+    none = "no judge's span is a hallucination" if (hallucinated.fillna(0) == 0).all() else ""
+    text = "; ".join(said)
+    return text[0].upper() + text[1:] + "." + (f" In these corpora {none}." if none else "")
+
+
+def _review_simulation() -> str:
+    return (
+        "On the simulated stand-in the judges' span boundaries were widened by hand, campaign by campaign, "
+        "in the order of the paper's Table 3 lengths (see the data sheet), so its whole-sentence shares "
+        "and span lengths restate that setting; only the real corpora's rows are evidence."
+    )
+
+
 def readings(
-    corpus, board: pd.DataFrame, real_board: pd.DataFrame | None = None, result: dict | None = None
+    corpus,
+    board: pd.DataFrame,
+    real_board: pd.DataFrame | None = None,
+    result: dict | None = None,
+    marks: pd.DataFrame | None = None,
+    real=None,
 ) -> dict[str, str | Passage]:
     """Every value chapter 10's prose needs, from the leaderboards the chapter shows (``board``
-    on ``corpus``; ``real_board`` on the real corpus, when it was available) and the
-    ``evaluate_judge`` result it shows the Table 6 rows of."""
+    on ``corpus``; ``real_board`` on the real corpus), the ``evaluate_judge`` result it shows the
+    Table 6 rows of and the automatic review marks (``review.marks_by_corpus``)."""
     out: dict[str, str | Passage] = _board_readings(board, "")
     out["n_examples"] = tables.number(
         len(judges.default_examples(corpus)) if judges.is_hotelcheckspan(corpus) else len(corpus.examples)
@@ -161,8 +201,26 @@ def readings(
     out["table6_note"] = table6_note(corpus, result) if result is not None else ""
     if real_board is not None:
         out |= _board_readings(real_board, "real_")
-        out["real_note"] = Passage("")
-    else:
-        out |= {"real_" + k: tables.DASH for k in _board_readings(board, "")}
-        out["real_note"] = Passage("The real corpus is not available here, so its leaderboard is left out.")
+        c = real_board.attrs["compared"]
+        out["real_n_examples"] = f"{c['examples']:,}"
+        out["real_n_judges_words"] = prose.count_words(len(_ranked(real_board)))
+    if real is not None:
+        ex = real.examples
+        out["real_n_systems"] = prose.count_words(slug_frame(ex)["setup_id"].nunique())  # as factgenie joins them
+        out["real_n_domains"] = prose.count_words(ex["dataset"].nunique())
+        sets_per_text = (
+            real.records[real.records["kind"] == "human"]
+            .merge(ex[KEY], on=KEY)
+            .groupby(KEY)["annotator_group"]
+            .nunique()
+        )
+        lo, hi = int(sets_per_text.min()), int(sets_per_text.max())
+        out["real_humans_per_text"] = (
+            prose.count_words(lo)
+            if lo == hi
+            else f"{prose.count_words(lo)} {'or' if hi == lo + 1 else 'to'} {prose.count_words(hi)}"
+        )
+    if marks is not None:
+        out["review_reading"] = _review_reading(marks)
+        out["review_simulated_note"] = simulated_only(corpus, _review_simulation())
     return out

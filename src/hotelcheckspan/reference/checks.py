@@ -1,0 +1,1215 @@
+"""The paper checked by rule: relations among its figures, declared as data beside them
+(``data/paper_relations.yaml``), checked by a small engine, and what its own tables imply.
+
+Reading the paper finds a new list of problems each pass; rules find the same list every time.
+The rules are those the field uses to check a paper's figures (statcheck, GRIM and GRIMMER, the
+arithmetic of tables) and a few this paper's tables call for (kappa from a vote histogram, a
+judge's agreement with a clear majority, claims as predicates over tables). See ``RULES``.
+
+Rounding. A figure printed with d decimals stands for any value within ±0.5·10^-d of it: a
+float input takes the relation's ``tolerance`` (the half-unit of the decimals the paper prints;
+an input may set its own), an integer input is an exact count unless it says otherwise, and the
+reported value is taken at ±``tolerance``. A relation is *consistent* if some choice of
+unrounded inputs inside their intervals gives a value inside the reported value's interval
+(interval arithmetic: every rule's formula is monotone in each input, so its range over the box
+of inputs is spanned by the box's corners, which the engine evaluates). Predicates are consistent
+if the claim holds somewhere in that box (the paper gets the benefit of its rounding), and say so
+when it holds only there and not at the printed values. Verdicts: "consistent", "inconsistent",
+"not checkable" (a text against a text, or a figure the paper does not give).
+
+Frames:
+
+``run(relations, figures)``
+    one row per relation: ``id, section, rule, claim, inputs, computed, reported, tolerance,
+    verdict, reason`` (all text but the verdict's reasons; ``inputs`` reads ``name = value; ...``).
+``implied(figures)``
+    one row per quantity the paper's tables imply: ``id, section, quantity, inputs, value, low,
+    high, shown, method`` (``value`` at the printed figures, ``low``/``high`` over their rounding,
+    ``shown`` the same for readers).
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import math
+import operator
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import yaml
+from scipy import stats
+from statsmodels.stats.power import NormalIndPower, TTestIndPower
+
+from .. import paths
+from ..corpora.problems import CorpusError, Problem
+from . import paper
+
+RELATIONS_FILE = paths.DATA_ROOT / "paper_relations.yaml"
+CONSISTENT, INCONSISTENT, NOT_CHECKABLE = VERDICTS = ("consistent", "inconsistent", "not checkable")
+COLUMNS = ["id", "section", "rule", "claim", "inputs", "computed", "reported", "tolerance", "verdict", "reason"]
+IMPLIED_COLUMNS = ["id", "section", "quantity", "inputs", "value", "low", "high", "shown", "method"]
+REQUIRED = ("id", "rule", "section", "claim", "inputs", "tolerance", "expect")
+POWER, ALPHA = 0.8, 0.05  # the power and level of implied()'s sample sizes (two-sided tests)
+MAX_ROUNDED = 13  # rounded scalar inputs per relation (2^13 corners)
+WHAT = "the paper's relations"
+
+# The paper's sections in reading order, with the titles the page groups the checks under
+SECTIONS = {
+    "3.3": "3.3 Data composition",
+    "4.3": "4.3 Annotators",
+    "4.4": "4.4 Dataset statistics",
+    "5": "5 LLM annotation collection",
+    "6.1": "6.1 Dataset-level agreement",
+    "6.2": "6.2 Example-level agreement",
+    "6.3": "6.3 Span-level agreement",
+    "6.4": "6.4 Error and disagreement analysis",
+    "6.5": "6.5 Errors and impression scores",
+    "8": "8 Limitations",
+    "9": "9 Ethical considerations",
+    "Appendix B": "Appendix B Human annotation guidelines",
+    "Appendix C": "Appendix C LLM evaluation details",
+    "README": "The public release's README",
+}
+
+
+# --- figures --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure as the paper prints it: ``value`` (a float, a vector of floats or a text),
+    the interval ``low``..``high`` its rounding allows (equal to ``value`` for an exact count),
+    ``printed`` (how it reads) and ``integer`` (a count known only to lie in ``low``..``high``)."""
+
+    value: Any
+    low: Any
+    high: Any
+    printed: str
+    integer: bool = False
+
+    @property
+    def is_text(self) -> bool:
+        return isinstance(self.value, str)
+
+    @property
+    def is_vector(self) -> bool:
+        return isinstance(self.value, np.ndarray) and self.value.ndim == 1
+
+
+def decimals_of(tolerance: float) -> int:
+    """The printed decimals a half-unit tolerance stands for (0.005 -> 2; 0.5 or more -> 0)."""
+    return max(0, round(-math.log10(2 * tolerance))) if tolerance and tolerance < 0.5 else 0
+
+
+def _fmt(x: float, d: int) -> str:
+    """A number at d decimals; a dash for a missing one, no negative zero."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "–"
+    if math.isinf(x):
+        return "∞" if x > 0 else "-∞"
+    text = f"{float(x):.{max(d, 0)}f}"
+    return text[1:] if re.fullmatch(r"-0\.?0*", text) else text
+
+
+def _number(value, tol: float) -> Figure:
+    """A number as printed: an int is exact (a count) unless a tolerance is given, a float is
+    rounded at ``tol``."""
+    if isinstance(value, bool):
+        value = int(value)
+    if isinstance(value, int) and not tol:
+        return Figure(float(value), float(value), float(value), str(value))
+    v = float(value)
+    return Figure(v, v - tol, v + tol, _fmt(v, decimals_of(tol)) if tol else str(value))
+
+
+def _text(value: str) -> Figure:
+    """A figure printed as text: "<0.001", ">0.95", "0.68-0.69", "~0.35", ">90", or plain words."""
+    s = value.strip()
+    sign, body = (s[0], s[1:].strip()) if s[:1] in "<>~" else ("", s)
+    parts = body.split("-") if sign == "" and body.count("-") == 1 and not body.startswith("-") else [body]
+    try:
+        nums = [float(p.rstrip("%")) for p in parts]
+    except ValueError:
+        return Figure(s, None, None, s)
+    d = max(len(p.split(".")[1]) if "." in p else 0 for p in parts)
+    half = 0.5 * 10.0**-d
+    if sign == "<":
+        return Figure(nums[0], -math.inf, nums[0], s)
+    if sign == ">":
+        return Figure(nums[0], nums[0], math.inf, s)
+    return Figure(float(np.mean(nums)), nums[0] - half, nums[-1] + half, s)
+
+
+def _vector(values, tol: float) -> Figure:
+    v = np.asarray([float(x) for x in values])
+    exact = all(isinstance(x, int) and not isinstance(x, bool) for x in values) and not tol
+    half = 0.0 if exact else tol
+    d = 0 if exact else decimals_of(tol)
+    printed = ", ".join(str(x) if exact else _fmt(float(x), d) for x in values)
+    return Figure(v, v - half, v + half, printed)
+
+
+def figure_of(value, tol: float = 0.0) -> Figure:
+    """A value read from the figures (or a literal) as a :class:`Figure`."""
+    if isinstance(value, str):
+        return _text(value)
+    if isinstance(value, (list, tuple)):
+        if all(isinstance(x, str) for x in value):
+            return Figure(" / ".join(value), None, None, " / ".join(value))
+        return _vector(value, tol)
+    if isinstance(value, (int, float)):
+        return _number(value, tol)
+    raise ValueError(f"a {type(value).__name__} is not a figure; name its fields")
+
+
+# --- the formulas ---------------------------------------------------------------------------------
+
+
+def harmonic_mean(precision, recall):
+    """F1 of precision and recall (0 where both are 0)."""
+    p, r = np.asarray(precision, float), np.asarray(recall, float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(p + r > 0, 2 * p * r / np.where(p + r > 0, p + r, 1), 0.0)
+
+
+def p_from_t(t, df):
+    """Two-sided p of Student's t with ``df`` degrees of freedom (statcheck's recomputation)."""
+    return 2 * stats.t.sf(np.abs(np.asarray(t, float)), np.asarray(df, float))
+
+
+def p_from_r(r, n):
+    """Two-sided p of Pearson's r on n pairs, through t = r sqrt((n-2) / (1-r^2))."""
+    r, n = np.asarray(r, float), np.asarray(n, float)
+    return p_from_t(r * np.sqrt((n - 2) / (1 - r**2)), n - 2)
+
+
+def grim_possible(mean: float, n, decimals: int, scale=(1, 7), items: int = 1) -> np.ndarray:
+    """GRIM (Brown and Heathers 2017): can a mean of n integer ratings on ``scale`` (each the sum
+    of ``items`` items) print as ``mean`` at ``decimals``? True where some integer sum S in
+    [lo n items, hi n items] has S / (n items) within half a unit of the printed mean (either
+    rounding of a half). ``scale`` ends may be None (unbounded)."""
+    n = np.asarray(n, np.int64)
+    total = n * items
+    half = 0.5 * 10.0**-decimals
+    lo = np.ceil((mean - half) * total - 1e-9)
+    hi = np.floor((mean + half) * total + 1e-9)
+    if scale[0] is not None:
+        lo = np.maximum(lo, scale[0] * total)
+    if scale[1] is not None:
+        hi = np.minimum(hi, scale[1] * total)
+    return (lo <= hi) & (n > 0)
+
+
+def grimmer_possible(mean: float, sd: float, n: int, decimals: int, sd_decimals: int | None = None, scale=(1, 7)):
+    """GRIMMER (Anaya 2016), exactly: can n integer ratings on ``scale`` have a mean and a sample
+    SD that print as ``mean`` and ``sd``? Every (sum, sum of squares) that n ratings can reach is
+    enumerated (a boolean table filled rating by rating), so the answer is exact, not the parity
+    test; meant for the small n where GRIM and GRIMMER bite (n up to a few hundred)."""
+    lo, hi = scale
+    k = hi - lo  # ratings shifted to 0..k: the SD is unchanged
+    sd_decimals = decimals if sd_decimals is None else sd_decimals
+    reach = np.zeros((k * n + 1, k * k * n + 1), bool)
+    reach[0, 0] = True
+    for _ in range(n):
+        step = np.zeros_like(reach)
+        for v in range(k + 1):
+            step[v:, v * v :] |= reach[: reach.shape[0] - v, : reach.shape[1] - v * v]
+        reach = step
+    s, q = np.nonzero(reach)
+    means = lo + s / n
+    with np.errstate(invalid="ignore"):
+        sds = np.sqrt(np.maximum(q - s.astype(float) ** 2 / n, 0) / (n - 1)) if n > 1 else np.zeros_like(means)
+    ok = (np.abs(means - mean) <= 0.5 * 10.0**-decimals + 1e-9) & (np.abs(sds - sd) <= 0.5 * 10.0**-sd_decimals + 1e-9)
+    return bool(ok.any())
+
+
+def ratings_from_votes(histogram) -> np.ndarray:
+    """The (units, raters) 0/1 matrix of a yes-vote histogram (``histogram[k]`` units with k of
+    m = len - 1 raters voting yes), yes votes first in each row: what the histogram stands for."""
+    h = np.asarray(histogram, int)
+    m = len(h) - 1
+    k = np.repeat(np.arange(m + 1), h)
+    return (np.arange(m)[None, :] < k[:, None]).astype(int)
+
+
+def _vote_parts(histogram) -> tuple[float, float]:
+    """Observed agreement p_a and the yes share p of a binary vote histogram with m raters."""
+    h = np.asarray(histogram, float)
+    m = len(h) - 1
+    k = np.arange(m + 1)
+    agree = (k * (k - 1) + (m - k) * (m - k - 1)) / (m * (m - 1))
+    return float((h * agree).sum() / h.sum()), float((h * k).sum() / (h.sum() * m))
+
+
+def fleiss_from_votes(histogram) -> float:
+    """Fleiss' kappa of m raters voting yes/no, from the histogram of yes votes alone:
+    p_a = mean of [k(k-1) + (m-k)(m-k-1)] / [m(m-1)], p_e = p^2 + (1-p)^2 (p the yes share)."""
+    pa, p = _vote_parts(histogram)
+    pe = p**2 + (1 - p) ** 2
+    return float((pa - pe) / (1 - pe)) if pe < 1 else float("nan")
+
+
+def ac1_from_votes(histogram) -> float:
+    """Gwet's AC1 (Gwet 2008) from the same histogram: p_e = 2 p (1 - p)."""
+    pa, p = _vote_parts(histogram)
+    pe = 2 * p * (1 - p)
+    return float((pa - pe) / (1 - pe))
+
+
+def unanimity_from_votes(histogram) -> float:
+    """The share of units on which every rater agrees (0 or m yes votes)."""
+    h = np.asarray(histogram, float)
+    return float((h[0] + h[-1]) / h.sum())
+
+
+def yes_votes(histogram) -> float:
+    """Total yes votes of a histogram: the sum of k times the units with k yes votes."""
+    h = np.asarray(histogram, float)
+    return float((np.arange(len(h)) * h).sum())
+
+
+def at_least(histogram, k: int) -> float:
+    """Units with at least k yes votes."""
+    return float(np.asarray(histogram, float)[int(k) :].sum())
+
+
+def tvd(a, b) -> float:
+    """Total variation distance of two count vectors' shares (0 = same distribution, 1 = disjoint)."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    return float(np.abs(a / a.sum() - b / b.sum()).sum() / 2)
+
+
+def max_tvd(*vectors) -> float:
+    """The largest total variation distance between any two of the count vectors."""
+    return max(tvd(a, b) for a, b in itertools.combinations(vectors, 2))
+
+
+def largest_remainder(counts, total: int = 100) -> np.ndarray:
+    """Whole shares of ``total`` by the largest-remainder method (floors, then one more to the
+    largest remainders until the row sums to ``total``): how tables forced to 100% round."""
+    c = np.asarray(counts, float)
+    exact = total * c / c.sum()
+    out = np.floor(exact)
+    order = np.argsort(-(exact - out), kind="stable")
+    out[order[: int(round(total - out.sum()))]] += 1
+    return out.astype(int)
+
+
+def solve_integer(numerator: Figure, reported: Figure, scale: float = 1.0, upto: int = 100_000) -> np.ndarray:
+    """The integers n for which ``scale * numerator / n`` can print as ``reported``: the
+    denominators (records, examples) a printed rate implies."""
+    n = np.arange(1, upto + 1, dtype=float)
+    lo, hi = scale * numerator.low / n, scale * numerator.high / n
+    return n[(hi >= reported.low - 1e-12) & (lo <= reported.high + 1e-12)].astype(int)
+
+
+def _integers(values: np.ndarray) -> str:
+    if len(values) == 0:
+        return "none"
+    runs = np.split(values, np.nonzero(np.diff(values) != 1)[0] + 1)
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]} to {r[-1]}" for r in runs)
+
+
+# --- the box of unrounded inputs --------------------------------------------------------------------
+
+
+def _scalars(inputs: Mapping[str, Figure]) -> dict[str, Figure]:
+    """The inputs with every vector spread into scalars (``name[0]``, ``name[1]``, ...)."""
+    out = {}
+    for name, f in inputs.items():
+        if f.is_text:
+            raise ValueError(f"input {name} is text ({f.printed!r}); this rule needs numbers")
+        if f.is_vector:
+            for i, (v, lo, hi) in enumerate(zip(f.value, f.low, f.high)):
+                out[f"{name}[{i}]"] = Figure(float(v), float(lo), float(hi), _fmt(float(v), 3))
+        else:
+            out[name] = f
+    return out
+
+
+def box(figures: list[Figure]) -> np.ndarray:
+    """(1 + 2^k, len(figures)): the printed values, then every corner of the box spanned by the
+    rounding intervals of the k figures that are not exact."""
+    printed = np.array([f.value for f in figures], float)
+    loose = [i for i, f in enumerate(figures) if f.high > f.low]
+    if len(loose) > MAX_ROUNDED:
+        raise ValueError(f"{len(loose)} rounded inputs; at most {MAX_ROUNDED} are spanned")
+    if any(not np.isfinite([figures[i].low, figures[i].high]).all() for i in loose):
+        raise ValueError("an input is only bounded on one side (printed as '<x' or '>x'); give its value")
+    corners = np.array(list(itertools.product((False, True), repeat=len(loose))), bool).reshape(2 ** len(loose), -1)
+    rows = np.repeat(printed[None, :], len(corners), axis=0)
+    lows = np.array([figures[i].low for i in loose], float)
+    highs = np.array([figures[i].high for i in loose], float)
+    rows[:, loose] = np.where(corners, highs, lows)
+    return np.vstack([printed[None, :], rows])
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A rule's answer: what it computed (text for readers), the verdict and why."""
+
+    computed: str
+    verdict: str
+    reason: str = ""
+
+
+def _overlap(lo: float, hi: float, reported: Figure) -> bool:
+    eps = 1e-9 * max(1.0, abs(lo), abs(hi))
+    return hi >= reported.low - eps and lo <= reported.high + eps
+
+
+def _ranged(values: np.ndarray, d: int) -> str:
+    """The value at the printed inputs, with its range over their rounding when it has one."""
+    at, lo, hi = float(values[0]), float(np.min(values)), float(np.max(values))
+    text = _fmt(at, d)
+    return text if _fmt(lo, d) == _fmt(hi, d) else f"{text} [{_fmt(lo, d)}, {_fmt(hi, d)}]"
+
+
+def _compare(values: np.ndarray, reported: Figure | None, tol: float, what: str = "") -> Outcome:
+    """A computed value (over the box) against the reported one's rounding interval."""
+    d = decimals_of(tol) + 1 if tol else (0 if np.allclose(values, np.round(values)) else 3)
+    computed = _ranged(values, d)
+    if reported is None or reported.is_text and reported.low is None:
+        return Outcome(computed, NOT_CHECKABLE, f"the paper reports no {what or 'value'} to compare with")
+    lo, hi = float(np.min(values)), float(np.max(values))
+    if _overlap(lo, hi, reported):
+        return Outcome(computed, CONSISTENT)
+    return Outcome(computed, INCONSISTENT, f"{computed} cannot print as {reported.printed}")
+
+
+# --- the rules ------------------------------------------------------------------------------------
+
+
+def _linear(inputs: Mapping[str, Figure], params: Mapping) -> np.ndarray:
+    scalars = list(_scalars(inputs).values())
+    weights = np.asarray(params.get("weights", [1.0] * len(scalars)), float)
+    if len(weights) != len(scalars):
+        raise ValueError(f"{len(weights)} weights for {len(scalars)} numbers")
+    return box(scalars) @ weights
+
+
+def rule_sum(inputs, reported, params, tol) -> Outcome:
+    """Parts (times their ``weights``) sum to the reported total."""
+    return _compare(_linear(inputs, params), reported, tol, "total")
+
+
+_OPS = {"<=": operator.le, "<": operator.lt, ">=": operator.ge, ">": operator.gt}
+
+
+def rule_bound(inputs, reported, params, tol) -> Outcome:
+    """A sum of parts (times ``weights``) stands in relation ``op`` (<=, <, >=, >) to a bound:
+    consistent if some unrounded parts and bound satisfy it."""
+    op = params.get("op", "<=")
+    values = _linear(inputs, params)
+    d = decimals_of(tol) + 1 if tol else (0 if np.allclose(values, np.round(values)) else 3)
+    computed = _ranged(values, d)
+    lo, hi = float(np.min(values)), float(np.max(values))
+    ok = {"<=": lo <= reported.high, "<": lo < reported.high, ">=": hi >= reported.low, ">": hi > reported.low}[op]
+    if ok:
+        return Outcome(computed, CONSISTENT)
+    return Outcome(computed, INCONSISTENT, f"{computed} is not {op} {reported.printed}")
+
+
+def rule_share(inputs, reported, params, tol) -> Outcome:
+    """Percentages of a whole: each part's 100 * part / whole prints as the reported share
+    (rounded to the nearest; the whole defaults to the sum of the parts)."""
+    parts = inputs["parts"]
+    whole = inputs.get("whole")
+    rows, cells = [], []
+    names = list(params.get("labels", [])) or [f"part {i + 1}" for i in range(len(np.atleast_1d(parts.value)))]
+    p_lo, p_hi = np.atleast_1d(parts.low), np.atleast_1d(parts.high)
+    w_lo = whole.low if whole is not None else p_lo.sum()
+    w_hi = whole.high if whole is not None else p_hi.sum()
+    at_whole = whole.value if whole is not None else np.atleast_1d(parts.value).sum()
+    r_low, r_high, r_val = np.atleast_1d(reported.low), np.atleast_1d(reported.high), np.atleast_1d(reported.value)
+    if len(r_val) != len(p_lo):
+        raise ValueError(f"{len(p_lo)} parts but {len(r_val)} reported shares")
+    d = decimals_of(tol) + 1
+    for i, v in enumerate(np.atleast_1d(parts.value)):
+        lo, hi = 100 * p_lo[i] / w_hi, 100 * p_hi[i] / w_lo
+        rows.append(_fmt(100 * v / at_whole, d) if _fmt(lo, d) == _fmt(hi, d) else f"{_fmt(lo, d)}-{_fmt(hi, d)}")
+        if not _overlap(lo, hi, Figure(r_val[i], r_low[i], r_high[i], "")):
+            cells.append(f"{names[i]} {rows[-1]} printed {_fmt(r_val[i], d - 1)}")
+    computed = ", ".join(rows)
+    if not cells:
+        return Outcome(computed, CONSISTENT)
+    reason = "; ".join(cells) if len(cells) <= 3 else f"{len(cells)} of {len(rows)} shares differ, as {cells[0]}"
+    exact = whole is None or (whole.low == whole.high and p_lo.sum() == whole.value)
+    if exact and tol == 0.5 and (p_lo == p_hi).all() and (largest_remainder(p_lo) == r_val).all():
+        reason += "; largest-remainder rounding (which forces the row to 100%) gives the printed row"
+    if params.get("find_whole") and (p_lo == p_hi).all():
+        fits = [w for w in range(int(p_lo.max()), int(3 * at_whole) + 1) if _shares_fit(p_lo, w, r_low, r_high)]
+        reason += f"; the printed shares fit a whole of {_integers(np.array(fits, int))}"
+    return Outcome(computed, INCONSISTENT, reason)
+
+
+def _shares_fit(parts: np.ndarray, whole: float, low: np.ndarray, high: np.ndarray) -> bool:
+    s = 100 * parts / whole
+    return bool(((s >= low - 1e-9) & (s <= high + 1e-9)).all())
+
+
+def rule_ratio(inputs, reported, params, tol) -> Outcome:
+    """``scale * numerator / denominator`` prints as the reported rate. Without a denominator,
+    the integers up to ``denominator_max`` that reproduce the rate (``n = a to b``) are solved
+    for: consistent if there are any."""
+    scale = float(params.get("scale", 1.0))
+    num = _summed(inputs["numerator"])
+    if "denominator" not in inputs:
+        upto = int(inputs["denominator_max"].high)
+        found = solve_integer(num, reported, scale, upto)
+        computed = f"n = {_integers(found)}"
+        if len(found):
+            return Outcome(computed, CONSISTENT)
+        return Outcome(computed, INCONSISTENT, f"no whole number up to {upto} gives {reported.printed}")
+    den = _summed(inputs["denominator"])
+    b = box([num, den])
+    values = scale * b[:, 0] / b[:, 1]
+    out = _compare(values, reported, tol, "rate")
+    if out.verdict == INCONSISTENT:
+        implied = solve_integer(num, reported, scale, int(10 * den.high) + 10)
+        out = Outcome(
+            out.computed, out.verdict, f"{out.reason}; the printed rate implies a denominator of {_integers(implied)}"
+        )
+    return out
+
+
+def _summed(f: Figure) -> Figure:
+    """A vector input as the sum of its elements (an exact sum of counts stays exact)."""
+    if not f.is_vector:
+        return f
+    return Figure(float(f.value.sum()), float(f.low.sum()), float(f.high.sum()), " + ".join(f.printed.split(", ")))
+
+
+def rule_change(inputs, reported, params, tol) -> Outcome:
+    """The relative change from ``old`` to ``new`` in percent, 100 (new - old) / old (each may be
+    a sum of parts)."""
+    old, new = _summed(inputs["old"]), _summed(inputs["new"])
+    b = box([old, new])
+    return _compare(100 * (b[:, 1] - b[:, 0]) / b[:, 0], reported, tol, "change")
+
+
+def rule_f1(inputs, reported, params, tol) -> Outcome:
+    """F1 is the harmonic mean of precision and recall, 2 P R / (P + R)."""
+    b = box([inputs["precision"], inputs["recall"]])
+    return _compare(harmonic_mean(b[:, 0], b[:, 1]), reported, tol, "F1")
+
+
+def rule_statcheck(inputs, reported, params, tol) -> Outcome:
+    """statcheck's rule: recompute the two-sided p from the test statistic and its degrees of
+    freedom (``test: t``: inputs ``statistic`` and ``df``; ``test: r``: ``statistic`` and ``n``);
+    consistent if some unrounded statistic and df give a p the reported p allows ("<0.001" is
+    any p below 0.001)."""
+    test = params.get("test", "t")
+    size = inputs["df"] if test == "t" else inputs["n"]
+    b = box([inputs["statistic"], size])
+    p = p_from_t(b[:, 0], b[:, 1]) if test == "t" else p_from_r(b[:, 0], b[:, 1])
+    lo, hi = float(np.min(p)), float(np.max(p))
+    computed = f"p = {lo:.1e} to {hi:.1e}" if lo != hi else f"p = {lo:.1e}"
+    if reported is None:
+        return Outcome(computed, NOT_CHECKABLE, "the paper reports no p for this statistic")
+    if _overlap(lo, hi, reported):
+        return Outcome(computed, CONSISTENT)
+    return Outcome(computed, INCONSISTENT, f"{computed} cannot be reported as p {reported.printed}")
+
+
+def _n_values(inputs: Mapping[str, Figure]) -> np.ndarray:
+    if "n" in inputs:
+        n = inputs["n"]
+        return np.arange(math.ceil(n.low), math.floor(n.high) + 1)
+    return np.arange(math.ceil(inputs["n_min"].low), math.floor(inputs["n_max"].high) + 1)
+
+
+def rule_grim(inputs, reported, params, tol) -> Outcome:
+    """GRIM: the mean of integer ratings (``scale``, ``items`` per rating) is possible with its n
+    (an exact n, or every n in a range: ``n`` with a rounding range, or ``n_min``..``n_max``);
+    consistent if some n in range allows it."""
+    mean = inputs["mean"]
+    d = decimals_of(tol)
+    n = _n_values(inputs)
+    scale = tuple(params.get("scale", (1, 7)))
+    ok = grim_possible(mean.value, n, d, scale, int(params.get("items", 1)))
+    computed = f"possible for {ok.sum()} of {len(n)} values of n ({_integers(n)})"
+    if ok.all() and n.min() * int(params.get("items", 1)) >= 10**d:
+        places = f"{d} decimal{'s' if d != 1 else ''}"
+        return Outcome(computed, CONSISTENT, f"GRIM cannot fail here: n ≥ {10**d} at {places}")
+    if ok.any():
+        return Outcome(computed, CONSISTENT)
+    return Outcome(computed, INCONSISTENT, f"no n in {_integers(n)} gives a mean of {mean.printed}")
+
+
+def rule_grimmer(inputs, reported, params, tol) -> Outcome:
+    """GRIMMER: the mean and SD of n integer ratings on ``scale`` are possible together (exact
+    enumeration, see :func:`grimmer_possible`)."""
+    d = decimals_of(tol)
+    n = _n_values(inputs)
+    scale = tuple(params.get("scale", (1, 7)))
+    ok = np.array([grimmer_possible(inputs["mean"].value, inputs["sd"].value, int(k), d, scale=scale) for k in n])
+    computed = f"possible for {ok.sum()} of {len(n)} values of n ({_integers(n)})"
+    return Outcome(computed, CONSISTENT if ok.any() else INCONSISTENT, "" if ok.any() else "no n allows both")
+
+
+COEFFICIENTS: dict[str, Callable] = {
+    "fleiss": fleiss_from_votes,
+    "ac1": ac1_from_votes,
+    "unanimity": unanimity_from_votes,
+}
+
+
+def rule_kappa_from_votes(inputs, reported, params, tol) -> Outcome:
+    """Agreement of m raters voting yes/no from each input's vote histogram alone
+    (``coefficient``: fleiss, ac1 or unanimity); the reported figure names the input claimed to
+    have the highest: consistent if it does (a tie at full precision counts)."""
+    name = params.get("coefficient", "fleiss")
+    values = {k: COEFFICIENTS[name](f.value) for k, f in inputs.items()}
+    computed = ", ".join(f"{k} {_fmt(v, 2)}" for k, v in values.items())
+    if reported is None:
+        return Outcome(computed, NOT_CHECKABLE, "no claim about the order")
+    claimed = reported.printed
+    if claimed not in values:
+        raise ValueError(f"the claimed highest, {claimed!r}, is not one of the inputs {list(values)}")
+    top = max(values.values())
+    if values[claimed] >= top - 1e-12:
+        return Outcome(computed, CONSISTENT)
+    best = max(values, key=values.get)
+    return Outcome(
+        computed, INCONSISTENT, f"{best} is highest ({_fmt(top, 2)}); {claimed} has {_fmt(values[claimed], 2)}"
+    )
+
+
+def clear_majority(histograms: list[np.ndarray]) -> tuple[int, int, int]:
+    """(clear no, clear yes, unclear) units of one or more vote histograms: clear where all but
+    one rater agree (3-1 or 4-0 of four) and that is more than half, as Section 6.2 counts them."""
+    no = yes = unclear = 0
+    for h in histograms:
+        h = np.asarray(h, int)
+        m = len(h) - 1
+        need = m - 1 if m - 1 > m / 2 else m
+        k = np.arange(m + 1)
+        yes += int(h[k >= need].sum())
+        no += int(h[m - k >= need].sum())
+        unclear += int(h[(k < need) & (m - k < need)].sum())
+    return no, yes, unclear
+
+
+def _agreements(histograms, flagged: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every (agreements, true positives) a judge flagging F units (F in ``flagged``) can reach
+    with the clear majority: F_clear of its flags on clear units, tp of them on clear errors;
+    agreements = clear no - (F_clear - tp) + tp."""
+    no, yes, unclear = clear_majority(histograms)
+    f, fc, tp = np.meshgrid(flagged, np.arange(no + yes + 1), np.arange(yes + 1), indexing="ij")
+    ok = (fc <= f) & (fc >= f - unclear) & (tp <= fc) & (fc - tp <= no)
+    return (no - (fc - tp) + tp)[ok], tp[ok]
+
+
+def _flagged(inputs: Mapping[str, Figure], units: int) -> tuple[np.ndarray, str]:
+    """How many units the judge can have flagged: from its spans and its spans per flagged
+    record (``spans``, ``per_flagged``), else at most its spans (``spans`` alone)."""
+    spans = inputs["spans"]
+    if "per_flagged" in inputs:
+        found = solve_integer(spans, inputs["per_flagged"], 1.0, units)
+        return found, f"{_integers(found)} flagged ({spans.printed} / {inputs['per_flagged'].printed})"
+    return np.arange(0, min(int(spans.high), units) + 1), f"at most {int(spans.high)} flagged"
+
+
+def rule_clear_majority(inputs, reported, params, tol) -> Outcome:
+    """A judge's agreement with the clear human majority (Section 6.2), from the vote histograms
+    (inputs named ``votes...``; several are pooled, as per-type agreement pools the types) and
+    how many units the judge flagged. ``solve: agreement`` (default): consistent if the reported
+    agreement is reachable. ``solve: true_positives``: given the ``agreement``, the clear errors
+    the judge must have found; consistent if the reported number is possible."""
+    hists = [f.value for k, f in inputs.items() if k.startswith("votes")]
+    no, yes, unclear = clear_majority(hists)
+    flagged, how = _flagged(inputs, no + yes + unclear)
+    agree, tp = _agreements(hists, flagged)
+    share = agree / (no + yes)
+    if params.get("solve", "agreement") == "agreement":
+        computed = f"{how}: agreement {_fmt(share.min(), 3)} to {_fmt(share.max(), 3)}"
+        hit = (share >= reported.low - 1e-9) & (share <= reported.high + 1e-9)
+        if hit.any():
+            return Outcome(computed, CONSISTENT)
+        return Outcome(computed, INCONSISTENT, f"{reported.printed} is outside what {no + yes} clear units allow")
+    a = inputs["agreement"]
+    possible = np.unique(tp[(share >= a.low - 1e-9) & (share <= a.high + 1e-9)])
+    computed = f"{how}, agreement {a.printed}: true positives {_integers(possible)}"
+    if len(possible) == 0:
+        return Outcome(computed, INCONSISTENT, f"agreement {a.printed} is not reachable")
+    claimed = np.arange(math.ceil(reported.low), math.floor(reported.high) + 1)
+    if np.isin(claimed, possible).any():
+        return Outcome(computed, CONSISTENT)
+    return Outcome(computed, INCONSISTENT, f"at least {possible.min()} clear errors found, not {reported.printed}")
+
+
+def rule_spread(inputs, reported, params, tol) -> Outcome:
+    """A count spread over a subset in proportion to its size (two-sided exact binomial test of
+    ``inside`` of ``total`` against the share ``subset`` / reported size, or the ``share`` given):
+    consistent if p >= ``alpha`` (default 0.001)."""
+    inside, total = int(_summed(inputs["inside"]).value), int(_summed(inputs["total"]).value)
+    share = float(params["share"]) if "share" in params else inputs["subset"].value / reported.value
+    alpha = float(params.get("alpha", 0.001))
+    p = stats.binomtest(inside, total, share).pvalue
+    computed = f"{inside} of {total} ({100 * inside / total:.1f}%) against {100 * share:.1f}%: p = {p:.2g}"
+    if p >= alpha:
+        return Outcome(computed, CONSISTENT)
+    return Outcome(computed, INCONSISTENT, f"so uneven a spread has p = {p:.2g} < {alpha:g}")
+
+
+def rule_text(inputs, reported, params, tol) -> Outcome:
+    """A statement against a statement (or a figure the paper does not give): no arithmetic can
+    decide it; the reading is recorded with its quotes."""
+    return Outcome("–", NOT_CHECKABLE, str(params.get("reading", "text, not numbers")))
+
+
+# --- predicates -----------------------------------------------------------------------------------
+
+
+def _minmax(reduce, ufunc):
+    def f(*args):
+        if len(args) == 1:
+            return reduce(np.asarray(args[0], float))
+        return ufunc.reduce(np.broadcast_arrays(*[np.asarray(a, float) for a in args]))
+
+    return f
+
+
+FUNCTIONS: dict[str, Callable] = {
+    "min": _minmax(np.min, np.minimum),
+    "max": _minmax(np.max, np.maximum),
+    "abs": np.abs,
+    "floor": np.floor,
+    "ceil": np.ceil,
+    "sum": lambda v: float(np.sum(v)),
+    "len": lambda v: float(len(v)),
+    "tvd": tvd,
+    "max_tvd": max_tvd,
+    "yes": yes_votes,
+    "at_least": at_least,
+    "fleiss": fleiss_from_votes,
+    "ac1": ac1_from_votes,
+}
+_BINARY = {
+    ast.Add: np.add,
+    ast.Sub: np.subtract,
+    ast.Mult: np.multiply,
+    ast.Div: np.divide,
+    ast.FloorDiv: np.floor_divide,
+    ast.Pow: np.power,
+}
+_COMPARE = {ast.Lt: np.less, ast.LtE: np.less_equal, ast.Gt: np.greater, ast.GtE: np.greater_equal}
+
+
+def parse_expression(text: str) -> ast.Expression:
+    """Parse a predicate; only arithmetic, comparisons, and/or/not, numbers, lists, input names,
+    subscripts and :data:`FUNCTIONS` are allowed (ValueError otherwise)."""
+    tree = ast.parse(text, mode="eval")
+    allowed = (
+        ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.BinOp, ast.UnaryOp, ast.USub, ast.UAdd, ast.Not,
+        ast.Compare, ast.Eq, ast.Call, ast.Name, ast.Load, ast.Constant, ast.List, ast.Tuple, ast.Subscript,
+        *_BINARY, *_COMPARE,
+    )  # fmt: skip
+    for node in ast.walk(tree):
+        if not isinstance(node, allowed):
+            raise ValueError(f"{type(node).__name__} is not allowed in a predicate")
+        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in FUNCTIONS):
+            raise ValueError(f"only {', '.join(FUNCTIONS)} may be called")
+        if isinstance(node, ast.Constant) and not isinstance(node.value, (int, float)):
+            raise ValueError(f"{node.value!r}: only numbers are constants")
+    return tree
+
+
+def evaluate(tree: ast.AST, env: Mapping[str, Any]):
+    """Evaluate a parsed predicate with every rounded input an array over the box's corners:
+    comparisons hold corner by corner, except ``==``, which holds where the difference of its
+    sides changes sign (or is zero) somewhere in the box."""
+    ev = lambda n: evaluate(n, env)  # noqa: E731
+    if isinstance(tree, ast.Expression):
+        return ev(tree.body)
+    if isinstance(tree, ast.Constant):
+        return tree.value
+    if isinstance(tree, ast.Name):
+        return env[tree.id]
+    if isinstance(tree, (ast.List, ast.Tuple)):
+        return np.array([ev(e) for e in tree.elts], float)
+    if isinstance(tree, ast.Subscript):
+        return np.asarray(ev(tree.value))[int(ev(tree.slice))]
+    if isinstance(tree, ast.Call):
+        return FUNCTIONS[tree.func.id](*[ev(a) for a in tree.args])
+    if isinstance(tree, ast.BinOp):
+        return _BINARY[type(tree.op)](ev(tree.left), ev(tree.right))
+    if isinstance(tree, ast.UnaryOp):
+        v = ev(tree.operand)
+        return np.logical_not(v) if isinstance(tree.op, ast.Not) else (-v if isinstance(tree.op, ast.USub) else v)
+    if isinstance(tree, ast.BoolOp):
+        reduce = np.logical_and.reduce if isinstance(tree.op, ast.And) else np.logical_or.reduce
+        return reduce(np.broadcast_arrays(*[np.asarray(ev(v)) for v in tree.values]))
+    if isinstance(tree, ast.Compare):
+        left, out = ev(tree.left), True
+        for op, right_node in zip(tree.ops, tree.comparators):
+            right = ev(right_node)
+            if isinstance(op, ast.Eq):
+                diff = np.asarray(left, float) - np.asarray(right, float)
+                held = bool(np.min(diff) <= 1e-12 and np.max(diff) >= -1e-12)
+            else:
+                held = _COMPARE[type(op)](left, right)
+            out, left = np.logical_and(out, held), right
+        return out
+    raise ValueError(f"cannot evaluate {type(tree).__name__}")
+
+
+def rule_predicate(inputs, reported, params, tol) -> Outcome:
+    """A claim as a predicate over the figures (``expr``, in input names; ``show`` is the number
+    that decides it, shown as computed): consistent if it holds for some unrounded inputs, with
+    the reason "only within rounding" where it fails at the printed values."""
+    scalar = {k: f for k, f in inputs.items() if not f.is_vector and not f.is_text}
+    names = list(scalar)
+    corners = box([scalar[k] for k in names])
+    env: dict[str, Any] = {k: corners[:, i] for i, k in enumerate(names)}
+    for k, f in inputs.items():
+        if f.is_vector:
+            if not np.array_equal(f.low, f.high):
+                raise ValueError(f"vector input {k} must be exact counts in a predicate")
+            env[k] = f.value
+    held = np.broadcast_to(np.asarray(evaluate(parse_expression(str(params["expr"])), env), bool), (len(corners),))
+    computed = "holds" if held[0] else "fails"
+    if "show" in params:
+        shown = np.broadcast_to(
+            np.asarray(evaluate(parse_expression(str(params["show"])), env), float), (len(corners),)
+        )
+        computed = f"{params.get('show_label', params['show'])} = {_ranged(shown, int(params.get('show_decimals', 2)))}"
+    if held[0]:
+        return Outcome(computed, CONSISTENT)
+    if held.any():
+        return Outcome(computed, CONSISTENT, "holds only within rounding, not at the printed values")
+    return Outcome(computed, INCONSISTENT, str(params.get("fails", "the claim fails for every unrounded input")))
+
+
+RULES: dict[str, Callable[..., Outcome]] = {
+    "sum": rule_sum,
+    "bound": rule_bound,
+    "share": rule_share,
+    "ratio": rule_ratio,
+    "change": rule_change,
+    "f1": rule_f1,
+    "statcheck": rule_statcheck,
+    "grim": rule_grim,
+    "grimmer": rule_grimmer,
+    "kappa_from_votes": rule_kappa_from_votes,
+    "clear_majority": rule_clear_majority,
+    "spread": rule_spread,
+    "predicate": rule_predicate,
+    "text": rule_text,
+}
+
+
+# --- the relations file ---------------------------------------------------------------------------
+
+
+@dataclass
+class Relation:
+    """One declared relation with the line it starts on and the line of each of its fields."""
+
+    data: dict
+    line: int = 0
+    lines: dict = field(default_factory=dict)
+    file: str = "paper_relations.yaml"
+
+    def __getitem__(self, key):
+        return self.data[key]
+
+    def get(self, key, default=None):
+        return self.data.get(key, default)
+
+    def problem(self, fld: str, message: str) -> Problem:
+        return Problem(self.file, self.lines.get(fld.split(".")[0], self.line), fld, message)
+
+
+def load(path: Path = RELATIONS_FILE) -> list[Relation]:
+    """The relations of ``path`` with their line numbers; CorpusError listing every problem of
+    the file's shape (a missing field, an unknown rule or verdict, a repeated id)."""
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        raise CorpusError([Problem(path.name, mark.line + 1 if mark else 0, "", f"not YAML: {e}")], WHAT) from None
+    if not isinstance(data, dict) or not isinstance(data.get("relations"), list):
+        raise CorpusError([Problem(path.name, 1, "relations", "the file holds no list named relations")], WHAT)
+    seq = next(v for k, v in root.value if k.value == "relations")
+    out = [
+        Relation(item, node.start_mark.line + 1, {k.value: k.start_mark.line + 1 for k, _ in node.value}, path.name)
+        if isinstance(node, yaml.MappingNode)
+        else Relation({"_not_a_mapping": item}, node.start_mark.line + 1, {}, path.name)
+        for item, node in zip(data["relations"], seq.value)
+    ]
+    problems = validate(out)
+    if problems:
+        raise CorpusError(problems, WHAT)
+    return out
+
+
+def validate(relations: list[Relation]) -> list[Problem]:
+    """Problems of shape: each relation a mapping with the required fields, a known rule, a
+    known expected verdict, a number for tolerance, a unique id, a parsable predicate."""
+    problems, seen = [], {}
+    for r in relations:
+        if "_not_a_mapping" in r.data:
+            problems.append(r.problem("", "a relation must be a mapping of fields"))
+            continue
+        problems += [r.problem(f, f"missing field {f}") for f in REQUIRED if f not in r.data]
+        if "rule" in r.data and r["rule"] not in RULES:
+            problems.append(r.problem("rule", f"unknown rule {r['rule']!r}; known: {', '.join(RULES)}"))
+        if "expect" in r.data and r["expect"] not in VERDICTS:
+            problems.append(r.problem("expect", f"{r['expect']!r} is not one of {', '.join(VERDICTS)}"))
+        if "tolerance" in r.data and not isinstance(r["tolerance"], (int, float)):
+            problems.append(r.problem("tolerance", f"{r['tolerance']!r} is not a number"))
+        if "section" in r.data and str(r["section"]) not in SECTIONS:
+            problems.append(r.problem("section", f"{r['section']!r} is not one of {', '.join(SECTIONS)}"))
+        if "inputs" in r.data and not isinstance(r["inputs"], dict):
+            problems.append(r.problem("inputs", "inputs must be a mapping of name -> figure"))
+        rid = r.get("id")
+        if rid in seen:
+            problems.append(r.problem("id", f"id {rid!r} repeats the relation on line {seen[rid]}"))
+        seen.setdefault(rid, r.line)
+        for key in ("expr", "show"):
+            if key in (r.get("params") or {}):
+                try:
+                    parse_expression(str(r["params"][key]))
+                except (SyntaxError, ValueError) as e:
+                    problems.append(r.problem(f"params.{key}", f"not a predicate: {e}"))
+    return problems
+
+
+def _resolve(spec, tol: float, figures: Mapping, implied_rows: Mapping[str, pd.Series]) -> tuple[Figure, str]:
+    """An input or reported spec as a Figure and where it comes from: a path into the figures,
+    ``{path, fields, tolerance}``, ``{paths: [...]}``, ``{value, source, tolerance, printed}`` (a
+    literal cited to the paper; ``printed`` is how the paper words it) or ``{implied: id}`` (a
+    quantity of :func:`implied`)."""
+    if isinstance(spec, str):
+        spec = {"path": spec}
+    if not isinstance(spec, dict):
+        raise ValueError(f"{spec!r} is neither a path nor a mapping")
+    t = float(spec.get("tolerance", tol if not spec.get("exact") else 0.0))
+    if "implied" in spec:
+        row = implied_rows.get(spec["implied"])
+        if row is None:
+            raise KeyError(f"implied() has no quantity {spec['implied']!r}")
+        return Figure(float(row["value"]), float(row["low"]), float(row["high"]), row["shown"], True), spec["implied"]
+    if "value" in spec:
+        if not spec.get("source"):
+            raise ValueError("a literal value needs its source (where the paper prints it)")
+        f = figure_of(spec["value"], t if "tolerance" in spec else _float_tol(spec["value"], tol))
+        return (replace(f, printed=str(spec["printed"])) if "printed" in spec else f), spec["source"]
+    if "paths" in spec:
+        values = [paper.lookup(figures, p)[1] for p in spec["paths"]]
+        return figure_of(values, t if "tolerance" in spec else _float_tol(values, tol)), "; ".join(spec["paths"])
+    value = paper.lookup(figures, spec["path"])[1]
+    if isinstance(value, dict):
+        if "fields" not in spec:
+            raise ValueError(f"{spec['path']} is a table; name its fields")
+        value = [value[f] for f in spec["fields"]]
+    return figure_of(value, t if "tolerance" in spec else _float_tol(value, tol)), spec["path"]
+
+
+def _float_tol(value, tol: float) -> float:
+    """Counts (ints) are exact unless an input says otherwise; printed decimals get ``tol``."""
+    values = value if isinstance(value, (list, tuple)) else [value]
+    return tol if any(isinstance(v, float) for v in values) else 0.0
+
+
+def _tolerance_text(tol: float, note: str | None) -> str:
+    if note:
+        return f"±{_fmt(tol, decimals_of(tol))} ({note})"
+    return f"±{_fmt(tol, decimals_of(tol) + 1)}" if tol else "exact"
+
+
+def run(relations, figures: Mapping | None = None) -> pd.DataFrame:
+    """Check every relation (:class:`Relation` objects from :func:`load`, or plain dicts) against
+    the figures (default: the paper's). Every problem (a path that is no figure, a rule's bad
+    parameters) is collected first and raised at once as a CorpusError naming file, line and field.
+
+    Columns: ``id, section, rule, claim, inputs, computed, reported, tolerance, verdict, reason``."""
+    figures = paper.figures() if figures is None else figures
+    rels = [r if isinstance(r, Relation) else Relation(dict(r)) for r in relations]
+    problems = validate(rels)
+    if problems:
+        raise CorpusError(problems, WHAT)
+    implied_rows: dict = {}
+    if any(_uses_implied(r) for r in rels):
+        try:
+            implied_rows = {row["id"]: row for _, row in implied(figures).iterrows()}
+        except KeyError as e:  # figures without a table implied() reads: the relations that need it say so
+            problems = [
+                r.problem("inputs", f"implied() needs the figure {e.args[0]!r}") for r in rels if _uses_implied(r)
+            ]
+            raise CorpusError(problems, WHAT) from None
+    rows = []
+    for r in rels:
+        tol = float(r["tolerance"])
+        try:
+            inputs, texts = {}, []
+            for name, spec in r["inputs"].items():
+                try:
+                    inputs[name], _ = _resolve(spec, tol, figures, implied_rows)
+                except (KeyError, ValueError, TypeError) as e:
+                    problems.append(r.problem(f"inputs.{name}", _message(e)))
+                    continue
+                texts.append(f"{name} = {inputs[name].printed}")
+            reported = None
+            if r.get("reported") is not None:
+                try:
+                    reported, _ = _resolve(r["reported"], tol, figures, implied_rows)
+                    if not reported.is_text:
+                        half = tol if np.all(reported.low == reported.high) else 0.0
+                        reported = replace(reported, low=reported.low - half, high=reported.high + half)
+                except (KeyError, ValueError, TypeError) as e:
+                    problems.append(r.problem("reported", _message(e)))
+            if len(inputs) < len(r["inputs"]) or (r.get("reported") is not None and reported is None):
+                continue
+            outcome = RULES[r["rule"]](inputs, reported, dict(r.get("params") or {}), tol)
+        except (KeyError, ValueError, TypeError, ZeroDivisionError) as e:
+            problems.append(r.problem("params", f"{r['rule']}: {_message(e)}"))
+            continue
+        rows.append(
+            {
+                "id": r["id"],
+                "section": str(r["section"]),
+                "rule": r["rule"],
+                "claim": r["claim"],
+                "inputs": "; ".join(texts),
+                "computed": outcome.computed,
+                "reported": "–" if reported is None else reported.printed,
+                "tolerance": _tolerance_text(tol, r.get("tolerance_note")),
+                "verdict": outcome.verdict,
+                "reason": outcome.reason or "–",
+            }
+        )
+    if problems:
+        raise CorpusError(problems, WHAT)
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def _uses_implied(r: Relation) -> bool:
+    specs = [*(r.get("inputs") or {}).values(), r.get("reported")]
+    return any(isinstance(spec, dict) and "implied" in spec for spec in specs)
+
+
+def _message(e: Exception) -> str:
+    text = str(e.args[0]) if e.args else type(e).__name__
+    return f"'{text}' is not a figure of the paper" if isinstance(e, KeyError) and "implied" not in text else text
+
+
+def check(path: Path = RELATIONS_FILE, figures: Mapping | None = None) -> pd.DataFrame:
+    """:func:`run` on the relations file (default: ``data/paper_relations.yaml``)."""
+    return run(load(path), figures)
+
+
+def by_section(results: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
+    """The results grouped by the paper's section, in reading order: (title, rows) pairs."""
+    order = {s: i for i, s in enumerate(SECTIONS)}
+    groups = sorted(results.groupby("section", sort=False), key=lambda kv: order.get(kv[0], len(order)))
+    return [(SECTIONS.get(s, s), g.reset_index(drop=True)) for s, g in groups]
+
+
+def summary(results: pd.DataFrame) -> pd.DataFrame:
+    """Relations per rule and verdict. Columns: ``rule, relations, consistent, inconsistent, not checkable``."""
+    counts = pd.crosstab(results["rule"], results["verdict"]).reindex(columns=list(VERDICTS), fill_value=0)
+    counts.insert(0, "relations", counts.sum(axis=1))
+    return counts.reset_index().rename_axis(columns=None)
+
+
+def for_readers(results: pd.DataFrame) -> pd.DataFrame:
+    """The results as a reader's table: the verdict followed by its reason where there is one.
+
+    Columns: ``claim, rule, inputs, computed, reported, verdict``."""
+    verdict = [v if r == "–" else f"{v}: {r}" for v, r in zip(results["verdict"], results["reason"])]
+    return results[["claim", "rule", "inputs", "computed", "reported"]].assign(verdict=verdict).reset_index(drop=True)
+
+
+def noted(relations, results: pd.DataFrame, figures: Mapping | None = None) -> pd.DataFrame:
+    """Each inconsistency noted in ``paper_figures.yaml`` with the relations that decide it (their
+    ``note`` field) and their verdicts; a note no relation decides has none.
+
+    Columns: ``figure, relations, verdicts, inconsistent`` (whether a rule finds it so)."""
+    notes = (paper.figures() if figures is None else figures).get("notes", [])
+    verdicts = results.set_index("id")["verdict"]
+    rows = []
+    for note in notes:
+        ids = [r["id"] for r in relations if r.get("note") == note["figure"] and r["id"] in verdicts.index]
+        found = [verdicts[i] for i in ids]
+        rows.append(
+            {
+                "figure": note["figure"],
+                "relations": ", ".join(ids) or "–",
+                "verdicts": ", ".join(sorted(set(found))) or "–",
+                "inconsistent": INCONSISTENT in found,
+            }
+        )
+    return pd.DataFrame(rows, columns=["figure", "relations", "verdicts", "inconsistent"])
+
+
+# --- what the paper's own tables imply --------------------------------------------------------------------
+
+
+def _row(rid, section, quantity, inputs, value, low, high, method, integer=False, d=2) -> dict:
+    """One implied quantity; ``shown`` is its value with its range over the figures' rounding
+    (for a count, the whole numbers it can be)."""
+    if integer and low == high:
+        shown = f"{int(low)}"
+    elif integer:
+        shown = f"{int(low)} to {int(high)}" if np.isfinite(high) else f"{int(low)} or more"
+    elif _fmt(low, d) == _fmt(high, d):
+        shown = _fmt(value, d)
+    else:
+        shown = f"{_fmt(value, d)} [{_fmt(low, d)}, {_fmt(high, d)}]"
+    values = {"value": float(value), "low": float(low), "high": float(high), "shown": shown, "method": method}
+    return {"id": rid, "section": section, "quantity": quantity, "inputs": inputs, **values}
+
+
+def _count_range(numerator: float, rate: float, tol: float, upto: int) -> tuple[float, float]:
+    """The whole numbers n with numerator / n printing as ``rate`` (inf: any n beyond ``upto``)."""
+    found = solve_integer(_number(numerator, 0), _number(rate, tol), 1.0, upto)
+    high = float(found.max()) if found.max() < upto else math.inf
+    return float(found.min()), high
+
+
+def _implied_votes(f: Mapping) -> list[dict]:
+    """Fleiss' kappa and Gwet's AC1 of each column of Table 5, from its vote histogram alone."""
+    rows = []
+    for t, h in f["table5_example_level_votes"].items():
+        votes = f"Table 5 votes {', '.join(map(str, h))}"
+        kappa, ac1 = fleiss_from_votes(h), ac1_from_votes(h)
+        method = "binary Fleiss' kappa of four raters from the vote histogram"
+        rows.append(_row(f"fleiss_{_slug(t)}", "6.2", f"Fleiss' kappa, {t}", votes, kappa, kappa, kappa, method))
+        method = "Gwet's AC1 (chance agreement 2p(1 - p)) from the vote histogram"
+        rows.append(_row(f"ac1_{_slug(t)}", "6.2", f"Gwet's AC1, {t}", votes, ac1, ac1, ac1, method))
+    return rows
+
+
+def _human_records(f: Mapping) -> tuple[float, float, float]:
+    """Human records with an error (at the printed rate, lowest, highest): 794 spans / 1.31."""
+    d = f["dataset"]
+    lo, hi = _count_range(d["human_spans"], d["spans_per_error_record"], 0.005, d["human_records"])
+    return d["human_spans"] / d["spans_per_error_record"], lo, hi
+
+
+def _implied_records(f: Mapping) -> list[dict]:
+    """The records behind the paper's rates: human records with and without an error, and each
+    LLM campaign's records and error records (Table 3's rates over its totals)."""
+    d = f["dataset"]
+    spans, records = d["human_spans"], d["human_records"]
+    at, lo, hi = _human_records(f)
+    whole = "integers n with spans / n printing as the rate"
+    rows = [
+        _row("human_error_records", "4.4", "human records with an error",
+             f"{spans} spans / {d['spans_per_error_record']:.2f} per error record", at, lo, hi, whole, True),
+        _row("human_records_without_error", "6.5", "human records without an error",
+             f"{records} records minus those with an error", records - at, records - hi, records - lo,
+             "records minus records with an error", True),
+        _row("records_more_than_four_errors_max", "6.5", "records with more than four errors, at most",
+             f"{spans} spans on {int(lo)} to {int(hi)} error records", (spans - at) // 4, (spans - hi) // 4,
+             (spans - lo) // 4, "each such record holds four spans beyond the one every error record has", True),
+    ]  # fmt: skip
+    n = d["examples"]
+    for llm, row in f["table3_llm_campaigns"].items():
+        for key, rid, what, upto in (
+            ("spans_per_record", "records", "records behind its spans per record", 4 * n),
+            ("spans_per_error_record", "error_records", "records with an error", n),
+        ):
+            lo, hi = _count_range(row["total"], row[key], 0.005, upto)
+            at = row["total"] / row[key] if row[key] else math.inf
+            text = f"{row['total']} spans / {row[key]:.2f}"
+            rows.append(_row(f"{rid}_{_slug(llm)}", "5", f"{llm}: {what}", text, at, lo, hi, whole, True))
+    return rows
+
+
+def _implied_clusters(f: Mapping) -> list[dict]:
+    """The whole Table 7's printed shares are of (the paper says 464 spans were embedded)."""
+    clusters = f["clustering"]["table7_clusters"]
+    counts = np.array([c["count"] for c in clusters.values()], float)
+    pct = np.array([c["pct"] for c in clusters.values()], float)
+    fits = [
+        w for w in range(int(counts.max()), 3 * int(counts.sum())) if _shares_fit(counts, w, pct - 0.05, pct + 0.05)
+    ]
+    lo, hi = (fits[0], fits[-1]) if fits else (math.nan, math.nan)
+    method = "integers every printed share fits (count / whole within 0.05 points)"
+    text = f"{len(counts)} counts and their printed shares"
+    return [_row("table7_whole", "6.4", "the whole Table 7's shares are of", text, lo, lo, hi, method, True)]
+
+
+def _implied_impressions(f: Mapping) -> list[dict]:
+    """Section 6.5: Cohen's d from t and the group sizes, the t-test's df, the point-biserial r,
+    the pooled SD, the power at the paper's records and the records needed for 80% power (the
+    analytic side of the sample-size question of Shaib et al.), and how many records the
+    bands' error shares require to be rated 6-7."""
+    imp, records = f["impressions"], f["dataset"]["human_records"]
+    e_at, e_lo, e_hi = _human_records(f)
+    t = _number(imp["t_errors_vs_none"], 0.05)
+    n1_at, n2_at = records - e_at, e_at
+    grid = np.array(list(itertools.product([t.low, t.high], [records - e_hi, records - e_lo], [e_lo, e_hi])))
+    d_box = grid[:, 0] * np.sqrt(1 / grid[:, 1] + 1 / grid[:, 2])
+    d_at = t.value * math.sqrt(1 / n1_at + 1 / n2_at)
+    ratio = n2_at / n1_at
+    r = _number(imp["r_error_count_vs_impression"], 0.005)
+    r_pb = [x / math.sqrt(x**2 + records - 2) for x in (t.value, t.low, t.high)]
+    gap = imp["mean_no_error"] - imp["mean_with_error"]
+    power_t = TTestIndPower().power(effect_size=d_at, nobs1=n1_at, alpha=ALPHA, ratio=ratio)
+    power_r = NormalIndPower().power(effect_size=np.arctanh(abs(r.value)), nobs1=records - 3, alpha=ALPHA, ratio=0)
+    need_t = [
+        math.ceil(TTestIndPower().solve_power(effect_size=x, alpha=ALPHA, power=POWER, ratio=ratio) * (1 + ratio))
+        for x in (d_at, d_box.max(), d_box.min())
+    ]
+    need_r = [
+        math.ceil(NormalIndPower().solve_power(effect_size=np.arctanh(x), alpha=ALPHA, power=POWER, ratio=0) + 3)
+        for x in (abs(r.value), abs(r.low), abs(r.high))
+    ]
+    high = imp["high_rated_6_7_with_errors_pct"] / 100
+    band = [(0.5 - e / records) / (0.5 - high) for e in (e_at, e_hi, e_lo)]
+    groups = f"t = {t.printed}, records {n1_at:.0f} and {n2_at:.0f}"
+    return [
+        _row("cohens_d", "6.5", "Cohen's d of errors vs none", groups, d_at, d_box.min(), d_box.max(),
+             "d = t sqrt(1/n1 + 1/n2) (Student's t, pooled SD)"),
+        _row("impression_t_df", "6.5", "degrees of freedom of the t-test", f"{records} records in two groups",
+             records - 2, min(e_lo, records - e_hi) - 1, records - 2,
+             "Welch's df lies between the smaller group minus one and n - 2 (Student's)", True),
+        _row("point_biserial_r", "6.5", "r of 'has an error' and impression implied by t",
+             f"t = {t.printed}, df = {records - 2}", *r_pb, "r = t / sqrt(t^2 + df) (the paper's r is of the count)"),
+        _row("pooled_sd", "6.5", "pooled SD of impressions implied by d",
+             f"means {imp['mean_no_error']:.2f} and {imp['mean_with_error']:.2f}", gap / d_at,
+             (gap - 0.01) / d_box.max(), (gap + 0.01) / d_box.min(), "(mean without errors - mean with errors) / d"),
+        _row("power_t_paper", "6.5", "power of the t-test at the paper's records", f"d = {d_at:.2f}, {records} records",
+             power_t, power_t, power_t, f"statsmodels TTestIndPower, two-sided, alpha {ALPHA}", d=3),
+        _row("power_r_paper", "6.5", "power of the correlation at the paper's records",
+             f"r = {r.printed}, {records} records", power_r, power_r, power_r,
+             "statsmodels NormalIndPower on Fisher's z with n - 3", d=3),
+        _row("records_for_power_t", "6.5", f"records for {POWER:.0%} power, t-test", f"d = {d_at:.2f}, {ratio:.2f} : 1",
+             *need_t, f"statsmodels TTestIndPower.solve_power, both groups, alpha {ALPHA}", True),
+        _row("records_for_power_r", "6.5", f"records for {POWER:.0%} power, correlation", f"r = {r.printed}",
+             *need_r, "Fisher's z: n = 3 + ((z_0.975 + z_0.8) / atanh r)^2", True),
+        _row("high_rated_share_min", "6.5", "share of records rated 6-7, at least",
+             f"{imp['high_rated_6_7_with_errors_pct']}% of them with errors, over 50% of the rest", *band,
+             "the share of records with errors mixes the bands' shares"),
+    ]  # fmt: skip
+
+
+def implied(figures: Mapping | None = None) -> pd.DataFrame:
+    """What the paper's own figures imply (see the module docstring for the columns): Table 5's
+    kappa and AC1, the records behind its rates, the whole of Table 7's shares, Cohen's d from
+    its t, the power and sample sizes at its effect sizes."""
+    f = paper.figures() if figures is None else figures
+    rows = _implied_votes(f) + _implied_records(f) + _implied_clusters(f) + _implied_impressions(f)
+    return pd.DataFrame(rows, columns=IMPLIED_COLUMNS)
+
+
+def _per(total: float, rate: float) -> float:
+    return total / rate if rate else math.inf
+
+
+def _slug(name: str) -> str:
+    return "".join(c if c.isalnum() else "_" for c in name.lower()).strip("_").replace("__", "_")

@@ -13,7 +13,7 @@ export PYTHONHASHSEED := 0
 BOOK_STAMP := $(VENV)/.book-installed
 TEST_STAMP := $(VENV)/.test-installed
 
-.PHONY: book test lint exports corpus-check mathjax install torch-source sources-hash notebooks standin benchmarks clean
+.PHONY: book test lint exports corpus-check baselines mathjax install torch-source sources-hash notebooks standin benchmarks clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -135,12 +135,19 @@ standin: $(BOOK_STAMP)
 	$(VENV)/bin/hotelcheckspan standin --out data/hotelcheckspan --force
 	cd data && find hotelcheckspan -type f | LC_ALL=C sort | xargs sha256sum > SHA256SUMS
 
+# The metric chapter's built-in baselines of the bundled corpora (the embedding ones take minutes
+# on a CPU, so they are computed once and committed with a digest of the texts they were computed on)
+baselines: $(BOOK_STAMP)
+	$(PY) -m hotelcheckspan.analyses.metric_validation data/hotelcheckspan data/span-annotation-d2t-test
+
 benchmarks: $(TEST_STAMP)
 	$(PY) benchmarks/span_f1.py
 	$(PY) benchmarks/gamma.py
 	$(PY) benchmarks/sample_size.py
 	$(PY) benchmarks/dedup.py
 	$(PY) benchmarks/load.py
+	$(PY) benchmarks/judges.py
+	$(PY) benchmarks/meta_evaluation.py
 
 clean:
 	rm -rf _build .cache

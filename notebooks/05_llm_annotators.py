@@ -216,7 +216,8 @@ readings.glue_all(
 #   paper's Table 3, {glue:text}`ours_longer` here. Section 5's "entire sentences" does not square
 #   with gpt-4o's {glue:text}`paper_gpt_words`-word mean in Table 3.
 # - {glue:text}`bias_lean` (percentage points above the humans' share),
-#   {glue:text}`bias_paper_reading`; {glue:text}`top_human_type` is the humans' most frequent type, and
+#   {glue:text}`bias_paper_reading`; {glue:text}`bias_all_paper`, where Section 5 characterises
+#   gemma-3; {glue:text}`top_human_type` is the humans' most frequent type, and
 #   {glue:text}`top_human_reading`. {glue:md}`bias_note` The paper's o3-mini rows rest on
 #   {glue:text}`o3_min` to {glue:text}`o3_max` spans and say nothing about bias.
 #

@@ -7,6 +7,7 @@ import pytest  # noqa: E402  (after the path line, which lets tests import their
 import toy as toy_corpus  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
 
+from hotelcheckspan import cli as hcs_cli  # noqa: E402
 from hotelcheckspan import corpora  # noqa: E402
 
 # Property tests draw 100 cases each while editing; `make test` draws 300 (--hypothesis-profile
@@ -41,3 +42,19 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "slow: re-executes notebooks or runs factgenie on every real pair; takes minutes (-m 'not slow')"
     )
+
+
+@pytest.fixture
+def run(capsys):
+    """``hotelcheckspan ARGS`` through ``cli.main``: ``(exit code, stdout, stderr)``."""
+
+    def call(*args):
+        capsys.readouterr()
+        try:
+            code = hcs_cli.main([str(a) for a in args])
+        except SystemExit as done:
+            code = done.code
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    return call

@@ -28,9 +28,9 @@ import yaml
 from gamma_reference import FACTGENIE_GAMMA, factgenie_gamma
 from sklearn.metrics import balanced_accuracy_score
 from span_reference import per_character
+from strict import strict
 
 import hotelcheckspan
-from hotelcheckspan import cli as hcs_cli
 from hotelcheckspan import paths
 from hotelcheckspan.analyses import judges as J
 from hotelcheckspan.book import paper_shape
@@ -41,27 +41,6 @@ from hotelcheckspan.corpora import problems as P
 pytestmark = pytest.mark.filterwarnings("error")
 
 SHAPES = list(shaped.SHAPES)
-
-
-@pytest.fixture
-def run(capsys):
-    """``hotelcheckspan ARGS`` through ``cli.main``: (exit code, stdout, stderr). (test_judges has
-    the same fixture; importing it from there would load the whole book with it.)"""
-
-    def call(*args):
-        capsys.readouterr()
-        try:
-            code = hcs_cli.main([str(a) for a in args])
-        except SystemExit as done:
-            code = done.code
-        out = capsys.readouterr()
-        return code, out.out, out.err
-
-    return call
-
-
-def _reject_constant(name):
-    raise ValueError(f"not strict JSON: {name}")
 
 
 @pytest.fixture(scope="module")
@@ -219,7 +198,7 @@ def judge_json(run, root, judge, *extra) -> tuple[dict, str]:
     code, out, err = run("judge", root, judge, "--json", "--n-boot", 50, *extra)
     assert code == 0, err
     assert "Traceback" not in err and "internal error" not in err
-    return json.loads(out, parse_constant=_reject_constant), err
+    return strict(out), err
 
 
 # --- judge on every shape ---------------------------------------------------------------------
@@ -345,7 +324,7 @@ def test_no_clear_majority_anywhere_leaves_bacc_undefined_with_its_reason(run, r
 def test_campaigns_lists_the_documented_names_with_their_paths(run, roots):
     code, out, err = run("campaigns", roots["same-names"], "--json")
     assert code == 0, err
-    table = {row["campaign"]: row for row in json.loads(out, parse_constant=_reject_constant)}
+    table = {row["campaign"]: row for row in strict(out)}
     for folder, name in shaped.SAME_NAMES.items():
         assert table[name]["path"] == f"annotations/model/{folder}" and table[name]["kind"] == "model"
         assert table[name]["records"] == len(campaigns_of("same-names")[f"model/{folder}"].records)
@@ -407,7 +386,7 @@ def test_gamma_tells_same_named_folders_apart(run, roots):
     cot, zero = (root / f"annotations/model/mt-eval/{v}/llama3-3/annotations.jsonl" for v in ("cot", "zeroshot"))
     code, out, err = run("gamma", cot, zero, "--json")
     assert code == 0, err
-    res = json.loads(out, parse_constant=_reject_constant)
+    res = strict(out)
     camps = campaigns_of("same-names")
     both = _marked(camps["model/mt-eval/cot/llama3-3"].records) & _marked(
         camps["model/mt-eval/zeroshot/llama3-3"].records
@@ -427,7 +406,7 @@ def test_gamma_of_a_file_against_itself_is_one_where_it_marked(run, roots, soft)
     path = roots["same-names"] / "annotations/model/mt-eval/cot/llama3-3/annotations.jsonl"
     code, out, err = run("gamma", path, path, "--json", *(["--soft"] if soft else []))
     assert code == 0, err
-    res = json.loads(out, parse_constant=_reject_constant)
+    res = strict(out)
     recs = campaigns_of("same-names")["model/mt-eval/cot/llama3-3"].records
     assert res["gamma"] == pytest.approx(1.0) and res["gamma_examples"] == len(_marked(recs))
     assert res["s_empty_examples"] == len(recs) - len(_marked(recs)) and res["s_empty"] == pytest.approx(1.0)
@@ -515,7 +494,7 @@ def test_judge_counts_an_outside_folders_warnings(run, roots, tmp_path):
     code, out, err = run("judge", root, folder, "--json", "--n-boot", 50)
     assert code == 0, err
     assert f"3 warnings in {root} and {folder} (kept" in err
-    assert json.loads(out, parse_constant=_reject_constant)["judge"] == "moved"
+    assert strict(out)["judge"] == "moved"
 
 
 def test_many_groups_are_listed_as_numbers(run, tmp_path):
@@ -565,9 +544,9 @@ def test_f1_says_when_it_pools_groups(run, roots):
     )
     code, out, err = run("f1", human, judge, "--json")
     assert code == 0 and "its 2 annotator groups are pooled" in err and "--ref-group" in err
-    compared = json.loads(out, parse_constant=_reject_constant)["compared"]
+    compared = strict(out)["compared"]
     assert compared["reference"] == {"file": str(human), "group": None, "groups": ["A", "B"]}
     assert compared["hypothesis"] == {"file": str(judge), "group": None, "groups": ["A"]}
     code, out, err = run("f1", human, judge, "--ref-group", "B", "--json")
     assert code == 0 and "pooled" not in err
-    assert json.loads(out, parse_constant=_reject_constant)["compared"]["reference"]["group"] == "B"
+    assert strict(out)["compared"]["reference"]["group"] == "B"

@@ -187,3 +187,14 @@ def test_section61_sets_the_texts_figures_and_table4s_arithmetic_beside_ours(cor
     assert set(rows["decimals"]) == {1}
     for figure in (f for f in rows["figure"] if isinstance(f, str)):
         paper.value(figure)  # every text figure is one the paper states
+    # "B in the minority" is set beside its own measure only: a B set alone against the other three
+    assert "group_b_minority" not in " ".join(f for f in rows["figure"] if isinstance(f, str))
+    with_minority = D.section61(effects, paper.figures(), {"cases": 4, "b_marking_pct": 75.0})
+    row = with_minority[with_minority["figure"] == "dataset_level_text/group_b_minority_due_to_extra_errors_pct"]
+    assert row["ours"].tolist() == [75.0]
+
+
+def test_b_minority_counts_a_b_set_alone_against_three_agreeing_sets(toy):
+    """Toy stage-2 examples 0 and 1 (any error): ex 0: 1A yes, 1B yes, 2A yes, 2B no -> 2B alone, not
+    marking; ex 1: 1A no, 1B yes, 2A no, 2B yes -> a 2-2 split, no one alone."""
+    assert D.b_minority(toy) == {"cases": 1, "b_marking_pct": 0.0}

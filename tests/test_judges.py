@@ -16,9 +16,9 @@ import shutil
 import numpy as np
 import pandas as pd
 import pytest
+from strict import strict
 
 import hotelcheckspan
-from hotelcheckspan import cli as hcs_cli
 from hotelcheckspan import paths, review
 from hotelcheckspan.analyses import dataset_level, example_level, llm_annotators, span_level
 from hotelcheckspan.analyses import judges as J
@@ -230,28 +230,10 @@ def test_evaluate_judge_of_a_paper_judge_gives_its_paper_rows(corpus):
     assert out["table6"]["comparison"].unique().tolist() == ["Human - LLM (GPT-4o)"]
 
 
-@pytest.fixture
-def run(capsys):
-    def call(*args):
-        capsys.readouterr()
-        try:
-            code = hcs_cli.main([str(a) for a in args])
-        except SystemExit as done:
-            code = done.code
-        out = capsys.readouterr()
-        return code, out.out, out.err
-
-    return call
-
-
-def _reject_constant(name):
-    raise ValueError(f"not strict JSON: {name}")
-
-
 def test_judge_json_is_strict_and_equals_evaluate_judge(run, acme_root, evaluated):
     code, out, err = run("judge", acme_root, ACME, "--json", "--n-boot", 200)
     assert code == 0, err
-    data = json.loads(out, parse_constant=_reject_constant)
+    data = strict(out)
     assert data["judge"] == ACME and data["rank"] == evaluated["rank"]
     assert data["bacc"]["estimate"] == pytest.approx(evaluated["bacc"]["estimate"])
     t6 = pd.DataFrame(data["table6"])
@@ -271,7 +253,7 @@ def test_judge_with_an_outside_campaign_folder(run, tmp_path, evaluated):
     perturbed_campaign(folder)
     code, out, err = run("judge", paths.BUNDLED_CORPUS, folder, "--json", "--n-boot", 200)
     assert code == 0, err
-    data = json.loads(out, parse_constant=_reject_constant)
+    data = strict(out)
     assert data["judge"] == ACME and data["rank"] == evaluated["rank"]
     assert data["table6"][0]["f1"] == pytest.approx(evaluated["table6"]["f1"].iloc[0])
     assert not any(tmp_path.glob(".hotelcheckspan-judge-*"))

@@ -226,12 +226,16 @@ def test_every_page_renders_cleanly_offline(server, browser):
                 problems.append(f"{rel}: no simulated-data notice")
         if rel in CHAPTERS and page.locator("main img").count() == 0 and page.locator("main table").count() == 0:
             problems.append(f"{rel}: neither a figure nor a table rendered")
-        # every table a reader sees fits the content column (full tables in collapsed dropdowns may not)
+        # every table a reader sees fits the content column, or scrolls inside its own box (which
+        # fits) with its first column sticky (full tables in collapsed dropdowns may not fit)
         wide = page.evaluate(
             """() => { const article = document.querySelector('main article') || document.querySelector('main');
                 const room = article.getBoundingClientRect().width;
                 return [...article.querySelectorAll('table')]
                   .filter(t => !t.closest('details:not([open])') && t.getBoundingClientRect().width > room + 1)
+                  .filter(t => { const box = t.closest('.hcs-scroll');
+                    return !box || box.getBoundingClientRect().width > room + 1
+                      || getComputedStyle(t.querySelector('td, th')).position !== 'sticky'; })
                   .map(t => Math.round(t.getBoundingClientRect().width) + ' px > ' + Math.round(room) + ' px'); }"""
         )
         problems += [f"{rel}: a table wider than the content column ({w})" for w in wide]
@@ -511,3 +515,57 @@ def test_a_tap_leaves_no_tooltip_on_a_touch_screen(server, browser):
         assert not reader.problems(CHAPTERS[0])
     finally:
         reader.close()
+
+
+@pytest.mark.parametrize("rel", CHAPTERS)
+def test_tables_on_a_phone_scroll_with_their_first_column_in_view_or_become_cards(server, browser, rel):
+    """At 390 px no table widens the page; a table wider than the screen scrolls inside its own
+    box, its first column (the row's label) stays in view when scrolled to the end, and a
+    paper-vs-corpus table is a column of cards whose every cell is inside the screen."""
+    reader = Reader(browser, server, PHONE)
+    page = reader.open(rel)
+    problems = page.evaluate(
+        """() => {
+          const out = [];
+          for (const box of document.querySelectorAll('main .hcs-scroll')) {
+            if (box.closest('details:not([open])')) continue;
+            const table = box.querySelector('table');
+            if (table.classList.contains('hcs-cards')) {
+              for (const cell of table.querySelectorAll('td')) {
+                const r = cell.getBoundingClientRect();
+                if (r.width > 0 && (r.right > innerWidth + 1 || r.left < -1))
+                  out.push('card cell outside the screen: ' + cell.innerText.slice(0, 40));
+              }
+              continue;
+            }
+            if (box.getBoundingClientRect().right > innerWidth + 1) out.push('a scroll box wider than the screen');
+            if (box.scrollWidth > box.clientWidth + 1) {
+              box.scrollLeft = box.scrollWidth;
+              const first = table.querySelector('tbody td');
+              const r = first.getBoundingClientRect(), b = box.getBoundingClientRect();
+              if (r.left < b.left - 1 || r.right > b.right + 1)
+                out.push('first column scrolled away: ' + first.innerText.slice(0, 40));
+              box.scrollLeft = 0;
+            }
+          }
+          if (document.documentElement.scrollWidth > innerWidth + 1) out.push('the page is wider than the screen');
+          return out; }"""
+    )
+    problems = [f"{rel}: {p}" for p in problems] + reader.problems(rel)
+    reader.close()
+    assert not problems, "\n".join(problems)
+
+
+def test_chapter_mentions_are_links_to_their_chapter(server, browser):
+    """{chapter}`NN` renders "chapter NN" linked to that chapter's page, titled by it."""
+    reader = Reader(browser, server, DESKTOP)
+    page = reader.open("book/methods.html")
+    links = page.eval_on_selector_all(
+        "main a.hcs-chapter", "els => els.map(e => [e.innerText, e.getAttribute('href'), e.getAttribute('title')])"
+    )
+    reader.close()
+    assert links, "the methods page mentions chapters: they must be links"
+    for text, href, title in links:
+        number = re.fullmatch(r"chapter (\d\d)", text).group(1)
+        assert re.search(rf"notebooks/{number}_\w+\.html", href), (text, href)
+        assert title, text

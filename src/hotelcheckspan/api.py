@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from .annotator_sets import AnnotatorSet, group_labels, parse_group
-from .corpora import KEY, Annotations, CategoryMismatch, CorpusError, load, read_annotations, slug_frame
+from .corpora import KEY, Annotations, CategoryMismatch, Corpus, CorpusError, load, read_annotations, slug_frame
 from .corpora.layouts import ADDED, slug_key
 from .metrics import error_counts as _error_counts
 from .metrics import gamma as _gamma
@@ -29,6 +29,7 @@ from .metrics import span_f1 as _metric
 
 __all__ = [
     "evaluate_judge",
+    "evaluate_metric",
     "load",
     "load_with_campaign",
     "read_annotations",
@@ -451,3 +452,51 @@ def evaluate_judge(corpus=None, campaign: str | Path = "", *, n_boot: int = 1000
         raise ValueError(f"n_boot must be a positive whole number of bootstrap replicates, not {n_boot!r}")
     loaded, name = resolve_judge(corpus, campaign)
     return judges.evaluate(loaded, name, n_boot=n_boot, seed=seed)
+
+
+def evaluate_metric(
+    corpus=None,
+    scores=None,
+    *,
+    targets: list[str] | None = None,
+    lower_is_better=(),
+    with_judges: bool = True,
+    baselines=None,
+    n_boot: int = 1000,
+    seed: int = 0,
+    **options,
+):
+    """Validate automatic metrics against the corpus' human annotations, as the metrics shared
+    tasks do (:mod:`hotelcheckspan.analyses.metric_validation`): example-level correlations
+    (Kendall tau-b and tau-c, acc23, Spearman, Pearson), detection of the human majority's "has
+    an error" (ROC AUC, average precision, cross-validated BACC), system-level statistics where
+    the corpus has several generating systems, significance clusters, beside the human ceiling
+    and a random baseline, with bootstrap intervals from one resample matrix.
+
+    ``corpus`` is a loaded corpus or a folder (default: the active one); ``scores`` a scores
+    file (CSV or JSON Lines keyed by ``dataset, split, setup_id, example_idx``, one column per
+    metric, higher = more faithful unless named in ``lower_is_better``), a frame in that shape,
+    or None (then the corpus' judges and any ``baselines`` are the metrics). ``baselines``:
+    True for every built-in baseline, a list of names, or a frame of baselines computed before
+    (``metric_validation.bundled_baselines``). Returns a
+    :class:`~hotelcheckspan.analyses.metric_validation.Validation`; ``.to_json()`` is what
+    ``hotelcheckspan metric --json`` prints. Raises :class:`CorpusError` naming every bad line of
+    a scores file."""
+    from .analyses import metric_validation
+    from .corpora.scores import read_scores
+
+    loaded = corpus if isinstance(corpus, Corpus) else load(corpus)
+    if isinstance(scores, (str, Path)):
+        scores = read_scores(scores, loaded, lower_is_better=lower_is_better)
+    elif scores is not None and lower_is_better:
+        scores = scores.assign(**{m: -scores[m] for m in lower_is_better})
+    return metric_validation.evaluate(
+        loaded,
+        scores,
+        targets=targets,
+        with_judges=with_judges,
+        baseline_names=baselines,
+        n_boot=n_boot,
+        seed=seed,
+        **options,
+    )

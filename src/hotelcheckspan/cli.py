@@ -1,4 +1,5 @@
-"""``hotelcheckspan`` command line: validate, campaigns, standin, stats, f1, gamma, pearson, judge, review.
+"""``hotelcheckspan`` command line: validate, campaigns, standin, stats, f1, gamma, pearson, judge, metric,
+baselines, review.
 
 Every failure prints one clear line per problem to stderr and exits 1; no tracebacks, no hangs.
 Warnings (quirks of real exports that factgenie computes with) are counted on stderr.
@@ -8,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import shutil
 import sys
@@ -23,6 +23,7 @@ from .analyses import dataset_level
 from .annotator_sets import parse_group
 from .corpora import problems as severity
 from .metrics import span_f1
+from .plain import plain
 from .review import command as review_command
 
 
@@ -128,23 +129,6 @@ def cmd_standin(args) -> int:
     return 0
 
 
-def _plain(value):
-    """JSON-ready values: NaN and infinities become null (strict JSON has neither)."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, pd.DataFrame):
-        return _plain(value.astype(object).where(value.notna(), None).to_dict(orient="records"))
-    if value is None or value is pd.NA:
-        return None
-    if hasattr(value, "item"):  # numpy scalars
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
-
-
 def cmd_stats(args) -> int:
     c = corpora.load(args.path)
     _warn_count(c.warnings, args.path)
@@ -158,7 +142,7 @@ def cmd_stats(args) -> int:
             c, dataset_level.stage2_examples(c), by_group=True
         )
     if args.json:
-        print(json.dumps(_plain(tables), indent=1, allow_nan=False))
+        print(json.dumps(plain(tables), indent=1, allow_nan=False))
         return 0
     with pd.option_context("display.width", 200, "display.max_columns", 30, "display.precision", 2):
         for name, table in tables.items():
@@ -199,7 +183,7 @@ def cmd_f1(args) -> int:
         per_category=args.per_category,
     )
     if args.json:
-        print(json.dumps(_plain(result), allow_nan=False))
+        print(json.dumps(plain(result), allow_nan=False))
         return 0
     print(
         f"{args.match} match, {args.metric} metric, {span_f1.resolve(args.metric, args.convention)[1]} convention, "
@@ -295,7 +279,7 @@ def cmd_judge(args) -> int:
     _warn_count(corpus.warnings, args.corpus + (f" and {args.campaign}" if added else ""))
     result = api.evaluate_judge(corpus, name, n_boot=args.n_boot, seed=args.seed)
     if args.json:
-        print(json.dumps(_plain(result), indent=1, allow_nan=False))
+        print(json.dumps(plain(result), indent=1, allow_nan=False))
         return 0
     print(_judge_text(result))
     return 0
@@ -306,10 +290,87 @@ def cmd_campaigns(args) -> int:
     _warn_count(corpus.warnings, args.path)
     table = corpus.campaign_table()
     if args.json:
-        print(json.dumps(_plain(table), indent=1, allow_nan=False))
+        print(json.dumps(plain(table), indent=1, allow_nan=False))
         return 0
     print(table.to_string(index=False))
     print(f"\nnames: {corpora.NAME_RULE.splitlines()[0]} ... (see the methods page)")
+    return 0
+
+
+def _metric_text(v) -> str:
+    """A metric validation for readers: per target, the metrics ranked by the primary statistic
+    (Kendall tau-b; ROC AUC for the majority), with intervals, the random baseline and the ceiling."""
+    from .analyses import metric_validation as mv
+
+    c = v.compared
+    lines = [
+        f"{c['examples']:,} examples with a human target ({c['human_records']:,} human records; "
+        f"{c['human_records_without_text']:,} on examples without a text left out); the human ceiling on the "
+        f"{c['ceiling_examples']:,} examples with two or more; {c['resamples']:,} bootstrap resamples shared by "
+        f"every metric; {c['orientation']}",
+    ]
+    for target in c["targets"]:
+        statistic = "roc_auc" if target == "majority" else "kendall_tau_b"
+        board = mv.leaderboard(v, target, statistic)
+
+        def three(x):  # never "-0.000"
+            return f"{round(float(x), 3) + 0.0:.3f}"
+
+        def cell(r):
+            return "undefined" if pd.isna(r.value) else f"{three(r.value)} [{three(r.low)}, {three(r.high)}]"
+
+        lines += ["", f"== {target}: {statistic} [95% CI] (random: the metric's own scores permuted)"]
+        rows = [
+            {
+                "metric": r.metric,
+                "kind": r.kind,
+                statistic: cell(r),
+                "random": "" if pd.isna(r.random) else three(r.random),
+                "n": r.n,
+                "cluster": "" if pd.isna(r.cluster) else int(r.cluster),
+            }
+            for r in board.itertuples()
+        ]
+        lines.append(pd.DataFrame(rows).to_string(index=False))
+    return "\n".join(lines)
+
+
+def cmd_metric(args) -> int:
+    from .corpora.scores import read_scores
+
+    if args.n_boot < 1:
+        raise CliError(f"--n-boot must be a positive whole number, not {args.n_boot}")
+    corpus = corpora.load(args.corpus)
+    _warn_count(corpus.warnings, args.corpus)
+    scores = None
+    if args.scores is not None:
+        scores = read_scores(args.scores, corpus, lower_is_better=args.lower_is_better or ())
+        _warn_count(scores.problems, args.scores)
+    result = api.evaluate_metric(
+        corpus,
+        scores,
+        targets=args.target,
+        with_judges=not args.no_judges,
+        baselines=args.baselines or None,
+        n_boot=args.n_boot,
+        seed=args.seed,
+    )
+    if args.json:
+        print(json.dumps(plain(result.to_json()), indent=1, allow_nan=False))
+        return 0
+    print(_metric_text(result))
+    return 0
+
+
+def cmd_baselines(args) -> int:
+    from .corpora.scores import write_scores
+    from .metrics import baselines
+
+    corpus = corpora.load(args.corpus)
+    _warn_count(corpus.warnings, args.corpus)
+    frame = baselines.baselines(corpus, args.only or None)
+    out = write_scores(frame, args.out)
+    print(f"wrote {len(frame.columns) - 4} baselines on {len(frame):,} examples to {out}")
     return 0
 
 
@@ -352,7 +413,7 @@ def _compared(args, measure, **options) -> dict:
 def cmd_gamma(args) -> int:
     result = _compared(args, api.span_gamma, soft=args.soft)
     if args.json:
-        print(json.dumps(_plain(result), allow_nan=False))
+        print(json.dumps(plain(result), allow_nan=False))
         return 0
 
     def show(value):
@@ -367,7 +428,7 @@ def cmd_gamma(args) -> int:
 def cmd_pearson(args) -> int:
     result = _compared(args, api.span_pearson)
     if args.json:
-        print(json.dumps(_plain(result), allow_nan=False))
+        print(json.dumps(plain(result), allow_nan=False))
         return 0
     print(f"Pearson's r of per-example error counts (factgenie iaa pearson), {result['examples']} examples")
     rows = [
@@ -473,6 +534,46 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     _pair_parser(sub, "pearson", "correlation of per-example error counts (factgenie iaa pearson)", cmd_pearson)
+    p = sub.add_parser(
+        "metric",
+        help="validate automatic metrics against the human annotations (correlations, detection, system level, "
+        "clusters, human ceiling, random baseline)",
+    )
+    p.add_argument("corpus", help="the corpus folder (factgenie layout)")
+    p.add_argument(
+        "scores",
+        nargs="?",
+        default=None,
+        help="a scores file (CSV or JSON Lines: dataset, split, setup_id, example_idx and one column per metric); "
+        "without it, the corpus' judges (and --baselines) are the metrics",
+    )
+    p.add_argument(
+        "--target",
+        action="append",
+        default=None,
+        help="a human target (errors, error_free, impression, majority, errors:<category>); repeat for several "
+        "(default: errors, error_free, impression where the corpus has it, majority)",
+    )
+    p.add_argument(
+        "--lower-is-better",
+        action="append",
+        default=None,
+        metavar="NAME",
+        help="a metric whose lower scores mean more faithful (repeat for several)",
+    )
+    p.add_argument("--no-judges", action="store_true", help="leave the corpus' LLM judges out of the metrics")
+    p.add_argument("--baselines", action="store_true", help="add the built-in baselines (ROUGE, chrF, MiniLM, ...)")
+    p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples of every interval (default 1000)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true", help="strict JSON (undefined values are null)")
+    p.set_defaults(func=cmd_metric)
+
+    p = sub.add_parser("baselines", help="write the built-in baselines of a corpus as a scores file")
+    p.add_argument("corpus")
+    p.add_argument("-o", "--out", required=True, help="the scores file to write (.csv or .jsonl)")
+    p.add_argument("--only", action="append", default=None, metavar="NAME", help="one baseline (repeat for several)")
+    p.set_defaults(func=cmd_baselines)
+
     review_command.add_parser(sub)
     return parser
 

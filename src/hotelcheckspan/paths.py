@@ -22,6 +22,9 @@ BUNDLED_CORPUS = DATA_ROOT / "hotelcheckspan"
 REAL_CORPUS = DATA_ROOT / "span-annotation-d2t-iaa"
 # its d2t "test" split (MIT, verbatim; see its SOURCE.md): 1,200 texts from four systems, six judges
 REAL_TEST_CORPUS = DATA_ROOT / "span-annotation-d2t-test"
+# the built-in metric baselines of each bundled corpus, computed by `make baselines` (the
+# embedding baselines take minutes on a CPU): <corpus folder name>.csv and its .sha256 of the texts
+BASELINES = DATA_ROOT / "baselines"
 PAPER_FIGURES = DATA_ROOT / "paper_figures.yaml"
 CLUSTER_LABELS = DATA_ROOT / "cluster_labels.yaml"
 COMPARISONS = DATA_ROOT / "comparisons.yaml"

@@ -244,10 +244,31 @@ def group_effects(corpus: Corpus) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def section61(effects: pd.DataFrame, figures: dict) -> pd.DataFrame:
+def b_minority(corpus: Corpus) -> dict:
+    """Section 6.1's "when Group B was in the minority during a disagreement": on the stage-2
+    examples, a B set (stage 1 or 2) alone against the other three sets, which agree, on whether
+    the example has an error (a 3-1 split with B the one). Returns ``cases`` (such B-alone
+    splits) and ``b_marking_pct`` (the share where B's lone vote is "error": B marked extra)."""
+    from ..annotator_sets import HUMAN_SETS
+    from ..categories import ANY
+    from .example_level import marks
+
+    m = marks(corpus, HUMAN_SETS, stage2_examples(corpus))
+    wide = m.pivot_table(index=KEY, columns="rater", values=ANY, aggfunc="any").dropna()
+    cases = marked = 0
+    for b in [s.name for s in HUMAN_SETS if s.group == 1]:
+        others = wide.drop(columns=b)
+        alone = others.nunique(axis=1).eq(1) & wide[b].ne(others.iloc[:, 0])
+        cases += int(alone.sum())
+        marked += int(wide.loc[alone, b].sum())
+    return {"cases": cases, "b_marking_pct": 100 * marked / cases if cases else float("nan")}
+
+
+def section61(effects: pd.DataFrame, figures: dict, minority: dict | None = None) -> pd.DataFrame:
     """Section 6.1's group and stage figures beside ours (``effects`` from :func:`group_effects`):
     each of the text's figures, and, where the paper's Table 4 totals give the same ratio, that
-    ratio too (the text and Table 4 disagree). Columns: ``measure``, ``figure`` (a figure key of
+    ratio too (the text and Table 4 disagree); with ``minority`` (:func:`b_minority`), the
+    text's "B in the minority" figure beside its measure. Columns: ``measure``, ``figure`` (a figure key of
     ``data/paper_figures.yaml``, or the number Table 4's totals give), ``ours``, ``decimals``."""
     s1, s2 = effects.set_index("stage").loc["stage1"], effects.set_index("stage").loc["stage2"]
     t4 = {name: row["total"] for name, row in figures["table4_dataset_level_stage2_subset"].items()}
@@ -258,10 +279,16 @@ def section61(effects: pd.DataFrame, figures: dict) -> pd.DataFrame:
         ("the same, from Table 4's totals", 100 * (t4["St. 1B"] / t4["St. 1A"] - 1), s1["B more (%)"]),
         ("group B marks more (%), stage 2", text + "group_b_more_annotations_pct", s2["B more (%)"]),
         ("the same, from Table 4's totals", 100 * (t4["St. 2B"] / t4["St. 2A"] - 1), s2["B more (%)"]),
-        (
-            "B is the one marking, where groups disagree (%)",
-            text + "group_b_minority_due_to_extra_errors_pct",
-            (s1["B marked the error (%)"] + s2["B marked the error (%)"]) / 2,
+        *(
+            [
+                (
+                    "B alone against the other three sets: B marking (%)",
+                    text + "group_b_minority_due_to_extra_errors_pct",
+                    minority["b_marking_pct"],
+                )
+            ]
+            if minority is not None
+            else []
         ),
         ("stage 2 vs stage 1 volume (%)", text + "stage2_vs_stage1_volume_change_pct", volume),
         (

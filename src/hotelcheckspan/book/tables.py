@@ -691,8 +691,7 @@ def compared(board: pd.DataFrame) -> Table:
         ("Span F1", c["f1"]["definition"]),
         (
             "Human majority (BACC)",
-            f"{c['majority']['rule']}; "
-            f"{c['majority']['single_rater_examples']:,} examples have one human set",
+            f"{c['majority']['rule']}; {c['majority']['single_rater_examples']:,} examples have one human set",
         ),
         (
             "Ceiling",
@@ -733,3 +732,70 @@ def inconsistencies(chapter: str) -> Table:
     """The paper's own inconsistencies a chapter discusses (``paper.inconsistencies``), each with
     its arithmetic, as cards on a phone."""
     return show(paper.inconsistencies(chapter).drop(columns="chapter"), cards=True)
+
+
+STATISTIC_NAMES = {
+    "kendall_tau_b": "Kendall τb",
+    "kendall_tau_c": "Kendall τc",
+    "acc23": "acc23",
+    "spearman": "Spearman",
+    "pearson": "Pearson",
+    "roc_auc": "ROC AUC",
+    "average_precision": "Average precision",
+    "bacc": "BACC",
+    "pairwise_accuracy": "Pairwise accuracy",
+    "soft_pairwise_accuracy": "Soft pairwise accuracy",
+    "partial_pearson": "Partial Pearson",
+    "partial_spearman": "Partial Spearman",
+    "item_pearson": "Item-averaged Pearson",
+    "item_kendall_tau_b": "Item-averaged τb",
+}
+
+
+def metric_board(board: pd.DataFrame, statistic: str) -> Table:
+    """``metric_validation.leaderboard``: each metric's statistic with its interval, the random
+    baseline and the significance cluster (the human ceiling last)."""
+    frame = board.copy()
+    frame["cluster"] = frame["cluster"].astype(object).where(frame["cluster"].notna(), DASH)
+    frame["random"] = frame["random"].astype(object).where(frame["random"].notna(), DASH)
+    return show(
+        frame,
+        columns=["metric", "kind", "value", "random", "n", "cluster"],
+        headers={
+            "metric": "Metric",
+            "kind": "Kind",
+            "value": f"{STATISTIC_NAMES.get(statistic, statistic)} [95% CI]",
+            "random": "Random",
+            "n": "Examples",
+            "cluster": "Cluster",
+        },
+        decimals={"value": 2, "random": 2, "n": 0},
+    )
+
+
+def metric_statistics(statistics: pd.DataFrame, target: str, columns: Sequence[str]) -> Table:
+    """Several statistics of each metric on one target, one column each ("0.54 [0.50, 0.57]")."""
+    rows = statistics[statistics["target"] == target]
+    wide = {}
+    for (metric, kind), grp in rows.groupby(["metric", "kind"], sort=False):
+        by = grp.set_index("statistic")
+        line = {"Metric": metric, "Kind": kind}
+        for s in columns:
+            line[STATISTIC_NAMES.get(s, s)] = (
+                interval(by.loc[s, "value"], by.loc[s, "low"], by.loc[s, "high"]) if s in by.index else DASH
+            )
+        wide[metric] = line
+    return show(pd.DataFrame(list(wide.values())))
+
+
+def by_group(frame: pd.DataFrame, statistic: str, label: str = "Domain") -> Table:
+    """``metric_validation.by_group``: one row per metric, one column per group."""
+    cells = frame.assign(cell=[interval(v, lo, hi) for v, lo, hi in zip(frame["value"], frame["low"], frame["high"])])
+    wide = cells.pivot(index=["metric", "kind"], columns="group", values="cell").reset_index()
+    wide.columns.name = None
+    order = list(dict.fromkeys(frame["metric"]))
+    wide = wide.set_index("metric").loc[order].reset_index()
+    return show(
+        wide.rename(columns={"metric": "Metric", "kind": "Kind"}),
+        caption=f"{STATISTIC_NAMES[statistic]}, by {label.lower()}",
+    )

@@ -10,32 +10,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 
 import pandas as pd
 
 from .. import corpora
+from ..plain import plain
 
 SUFFIXES = (".xlsx", ".csv")
-
-
-def _plain(value):
-    """JSON-ready values: frames as lists of records, NaN, infinities and <NA> as null."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, pd.DataFrame):
-        return _plain(value.astype(object).where(value.notna(), None).to_dict(orient="records"))
-    if value is None or value is pd.NA:
-        return None
-    if hasattr(value, "item"):  # numpy scalars
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
 
 
 def cmd_export(args) -> int:
@@ -89,7 +72,7 @@ def cmd_score(args) -> int:
     tables = score(frame, n_boot=args.n_boot, seed=args.seed)
     summary = _summary(frame)
     if args.json:
-        print(json.dumps(_plain({"summary": summary, **tables}), indent=1, allow_nan=False))
+        print(json.dumps(plain({"summary": summary, **tables}), indent=1, allow_nan=False))
         return 0
     print(
         f"{summary['reviews']} reviews of {summary['spans']} spans ({summary['outputs']} outputs) by "

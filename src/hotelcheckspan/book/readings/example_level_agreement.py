@@ -56,6 +56,7 @@ def _chapter(
         "share_12": tables.number(float(100 * any_votes.isin([1, 2]).mean()), 0),
         "top_kappa_type": str(per_type["estimate"].idxmax()),
         "top_kappa": tables.number(float(per_type["estimate"].max())),
+        **_paper_kappa(),
         "chance_types": (
             " and ".join(at_chance)
             + (
@@ -121,6 +122,21 @@ def _chapter(
 
 
 __all__ = ["readings"]
+
+
+def _paper_kappa() -> dict[str, str]:
+    """Fleiss' kappa per type that the paper's own Table 5 implies (four raters voting yes/no:
+    the vote histogram alone fixes it; ``reference.checks``), so the chapter's reading of which
+    type agrees most rests on the paper's data, not on the stand-in's calibrated votes."""
+    from ...reference import checks, paper
+
+    votes = paper.figures()["table5_example_level_votes"]
+    kappa = {t: checks.fleiss_from_votes(votes[t]) for t in CATEGORIES}
+    order = sorted(kappa, key=kappa.get, reverse=True)
+    return {
+        "paper_top_kappa_type": order[0],
+        "paper_kappa_order": ", ".join(f"{t} {tables.number(kappa[t])}" for t in order),
+    }
 
 
 def readings(corpus, *, prevalence: pd.DataFrame | None = None, **computed) -> dict:

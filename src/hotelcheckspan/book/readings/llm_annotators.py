@@ -182,13 +182,57 @@ def type_readings(corpus, bias: pd.DataFrame, figures: dict) -> dict[str, str | 
         ),
         "o3_min": _n(min(o3)),
         "o3_max": _n(max(o3)),
+        "bias_all_paper": _all_examples_lean(figures),
         "bias_note": simulated_only(
             corpus,
             "The type biases emerge from mixing each model's type preference, "
             f"*{tables.figure_status('table3_llm_campaigns/gpt-4o/Incorrect')}* from Table 3, with the true "
-            "status of each planted claim.",
+            "status of each planted claim. " + _gemma_counts(corpus, figures),
         ),
     }
+
+
+def paper_bias_all(figures: dict) -> pd.DataFrame:
+    """The paper's type bias on all examples: each LLM row of Table 3 against the human spans of
+    Table 2 (type shares, percentage points), as Section 5 characterises the models."""
+    t3, t2 = figures["table3_llm_campaigns"], figures["table2_human_span_types"]
+    total = sum(t2[t]["count"] for t in CATEGORIES)
+    rows = {
+        n: {t: 100 * t3[n][t] / t3[n]["total"] - 100 * t2[t]["count"] / total for t in CATEGORIES}
+        for n in paper.LLM_CAMPAIGNS
+    }
+    return pd.DataFrame.from_dict(rows, orient="index")[list(CATEGORIES)]
+
+
+def _all_examples_lean(figures: dict) -> str:
+    """Which type each of gemma-3 and gpt-4o leans to on all examples in the paper's own tables."""
+    bias = paper_bias_all(figures)
+    said = []
+    for m in ("gemma-3", "gpt-4o"):
+        row = bias.loc[m]
+        top = str(row.idxmax())
+        said.append(f"{m} to {top} ({tables.signed_number(float(row[top]), 0)} points)")
+    return "on all examples (the paper's Table 3 against its Table 2) " + " and ".join(said)
+
+
+def _gemma_counts(corpus, figures: dict) -> str:
+    """gemma-3's span counts per type here against the paper's Table 3: whether the stand-in
+    reproduces its Misleading lean."""
+    spans = corpus.spans[corpus.spans["campaign"] == "gemma-3"]
+    if spans.empty:
+        return ""
+    ours = spans["type"].value_counts().reindex(CATEGORIES, fill_value=0)
+    theirs = figures["table3_llm_campaigns"]["gemma-3"]
+    parts = [f"{int(ours[t])} {t} (paper {theirs[t]})" for t in ("Misleading", "Not Checkable")]
+    human = corpus.spans.loc[corpus.spans["kind"] == "human", "type"].value_counts().reindex(CATEGORIES, fill_value=0)
+    ours_top = str((ours / ours.sum() - human / human.sum()).idxmax())  # the same measure as the paper's
+    theirs_top = str(paper_bias_all(figures).loc["gemma-3"].idxmax())
+    verdict = (
+        "so it reproduces gemma-3's lean"
+        if ours_top == theirs_top
+        else f"so it does not reproduce gemma-3's lean to {theirs_top}: read the paper's tables for it"
+    )
+    return f"The stand-in's gemma-3 has {' and '.join(parts)} spans, {verdict}."
 
 
 def paper_bias(figures: dict) -> pd.DataFrame:

@@ -1,0 +1,221 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Validate your own metric
+#
+# ## Overview
+#
+# The paper names three uses of its annotations: studying disagreement, evaluating LLMs as judges
+# ({chapter}`10`) and **validating automatic faithfulness metrics**. A metric gives each text a
+# score; the human span annotations say, per text, how many errors the annotators found, how many
+# of them found none and, where the majority is clear, whether the text has an error. This chapter
+# asks how well a metric's scores agree with that, with the statistics the metrics shared tasks use
+# (WMT's meta-evaluation {cite:p}`deutsch2023ties`, Deutsch et al.'s resampling
+# {cite:p}`deutsch2021resampling`, TRUE {cite:p}`honovich2022true` and FRANK
+# {cite:p}`pagnoni2021frank`), each beside the humans' own
+# agreement (the ceiling) and a metric scoring at random:
+#
+# 1. Which metric agrees best with the humans, text by text, and which can the data not tell
+#    apart? ([Example level](example-level))
+# 2. Does it find the texts with errors? ([Detection](detection))
+# 3. Does it rank the generating systems as the humans do? ([System level](system-level))
+# 4. Where does lexical support fail? ([By domain](by-domain))
+# 5. The same on the stand-in, and how to validate your own metric. ([Your metric](your-metric))
+#
+# The metrics here are the corpus' LLM judges read as metrics (minus the number of spans a judge
+# marked on a text) and cheap baselines computed offline: support of the text by its source
+# (ROUGE-1 and ROUGE-L precision, chrF), all-MiniLM-L6-v2 sentence support and BERTScore precision
+# with the same weights, and length. The methods page defines every target and statistic.
+
+# %% tags=["remove-cell", "colab"]
+# Colab: clone the repository (package and data) and install it as the README says
+try:
+    import hotelcheckspan  # noqa: F401
+except ImportError:
+    import os
+    import subprocess
+    import sys
+
+    repo = "https://github.com/hotelcheckspan/compendium"
+    clone = os.path.abspath("hotelcheckspan-compendium")
+    subprocess.run(["git", "clone", "--depth", "1", repo, clone], check=True)
+    cpu = "https://download.pytorch.org/whl/cpu"  # torch's CPU build
+    subprocess.run([sys.executable, "-m", "pip", "install", "--extra-index-url", cpu, "-e", clone], check=True)
+    sys.path.insert(0, os.path.join(clone, "src"))
+    os.chdir(os.path.join(clone, "notebooks"))
+
+# %%
+import hotelcheckspan
+from hotelcheckspan import paths
+from hotelcheckspan.analyses import metric_validation as mv
+from hotelcheckspan.book import plots, readings, report, tables
+from hotelcheckspan.book.readings import validate_your_metric
+
+plots.set_theme()
+real = hotelcheckspan.load(paths.real_corpus_dir(paths.REAL_TEST_CORPUS))
+report.corpus_banner(real)
+
+# %% [markdown]
+# The corpus is the test split of "Large Language Models as Span Annotators"
+# {cite:p}`kasner2026spanannotators`: {glue:text}`n_examples` generated texts with
+# {glue:text}`n_records` human annotation records; real annotations, not a simulation. Every
+# interval below is a {glue:text}`level` percentile bootstrap over the texts, from one matrix of
+# {glue:text}`n_resamples` resamples shared by every metric, so two metrics' intervals are
+# paired. The baselines' scores: {glue:text}`baselines_from` (the embedding baselines take minutes
+# on a CPU, so `make baselines` computes them once, with a digest of the texts they belong to).
+
+# %%
+baselines, baselines_from = mv.bundled_baselines(real)
+validation = hotelcheckspan.evaluate_metric(real, baselines=baselines)
+
+# %% [markdown]
+# (example-level)=
+# ## Example level: does the metric order the texts as the humans do?
+#
+# The target is `errors`, minus the mean number of error spans per human record of a text (higher
+# = more faithful, as every metric here). Kendall's τb counts the pairs of texts the metric and
+# the humans order alike; a cluster holds the metrics that a paired permutation test (PERM-BOTH)
+# cannot separate from the best of the cluster above. The last row is the ceiling: one human
+# record per text, held out and scored as a metric against the others, on the
+# {glue:text}`n_ceiling` texts with two or more records.
+
+# %%
+tables.metric_board(mv.leaderboard(validation, "errors", "kendall_tau_b"), "kendall_tau_b")
+
+# %% [markdown]
+# {glue:text}`top_metric` agrees best ({glue:text}`top_tau`); the first cluster holds
+# {glue:text}`first_cluster_size` metric(s), {glue:text}`first_cluster`, of
+# {glue:text}`n_clusters` clusters. The held-out human reaches {glue:text}`ceiling_tau` against
+# the others ({glue:text}`above_ceiling` metrics above it at the precision shown): on most of these
+# texts "the others" is one other annotator, so the ceiling is one person predicting another, a
+# noisier target than the mean the metrics are scored against. The best baseline,
+# {glue:text}`best_baseline` ({glue:text}`best_baseline_tau`), is {glue:text}`baseline_vs_judge`
+# the weakest judge, {glue:text}`weakest_judge` ({glue:text}`weakest_judge_tau`);
+# {glue:text}`baselines_below_judges` of the {glue:text}`n_baselines` baselines lie below every
+# judge.
+#
+# The other statistics of the shared tasks on the same target: Kendall's τc, the tie-calibrated
+# pairwise accuracy acc23 (its tie threshold chosen to maximise it, re-chosen in every resample),
+# Spearman and Pearson.
+
+# %% tags=["remove-input"]
+tables.dropdown(
+    tables.metric_statistics(
+        validation.statistics, "errors", ["kendall_tau_b", "kendall_tau_c", "acc23", "spearman", "pearson"]
+    ),
+    "Every example-level statistic, target errors",
+)
+
+# %% [markdown]
+# (detection)=
+# ## Detection: does the metric find the texts with errors?
+#
+# Where at least three quarters of a text's human records agree on whether it has an error, that
+# majority is a binary target; a metric detects errors well when low scores go with "error". ROC
+# AUC (threshold-free), average precision, and balanced accuracy at a threshold chosen by
+# cross-validation on other texts, never on the texts it is reported on.
+
+# %%
+tables.metric_statistics(validation.statistics, "majority", ["roc_auc", "average_precision", "bacc"])
+
+# %% [markdown]
+# {glue:text}`top_detector` detects best by ROC AUC ({glue:text}`top_auc`).
+
+# %% [markdown]
+# (system-level)=
+# ## System level: does the metric rank the generating systems?
+#
+# The texts come from {glue:text}`n_systems` generating systems, each on the same inputs. A
+# system's score is the mean over its texts, for the metric and for the humans; the intervals
+# resample inputs, keeping the systems paired. Pairwise accuracy is the share of system pairs
+# ordered as the humans order them; the soft version (1 − PCE, {cite:p}`thompson2024spa`) compares
+# the two sides' permutation p-values, so a pair the humans barely separate counts little; the partial
+# correlation regresses the system out (FRANK), asking whether the metric orders texts *within*
+# a system.
+
+# %% tags=["remove-input"]
+tables.metric_statistics(
+    validation.system.assign(n=0),
+    "errors",
+    ["pairwise_accuracy", "soft_pairwise_accuracy", "kendall_tau_b", "partial_pearson", "item_kendall_tau_b"],
+)
+
+# %% [markdown]
+# {glue:text}`n_perfect_systems` of the {glue:text}`n_system_metrics` metrics order every pair of
+# systems as the humans do: with so few systems, system-level agreement is easy and separates
+# little. Within a system, {glue:text}`top_partial` keeps the highest partial correlation
+# ({glue:text}`top_partial_value`).
+
+# %% [markdown]
+# (by-domain)=
+# ## By domain: where does lexical support fail?
+#
+# The texts describe {glue:text}`n_domains` domains; the same τb within each.
+
+# %%
+domains = mv.by_group(validation, "dataset")
+tables.by_group(domains, "kendall_tau_b")
+
+# %% [markdown]
+# {glue:text}`domain_reading`. The source is a structured record (JSON), so word overlap with it
+# rewards copying field values, not faithful wording.
+
+# %% [markdown]
+# (your-metric)=
+# ## The stand-in, and your own metric
+#
+# The same validation on the bundled corpus:
+
+# %%
+corpus = hotelcheckspan.load()
+report.corpus_banner(corpus)
+
+# %%
+standin_baselines, standin_baselines_from = mv.bundled_baselines(corpus)
+standin = hotelcheckspan.evaluate_metric(corpus, baselines=standin_baselines)
+tables.metric_board(mv.leaderboard(standin, "errors", "kendall_tau_b"), "kendall_tau_b")
+
+# %% [markdown]
+# On the stand-in, {glue:text}`standin_top_metric` leads ({glue:text}`standin_top_tau`).
+#
+# ```{glue:md} simulated_note
+# :format: myst
+# ```
+#
+# A metric computed elsewhere (an NLI model, a GPU run) comes in as a scores file: one row per
+# text, keyed as factgenie keys it, one column per metric.
+#
+# ```bash
+# hotelcheckspan baselines data/span-annotation-d2t-test -o scores.csv     # the built-in baselines
+# hotelcheckspan metric data/span-annotation-d2t-test my-scores.csv --json  # your metric, judged
+# hotelcheckspan metric data/span-annotation-d2t-test my-scores.csv --lower-is-better my_error_rate
+# ```
+#
+# `hotelcheckspan.evaluate_metric(corpus, "my-scores.csv")` returns the same from Python. A key
+# the corpus does not have, a duplicate, a score that is not a number: each is named with its
+# file, line and column, all at once.
+
+# %% tags=["remove-input"]
+readings.glue_all(validate_your_metric.readings(validation, domains, standin, corpus, baselines_from=baselines_from))
+
+# %% [markdown]
+# ## Summary
+#
+# - On real annotations, {glue:text}`top_metric` agrees best with the humans text by text, and
+#   {glue:text}`first_cluster_size` metric(s) share the first significance cluster; the cheap
+#   baselines sit below the LLM judges.
+# - Detection and system-level statistics say different things: with few systems, ordering them
+#   is easy; ordering texts within a system is what separates metrics.
+# - Any metric computed anywhere is validated the same way from a scores file, beside the human
+#   ceiling and a random baseline, with paired intervals.

@@ -1,0 +1,367 @@
+"""Validating an automatic faithfulness metric against the human span annotations (the paper's
+second use of the dataset), with the statistics of the metrics shared tasks.
+
+A metric is a column of scores per example (a scores file, :mod:`hotelcheckspan.corpora.scores`;
+a judge of the corpus read as a metric, :func:`metric_targets.campaign_scores`; a built-in
+baseline, :mod:`hotelcheckspan.metrics.baselines`), higher = more faithful. It is compared with
+the human targets of :mod:`metric_targets` (``errors``, ``error_free``, ``impression``, per type
+``errors:<category>``; ``majority`` for detection) by :mod:`hotelcheckspan.metrics.meta_evaluation`:
+
+- example level: Kendall tau-b and tau-c, acc23 with its tie threshold, Spearman, Pearson;
+- detection of the clear human majority's "has an error": ROC AUC, average precision, balanced
+  accuracy at a cross-validated threshold;
+- system level (where the corpus has several generating systems, ``setup_id`` as factgenie
+  joins them): system correlations, pairwise and soft pairwise accuracy, partial correlation
+  with the system regressed out, item-averaged correlations;
+
+every interval a percentile bootstrap over examples from **one** weights matrix shared by every
+metric and statistic (so two metrics' intervals are paired), beside the **human ceiling** (one
+human record per example, held out, scored as a metric against the others, on the examples with
+two or more: :func:`metric_targets.ceiling_split`) and the **random baseline** (each metric's
+own scores permuted). Significance clusters (PERM-BOTH, mt-metrics-eval's ``AssignRanks``)
+group the metrics that the data cannot tell apart.
+
+Frames (:class:`Validation`):
+
+``statistics``
+    ``metric, kind`` ("metric", "judge", "baseline", "human ceiling"), ``target, statistic,
+    value, low, high, n, epsilon`` (acc23's tie threshold) and ``random`` (the random baseline:
+    the metric's own scores permuted).
+``system``
+    the system-level rows (``metric, kind, target, statistic, value, low, high, n``); empty
+    when the corpus has fewer than three systems.
+``clusters``
+    ``target, statistic, metric, value, cluster`` (1 = the best cluster).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .. import paths
+from ..annotator_sets import judges
+from ..corpora import KEY, Corpus, slug_frame
+from ..metrics import meta_evaluation as me
+from ..metrics import resampling
+from . import metric_targets
+
+LEVEL = 0.95
+CEILING = metric_targets.CEILING
+JSON_STATISTICS = [*me.EXAMPLE_STATISTICS, *me.DETECTION_STATISTICS]
+MIN_SYSTEMS = 3  # system-level statistics need at least this many generating systems
+
+
+@dataclass
+class Validation:
+    """What :func:`evaluate` returns (see the module docstring for the frames)."""
+
+    statistics: pd.DataFrame
+    system: pd.DataFrame
+    clusters: pd.DataFrame
+    compared: dict = field(default_factory=dict)
+    data: pd.DataFrame | None = None  # the examples: key, targets, one column per metric
+    kinds: dict = field(default_factory=dict)  # metric -> "metric" | "judge" | "baseline"
+
+    def to_json(self) -> dict:
+        """``{"compared": ..., "metrics": [...]}``: one object per metric and target with
+        ``metric, kind, target, n`` and, for each statistic of :data:`JSON_STATISTICS`,
+        ``{"value", "low", "high"}`` (``acc23`` also ``epsilon``); undefined values None."""
+
+        def plain(v):
+            return None if v is None or pd.isna(v) else float(v)
+
+        out = []
+        for (metric, target), rows in self.statistics.groupby(["metric", "target"], sort=False):
+            by = rows.set_index("statistic")
+            obj = {"metric": metric, "kind": rows["kind"].iloc[0], "target": target, "n": int(rows["n"].max())}
+            for s in JSON_STATISTICS:
+                if s in by.index:
+                    r = by.loc[s]
+                    obj[s] = {"value": plain(r["value"]), "low": plain(r["low"]), "high": plain(r["high"])}
+                    obj[s]["random"] = plain(r["random"])
+                    if s == "acc23":
+                        obj[s]["epsilon"] = plain(r["epsilon"])
+                else:  # a statistic of the other kind of target (detection vs correlation)
+                    obj[s] = {"value": None, "low": None, "high": None, "random": None}
+                    if s == "acc23":
+                        obj[s]["epsilon"] = None
+            out.append(obj)
+        return {"compared": self.compared, "metrics": out}
+
+
+def metric_frame(corpus: Corpus, scores=None, *, with_judges: bool = True, baseline_names=None) -> tuple:
+    """Every metric to validate, one row per example of ``corpus.examples``: the key and one
+    column per metric (higher = more faithful). ``scores`` is a frame from
+    :func:`~hotelcheckspan.corpora.scores.read_scores` (its ``frame``) or None; the corpus'
+    judges are added as metrics (minus their span count per text) unless ``with_judges`` is
+    False; ``baseline_names`` adds built-in baselines (``True``: all of them; a list of names;
+    or a frame of baselines computed before, e.g. :func:`bundled_baselines`). Returns
+    ``(frame, kinds)`` with ``kinds`` metric -> "metric" | "judge" | "baseline"."""
+    out = corpus.examples[KEY].reset_index(drop=True)
+    kinds: dict[str, str] = {}
+    if scores is not None:
+        frame = scores.frame if hasattr(scores, "frame") else scores
+        names = [c for c in frame.columns if c not in KEY]
+        out = out.merge(frame[[*KEY, *names]], on=KEY, how="left")
+        kinds |= dict.fromkeys(names, "metric")
+    if with_judges:
+        for judge in judges(corpus):
+            col = metric_targets.campaign_scores(corpus, judge)[[*KEY, judge]]
+            if judge in kinds:  # a scores column named like a judge keeps its name; the judge is told apart
+                col = col.rename(columns={judge: f"{judge} (judge)"})
+            out = out.merge(col, on=KEY, how="left")
+            kinds[col.columns[-1]] = "judge"
+    if isinstance(baseline_names, pd.DataFrame):  # baselines computed before (bundled_baselines)
+        frame = baseline_names
+        out = out.merge(frame, on=KEY, how="left")
+        kinds |= {c: "baseline" for c in frame.columns if c not in KEY}
+    elif baseline_names:
+        from ..metrics import baselines  # the embedding baselines pull in torch: only when asked
+
+        names = None if baseline_names is True else list(baseline_names)
+        frame = baselines.baselines(corpus, names)
+        out = out.merge(frame, on=KEY, how="left")
+        kinds |= {c: "baseline" for c in frame.columns if c not in KEY}
+    return out, kinds
+
+
+def systems(frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """The generating system (``setup_id`` slugified, as factgenie joins ids) and the item (the
+    input: dataset and example_idx) of each row."""
+    slug = slug_frame(frame[KEY])
+    system = slug["setup_id"].to_numpy()
+    item = (slug["dataset"] + "\x1f" + slug["split"] + "\x1f" + frame["example_idx"].astype(str)).to_numpy()
+    return system, item
+
+
+def _long(frame: pd.DataFrame, kinds: dict, target: str, random: pd.DataFrame | None) -> pd.DataFrame:
+    out = frame.assign(kind=frame["metric"].map(kinds), target=target)
+    if random is not None:
+        out = out.merge(random[["metric", "statistic", "value"]].rename(columns={"value": "random"}), how="left")
+    else:
+        out["random"] = np.nan
+    return out
+
+
+def evaluate(
+    corpus: Corpus,
+    scores=None,
+    *,
+    targets: list[str] | None = None,
+    with_judges: bool = True,
+    baseline_names=None,
+    n_boot: int = 1000,
+    seed: int = 0,
+    level: float = LEVEL,
+    n_permutations: int = 1000,
+    n_random: int = 200,
+    cluster_on: tuple[str, str] | None = ("errors", "kendall_tau_b"),
+    system_level: bool = True,
+) -> Validation:
+    """Validate every metric of :func:`metric_frame` against the human targets.
+
+    ``targets`` default to ``errors``, ``error_free``, ``impression`` (where the corpus has
+    impressions) and ``majority``; ``errors:<category>`` targets are accepted too. One weights
+    matrix (``n_boot`` resamples of the examples with a human target, seeded) serves every
+    metric and statistic; the ceiling has its own (its examples are those with two or more human
+    records). ``cluster_on`` = (target, statistic) for the significance clusters (None: none).
+    """
+    humans = metric_targets.human_targets(corpus)
+    if humans.empty:
+        raise ValueError("the corpus has no human record on an example with a text: nothing to validate against")
+    available = metric_targets.target_columns(humans)
+    if not metric_targets.has_impressions(humans):  # a corpus without impressions has no impression target
+        available = [t for t in available if t != "impression"]
+    if targets is None:
+        targets = [t for t in metric_targets.TARGETS if t in available]
+    unknown = [t for t in targets if t not in available]
+    if unknown:
+        raise ValueError(f"no target {', '.join(map(repr, unknown))} on this corpus (targets: {', '.join(available)})")
+    metrics, kinds = metric_frame(corpus, scores, with_judges=with_judges, baseline_names=baseline_names)
+    if not kinds:
+        raise ValueError("no metric to validate: give a scores file, or keep the corpus' judges")
+    data = humans.merge(metrics, on=KEY, how="left")
+    names = list(kinds)
+    X = data[names]
+    weights = resampling.weights(len(data), n_boot, np.random.default_rng(seed))
+    rows = []
+    for target in targets:
+        y = data[target]
+        if target == "majority":
+            y = y.astype("Float64").astype(float)
+            stats = me.detection(X, y, weights, level=level, seed=seed)
+            random = me.random_baseline(X, y, statistics=me.DETECTION_STATISTICS, n_random=n_random, seed=seed)
+        else:
+            stats = me.example_level(X, y.astype(float), weights, level=level)
+            random = me.random_baseline(X, y.astype(float), n_random=n_random, seed=seed)
+        rows.append(_long(stats, kinds, target, random))
+    rows.append(_ceiling(corpus, targets, n_boot, seed, level))
+    statistics = pd.concat(rows, ignore_index=True)
+
+    system = pd.DataFrame(columns=["metric", "kind", "target", "statistic", "value", "low", "high", "n"])
+    sys_codes, items = systems(data)
+    n_systems = len(set(sys_codes))
+    if system_level and n_systems >= MIN_SYSTEMS:
+        cluster_w = me.cluster_weights(items, n_boot, np.random.default_rng(seed))
+        found = []
+        for target in [t for t in targets if t != "majority"]:
+            s = me.system_level(
+                X,
+                data[target].astype(float),
+                sys_codes,
+                cluster_w,
+                item=items,
+                n_permutations=n_permutations,
+                seed=seed,
+            )
+            found.append(s.assign(kind=s["metric"].map(kinds), target=target))
+        system = pd.concat(found, ignore_index=True)
+
+    clusters = pd.DataFrame(columns=["target", "statistic", "metric", "value", "cluster"])
+    if cluster_on is not None and cluster_on[0] in targets and len(names) > 1:
+        target, statistic = cluster_on
+        y = data[target].astype("Float64").astype(float)
+        tests = me.significance(X, y, statistic, n_permutations=n_permutations, seed=seed)
+        clusters = me.clusters(tests).assign(target=target)[["target", "statistic", "metric", "value", "cluster"]]
+
+    coverage = metric_targets.coverage(corpus)
+    compared = {
+        "examples": int(len(data)),
+        "human_records": coverage["records"],
+        "human_records_without_text": coverage["records_without_text"],
+        "ceiling_examples": coverage["ceiling_examples"],
+        "targets": list(targets),
+        "metrics": {k: kinds[k] for k in names},
+        "systems": int(n_systems),
+        "resamples": int(n_boot),
+        "level": level,
+        "clear_majority": f"at least {metric_targets.CLEAR_SHARE:.0%} of an example's human records agree",
+        "orientation": "higher = more faithful, for every metric and target but majority (True = an error)",
+    }
+    return Validation(statistics, system, clusters, compared, data, kinds)
+
+
+def _ceiling(corpus: Corpus, targets: list[str], n_boot: int, seed: int, level: float) -> pd.DataFrame:
+    """The human ceiling on each target: one held-out human record per example against the
+    others (same statistics; its own resamples of the examples it is defined on)."""
+    scores, held_targets = metric_targets.ceiling_split(corpus, seed=seed)
+    if scores.empty:
+        return pd.DataFrame(columns=[*me.COLUMNS, "kind", "target", "random"])
+    weights = resampling.weights(len(scores), n_boot, np.random.default_rng(seed))
+    out = []
+    for target in targets:
+        if target not in held_targets.columns:
+            continue
+        if target == "majority":
+            x = scores[[f"{CEILING} (any error)"]].rename(columns={f"{CEILING} (any error)": CEILING})
+            y = held_targets[target].astype("Float64").astype(float)
+            stats = me.detection(x, y, weights, level=level, seed=seed)
+        else:
+            column = f"{CEILING} (impression)" if target == "impression" else CEILING
+            if column not in scores.columns:
+                continue
+            x = scores[[column]].rename(columns={column: CEILING})
+            stats = me.example_level(x, held_targets[target].astype(float), weights, level=level)
+        out.append(stats.assign(kind="human ceiling", target=target, random=np.nan))
+    return pd.concat(out, ignore_index=True) if out else pd.DataFrame()
+
+
+def leaderboard(validation: Validation, target: str = "errors", statistic: str = "kendall_tau_b") -> pd.DataFrame:
+    """One statistic on one target, metrics ranked (the ceiling last), with the random baseline
+    and the significance cluster where one was computed. Columns: ``metric, kind, value, low,
+    high, random, n, cluster``."""
+    rows = validation.statistics
+    rows = rows[(rows["target"] == target) & (rows["statistic"] == statistic)]
+    ceiling = rows[rows["kind"] == "human ceiling"]
+    ranked = rows[rows["kind"] != "human ceiling"].sort_values(["value", "metric"], ascending=[False, True])
+    out = pd.concat([ranked, ceiling], ignore_index=True)
+    cl = validation.clusters
+    cl = cl[(cl["target"] == target) & (cl["statistic"] == statistic)][["metric", "cluster"]]
+    out = out.merge(cl, on="metric", how="left") if len(cl) else out.assign(cluster=pd.NA)
+    out["cluster"] = out["cluster"].astype("Int64")
+    return out[["metric", "kind", "value", "low", "high", "random", "n", "cluster"]]
+
+
+def by_group(
+    validation: Validation,
+    column: str = "dataset",
+    *,
+    target: str = "errors",
+    statistic: str = "kendall_tau_b",
+    n_boot: int = 1000,
+    seed: int = 0,
+    level: float = LEVEL,
+) -> pd.DataFrame:
+    """One statistic on one target within each value of a key column (``dataset``: the domain;
+    ``setup_id``: the generating system, slugified), each group with its own resamples.
+    Columns: ``group, metric, kind, value, low, high, n``."""
+    data = validation.data
+    groups = slug_frame(data[KEY])[column] if column in ("dataset", "split", "setup_id") else data[column]
+    names = list(validation.kinds)
+    out = []
+    for g in dict.fromkeys(groups):
+        part = data[(groups == g).to_numpy()].reset_index(drop=True)
+        w = resampling.weights(len(part), n_boot, np.random.default_rng(seed))
+        y = part[target].astype("Float64").astype(float)
+        if statistic in me.DETECTION_STATISTICS:
+            stats = me.detection(part[names], y, w, statistics=[statistic], level=level, seed=seed)
+        else:
+            stats = me.example_level(part[names], y, w, statistics=[statistic], level=level)
+        out.append(stats.assign(group=g, kind=stats["metric"].map(validation.kinds)))
+    frame = pd.concat(out, ignore_index=True)
+    return frame[["group", "metric", "kind", "value", "low", "high", "n"]]
+
+
+# the baselines cheap enough to compute while a chapter runs (seconds); the embedding ones take minutes
+CHEAP_BASELINES = ["rouge1_precision", "rougeL_precision", "chrf", "length"]
+
+
+def texts_digest(corpus: Corpus) -> str:
+    """SHA-256 of the corpus' examples (keys, texts and sources): what a bundled baselines file
+    was computed on."""
+    h = hashlib.sha256()
+    for row in corpus.examples[[*KEY, "text", "source"]].astype(str).itertuples(index=False):
+        h.update("\x1f".join(row).encode("utf-8") + b"\x1e")
+    return h.hexdigest()
+
+
+def bundled_baselines(corpus: Corpus):
+    """The built-in baselines of ``corpus``: read from ``data/baselines/<corpus folder>.csv`` when
+    that file was computed on exactly these texts (its ``.sha256`` says so), else the cheap ones
+    (:data:`CHEAP_BASELINES`) computed now. Returns ``(scores frame, source)``, ``source`` saying
+    which ("bundled <file>" or "computed now: ...")."""
+    from ..corpora.scores import read_scores
+
+    name = Path(corpus.root).resolve().name
+    file, digest = paths.BASELINES / f"{name}.csv", paths.BASELINES / f"{name}.sha256"
+    if file.is_file() and digest.is_file() and digest.read_text().split()[0] == texts_digest(corpus):
+        return read_scores(file, corpus).frame, f"bundled {file.relative_to(paths.REPO_ROOT)}"
+    from ..metrics import baselines
+
+    return baselines.baselines(corpus, CHEAP_BASELINES), f"computed now: {', '.join(CHEAP_BASELINES)}"
+
+
+def write_bundled(root) -> Path:
+    """Compute every built-in baseline of the corpus at ``root`` into ``data/baselines/`` with the
+    digest of its texts (``make baselines``)."""
+    from ..corpora import load
+    from ..corpora.scores import write_scores
+    from ..metrics import baselines
+
+    corpus = load(root)
+    name = Path(corpus.root).resolve().name
+    paths.BASELINES.mkdir(parents=True, exist_ok=True)
+    out = write_scores(baselines.baselines(corpus), paths.BASELINES / f"{name}.csv")
+    (paths.BASELINES / f"{name}.sha256").write_text(f"{texts_digest(corpus)}  {name} (keys, texts, sources)\n")
+    return out
+
+
+if __name__ == "__main__":
+    for root in sys.argv[1:]:
+        print(f"wrote {write_bundled(root)}")

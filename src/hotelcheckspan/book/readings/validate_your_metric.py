@@ -1,0 +1,137 @@
+"""Readings of chapter 11 ("Validate your own metric"): which metrics agree best with the humans
+and which the data cannot tell apart, how the cheap baselines compare with the LLM judges and the
+human ceiling, where lexical support fails, and the same machinery on the stand-in.
+
+Every comparison is made at the precision the tables show (two decimals), and "cannot be told
+apart" is the significance cluster, never a reading of overlapping intervals."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ...analyses import metric_validation as mv
+from ...corpora import KEY, slug_frame
+from .. import prose, tables
+from . import Passage, simulated_only
+
+DECIMALS = 2
+
+
+def _shown(v) -> float:
+    return round(float(v), DECIMALS)
+
+
+def _board_readings(validation: mv.Validation, prefix: str) -> dict[str, str]:
+    """Readings of the example-level leaderboard (errors, Kendall tau-b) and of detection."""
+    board = mv.leaderboard(validation, "errors", "kendall_tau_b")
+    ranked = board[board["kind"] != "human ceiling"].reset_index(drop=True)
+    ceiling = board[board["kind"] == "human ceiling"]
+    top = ranked.iloc[0]
+    first = ranked[ranked["cluster"] == 1]["metric"].tolist() if ranked["cluster"].notna().any() else [top["metric"]]
+    baselines = ranked[ranked["kind"] == "baseline"]
+    llm = ranked[ranked["kind"] == "judge"]
+    out = {
+        f"{prefix}n_metrics": prose.count_words(len(ranked)),
+        f"{prefix}top_metric": str(top["metric"]),
+        f"{prefix}top_tau": tables.interval(top["value"], top["low"], top["high"]),
+        f"{prefix}first_cluster": prose.names(first),
+        f"{prefix}first_cluster_size": prose.count_words(len(first)),
+        f"{prefix}n_clusters": prose.count_words(int(ranked["cluster"].max()))
+        if ranked["cluster"].notna().any()
+        else "one",
+    }
+    if len(ceiling):
+        c = ceiling.iloc[0]
+        out[f"{prefix}ceiling_tau"] = tables.interval(c["value"], c["low"], c["high"])
+        above = int((ranked["value"].map(_shown) > _shown(c["value"])).sum())
+        out[f"{prefix}above_ceiling"] = prose.count_words(above)
+    if len(baselines) and len(llm):
+        b, j = baselines.iloc[0], llm.iloc[-1]
+        out[f"{prefix}best_baseline"] = str(b["metric"])
+        out[f"{prefix}best_baseline_tau"] = tables.interval(b["value"], b["low"], b["high"])
+        out[f"{prefix}weakest_judge"] = str(j["metric"])
+        out[f"{prefix}weakest_judge_tau"] = tables.interval(j["value"], j["low"], j["high"])
+        out[f"{prefix}baseline_vs_judge"] = prose.compare(
+            b["value"], j["value"], DECIMALS, "above", "below", "level with"
+        )
+        out[f"{prefix}baselines_below_judges"] = prose.count_words(
+            int((baselines["value"].map(_shown) < _shown(llm["value"].min())).sum())
+        )
+        out[f"{prefix}n_baselines"] = prose.count_words(len(baselines))
+    det = mv.leaderboard(validation, "majority", "roc_auc")
+    det = det[det["kind"] != "human ceiling"]
+    if len(det):
+        d = det.iloc[0]
+        out[f"{prefix}top_detector"] = str(d["metric"])
+        out[f"{prefix}top_auc"] = tables.interval(d["value"], d["low"], d["high"])
+    return out
+
+
+def _system_readings(validation: mv.Validation) -> dict[str, str]:
+    sysl = validation.system
+    if sysl.empty:
+        return {"n_systems": prose.count_words(validation.compared["systems"]), "system_reading": "no system level"}
+    rows = sysl[sysl["target"] == "errors"]
+    pa = rows[rows["statistic"] == "pairwise_accuracy"]
+    perfect = pa[pa["value"].map(_shown) == 1.0]
+    partial = rows[rows["statistic"] == "partial_pearson"].sort_values("value", ascending=False)
+    top = partial.iloc[0]
+    return {
+        "n_systems": prose.count_words(validation.compared["systems"]),
+        "n_perfect_systems": prose.count_words(len(perfect)),
+        "n_system_metrics": prose.count_words(len(pa)),
+        "top_partial": str(top["metric"]),
+        "top_partial_value": tables.interval(top["value"], top["low"], top["high"]),
+    }
+
+
+def _domain_reading(domains: pd.DataFrame) -> str:
+    """The domain where the best lexical baseline agrees least with the humans, against the best
+    judge there."""
+    lexical = domains[domains["metric"].isin(["rouge1_precision", "rougeL_precision", "chrf"])]
+    judges = domains[domains["kind"] == "judge"]
+    if lexical.empty or judges.empty:
+        return "no lexical baseline was computed here"
+    best_lex = lexical.groupby("metric")["value"].mean().idxmax()
+    mine = lexical[lexical["metric"] == best_lex].set_index("group")["value"]
+    worst = mine.idxmin()
+    best_judge = judges[judges["group"] == worst].sort_values("value", ascending=False).iloc[0]
+    return (
+        f"{best_lex}, the best lexical baseline on average over the domains, agrees least with the humans on "
+        f"{worst} (Kendall τb {tables.number(mine[worst])}), where {best_judge['metric']} reaches "
+        f"{tables.number(best_judge['value'])}"
+    )
+
+
+def _simulation() -> str:
+    return (
+        "The stand-in's summaries were worded by its generator from phrase banks, and its annotators and judges "
+        "were simulated: a metric's agreement with them follows from how the generator worded the planted claims. "
+        "These rows test the machinery (every statistic, interval and cluster runs on a corpus shaped like "
+        "HotelCheckSpan), not any metric; on the real release they would be evidence."
+    )
+
+
+def readings(
+    real: mv.Validation, domains: pd.DataFrame, standin: mv.Validation, corpus, baselines_from: str = ""
+) -> dict[str, str | Passage]:
+    """Every value chapter 11's prose needs, from the validations it shows (``real`` on the real
+    test split, ``standin`` on the bundled corpus), the per-domain statistics and where the
+    baselines' scores came from (:func:`metric_validation.bundled_baselines`)."""
+    c = real.compared
+    data = real.data
+    out: dict[str, str | Passage] = {
+        "n_examples": f"{c['examples']:,}",
+        "n_records": f"{c['human_records']:,}",
+        "n_ceiling": f"{c['ceiling_examples']:,}",
+        "n_resamples": f"{c['resamples']:,}",
+        "n_domains": prose.count_words(slug_frame(data[KEY])["dataset"].nunique()),
+        "level": f"{c['level']:.0%}",
+        "baselines_from": baselines_from,
+    }
+    out |= _board_readings(real, "")
+    out |= _system_readings(real)
+    out["domain_reading"] = _domain_reading(domains)
+    out |= _board_readings(standin, "standin_")
+    out["simulated_note"] = simulated_only(corpus, _simulation())
+    return out

@@ -174,18 +174,7 @@ plots.paradox(llm)
 
 # %%
 prevalence = example_level.prevalence(marks)
-tables.show(
-    prevalence,
-    headers={
-        "label": "Error type",
-        "positive_share": "Share of error votes",
-        "pa": "Observed agreement",
-        "pe_kappa": "Chance (kappa)",
-        "pe_ac1": "Chance (AC1)",
-        "fleiss_kappa": "Fleiss' kappa",
-        "gwet_ac1": "Gwet's AC1",
-    },
-)
+tables.prevalence(prevalence)
 
 # %% [markdown]
 # On {glue:text}`kp_type`, {glue:text}`kp_share`% of the annotators' decisions are error votes.

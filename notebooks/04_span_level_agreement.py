@@ -300,21 +300,7 @@ gamma_pairs, gamma_per_example = span_gamma.pairwise(corpus)
 gammas = span_gamma.by_comparison(gamma_pairs, gamma_per_example, n_boot=N_BOOT, seed=0)
 gamma_beside = span_gamma.beside_f1(gammas, t6)
 gamma_ranks = span_gamma.rank_agreement(gamma_beside)
-tables.show(
-    gamma_beside,
-    columns=["comparison", "f1", "f1_rank", "gamma", "gamma_rank", "pairs", "gamma_pairs", "gamma_examples", "s_empty"],
-    headers={
-        "comparison": "Comparison",
-        "f1": "Hard F1 [95% CI]",
-        "f1_rank": "F1 rank",
-        "gamma": "γ [95% CI]",
-        "gamma_rank": "γ rank",
-        "pairs": "Pairs",
-        "gamma_pairs": "Pairs with a γ",
-        "gamma_examples": "Examples with a γ (all pairs)",
-        "s_empty": "S∅",
-    },
-)
+tables.gamma_beside_f1(gamma_beside)
 
 # %% tags=["remove-input"]
 readings.glue_all(

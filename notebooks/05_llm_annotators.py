@@ -100,7 +100,7 @@ comparisons = [{"name": m, "ref": humans, "hyp": [m], "examples": "stage2"} for 
 ]
 pairs, counts = span_level.pairwise(corpus, comparisons, matches=("soft",))
 pr = span_level.table6(pairs, counts).rename(columns={"comparison": "name"})
-tables.show(pr, columns=["name", "pairs", "precision", "recall", "f1"], headers={"name": "Annotator set"})
+tables.set_prf(pr)
 
 # %% mystnb={"figure": {"caption": "Soft-match precision (blue) and recall (orange) of each LLM campaign against the four human annotator sets on the stage-2 examples, averaged over the four pairs, with 95% bootstrap intervals; the last row is stage 1 against stage 2, humans against humans.", "name": "fig-llm-precision-recall"}, "image": {"alt": "Dot plot with one row per LLM campaign and a human reference row, showing precision and recall with interval bars."}}
 plots.precision_recall(pr)

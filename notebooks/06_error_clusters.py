@@ -123,18 +123,8 @@ tables.show(candidates, decimals={"silhouette": 3, "largest cluster %": 1})
 kinds = clusters.claim_kinds(error_spans["clean"])
 labels, centers = clusters.cluster(X, k)
 overview = clusters.overview(error_spans, X, labels, centers, kinds=kinds)
-readable = {
-    "cluster": "cluster",
-    "label": "name",
-    "claim": "claim",
-    "size": "spans",
-    "share": "share %",
-    "top_terms": "top terms",
-    "central": "most central spans",
-}
-named = overview.rename(columns=readable)
-display(tables.show(named.drop(columns=["most central spans"]), decimals={"share %": 1}))
-tables.dropdown(tables.show(named[["name", "most central spans"]]), "The most central spans of each cluster")
+display(tables.cluster_overview(overview))
+tables.cluster_centrals(overview)
 
 # %% [markdown]
 # The same at the paper's k:
@@ -142,7 +132,7 @@ tables.dropdown(tables.show(named[["name", "most central spans"]]), "The most ce
 # %%
 labels_paper, centers_paper = clusters.cluster(X, paper_k)
 overview_paper = clusters.overview(error_spans, X, labels_paper, centers_paper, kinds=kinds)
-tables.show(overview_paper.rename(columns=readable).drop(columns=["most central spans"]), decimals={"share %": 1})
+tables.cluster_overview(overview_paper)
 
 # %% [markdown]
 # The paper's Table 7 lists {glue:text}`paper_listed` of its {glue:text}`paper_k` clusters

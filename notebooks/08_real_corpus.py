@@ -63,8 +63,6 @@ except ImportError:
 # %%
 import math
 
-import pandas as pd
-
 import hotelcheckspan
 from hotelcheckspan import paths
 from hotelcheckspan.analyses import dataset_level, example_level, judges, span_gamma, span_level, span_measures
@@ -89,29 +87,15 @@ report.corpus_banner(corpus)
 # texts once; each LLM campaign is one group.
 
 # %%
-composition = dataset_level.campaign_table(corpus)[
-    ["name", "kind", "records", "error_records", "spans", "spans_per_record", "mean_words"]
-]
-composition.columns = [
-    "campaign",
-    "kind",
-    "records",
-    "records with errors",
-    "spans",
-    "spans per record",
-    "mean span length (words)",
-]
-tables.show(composition)
+composition = dataset_level.campaign_table(corpus)
+tables.real_composition(composition)
 
 # %% [markdown]
 # The export is real, so it has quirks: {glue:text}`n_warnings` warnings, listed below. factgenie
 # computes its metrics with these spans, and so does every table here (nothing is dropped).
 
 # %%
-warnings = pd.DataFrame(
-    [{"file": w.file, "line": w.line, "field": w.field, "warning": w.message} for w in corpus.warnings]
-)
-tables.show(warnings)
+tables.load_warnings(corpus)
 
 # %% [markdown]
 # (dataset)=
@@ -120,9 +104,7 @@ tables.show(warnings)
 # Share of each campaign's spans per category (the human row pools every group).
 
 # %%
-shares = dataset_level.campaign_table(corpus)[["name", "spans", *[f"{c} %" for c in corpus.categories]]]
-shares.columns = ["campaign", "spans", *corpus.categories]
-tables.show(shares, decimals=1)
+tables.category_shares(composition, corpus.categories)
 
 # %% [markdown]
 # Humans mark {glue:text}`top_human_category` most often. {glue:text}`llm_spread`
@@ -139,11 +121,7 @@ tables.show(shares, decimals=1)
 complete = [g for g in groups if len(g.select(corpus)[0]) == len(corpus.examples)]
 marks = example_level.marks(corpus, complete)
 votes = example_level.votes(marks)
-tables.show(
-    votes.assign(text=votes["dataset"] + " / " + votes["setup_id"]),
-    columns=["text", *corpus.categories, "Any", "raters"],
-    headers={"text": "Text (domain / system)", "raters": "Groups"},
-)
+tables.text_votes(votes, corpus.categories)
 
 # %%
 reliability = example_level.reliability_ci(marks, n_boot=300, seed=0)
@@ -168,11 +146,7 @@ tables.show(example_level.reliability_summary(reliability).rename(columns={"erro
 comparisons = judges.comparisons(corpus)  # humans vs humans, and humans vs each LLM
 pairs, counts = span_level.pairwise(corpus, comparisons)
 t6 = span_level.table6(pairs, counts, n_boot=N_BOOT, seed=0)
-tables.show(
-    t6,
-    columns=["comparison", "match", "pairs", "precision", "recall", "f1"],
-    headers={"f1": "F1 [95% CI]", "precision": "Precision [95% CI]", "recall": "Recall [95% CI]"},
-)
+tables.span_prf(t6)
 
 # %% mystnb={"figure": {"caption": "Span F1 of every pair behind each row (dots) and their mean (bar), hard and soft match, on the real data-to-text corpus.", "name": "fig-real-pair-spread"}, "image": {"alt": "Two strip plots, hard and soft match: per-pair F1 for humans vs humans and for humans vs each LLM, with the mean as a bar."}}
 plots.pair_spread(pairs)
@@ -239,18 +213,7 @@ report.highlight(
 
 # %%
 prevalence = example_level.prevalence(marks)
-tables.show(
-    prevalence,
-    headers={
-        "label": "Category",
-        "positive_share": "Share of error votes",
-        "pa": "Observed agreement",
-        "pe_kappa": "Chance (kappa)",
-        "pe_ac1": "Chance (AC1)",
-        "fleiss_kappa": "Fleiss' kappa",
-        "gwet_ac1": "Gwet's AC1",
-    },
-)
+tables.prevalence(prevalence, label="Category")
 
 # %% [markdown]
 # On {glue:text}`kp8_type`, {glue:text}`kp8_share`% of the groups' decisions are error votes; the
@@ -290,21 +253,7 @@ gamma_pairs, gamma_per_example = span_gamma.pairwise(corpus, comparisons)
 gammas = span_gamma.by_comparison(gamma_pairs, gamma_per_example, n_boot=N_BOOT, seed=0, level=LEVEL)
 gamma_beside = span_gamma.beside_f1(gammas, t6)
 gamma_ranks = span_gamma.rank_agreement(gamma_beside)
-tables.show(
-    gamma_beside,
-    columns=["comparison", "f1", "f1_rank", "gamma", "gamma_rank", "pairs", "gamma_pairs", "gamma_examples", "s_empty"],
-    headers={
-        "comparison": "Comparison",
-        "f1": "Hard F1 [95% CI]",
-        "f1_rank": "F1 rank",
-        "gamma": "γ [95% CI]",
-        "gamma_rank": "γ rank",
-        "pairs": "Pairs",
-        "gamma_pairs": "Pairs with a γ",
-        "gamma_examples": "Texts with a γ (all pairs)",
-        "s_empty": "S∅",
-    },
-)
+tables.gamma_beside_f1(gamma_beside, unit="Texts")
 
 # %% tags=["remove-input"]
 readings.glue_all(
@@ -314,7 +263,7 @@ readings.glue_all(
         complete=complete,
         models=models,
         human=human,
-        shares=shares,
+        composition=composition,
         reliability=reliability,
         t6=t6,
         llm=llm,

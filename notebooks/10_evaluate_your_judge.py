@@ -209,11 +209,7 @@ review.preview(real, 6)[["output_id", "evaluator", "type", "text", "reason", "au
 # %%
 last = board.loc[board["judge"] != judges.CEILING, "judge"].iloc[-1]
 result = hotelcheckspan.evaluate_judge(corpus, last)
-tables.show(
-    result["table6"],
-    columns=["comparison", "match", "pairs", "precision", "recall", "f1"],
-    headers={"f1": "F1 [95% CI]", "precision": "Precision [95% CI]", "recall": "Recall [95% CI]"},
-)
+tables.span_prf(result["table6"])
 
 # %% [markdown]
 # {glue:text}`table6_note`

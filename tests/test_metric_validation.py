@@ -20,6 +20,7 @@ from hotelcheckspan.analyses import metric_targets
 from hotelcheckspan.analyses import metric_validation as mv
 from hotelcheckspan.corpora import KEY
 from hotelcheckspan.corpora.scores import write_scores
+from hotelcheckspan.metrics import baselines, resampling
 from hotelcheckspan.metrics import meta_evaluation as me
 from hotelcheckspan.plain import plain
 
@@ -49,7 +50,7 @@ def test_every_metric_shares_one_resample_matrix(iaa, iaa_validation):
     """The statistics equal meta_evaluation's called once on every metric with one weights matrix."""
     data = iaa_validation.data
     names = list(iaa_validation.kinds)
-    weights = hotelcheckspan.metrics.resampling.weights(len(data), 100, np.random.default_rng(0))
+    weights = resampling.weights(len(data), 100, np.random.default_rng(0))
     direct = me.example_level(data[names], data["errors"].astype(float), weights)
     ours = iaa_validation.statistics.query("target == 'errors' and kind != 'human ceiling'")[direct.columns]
     pd.testing.assert_frame_equal(ours.reset_index(drop=True), direct, check_dtype=False)
@@ -143,9 +144,9 @@ def test_bundled_baselines_are_used_only_on_the_texts_they_were_computed_on(tmp_
     real = hotelcheckspan.load(paths.REAL_TEST_CORPUS)
     frame, source = mv.bundled_baselines(real)
     assert source.startswith("bundled data/baselines/")
-    assert set(frame.columns) - set(KEY) == set(hotelcheckspan.metrics.baselines.NAMES)
+    assert set(frame.columns) - set(KEY) == set(baselines.NAMES)
     # recomputing the cheap ones gives the bundled values (the embedding ones: the slow tier)
-    cheap = hotelcheckspan.metrics.baselines.baselines(real, mv.CHEAP_BASELINES)
+    cheap = baselines.baselines(real, mv.CHEAP_BASELINES)
     pd.testing.assert_frame_equal(frame[cheap.columns], cheap, check_exact=False, rtol=1e-12)
     copy = tmp_path / paths.REAL_TEST_CORPUS.name
     shutil.copytree(paths.REAL_TEST_CORPUS, copy)
@@ -164,7 +165,7 @@ def test_the_bundled_embedding_baselines_are_what_the_package_computes(root, tmp
     bundled, _ = mv.bundled_baselines(corpus)
     chosen = corpus.examples.sample(40, random_state=0).index
     small = type(corpus)(corpus.root, corpus.examples.loc[chosen].reset_index(drop=True), corpus.records, corpus.spans)
-    fresh = hotelcheckspan.metrics.baselines.baselines(
+    fresh = baselines.baselines(
         small, ["minilm_support", "minilm_support_min", "bertscore_precision"], cache_dir=tmp_path
     )
     mine = small.examples[KEY].merge(bundled, on=KEY)[fresh.columns]

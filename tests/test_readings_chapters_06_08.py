@@ -119,15 +119,13 @@ def chapter08():
     t6 = span_level.table6(pairs, counts, n_boot=50, seed=0)
     min_agree = math.ceil(0.75 * len(complete))
     llm = example_level.models_vs_majority(corpus, models, raters=complete, n_boot=50, seed=0, min_agree=min_agree)
-    shares = dataset_level.campaign_table(corpus)[["name", "spans", *[f"{c} %" for c in corpus.categories]]]
-    shares.columns = ["campaign", "spans", *corpus.categories]
     values = real_corpus.readings(
         corpus,
         groups=groups,
         complete=complete,
         models=models,
         human=human,
-        shares=shares,
+        composition=dataset_level.campaign_table(corpus),
         reliability=example_level.reliability_ci(marks, n_boot=20, seed=0),
         t6=t6,
         llm=llm,

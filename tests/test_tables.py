@@ -13,7 +13,9 @@ import pandas as pd
 import pytest
 
 from hotelcheckspan import review
-from hotelcheckspan.analyses import dataset_level, impressions, judges, llm_annotators
+from hotelcheckspan.analyses import dataset_level, example_level, impressions, judges, llm_annotators, span_level
+from hotelcheckspan.analyses import metric_validation as mv
+from hotelcheckspan.annotator_sets import HUMAN_SETS
 from hotelcheckspan.book import tables
 from hotelcheckspan.corpora import KEY
 from hotelcheckspan.reference import paper
@@ -41,6 +43,18 @@ def rendered(toy):
     r = impressions.ratings(toy)
     t3 = dataset_level.table3(toy, figs, paper.LLM_CAMPAIGNS)
     board = judges.leaderboard(toy, n_boot=50, n_resamples=50, n_outer=5, n_inner=20)
+    validation = mv.evaluate(toy, n_boot=20, n_permutations=20, n_random=10, system_level=False)
+    clusters_frame = pd.DataFrame(
+        {
+            "cluster": [0],
+            "label": ["proximity"],
+            "claim": ["near"],
+            "size": [3],
+            "share": [50.0],
+            "top_terms": ["beach, walk"],
+            "central": ["close to the beach"],
+        }
+    )
     return {
         "sizes": tables.sizes(dataset_level.sizes(toy)),
         "dedup": tables.dedup(dataset_level.dedup_summary(toy)),
@@ -88,6 +102,41 @@ def rendered(toy):
         "compared": tables.compared(board),
         "inconsistencies": tables.inconsistencies("01_data_composition"),
         "review_marks": tables.review_marks(review.marks_by_corpus({"toy": toy})),
+        "prevalence": tables.prevalence(example_level.prevalence(example_level.marks(toy, HUMAN_SETS))),
+        "span_prf": tables.span_prf(
+            span_level.table6(*span_level.pairwise(toy, [{"name": "A-B", "ref": ["stage1/A"], "hyp": ["stage1/B"]}]))
+        ),
+        "set_prf": tables.set_prf(
+            pd.DataFrame({"name": ["m1"], "pairs": [2], "precision": [0.5], "recall": [0.25], "f1": [1 / 3]})
+        ),
+        "real_composition": tables.real_composition(dataset_level.campaign_table(toy)),
+        "category_shares": tables.category_shares(dataset_level.campaign_table(toy), toy.categories),
+        "load_warnings": tables.load_warnings(toy),
+        "text_votes": tables.text_votes(example_level.votes(example_level.marks(toy, HUMAN_SETS)), toy.categories),
+        "gamma_beside_f1": tables.gamma_beside_f1(
+            pd.DataFrame(
+                {
+                    "comparison": ["A-B"],
+                    "f1": [0.2],
+                    "f1_low": [0.1],
+                    "f1_high": [0.3],
+                    "f1_rank": [1],
+                    "gamma": [0.4],
+                    "gamma_low": [0.3],
+                    "gamma_high": [0.5],
+                    "gamma_rank": [1],
+                    "pairs": [1],
+                    "gamma_pairs": [1],
+                    "gamma_examples": [2],
+                    "s_empty": [0.5],
+                }
+            )
+        ),
+        "cluster_overview": tables.cluster_overview(clusters_frame),
+        "cluster_centrals": tables.cluster_centrals(clusters_frame),
+        "metric_board": tables.metric_board(mv.leaderboard(validation), "kendall_tau_b"),
+        "metric_statistics": tables.metric_statistics(validation.statistics, "errors", ["kendall_tau_b", "acc23"]),
+        "by_group": tables.by_group(mv.by_group(validation, "split", n_boot=20), "kendall_tau_b"),
     }
 
 

@@ -799,3 +799,134 @@ def by_group(frame: pd.DataFrame, statistic: str, label: str = "Domain") -> Tabl
         wide.rename(columns={"metric": "Metric", "kind": "Kind"}),
         caption=f"{STATISTIC_NAMES[statistic]}, by {label.lower()}",
     )
+
+
+# --- the chapters' tables, named where a chapter shows them --------------------------------------
+
+
+def prevalence(frame: pd.DataFrame, label: str = "Error type") -> Table:
+    """``example_level.prevalence``: per type, the share of error votes, the observed agreement and
+    the chance agreement kappa and AC1 each subtract, and the two coefficients."""
+    return show(
+        frame,
+        headers={
+            "label": label,
+            "positive_share": "Share of error votes",
+            "pa": "Observed agreement",
+            "pe_kappa": "Chance (kappa)",
+            "pe_ac1": "Chance (AC1)",
+            "fleiss_kappa": "Fleiss' kappa",
+            "gwet_ac1": "Gwet's AC1",
+        },
+    )
+
+
+def gamma_beside_f1(frame: pd.DataFrame, unit: str = "Examples") -> Table:
+    """``span_gamma.beside_f1``: each comparison's hard F1 and γ with their ranks, the pairs and
+    examples γ is defined on, and S∅."""
+    return show(
+        frame,
+        columns=[
+            "comparison",
+            "f1",
+            "f1_rank",
+            "gamma",
+            "gamma_rank",
+            "pairs",
+            "gamma_pairs",
+            "gamma_examples",
+            "s_empty",
+        ],
+        headers={
+            "comparison": "Comparison",
+            "f1": "Hard F1 [95% CI]",
+            "f1_rank": "F1 rank",
+            "gamma": "γ [95% CI]",
+            "gamma_rank": "γ rank",
+            "pairs": "Pairs",
+            "gamma_pairs": "Pairs with a γ",
+            "gamma_examples": f"{unit} with a γ (all pairs)",
+            "s_empty": "S∅",
+        },
+    )
+
+
+def span_prf(frame: pd.DataFrame) -> Table:
+    """``span_level.table6`` rows: comparison, match, pairs, and P, R, F1 with their intervals."""
+    return show(
+        frame,
+        columns=["comparison", "match", "pairs", "precision", "recall", "f1"],
+        headers={"f1": "F1 [95% CI]", "precision": "Precision [95% CI]", "recall": "Recall [95% CI]"},
+    )
+
+
+def set_prf(frame: pd.DataFrame) -> Table:
+    """Soft precision, recall and F1 per annotator set (``llm_annotators`` precision-recall table)."""
+    return show(frame, columns=["name", "pairs", "precision", "recall", "f1"], headers={"name": "Annotator set"})
+
+
+CLUSTER_HEADERS = {
+    "cluster": "cluster",
+    "label": "name",
+    "claim": "claim",
+    "size": "spans",
+    "share": "share %",
+    "top_terms": "top terms",
+    "central": "most central spans",
+}
+
+
+def cluster_overview(frame: pd.DataFrame) -> Table:
+    """``clusters.overview`` without its most central spans (see :func:`cluster_centrals`)."""
+    named = frame.rename(columns=CLUSTER_HEADERS)
+    return show(named.drop(columns=["most central spans"]), decimals={"share %": 1})
+
+
+def cluster_centrals(frame: pd.DataFrame):
+    """Each cluster's most central spans, collapsed under a summary line."""
+    named = frame.rename(columns=CLUSTER_HEADERS)
+    return dropdown(show(named[["name", "most central spans"]]), "The most central spans of each cluster")
+
+
+def real_composition(frame: pd.DataFrame) -> Table:
+    """``dataset_level.campaign_table`` of a real corpus: records, records with errors, spans,
+    spans per record and mean span length per campaign."""
+    return show(
+        frame,
+        columns=["name", "kind", "records", "error_records", "spans", "spans_per_record", "mean_words"],
+        headers={
+            "name": "Campaign",
+            "error_records": "Records with errors",
+            "spans_per_record": "Spans per record",
+            "mean_words": "Mean span length (words)",
+        },
+    )
+
+
+def category_shares(frame: pd.DataFrame, categories: Sequence[str]) -> Table:
+    """``dataset_level.campaign_table``'s share of each campaign's spans per category (%)."""
+    return show(
+        frame,
+        columns=["name", "spans", *[f"{c} %" for c in categories]],
+        headers={"name": "Campaign", **{f"{c} %": c for c in categories}},
+        decimals=1,
+    )
+
+
+def load_warnings(corpus) -> Table:
+    """Every load warning of a corpus: file, line, field and message."""
+    return show(
+        pd.DataFrame(
+            [{"file": w.file, "line": w.line, "field": w.field, "warning": w.message} for w in corpus.warnings],
+            columns=["file", "line", "field", "warning"],
+        )
+    )
+
+
+def text_votes(votes: pd.DataFrame, categories: Sequence[str]) -> Table:
+    """``example_level.votes`` per text of a real corpus (domain / system), per category and Any."""
+    return show(
+        votes.assign(text=votes["dataset"] + " / " + votes["setup_id"]),
+        columns=["text", *categories, "Any", "raters"],
+        headers={"text": "Text (domain / system)", "raters": "Groups"},
+    )

@@ -46,7 +46,7 @@ def _chapter(
     complete: list,
     models: list[str],
     human: str,
-    shares: pd.DataFrame,
+    composition: pd.DataFrame,
     reliability: pd.DataFrame,
     t6: pd.DataFrame,
     llm: pd.DataFrame,
@@ -56,11 +56,13 @@ def _chapter(
 ) -> dict[str, str]:
     """Every value chapter 08 glues.
 
-    ``shares``: campaign x category shares (columns ``campaign`` and the categories);
+    ``composition``: :func:`dataset_level.campaign_table` (its ``<category> %`` columns are the
+    shares of each campaign's spans);
     ``reliability``: :func:`example_level.reliability_ci`'s frame (``label, measure, estimate``);
     ``t6``: :func:`span_level.table6`'s frame; ``llm``: :func:`example_level.models_vs_majority`'s.
     """
     cats = list(corpus.categories)
+    shares = composition[["name", "spans", *[f"{c} %" for c in cats]]].set_axis(["campaign", "spans", *cats], axis=1)
     kappa = reliability[reliability["measure"] == "fleiss_kappa"].set_index("label")["estimate"]
     per_cat = kappa.loc[cats]
     by = t6.set_index(["comparison", "match"])

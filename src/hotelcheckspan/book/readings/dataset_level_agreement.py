@@ -132,6 +132,7 @@ def readings(
         "b_more_s2_pct": tables.number(s2["B more (%)"], 1),
         "paper_b_pct": tables.number(paper_b),
         "b_marking_pct": tables.number(b_marking, 1),  # as the table beside the paper's shows it
+        "b_minority_cases": tables.number(minority["cases"]),
         "b_marking_reading": "as the paper reports"
         if b_marking > paper_min
         else f"far from the paper's {text['group_b_minority_due_to_extra_errors_pct'].replace('>', 'over ')}%",

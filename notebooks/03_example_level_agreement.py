@@ -223,7 +223,7 @@ readings.glue_all(
 #   ({glue:text}`top_kappa`); {glue:text}`chance_types`. Kappa for four raters voting yes or no
 #   follows from the vote histogram alone, so the paper's own Table 5 fixes it: there
 #   {glue:text}`paper_top_kappa_type` is highest ({glue:text}`paper_kappa_order`). The stand-in's
-#   votes are calibrated to that table within a distance, and a small distance can still reorder
+#   votes were fitted to that table within a distance, and a small distance can still reorder
 #   kappa: the paper's order is the one to read.
 # - The conservative alignment paradox: {glue:text}`top_agree_model`, which marks
 #   {glue:text}`top_agree_marks` of the {glue:text}`top_agree_n` per-type decisions, has the

@@ -172,7 +172,7 @@ tables.review_marks(marks)
 # reviewer meets them (the judge behind each evaluator is in a separate key file):
 
 # %%
-review.preview(real, 6)[["output_id", "evaluator", "type", "text", "reason", "auto_whole_sentence"]]
+tables.review_preview(review.preview(real, 6))
 
 # %% [markdown]
 # ```bash
@@ -227,5 +227,9 @@ readings.glue_all(evaluate_your_judge.readings(corpus, board, real_board, result
 #   {glue:text}`same_best`.
 # - Adjacent ranks are not all settled: of its {glue:text}`n_pairs` neighbouring pairs, this
 #   corpus orders {glue:text}`n_apart` with confidence.
+# - On real annotations (the d2t test split), {glue:text}`real_top_judge` leads by soft span F1,
+#   {glue:text}`real_top_vs_ceiling` the human ceiling ({glue:text}`real_ceiling_soft`); by BACC the
+#   best is {glue:text}`real_same_best`, and of its {glue:text}`real_n_pairs` neighbouring pairs
+#   the corpus orders {glue:text}`real_n_apart` with confidence.
 # - `hotelcheckspan judge CORPUS CAMPAIGN` and `hotelcheckspan.evaluate_judge` score a new judge
 #   in the same way, from a campaign of the corpus or a factgenie campaign folder outside it.

@@ -52,6 +52,7 @@ from ..metrics import resampling
 from . import metric_targets
 
 LEVEL = 0.95
+ALPHA = 0.05  # the significance level of the clusters' permutation tests
 CEILING = metric_targets.CEILING
 JSON_STATISTICS = [*me.EXAMPLE_STATISTICS, *me.DETECTION_STATISTICS]
 MIN_SYSTEMS = 3  # system-level statistics need at least this many generating systems
@@ -228,7 +229,9 @@ def evaluate(
         target, statistic = cluster_on
         y = data[target].astype("Float64").astype(float)
         tests = me.significance(X, y, statistic, n_permutations=n_permutations, seed=seed)
-        clusters = me.clusters(tests).assign(target=target)[["target", "statistic", "metric", "value", "cluster"]]
+        clusters = me.clusters(tests, alpha=ALPHA).assign(target=target)[
+            ["target", "statistic", "metric", "value", "cluster"]
+        ]
 
     coverage = metric_targets.coverage(corpus)
     compared = {
@@ -241,6 +244,7 @@ def evaluate(
         "systems": int(n_systems),
         "resamples": int(n_boot),
         "level": level,
+        "alpha": ALPHA,
         "clear_majority": f"at least {metric_targets.CLEAR_SHARE:.0%} of an example's human records agree",
         "orientation": "higher = more faithful, for every metric and target but majority (True = an error)",
     }

@@ -14,7 +14,7 @@ from ..categories import color, plot_order
 from ..corpora import KEY, Corpus
 
 SIMULATED_TEXT = (
-    "The numbers on this page come from the bundled stand-in corpus, a seeded simulation built "
+    "The numbers that follow come from the bundled stand-in corpus, a seeded simulation built "
     "from the paper's marginals, not from the real (gated) HotelCheckSpan annotations. Some of its "
     "figures were set or calibrated to the paper's, the rest emerge from the simulation; where a "
     'table sets the paper beside this corpus, its "Figure is" column says which.'

@@ -695,7 +695,9 @@ def compared(board: pd.DataFrame) -> Table:
         ),
         (
             "Ceiling",
-            f"{ceiling['pairs']:,} pair(s) of human sets" if ceiling["defined"] else f"none: {ceiling['reason']}",
+            f"{ceiling['pairs']:,} pair{'s' if ceiling['pairs'] != 1 else ''} of human sets"
+            if ceiling["defined"]
+            else f"none: {ceiling['reason']}",
         ),
     ]
     return show(pd.DataFrame(rows, columns=["what", "here"]), headers={"what": "Compared", "here": "Here"})
@@ -722,7 +724,7 @@ def review_marks(frame: pd.DataFrame) -> Table:
             "implicit_span_share": "Implicit span (%)",
             "whole_sentence_share": "Whole sentence (%)",
             "mean_words": "Words per span",
-            "words_vs_humans": "× humans",
+            "words_vs_humans": "Words vs humans (×)",
         },
         decimals={**{c: 1 for c in shares}, "mean_words": 1, "words_vs_humans": 2, "spans": 0},
     )
@@ -752,6 +754,22 @@ STATISTIC_NAMES = {
 }
 
 
+def review_preview(frame: pd.DataFrame) -> Table:
+    """``review.preview``: the first rows of a review sheet as a reviewer meets them."""
+    return show(
+        frame,
+        columns=["output_id", "evaluator", "type", "text", "reason", "auto_whole_sentence"],
+        headers={
+            "output_id": "Output",
+            "evaluator": "Evaluator",
+            "type": "Type",
+            "text": "Span",
+            "reason": "Reason",
+            "auto_whole_sentence": "Whole sentence (automatic)",
+        },
+    )
+
+
 def metric_board(board: pd.DataFrame, statistic: str) -> Table:
     """``metric_validation.leaderboard``: each metric's statistic with its interval, the random
     baseline and the significance cluster (the human ceiling last)."""
@@ -760,6 +778,7 @@ def metric_board(board: pd.DataFrame, statistic: str) -> Table:
     frame["random"] = frame["random"].astype(object).where(frame["random"].notna(), DASH)
     return show(
         frame,
+        intervals={"value": ("low", "high")},
         columns=["metric", "kind", "value", "random", "n", "cluster"],
         headers={
             "metric": "Metric",

@@ -57,7 +57,7 @@ def _placement(ranked: pd.DataFrame, ceiling: float) -> str:
         )
         if n
     ]
-    return f"of the judges' intervals, {prose.names(said)}"
+    return f"of the judges' intervals, {prose.names(said)} (against the ceiling's estimate)"
 
 
 def _bacc_reading(ranked: pd.DataFrame, top: str) -> tuple[str, str]:
@@ -71,7 +71,8 @@ def _bacc_reading(ranked: pd.DataFrame, top: str) -> tuple[str, str]:
         same = "the same judge" if row["judge"] == top else "a different judge"
         text = (
             f"By balanced accuracy against the majority {row['judge']} is best "
-            f"({tables.interval(row['bacc'], row['bacc_low'], row['bacc_high'])}), {same} as by span F1."
+            f"({tables.interval(row['bacc'], row['bacc_low'], row['bacc_high'])}), {same} "
+            f"{'as' if same == 'the same judge' else 'from the one'} by span F1."
         )
         return text, same
     who = prose.names(tied["judge"].tolist())

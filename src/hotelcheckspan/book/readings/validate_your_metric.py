@@ -27,13 +27,20 @@ def _board_readings(validation: mv.Validation, prefix: str) -> dict[str, str]:
     ranked = board[board["kind"] != "human ceiling"].reset_index(drop=True)
     ceiling = board[board["kind"] == "human ceiling"]
     top = ranked.iloc[0]
+    tied = ranked[ranked["value"].map(_shown) == _shown(top["value"])]
     first = ranked[ranked["cluster"] == 1]["metric"].tolist() if ranked["cluster"].notna().any() else [top["metric"]]
     baselines = ranked[ranked["kind"] == "baseline"]
     llm = ranked[ranked["kind"] == "judge"]
     out = {
         f"{prefix}n_metrics": prose.count_words(len(ranked)),
-        f"{prefix}top_metric": str(top["metric"]),
+        f"{prefix}top_metric": prose.names(tied["metric"].tolist()),
         f"{prefix}top_tau": tables.interval(top["value"], top["low"], top["high"]),
+        f"{prefix}top_reading": (
+            f"{top['metric']} agrees best ({tables.interval(top['value'], top['low'], top['high'])})"
+            if len(tied) == 1
+            else f"{prose.names(tied['metric'].tolist())} agree best, tied at {tables.number(top['value'])} at the "
+            "precision shown"
+        ),
         f"{prefix}first_cluster": prose.names(first),
         f"{prefix}first_cluster_size": prose.count_words(len(first)),
         f"{prefix}n_clusters": prose.count_words(int(ranked["cluster"].max()))
@@ -59,11 +66,31 @@ def _board_readings(validation: mv.Validation, prefix: str) -> dict[str, str]:
         )
         out[f"{prefix}n_baselines"] = prose.count_words(len(baselines))
     det = mv.leaderboard(validation, "majority", "roc_auc")
+    det_ceiling = det[det["kind"] == "human ceiling"]
     det = det[det["kind"] != "human ceiling"]
     if len(det):
         d = det.iloc[0]
+        near = det[det["value"].map(_shown) >= _shown(d["value"]) - 0.01]
         out[f"{prefix}top_detector"] = str(d["metric"])
         out[f"{prefix}top_auc"] = tables.interval(d["value"], d["low"], d["high"])
+        out[f"{prefix}detectors_close"] = prose.count_words(len(near) - 1)
+        below_random = det[det["high"].map(_shown) < 0.5]["metric"].tolist()
+        out[f"{prefix}below_random"] = (
+            f"{prose.names(below_random)} {'ranks' if len(below_random) == 1 else 'rank'} the texts with errors "
+            "worse than chance (the interval's upper end below 0.5)"
+            if below_random
+            else "no metric ranks the texts with errors worse than chance"
+        )
+        llm_worst = det[det["kind"] == "judge"]["value"].min()
+        beat = det[(det["kind"] == "baseline") & (det["value"].map(_shown) > _shown(llm_worst))]["metric"].tolist()
+        out[f"{prefix}baselines_beat_judges"] = (
+            f"{prose.names(beat)} detect{'s' if len(beat) == 1 else ''} better than the weakest judge"
+            if beat
+            else "no baseline detects better than the weakest judge"
+        )
+        if len(det_ceiling):
+            c = det_ceiling.iloc[0]
+            out[f"{prefix}ceiling_auc"] = tables.interval(c["value"], c["low"], c["high"])
     return out
 
 
@@ -76,9 +103,16 @@ def _system_readings(validation: mv.Validation) -> dict[str, str]:
     perfect = pa[pa["value"].map(_shown) == 1.0]
     partial = rows[rows["statistic"] == "partial_pearson"].sort_values("value", ascending=False)
     top = partial.iloc[0]
+    n = validation.compared["systems"]
+    n_pairs = n * (n - 1) // 2
+    widths = (pa["high"] - pa["low"]).map(_shown)
+    perfect_words = prose.count_words(len(perfect))
     return {
-        "n_systems": prose.count_words(validation.compared["systems"]),
-        "n_perfect_systems": prose.count_words(len(perfect)),
+        "n_systems": prose.count_words(n),
+        "n_system_pairs": prose.count_words(n_pairs),
+        "system_step": tables.number(1 / n_pairs),
+        "median_system_width": tables.number(float(widths.median())),
+        "n_perfect_systems": perfect_words[0].upper() + perfect_words[1:],
         "n_system_metrics": prose.count_words(len(pa)),
         "top_partial": str(top["metric"]),
         "top_partial_value": tables.interval(top["value"], top["low"], top["high"]),
@@ -112,8 +146,26 @@ def _simulation() -> str:
     )
 
 
+def _ceiling_others(corpus) -> str:
+    """Against how many other records the held-out human is scored: "one other annotator" where
+    every ceiling example has two records, else the range."""
+    from ...analyses import metric_targets
+
+    per = metric_targets.human_records(corpus).groupby(KEY).size()
+    others = per[per >= 2] - 1
+    lo, hi = int(others.min()), int(others.max())
+    if lo == hi == 1:
+        return "on every one of these texts the others are one other annotator"
+    return f"the others are {prose.count_words(lo)} to {prose.count_words(hi)} annotators"
+
+
 def readings(
-    real: mv.Validation, domains: pd.DataFrame, standin: mv.Validation, corpus, baselines_from: str = ""
+    real: mv.Validation,
+    domains: pd.DataFrame,
+    standin: mv.Validation,
+    corpus,
+    baselines_from: str = "",
+    real_corpus=None,
 ) -> dict[str, str | Passage]:
     """Every value chapter 11's prose needs, from the validations it shows (``real`` on the real
     test split, ``standin`` on the bundled corpus), the per-domain statistics and where the
@@ -127,7 +179,9 @@ def readings(
         "n_resamples": f"{c['resamples']:,}",
         "n_domains": prose.count_words(slug_frame(data[KEY])["dataset"].nunique()),
         "level": f"{c['level']:.0%}",
+        "alpha": f"{c['alpha']:.0%}",
         "baselines_from": baselines_from,
+        "ceiling_others": _ceiling_others(real_corpus) if real_corpus is not None else "",
     }
     out |= _board_readings(real, "")
     out |= _system_readings(real)

@@ -75,11 +75,14 @@ def test_judges_placed_against_the_ceiling_by_their_shown_intervals():
     b = board([(0.32, 0.28, 0.36), (0.29, 0.25, 0.33), (0.22, 0.17, 0.27), (0.0, 0.0, 0.02)], [0.5] * 4)
     values = evaluate_your_judge._board_readings(b, "")
     assert values["placement"] == (
-        "of the judges' intervals, one lies wholly above it, two contain it and one lies wholly below it"
+        "of the judges' intervals, one lies wholly above it, two contain it and one lies wholly below it "
+        "(against the ceiling's estimate)"
     )
     # a bound that rounds to the ceiling's shown value contains it
     edge = board([(0.30, 0.2649, 0.35)], [0.5], ceiling=0.2551)
-    assert evaluate_your_judge._board_readings(edge, "")["placement"] == "of the judges' intervals, one contains it"
+    assert evaluate_your_judge._board_readings(edge, "")["placement"] == (
+        "of the judges' intervals, one contains it (against the ceiling's estimate)"
+    )
 
 
 def test_no_neighbour_told_apart_reads_none():

@@ -102,6 +102,7 @@ def rendered(toy):
         "compared": tables.compared(board),
         "inconsistencies": tables.inconsistencies("01_data_composition"),
         "review_marks": tables.review_marks(review.marks_by_corpus({"toy": toy})),
+        "review_preview": tables.review_preview(review.preview(toy, 3)),
         "prevalence": tables.prevalence(example_level.prevalence(example_level.marks(toy, HUMAN_SETS))),
         "span_prf": tables.span_prf(
             span_level.table6(*span_level.pairwise(toy, [{"name": "A-B", "ref": ["stage1/A"], "hyp": ["stage1/B"]}]))

@@ -535,6 +535,9 @@ def test_tables_on_a_phone_scroll_with_their_first_column_in_view_or_become_card
                 const r = cell.getBoundingClientRect();
                 if (r.width > 0 && (r.right > innerWidth + 1 || r.left < -1))
                   out.push('card cell outside the screen: ' + cell.innerText.slice(0, 40));
+                // a card line takes the card's width (a squeezed cell prints a letter per line)
+                if (r.width > 0 && (getComputedStyle(cell).position === 'sticky' || r.width < 0.8 * box.clientWidth))
+                  out.push('card cell squeezed to ' + Math.round(r.width) + ' px: ' + cell.innerText.slice(0, 40));
               }
               continue;
             }

@@ -311,6 +311,8 @@ def show(
             name = f"{name} [95% CI]"
         out[name] = list(cells)
         numeric.append(bool(is_num or mixed_num or col in pcols or col in bounds))
+    # a paper-vs-corpus table (its label column added by :func:`mark`) is read row by row: cards
+    cards = cards or "Figure is" in out
     return Table(pd.DataFrame(out, columns=list(out)), numeric, caption, cards)
 
 

@@ -23,7 +23,6 @@ import ctypes
 import logging
 import os
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -31,6 +30,7 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from gamma_reference import FACTGENIE_GAMMA, factgenie_gamma  # noqa: E402
+from timing import timed  # noqa: E402  (benchmarks/ is the script's folder)
 
 from hotelcheckspan import corpora, paths  # noqa: E402
 from hotelcheckspan.analyses import span_gamma, span_level  # noqa: E402
@@ -52,15 +52,6 @@ def c_stdout_silenced():
             libc.fflush(None)
             os.dup2(saved, 1)
             os.close(saved)
-
-
-def timed(fn, repeat=1):
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - t)
-    return best, result
 
 
 def named(spans: pd.DataFrame) -> pd.DataFrame:

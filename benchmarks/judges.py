@@ -15,10 +15,9 @@ equal (to the last bit: the counts are integers) before a ratio is printed.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pandas as pd
+from timing import timed  # noqa: E402  (benchmarks/ is the script's folder)
 
 from hotelcheckspan import load, paths
 from hotelcheckspan.analyses import example_level, judges, span_level
@@ -68,21 +67,12 @@ def former(corpus, judge: str) -> dict:
     return {"table5": t5[t5["model"] == judge].reset_index(drop=True), "table6": t6, "f1": board_f1}
 
 
-def timed(fn, repeat: int = 2):
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, out
-
-
 def main() -> None:
     print("judge scoring: one pass (Scored) against the former per-view path, equal values first")
     for root, judge in ((paths.REAL_TEST_CORPUS, "gpt4o"), (paths.REAL_CORPUS, "zeroshot-gpt4o"), (None, "gpt-4o")):
         corpus = load(root)
-        t_old, old = timed(lambda: former(corpus, judge))
-        t_new, new = timed(lambda: judges.evaluate(corpus, judge))
+        t_old, old = timed(lambda: former(corpus, judge), repeat=2)
+        t_new, new = timed(lambda: judges.evaluate(corpus, judge), repeat=2)
         scored = judges.Scored(corpus, judges.judges(corpus), judges.default_examples(corpus), 1000, 0)
         pd.testing.assert_frame_equal(new["table5"], old["table5"], check_exact=True)
         mine = old["table6"][old["table6"]["comparison"].isin(set(new["table6"]["comparison"]))].reset_index(drop=True)

@@ -26,26 +26,17 @@ seconds for the whole case. The machine's other load shows in both sides' times.
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 import pandas as pd
 import scipy.stats as sps
 from sklearn.metrics import average_precision_score, roc_auc_score
+from timing import timed  # noqa: E402  (benchmarks/ is the script's folder)
 
 from hotelcheckspan.metrics import meta_evaluation as me
 from hotelcheckspan.metrics import resampling
 
 N, METRICS, RESAMPLES = 1200, 10, 1000
-
-
-def timed(fn, repeat=1):
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - t)
-    return best, result
 
 
 def simulated(seed: int = 0) -> tuple[pd.DataFrame, pd.Series]:

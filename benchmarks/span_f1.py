@@ -40,22 +40,13 @@ import hotelcheckspan
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from span_reference import FACTGENIE, factgenie_f1, per_character  # noqa: E402
+from timing import timed  # noqa: E402  (benchmarks/ is the script's folder)
 
 from hotelcheckspan import corpora, paths  # noqa: E402
 from hotelcheckspan.analyses import span_level  # noqa: E402
 from hotelcheckspan.categories import CATEGORIES  # noqa: E402
 from hotelcheckspan.corpora import KEY  # noqa: E402
 from hotelcheckspan.metrics import span_f1  # noqa: E402
-
-
-def timed(fn, repeat=1):
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - t)
-    return best, result
-
 
 # --- the real public corpus ----------------------------------------------------------------------
 

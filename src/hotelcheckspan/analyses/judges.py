@@ -176,11 +176,19 @@ def _tell_apart(result: dict) -> str:
     return "no"
 
 
-def _judge_examples(corpus, names, refs, examples) -> dict[str, int]:
-    """Per judge, the examples it shares with at least one reference set (within ``examples``)."""
-    human = pd.concat([r.select(corpus)[0][KEY] for r in refs], ignore_index=True).drop_duplicates()
+def _human_keys(corpus, refs, examples) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The reference sets' records (their keys, one row per record) and the distinct examples
+    they annotated within ``examples`` (None: all)."""
+    records = pd.concat([r.select(corpus)[0][KEY] for r in refs], ignore_index=True)
+    human = records.drop_duplicates()
     if examples is not None:
         human = human.merge(examples[KEY].drop_duplicates(), on=KEY)
+    return records, human
+
+
+def _judge_examples(corpus, names, human: pd.DataFrame) -> dict[str, int]:
+    """Per judge, the examples it shares with at least one reference set (``human``: the
+    reference sets' examples, :func:`_human_keys`)."""
     rec = corpus.records
     return {j: len(rec.loc[rec["campaign"] == j, KEY].drop_duplicates().merge(human, on=KEY)) for j in names}
 
@@ -195,12 +203,11 @@ def _specs(sets: list[AnnotatorSet]) -> list[str]:
     return [s.spec if s.group is None else f"{s.campaign}/{labels[(s.campaign, s.group)]}" for s in sets]
 
 
-def describe(corpus: Corpus, refs: list[AnnotatorSet], raters, min_agree, examples, ceiling: dict) -> dict:
-    """What the judges were compared with, in words and numbers: every output carries it."""
+def describe(corpus: Corpus, refs: list[AnnotatorSet], raters, min_agree, keys: tuple, ceiling: dict) -> dict:
+    """What the judges were compared with, in words and numbers: every output carries it
+    (``keys``: the reference sets' records and examples, :func:`_human_keys`)."""
     campaigns = list(dict.fromkeys(r.campaign for r in refs))
-    human_ex = pd.concat([r.select(corpus)[0][KEY] for r in refs], ignore_index=True).drop_duplicates()
-    if examples is not None:
-        human_ex = human_ex.merge(examples[KEY].drop_duplicates(), on=KEY)
+    ref_records, human_ex = keys
     per_example = (
         pd.concat([r.select(corpus)[0][KEY].drop_duplicates() for r in raters], ignore_index=True)
         .merge(human_ex, on=KEY)
@@ -211,7 +218,7 @@ def describe(corpus: Corpus, refs: list[AnnotatorSet], raters, min_agree, exampl
         if min_agree is None
         else f"at least {min_agree:.0%} of the sets that annotated the example agree (one set alone decides)"
     )
-    on_examples = pd.concat([r.select(corpus)[0][KEY] for r in refs], ignore_index=True).merge(human_ex, on=KEY)
+    on_examples = ref_records.merge(human_ex, on=KEY)
     return {
         "references": _specs(refs),
         "human_campaigns": campaigns,
@@ -278,10 +285,9 @@ class Scored:
         ceiling_pairs = self.f1.loc[self.f1["comparison"] == CEILING, "pairs"]
         self.ceiling_pairs = int(ceiling_pairs.max()) if len(ceiling_pairs) else 0
         self.ceiling_bacc = _bacc_ceiling(corpus, self.raters, examples, self.min_agree, n_boot, seed)
-        self.examples_of = _judge_examples(corpus, self.names, self.refs, examples)
-        self.compared = describe(
-            corpus, self.refs, self.raters, self.min_agree, examples, {"pairs": self.ceiling_pairs}
-        )
+        keys = _human_keys(corpus, self.refs, examples)
+        self.examples_of = _judge_examples(corpus, self.names, keys[1])
+        self.compared = describe(corpus, self.refs, self.raters, self.min_agree, keys, {"pairs": self.ceiling_pairs})
 
     def board(self) -> pd.DataFrame:
         """The leaderboard's rows (see :func:`leaderboard`), without the neighbour columns."""

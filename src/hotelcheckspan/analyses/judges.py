@@ -65,12 +65,6 @@ def is_hotelcheckspan(corpus: Corpus) -> bool:
     return all(not s.select(corpus)[0].empty for s in HUMAN_SETS)
 
 
-def in_the_paper(corpus: Corpus, campaign: str) -> bool:
-    """Whether the paper reports ``campaign``: one of its five LLM campaigns or its human sets, in
-    the corpus the paper describes (another corpus' "o3-mini" is not the paper's)."""
-    return is_hotelcheckspan(corpus) and in_paper(campaign)
-
-
 def references(corpus: Corpus) -> list[AnnotatorSet]:
     """The human sets judges are scored against: the four of Tables 4-6 on HotelCheckSpan, else
     every annotator group of every human campaign that annotated an example some judge annotated

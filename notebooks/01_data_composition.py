@@ -21,10 +21,11 @@
 # What the corpus holds before anyone agrees or disagrees about it. This chapter answers:
 #
 # 1. How many examples, splits and annotation records are there? ([Sizes](sizes), Sections 3.3 and 4.3)
-# 2. How long are the descriptions and summaries? ([Lengths](lengths), Section 3.3)
-# 3. How many sources feed each description, and what does de-duplication remove?
+# 2. How were the stage-2 annotators chosen, and what can be checked of it? ([Qualification](qualification), Section 4.3)
+# 3. How long are the descriptions and summaries? ([Lengths](lengths), Section 3.3)
+# 4. How many sources feed each description, and what does de-duplication remove?
 #    ([Sources](sources), Section 3.2)
-# 4. How long are the annotated spans, and of which types? ([Spans](spans), Section 4.4 and Table 2)
+# 5. How long are the annotated spans, and of which types? ([Spans](spans), Section 4.4 and Table 2)
 #
 # Every figure of these sections that a corpus can show sits beside ours in a "paper vs. this
 # corpus" table.
@@ -64,9 +65,12 @@ report.corpus_banner(corpus)
 #
 # Stage 1 annotated every example twice (groups A and B); stage 2 annotated
 # {glue:text}`n_stage2` examples of the short split twice more. The model campaigns annotated
-# every example once each. The paper gives no count of LLM records; the figure beside ours is the
-# one the release's README gives for its LLM file, which disagrees with the paper's Table 3 (see
-# [the paper's own inconsistencies](inconsistencies-01)).
+# every example once each, so this corpus has one LLM record per example and campaign. The paper
+# gives no count of LLM records; the figure beside ours is the one the release's README gives for
+# its LLM file, which disagrees with the paper's Table 3 (see
+# [the paper's own inconsistencies](inconsistencies-01)). Nor does the paper say how many people
+# annotated in stage 2, only how many candidates qualified for it (see [Qualification](qualification)):
+# beside our count of stage-2 annotators stands that number, an upper bound, not a count of the same thing.
 
 # %%
 stage2 = dataset_level.stage2_examples(corpus)
@@ -82,11 +86,46 @@ shape = [
     ("long split", "dataset/splits/long", int((corpus.examples["split"] == "long").sum())),
     ("stage-2 examples", "campaigns/stage2/examples", len(stage2)),
     ("human records", "dataset/human_records", ov["records"]),
-    ("LLM records", "dataset/llm_records", n_llm),
+    ("LLM records (the paper: none; beside ours, the release README's)", "dataset/llm_records", n_llm),
     ("stage-1 annotators", "campaigns/stage1/annotators", annotators["stage1"]),
-    ("stage-2 annotators", "campaigns/stage2/qualified", annotators["stage2"]),
+    ("stage-2 annotators (the paper: candidates who qualified)", "campaigns/stage2/qualified", annotators["stage2"]),
 ]
 tables.versus(shape, corpus)
+
+# %% [markdown]
+# (qualification)=
+# ## Qualification for stage 2 (Section 4.3)
+#
+# Stage 2 took its annotators from a qualification task (the attention checks of stage 1 and
+# examples set aside from the short split, each with a reference error). Of {glue:text}`q_candidates`
+# candidates, {glue:text}`q_qualified` qualified; the pass rule was {glue:text}`q_rule`, which
+# Section 9 words differently (see [the paper's own inconsistencies](inconsistencies-01)).
+
+# %%
+tables.show(dataset_level.qualification(reported), headers={"rate": "Pass rate [95% Wilson CI]"})
+
+# %% [markdown]
+# A pass rate of {glue:text}`q_rate` with a Wilson interval from {glue:text}`q_low` to
+# {glue:text}`q_high`: so few candidates pin the rate down only roughly. What this book can check
+# is that arithmetic, the two wordings of the rule, and that stage 2 had no more annotators than
+# qualified: this corpus has {glue:text}`q_annotators` distinct stage-2 annotators,
+# {glue:text}`q_annotators_reading` the qualified count.
+#
+# What it cannot check: who qualified and with what score. The paper gives no scores, and the
+# release's extra file, described as attention checks and qualification items
+# ({glue:text}`extra_examples` examples, {glue:text}`extra_records` records and
+# {glue:text}`extra_spans` spans by its README), has a schema that cannot be read from here, so no
+# reader of this package loads it. Its records per example are {glue:text}`extra_per_item`,
+# {glue:text}`extra_whole`, so not every item in it was seen by the same number of annotators. On
+# the real release, that file would give each candidate's score against the reference errors, the
+# pass rate under either wording of the rule, and whether a candidate's score predicts how well
+# they agree with the others in stage 2. Whether qualifying made stage 2 better is another
+# question this corpus cannot answer: stage 2 also differs in its examples' length, its batches
+# and its recruitment filter, so {chapter}`02`'s stage comparison does not isolate the task.
+#
+# ```{glue:md} q_note
+# :format: myst
+# ```
 
 # %% [markdown]
 # (lengths)=
@@ -149,18 +188,29 @@ tables.versus(spans_rows, corpus)
 
 # %% [markdown]
 # (inconsistencies-01)=
-# ## The paper's own inconsistencies
+# ## The paper's figures, checked by rule
 #
-# Figures of the paper this chapter compares with that contradict each other, the paper's
-# other tables or the release, each with its arithmetic (all are listed under `notes` in
-# `data/paper_figures.yaml`). Where this corpus comes close to such a figure, that says nothing
-# about which of the paper's numbers is right.
+# Relations among the paper's figures that touch this chapter's (sums, shares, ratios, the kappa a
+# vote histogram implies, what a count of clear examples allows, ...), each as the rule computes
+# it beside what the paper prints, with its verdict: inconsistent ones first, then those that hold
+# (`data/paper_relations.yaml`, checked by `hotelcheckspan.reference.checks`; the book's page on the
+# paper lists them all). Where this corpus comes close to a figure found inconsistent, that says
+# nothing about which of the paper's numbers is right.
 
 # %%
 tables.inconsistencies("01_data_composition")
 
 # %% tags=["remove-input"]
-readings.glue_all(data_composition.readings(corpus, shape=shape, lengths=lengths, spans=spans_rows, dedup=dedup))
+readings.glue_all(
+    data_composition.readings(
+        corpus,
+        shape=shape,
+        lengths=lengths,
+        spans=spans_rows,
+        dedup=dedup,
+        qualification=dataset_level.qualification(reported),
+    )
+)
 
 # %% [markdown]
 # ## Summary
@@ -174,6 +224,10 @@ readings.glue_all(data_composition.readings(corpus, shape=shape, lengths=lengths
 #   {glue:text}`table3_campaigns` campaigns, each run on all examples
 #   ({glue:text}`table3_records` records), whose spans add up to the README's
 #   {glue:text}`table3_spans`: an inconsistency between the release and the paper, listed above.
+# - Stage 2's annotators passed a qualification: {glue:text}`q_qualified` of
+#   {glue:text}`q_candidates` candidates, a pass rate of {glue:text}`q_rate` (Wilson interval
+#   {glue:text}`q_low` to {glue:text}`q_high`). Who passed, and with what score, needs the
+#   release's extra file, which nothing here can read yet.
 # - Humans marked {glue:text}`n_human_spans` spans, {glue:text}`spans_reading` the
 #   paper's {glue:text}`paper_human_spans` (a gap of {glue:text}`spans_gap_pct`%{glue:text}`spans_label`).
 #

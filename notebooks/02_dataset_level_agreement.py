@@ -25,7 +25,9 @@
 # 2. On the {glue:text}`n_stage2` stage-2 examples, how do the four human campaigns and the LLMs compare?
 #    ([Table 4](table4))
 # 3. Does group B mark more than group A, and stage 2 less than stage 1? ([Section 6.1](effects))
-# 4. How are the error types distributed per campaign? ([Figure](shares))
+# 4. Does the paper's own Table 4 support its claim that the checkbox wording made no significant
+#    difference? ([Appendix B](appendix-b))
+# 5. How are the error types distributed per campaign? ([Figure](shares))
 
 # %% tags=["remove-cell", "colab"]
 # Colab: clone the repository (package and data) and install it as the README says
@@ -55,6 +57,7 @@ plots.set_theme()
 corpus = hotelcheckspan.load()
 reported = paper.figures()
 stage2 = dataset_level.stage2_examples(corpus)
+STAGES = {"stage1": "Stage 1", "stage2": "Stage 2"}  # stage names as the tables show them
 report.corpus_banner(corpus)
 
 # %% [markdown]
@@ -139,6 +142,50 @@ tables.versus(list(section61.itertuples(index=False, name=None)), corpus)
 # ```
 
 # %% [markdown]
+# (appendix-b)=
+# ## Groups A and B: "no significant difference" (Appendix B)
+#
+# Appendix B says the checkbox wording made no significant difference; Section 6.1 attributes a
+# difference of about {glue:text}`p_b_more`% to it (listed with
+# [the paper's own inconsistencies](inconsistencies-02)). The paper reports no test. Here are the
+# tests a reader would run on the stage-2 examples, where both groups annotated every example in
+# each stage: per example, B's span count against A's (Wilcoxon signed-rank, and a sign test on
+# which group marked more), and a chi-square of the two groups' spans over the error types. In
+# the table, the statistic is the mean difference B minus A per example (Wilcoxon), the share of
+# untied examples where B marked more (sign test) or Pearson's chi-square.
+
+# %%
+tests = dataset_level.group_tests(corpus)
+tables.show(tests.replace({"stage": STAGES}), decimals={"statistic": 2})
+
+# %% [markdown]
+# At the {glue:text}`gt_alpha` level, {glue:text}`gt_paired` paired tests and
+# {glue:text}`gt_types` type tests find a difference on this corpus (Wilcoxon p
+# {glue:text}`gt_w1` in stage 1, {glue:text}`gt_w2` in stage 2).
+#
+# ```{glue:md} gt_note
+# :format: myst
+# ```
+#
+# The paper's own Table 4 allows tests without per-example data: a chi-square of A's against
+# B's counts per type in each stage, and a test of their totals as Poisson counts (given the two
+# totals, B's share is binomial with one half under equal rates). Both treat spans as independent,
+# which spans of the same examples and annotators are not, so their p-values are too small if
+# anything; a paired test needs the release's per-example annotations.
+
+# %%
+paper_tests = dataset_level.paper_group_tests(reported)
+tables.show(paper_tests.replace({"stage": STAGES}), decimals={"statistic": 2})
+
+# %% [markdown]
+# On Table 4's counts the type chi-square is {glue:text}`pt_chi1` in stage 1 (p
+# {glue:text}`pt_chi1_p`, {glue:text}`pt_df` degrees of freedom) and {glue:text}`pt_chi2`
+# in stage 2 (p {glue:text}`pt_chi2_p`): {glue:text}`pt_types` type tests and
+# {glue:text}`pt_rates` rate tests fall below {glue:text}`gt_alpha`, {glue:text}`pt_reading`.
+# This reading rests on the paper's figures alone, not on the stand-in; accounting for spans that
+# are not independent draws would only make every p-value here larger.
+
+# %% [markdown]
 # (shares)=
 # ## Error types per campaign
 
@@ -147,33 +194,40 @@ plots.type_shares(dataset_level.campaign_table(corpus, stage2, by_group=True))
 
 # %% [markdown]
 # (inconsistencies-02)=
-# ## The paper's own inconsistencies
+# ## The paper's figures, checked by rule
 #
-# Figures of the paper this chapter compares with that contradict each other or the paper's
-# other tables, each with its arithmetic (all are listed under `notes` in
-# `data/paper_figures.yaml`). Where this corpus comes close to such a figure, that says nothing
-# about which of the paper's numbers is right.
+# Relations among the paper's figures that touch this chapter's (sums, shares, ratios, the kappa a
+# vote histogram implies, what a count of clear examples allows, ...), each as the rule computes
+# it beside what the paper prints, with its verdict: inconsistent ones first, then those that hold
+# (`data/paper_relations.yaml`, checked by `hotelcheckspan.reference.checks`; the book's page on the
+# paper lists them all). Where this corpus comes close to a figure found inconsistent, that says
+# nothing about which of the paper's numbers is right.
 
 # %%
 tables.inconsistencies("02_dataset_level_agreement")
 
 # %% tags=["remove-input"]
-readings.glue_all(dataset_level_agreement.readings(corpus, t3=t3, t4=t4, effects=effects, stage2=stage2))
+readings.glue_all(
+    dataset_level_agreement.readings(
+        corpus, t3=t3, t4=t4, effects=effects, stage2=stage2, tests=tests, paper_tests=paper_tests
+    )
+)
 
 # %% [markdown]
 # ## Summary
 #
-# - Span counts per campaign: {glue:text}`t3_exact` in Table 3, and Table 4's totals are
-#   within {glue:text}`t4_total_gap` spans of the paper's; the counts per type stray further.
-#   What this chapter can test is the pattern around them.
 # - Table 4's own totals give group B {glue:text}`t4_b_more_s1`% more spans than group A in
 #   stage 1 and {glue:text}`t4_b_more_s2`% more in stage 2 (the text: about
 #   {glue:text}`p_b_more`% across both stages), and stage 2 {glue:text}`t4_volume`% fewer than
 #   stage 1, which contradicts the text's {glue:text}`p_volume`% (see the inconsistencies above).
+# - Appendix B's "no significant difference" between the groups, tested on Table 4's counts:
+#   {glue:text}`pt_types` type tests and {glue:text}`pt_rates` rate tests fall below
+#   {glue:text}`gt_alpha`, {glue:text}`pt_reading` (with the caveat that spans are not
+#   independent draws).
 # - {glue:text}`b_more_reading`: {glue:text}`b_more_s1_pct`% in stage 1
 #   ({glue:text}`b_more_s1` the paper's {glue:text}`paper_b_pct`%) and
 #   {glue:text}`b_more_s2_pct`% in stage 2 ({glue:text}`b_more_s2` it). Where a B set stands
-#   alone against the other three sets on whether an example has an error (the paper's "B in
+#   alone against the other sets, which agree, on whether an example has an error (the paper's "B in
 #   the minority"; {glue:text}`b_minority_cases` such splits), B is the one marking in
 #   {glue:text}`b_marking_pct`% of them, {glue:text}`b_marking_reading`.
 #

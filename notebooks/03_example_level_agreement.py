@@ -26,6 +26,8 @@
 # 2. How much of that agreement is beyond chance? ([Fleiss' kappa and Krippendorff's alpha](chance))
 # 3. How well do LLMs match the human majority, and does raw agreement tell the truth?
 #    ([Section 6.2](llms))
+# 4. When the annotators agree that a summary is faulty, do they agree on where?
+#    ([Section 7](masking))
 #
 # Intervals are {glue:text}`level_pct`% percentile bootstrap intervals over examples
 # ({glue:text}`n_boot` resamples, seeded), except for recall, whose interval is exact
@@ -143,7 +145,16 @@ tables.show(example_level.reliability_summary(rel_ci))
 models = judges(corpus)
 llm = example_level.models_vs_majority(corpus, models, examples=stage2, n_boot=N_BOOT, seed=0)
 by = llm.set_index(["model", "label"])
-tables.show(example_level.alignment_summary(llm))
+tables.folded(
+    tables.show(example_level.alignment_summary(llm)),
+    ["Model", "Error type", "Balanced accuracy [95% CI]", "Raw agreement [95% CI]"],
+    "Every column: clear examples, majority errors, the model's marks and recall",
+)
+
+# %% [markdown]
+# ```{glue:md} bacc_dashes
+# :format: myst
+# ```
 
 # %% [markdown]
 # The paper reports raw agreement only:
@@ -186,13 +197,44 @@ tables.prevalence(prevalence)
 # *which* examples have an error, AC1 also credits their agreement that most have none.
 
 # %% [markdown]
-# (inconsistencies-03)=
-# ## The paper's own inconsistencies
+# (masking)=
+# ## Does example-level agreement mask span-level disagreement? (Section 7)
 #
-# Figures of the paper this chapter compares with that contradict each other or the paper's
-# other tables, each with its arithmetic (all are listed under `notes` in
-# `data/paper_figures.yaml`). Where this corpus comes close to such a figure, that says nothing
-# about which of the paper's numbers is right.
+# The paper's conclusion says that example-level agreement often masks disagreement visible at the
+# span level, without showing it per example. Per example: how many of the
+# {glue:text}`n_raters` human sets marked an error of any type, and how far the sets that marked
+# agree on *where*: the span F1 of each pair of them on that example (character overlap as in
+# {chapter}`04`; soft ignores the type, hard requires it), averaged over the pairs. We call a mean
+# below {glue:text}`mk_threshold` low: a pair's F1 is the characters both marked over the mean of
+# what each marked, so below it the two share less than half of what one of them marks on average.
+
+# %%
+masked = {match: example_level.masking(corpus, examples=stage2, match=match) for match in ("soft", "hard")}
+masking = example_level.masking_table(masked, threshold=example_level.MASKING_THRESHOLD)
+tables.show(masking, decimals={"below_threshold_pct": 0})
+
+# %% [markdown]
+# Of the {glue:text}`mk_four` examples all {glue:text}`mk_top` sets call faulty, the sets'
+# mean pairwise soft span F1 is below {glue:text}`mk_threshold` on {glue:text}`mk_four_below`
+# (median {glue:text}`mk_four_median`), and on {glue:text}`mk_none_shared` at least one pair of
+# sets shares no marked character at all; requiring the same type, {glue:text}`mk_four_below_hard`
+# fall below it. Over all {glue:text}`mk_multi` examples with two or more error votes,
+# {glue:text}`mk_multi_below` are below it: {glue:text}`mk_reading`.
+#
+# ```{glue:md} mk_note
+# :format: myst
+# ```
+
+# %% [markdown]
+# (inconsistencies-03)=
+# ## The paper's figures, checked by rule
+#
+# Relations among the paper's figures that touch this chapter's (sums, shares, ratios, the kappa a
+# vote histogram implies, what a count of clear examples allows, ...), each as the rule computes
+# it beside what the paper prints, with its verdict: inconsistent ones first, then those that hold
+# (`data/paper_relations.yaml`, checked by `hotelcheckspan.reference.checks`; the book's page on the
+# paper lists them all). Where this corpus comes close to a figure found inconsistent, that says
+# nothing about which of the paper's numbers is right.
 
 # %%
 tables.inconsistencies("03_example_level_agreement")
@@ -208,6 +250,8 @@ readings.glue_all(
         rel_ci=rel_ci,
         llm=llm,
         prevalence=prevalence,
+        masked=masked,
+        threshold=example_level.MASKING_THRESHOLD,
         n_boot=N_BOOT,
         level=LEVEL,
     )
@@ -218,10 +262,10 @@ readings.glue_all(
 #
 # - {glue:text}`share_12`% of the examples get one or two "error" votes of any type out of
 #   {glue:text}`n_raters`: agreement on *whether* a summary is faulty is weak, and the
-#   chance-corrected coefficients make that explicit. Of the three types,
+#   chance-corrected coefficients make that explicit. Of the types,
 #   {glue:text}`top_kappa_type` gets the highest Fleiss' kappa on this corpus
-#   ({glue:text}`top_kappa`); {glue:text}`chance_types`. Kappa for four raters voting yes or no
-#   follows from the vote histogram alone, so the paper's own Table 5 fixes it: there
+#   ({glue:text}`top_kappa`); {glue:text}`chance_types`. Kappa for a fixed number of raters voting
+#   yes or no follows from the vote histogram alone, so the paper's own Table 5 fixes it: there
 #   {glue:text}`paper_top_kappa_type` is highest ({glue:text}`paper_kappa_order`). The stand-in's
 #   votes were fitted to that table within a distance, and a small distance can still reorder
 #   kappa: the paper's order is the one to read.
@@ -234,12 +278,12 @@ readings.glue_all(
 #   {glue:text}`second_recall_model`); per type, with {glue:text}`maj_pooled` majority errors in
 #   all, {glue:text}`top_recall_pooled_model` has the highest pooled recall
 #   ({glue:text}`top_recall_pooled`).
-# - gpt-4o's agreement with the majority on any error is {glue:text}`gpt4o_any`, against the
-#   paper's {glue:text}`gpt4o_any_paper` (see the table above).
-# - Not Checkable: {glue:text}`nc_zero_ours` examples get no vote here,
-#   {glue:text}`nc_zero_reading` the {glue:text}`nc_zero_paper` of Table 5. The vote
-#   distributions lie at a total variation distance of {glue:text}`tvd_min` to
-#   {glue:text}`tvd_max` from the paper's.
+# - Section 7's masking, per example: of the {glue:text}`mk_four` examples all
+#   {glue:text}`mk_top` sets call faulty, {glue:text}`mk_four_below` have a mean pairwise soft
+#   span F1 below {glue:text}`mk_threshold`, {glue:text}`mk_reading` (on this corpus; the note
+#   under [the section](masking) says what that is worth).
+# - This corpus' vote distributions lie at a total variation distance of {glue:text}`tvd_min` to
+#   {glue:text}`tvd_max` from Table 5's.
 #
 # ```{glue:md} sim_table5
 # :format: myst

@@ -28,7 +28,10 @@
 # 2. How much do the pairs behind each average differ? ([Per-pair spread](spread))
 # 3. Which error types agree, and why does factgenie's soft per-category figure mislead?
 #    ([Per category](categories))
-# 4. Which span F1 did the paper report, and how far apart are the candidates?
+# 4. Is the disagreement about labels or about placement? ([Labels or placement](labels-or-placement))
+# 5. Where two annotators mark the same words, do they tell Misleading from Not Checkable?
+#    ([Misleading or Not Checkable](type-boundary))
+# 6. Which span F1 did the paper report, and how far apart are the candidates?
 #    ([Definitions](definitions))
 
 # %% tags=["remove-cell", "colab"]
@@ -50,7 +53,8 @@ except ImportError:
 
 # %%
 import hotelcheckspan
-from hotelcheckspan.analyses import span_gamma, span_level, span_measures
+from hotelcheckspan.analyses import dataset_level, span_gamma, span_level, span_measures
+from hotelcheckspan.annotator_sets import judges
 from hotelcheckspan.book import plots, readings, report, tables
 from hotelcheckspan.book.readings import span_level_agreement
 from hotelcheckspan.reference import paper
@@ -65,9 +69,11 @@ report.corpus_banner(corpus)
 # ## Pairwise span agreement (Table 6)
 #
 # Each comparison pairs every reference set with every hypothesis set (listed in
-# `data/comparisons.yaml`: stage 1 against stage 2 is four pairs, humans against gpt-4o eight,
-# with both prompts) on the {glue:text}`n_examples` stage-2 examples, and averages the per-pair P, R and F1, as the
-# paper does. The definition is the one the paper's figures support ([below](definitions)):
+# `data/comparisons.yaml`: stage 1 against stage 2 is four pairs) on the {glue:text}`n_examples`
+# stage-2 examples, and averages the per-pair P, R and F1, as the paper says it does. Pooling a
+# model's two prompts into one row (humans against gpt-4o and gpt-4o (LS) is eight pairs) is the
+# book's choice: the paper's Table 6 has one row per model and does not say how it combined the
+# prompts ([each prompt alone](t6-prompts) is below). The definition is the one the paper's figures support ([below](definitions)):
 # {glue:text}`book_definition`, i.e. character overlap with span lengths counted in every
 # example. Intervals resample examples ({glue:text}`n_boot` times, seeded), jointly for all pairs.
 
@@ -91,6 +97,25 @@ tables.dropdown(tables.show(span_level.versus_table6(t6, reported)), "Precision 
 # at $F1_S$ = {glue:text}`paper_top_soft`, the value its Table 6 prints for
 # {glue:text}`paper_top_rows`: {glue:text}`paper_top_reading` (listed with the paper's other
 # inconsistencies [below](definitions)).
+#
+# Section 6.3 also finds "higher recall but lower precision for LLMs". In its Table 6 recall is
+# above precision in both modes for {glue:text}`paper_recall_above` only, and precision above
+# recall for {glue:text}`paper_recall_below`: the claim {glue:text}`paper_recall_claim`. In the
+# book's Table 6 recall is above precision in both modes for {glue:text}`ours_recall_above`.
+
+# %% [markdown]
+# (t6-prompts)=
+# ### Each prompt alone
+#
+# The {glue:text}`prompt_rows` rows that pool two prompts ({glue:text}`prompt_models`), beside
+# each prompt alone (mean F1 over that prompt's pairs with the four human sets) and the paper's
+# single row:
+
+# %%
+tables.show(span_level.by_prompt_versus(span_level.by_prompt(pairs, judges(corpus)), reported))
+
+# %% [markdown]
+# A prompt alone moves a row's F1 by at most {glue:text}`prompt_gap` from the pooled value.
 
 # %% [markdown]
 # (spread)=
@@ -100,8 +125,7 @@ tables.dropdown(tables.show(span_level.versus_table6(t6, reported)), "Precision 
 plots.pair_spread(pairs, reported["table6_span_level"])
 
 # %%
-cols = ["comparison", "ref", "hyp", "match", "precision", "recall", "f1", "ref_count", "hyp_count"]
-tables.dropdown(tables.show(pairs[cols]), "Every pair")
+tables.every_pair(pairs)
 
 # %% [markdown]
 # The pairs behind {glue:text}`spread_row` ({glue:text}`spread_match`) differ by up to
@@ -124,6 +148,53 @@ per_cat = span_level.per_category(corpus)
 per_cat_f1 = per_cat.pivot_table(index=["comparison", "category"], columns="variant", values="f1", sort=False)
 per_cat_f1.columns.name = None
 tables.show(per_cat_f1.reset_index())
+
+# %% [markdown]
+# (labels-or-placement)=
+# ## Labels or placement?
+#
+# Section 6.3 says disagreements "arise primarily from label categorization rather than
+# identifying which parts of the summaries are problematic", citing the gap between soft and hard
+# F1 (ΔF1). Soft F1 is F1 without labels: per pair, what ignoring labels gains is soft minus
+# hard F1, and what the pair still loses by marking different words is one minus soft F1.
+# Averaged per row, beside the same two quantities from the paper's Table 6:
+
+# %%
+tables.show(span_level.label_gain_versus(span_level.label_gain(pairs), reported))
+
+# %% [markdown]
+# Over the human rows, ignoring labels gains {glue:text}`label_gain` F1 here
+# ({glue:text}`paper_label_gain` in the paper's Table 6, at most {glue:text}`paper_label_gain_max`),
+# while placement loses {glue:text}`label_loss` ({glue:text}`paper_label_loss` in the paper):
+# {glue:text}`label_reading`. The paper's reading {glue:text}`label_claim` by its own table;
+# the check by rule is with the paper's other inconsistencies [below](definitions).
+# {glue:md}`label_note`
+
+# %% [markdown]
+# (type-boundary)=
+# ## Misleading or Not Checkable? (Section 4.1)
+#
+# Section 4.1 grants that "the boundary between Misleading and Not Checkable can sometimes be
+# subjective". Where two human annotator sets mark overlapping spans on the same stage-2 example,
+# the types they give show how often. Each pair of overlapping spans from two of the four sets
+# counts once, the set listed first in the rows:
+
+# %%
+overlaps = span_level.overlapping_types(corpus, examples=dataset_level.stage2_examples(corpus))
+tables.show(span_level.type_confusion(overlaps, corpus.categories))
+
+# %% [markdown]
+# The same pairs with the order of the sets ignored, beside the shares chance would give (each
+# span's type drawn independently from the types' pooled shares):
+
+# %%
+tables.show(span_level.type_pairs(overlaps, corpus.categories).drop(columns="same"), decimals=2)
+
+# %% [markdown]
+# Of the {glue:text}`conf_n` overlapping pairs, {glue:text}`conf_same` give one type (Cohen's
+# kappa {glue:text}`conf_kappa`). The commonest disagreement is {glue:text}`conf_top_disagreement`;
+# Misleading against Not Checkable makes up {glue:text}`conf_nc_mis` of the disagreements,
+# {glue:text}`conf_nc_mis_reading` ({glue:text}`conf_nc_mis_expected`). {glue:md}`conf_sim_note`
 
 # %% [markdown]
 # (definitions)=
@@ -184,12 +255,12 @@ tables.show(span_level.implied_recall(reported))
 #
 # **2. Span counts.** Under the paper's prose definition a pair's precision is a share of the
 # hypothesis's spans. On the stage-2 examples o3-mini has {glue:text}`o3_spans_text` and
-# o3-mini (LS) {glue:text}`o3_ls_spans` (Table 4), so each of the {glue:text}`o3_set_pairs` o3-mini
-# pairs (four human sets against each variant) has a precision of $k$ out of {glue:text}`o3_spans` or
-# out of {glue:text}`o3_ls_spans`, and only a few values are possible for their mean: the paper's
-# hard precision {glue:text}`o3_ph` {glue:text}`span_hard_reachable` be such a mean (the nearest
-# is {glue:text}`span_hard_nearest`), while the soft one
-# {glue:text}`span_soft_reachable`. So the paper did not compute its prose definition either; the
+# o3-mini (LS) {glue:text}`o3_ls_spans` (Table 4). If the row pools both prompts, as the book's
+# does, each of its {glue:text}`o3_set_pairs` pairs (four human sets against each prompt) has a
+# precision of $k$ out of {glue:text}`o3_spans` or out of {glue:text}`o3_ls_spans`, and only a few
+# values are possible for their mean: the paper's hard precision {glue:text}`o3_ph`
+# {glue:text}`span_hard_reachable` be such a mean (the nearest is {glue:text}`span_hard_nearest`),
+# {glue:text}`span_hard_alone`, while the soft one {glue:text}`span_soft_reachable`. So the paper did not compute its prose definition either; the
 # prose describes what counts as agreement, not the arithmetic.
 #
 # **3. Greedy or one-to-one overlap.** factgenie 1.2.1 and the May 2025 script credit overlap
@@ -215,7 +286,8 @@ tables.show(span_level.hard_soft_ratio_check(reported))
 # **Which pairs a row averages.** The paper says its values "are averaged over all pairwise
 # comparisons" without saying pairs of what. The second and fourth points read it as the book's
 # Table 6 computes it: pairs of annotator *sets*, a group's records pooled into one set, so a group
-# row is {glue:text}`group_set_pairs` pair and o3-mini's row {glue:text}`o3_set_pairs`. If the paper
+# row is {glue:text}`group_set_pairs` pair and o3-mini's row, its two prompts pooled,
+# {glue:text}`o3_set_pairs`. If the paper
 # averaged instead over pairs of individual annotators who shared an example (on this corpus, the
 # stage-2 group row would average {glue:text}`group_annotator_pairs` of them), a row's mean F1 could
 # lie outside its mean P and R and its hard and soft P/R ratios could differ, so the stage-2 group
@@ -314,6 +386,7 @@ readings.glue_all(
         beyond=beyond,
         gamma_beside=gamma_beside,
         gamma_ranks=gamma_ranks,
+        overlaps=overlaps,
     )
 )
 
@@ -349,6 +422,13 @@ readings.glue_all(
 # - The intervals are wide: with {glue:text}`n_examples` examples, {glue:text}`overlapping_rows` of the
 #   {glue:text}`n_row_pairs` pairs of Table 6 rows (same match) have overlapping F1 intervals, and the
 #   pairs behind {glue:text}`spread_row` differ by {glue:text}`spread_reading` the human rows do.
+# - Ignoring labels gains {glue:text}`label_gain` F1 on the human rows here
+#   ({glue:text}`paper_label_gain` in the paper's Table 6), placement loses {glue:text}`label_loss`:
+#   {glue:text}`label_reading`, so Section 6.3's "primarily from label categorization"
+#   {glue:text}`label_claim` by the paper's own table.
+# - Where two human sets mark overlapping spans, {glue:text}`conf_same` give one type, and
+#   Misleading against Not Checkable is {glue:text}`conf_nc_mis` of the disagreements
+#   ({glue:text}`conf_nc_mis_expected` by chance).
 # - gpt-4o's soft F1 is {glue:text}`gpt_place` here; in the paper's Table 6 it is
 #   {glue:text}`paper_gpt_place`, which is what the paper calls human-level.
 # - If each Table 6 row averages pairs of annotator sets, as the book reads "averaged over all

@@ -150,6 +150,10 @@ tables.versus(
 tables.inconsistencies("05_llm_annotators")
 
 # %% [markdown]
+# All {glue:text}`n_table3` campaigns of Table 3 counted, the ones whose mean span is longer than
+# the humans' {glue:text}`paper_human_words` words are {glue:text}`paper_longer`.
+
+# %% [markdown]
 # (llm-types)=
 # ## Type bias (Sections 5 and 6.1)
 #

@@ -146,6 +146,20 @@ tables.versus(
 )
 
 # %% [markdown]
+# (rule-checks-07)=
+# ## The paper's figures checked by rule
+#
+# The paper's impression figures checked against each other by rule, as
+# `data/paper_relations.yaml` declares them; each row names its rule: statcheck (does the p-value
+# follow from the statistic and its degrees of freedom), GRIM, or GRIMMER for a standard deviation
+# (can a mean of whole-number ratings over that many records take the printed value), or plain
+# arithmetic. These are checks of the paper alone: where this corpus comes close to a figure, that
+# says nothing about which of the paper's numbers is right.
+
+# %%
+tables.inconsistencies("07_impressions")
+
+# %% [markdown]
 # (models)=
 # ## Beyond the paper: ratings cluster by annotator
 #
@@ -206,6 +220,11 @@ readings.glue_all(
 # ```
 #
 # - The paper's order of costs, {glue:text}`paper_order`, holds {glue:text}`order_reading`.
+#
+# ```{glue:md} order_note
+# :format: myst
+# ```
+#
 # - About {glue:text}`icc_pct`% of the variance of the ratings lies between annotators.
 #   Accounting for it {glue:text}`mixed_reading`: the any-error effect is
 #   {glue:text}`ols_coef` without and {glue:text}`mixed_coef` with a random intercept per

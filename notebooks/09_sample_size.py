@@ -26,10 +26,12 @@
 #    span F1 and by balanced accuracy against the human majority? ([Ranking stability](stability))
 # 2. From how many examples is each ranking stable with {glue:text}`level` probability, and how sure is that
 #    number? ([Smallest stable n](smallest))
-# 3. How wide are the intervals of the agreement figures at a given n? ([Precision](widths))
-# 4. How many ratings do the impression tests of Section 6.5 need? ([Power](power))
-# 5. How do I plan my own campaign? ([Planning](planning))
-# 6. What does the real public corpus say? ([The public corpus](public))
+# 3. How many examples do the paper's own comparisons need, at the gaps its Table 6 reports?
+#    ([The paper's gaps](paper-gaps))
+# 4. How wide are the intervals of the agreement figures at a given n? ([Precision](widths))
+# 5. How many ratings do the impression tests of Section 6.5 need, at the paper's effects? ([Power](power))
+# 6. How do I plan my own campaign? ([Planning](planning))
+# 7. What does the real public corpus say? ([The public corpus](public))
 #
 # Every measure is a function of per-example counts summed over the examples, so a test set
 # is a weight vector over the examples and thousands of test sets are one matrix product (see
@@ -60,6 +62,7 @@ import hotelcheckspan
 from hotelcheckspan import paths
 from hotelcheckspan.analyses import dataset_level, example_level, impressions
 from hotelcheckspan.analyses import sample_size as ss
+from hotelcheckspan.analyses.judges import leaderboard
 from hotelcheckspan.annotator_sets import HUMAN_SETS, groups_of, judges
 from hotelcheckspan.book import plots, readings, report, tables
 from hotelcheckspan.book import sample_size_plots as ssp
@@ -68,7 +71,7 @@ from hotelcheckspan.book.readings import sample_size as chapter
 plots.set_theme()
 corpus = hotelcheckspan.load()
 stage2 = dataset_level.stage2_examples(corpus)
-llms = judges(corpus)
+llms = judges(corpus)  # the paper's five in the order of its Table 3
 RESAMPLES = 1000
 report.corpus_banner(corpus)
 
@@ -116,10 +119,14 @@ beyond_sizes = np.unique(np.geomspace(25, 4 * N, 11).astype(int))
 within = ss.stability(scores, within_sizes, RESAMPLES, seed=0, replace=False)
 beyond = ss.stability(scores, beyond_sizes, RESAMPLES, seed=1, replace=True)
 curves = within.pivot_table(index=["measure", "pair"], columns="n", values="same_order", sort=False).reset_index()
-tables.show(curves.rename(columns=str), decimals=3)
+tables.folded(
+    tables.show(curves.rename(columns=str), decimals=3),
+    ["Measure", "Pair", *map(str, within_sizes[:: len(within_sizes) // 2])],
+    "Every test-set size",
+)
 
-# %% mystnb={"figure": {"caption": "Share of the test sets of n examples that rank each pair of LLM campaigns as the full stage-2 set does, by hard and soft span F1 against the four human sets and by balanced accuracy against the human majority. Left: subsets of the corpus (without replacement); right: draws with replacement, extrapolating past the corpus size (dotted). Dashed: 95%.", "name": "fig-stability"}, "image": {"alt": "Six panels of stability curves, one line per pair of LLM campaigns; most lines sit at 1 from the smallest n, a few rise slowly towards the 95% line."}}
-ssp.stability_curves(within, beyond, ss.THRESHOLD, corpus_size=N)
+# %% mystnb={"figure": {"caption": "Share of the test sets of n examples that rank each pair of LLM campaigns as the full stage-2 set does, one panel per pair: by hard and soft span F1 against the four human sets and by balanced accuracy against the human majority (colours). Dashed: subsets of the corpus (without replacement); solid: draws with replacement, extrapolating past the corpus size (dotted). The grey dashed line is the threshold, labelled on the y axis. A measure by which a pair is tied on the full set has no line (nothing to order), and the panel's title says so; lines at the top lie on top of each other.", "name": "fig-stability"}, "image": {"alt": "One small panel per pair of LLM campaigns, each with up to three measures' stability curves; most lines sit at the top from the smallest n, a few rise slowly towards the threshold line."}}
+ssp.stability_curves(within, beyond, ss.THRESHOLD, corpus_size=N, order=llms)
 
 # %% [markdown]
 # (smallest)=
@@ -157,14 +164,42 @@ tables.show(ss.readable(summary), decimals=3)
 #   {glue:text}`bacc_hard_diff`), needs {glue:text}`bacc_hard_n` (interval
 #   {glue:text}`bacc_hard_ci`). {glue:text}`bacc_ties`
 #
-# The order of the three models the paper compares (gemma-3, gpt-4o and o3-mini with their
-# default prompts) by soft span F1 needs at most {glue:text}`paper_trio_n` examples, with an
-# upper bound of {glue:text}`paper_trio_hi`: the {glue:text}`n_examples` examples are
-# {glue:text}`paper_trio_word` for it. By BACC the same three need up to {glue:text}`paper_trio_bacc_n` (upper bound
-# {glue:text}`paper_trio_bacc_hi`). Of the {glue:text}`n_measures` measures' hardest pairs,
-# {glue:text}`prompt_pairs_hardest` are the two prompts of one model.
+# Of the {glue:text}`n_measures` measures' hardest pairs, {glue:text}`prompt_pairs_hardest` are the two prompts of
+# one model.
 #
 # {glue:md}`simulated_note`
+
+# %% [markdown]
+# (paper-gaps)=
+# ## At the paper's own gaps
+#
+# The gaps above are this corpus' own. The paper's Table 6 reports soft and hard span F1 for the
+# three models it compares (gemma-3, gpt-4o and o3-mini; its gpt-4o and o3-mini rows may pool both
+# prompts), and a reading about the paper's comparisons rests on those gaps. We keep this corpus'
+# spread of a test set's difference and centre it on the paper's gap: each drawn difference, less
+# the full set's, plus the paper's gap (test sets drawn with replacement, {glue:text}`resamples` per
+# size, on the planning grid of `examples_needed` up to {glue:text}`gap_max_n` examples, the same
+# test sets for both gaps). The range is over the rounding of the paper's printed figures. The
+# normal approximation (the gap over the per-example standard deviation of the difference, scaled
+# by the square root of n, set to the normal quantile of the threshold) checks the resampling.
+
+# %%
+needs = ss.needs_at_paper_gaps(scores[:2], ss.planning_sizes(N), RESAMPLES, seed=10)
+tables.show(ss.readable_gaps(needs), decimals={"paper's gap": 2, "this corpus' gap": 3})
+
+# %% [markdown]
+# By soft span F1 the paper's closest pair is {glue:text}`soft_paper_pair`, a gap of
+# {glue:text}`soft_paper_gap` ({glue:text}`soft_paper_range` over its rounding). It needs
+# {glue:text}`soft_paper_n` examples ({glue:text}`soft_paper_n_range`; normal approximation
+# {glue:text}`soft_paper_normal`), so the {glue:text}`n_examples` stage-2 examples are
+# {glue:text}`soft_paper_word` for the paper's soft order. By hard span F1 the closest is
+# {glue:text}`hard_paper_pair` (a gap of {glue:text}`hard_paper_gap`, {glue:text}`hard_paper_range`), which
+# needs {glue:text}`hard_paper_n` ({glue:text}`hard_paper_n_range`; normal approximation
+# {glue:text}`hard_paper_normal`): the stage-2 examples are {glue:text}`hard_paper_word` for the paper's
+# hard order. The paper reports no balanced accuracy for its LLMs, so the BACC order has no paper gap
+# to be read at.
+#
+# {glue:md}`paper_gap_note`
 
 # %% [markdown]
 # (widths)=
@@ -197,31 +232,43 @@ shown_widths = widths[widths["n"].isin([width_sizes[0], N, width_sizes[-1]])]
 shown_widths = shown_widths.pivot_table(index=["measure", "system"], columns="n", values="width", sort=False)
 tables.show(shown_widths.reset_index().rename(columns=str), decimals=3)
 
-# %% mystnb={"figure": {"caption": "Width of the 95% interval against the number of examples (log-log), for human-human span F1, Fleiss' kappa and each LLM's raw agreement with the human majority; the stage-2 corpus size dotted.", "name": "fig-widths"}, "image": {"alt": "Straight falling lines on log-log axes, one per agreement figure, all with slope about minus one half."}}
+# %% mystnb={"figure": {"caption": "Width of the interval against the number of examples (log-log), for human-human span F1, Fleiss' kappa and each LLM's raw agreement with the human majority; the stage-2 corpus size dotted.", "name": "fig-widths"}, "image": {"alt": "Straight falling lines on log-log axes, one per agreement figure, all with slope about minus one half."}}
 ssp.interval_widths(widths, corpus_size=N)
 
 # %% [markdown]
 # (power)=
 # ## Power of the impression tests (Section 6.5)
 #
-# The paper's two impression tests, Welch's t-test of records without errors against records
-# with errors and the correlation of the error count with the impression, on n records drawn
-# with replacement from the {glue:text}`records` human records; beside the resampled power,
-# statsmodels' analytic power (`TTestIndPower` at the full set's Cohen's d of
-# {glue:text}`d` and its share of error-free records; `NormalIndPower` on Fisher's z of
-# r = {glue:text}`r`). The tests reach {glue:text}`target` power with about {glue:text}`t_n80` and
-# {glue:text}`r_n80` records (resampled; statsmodels' solvers: {glue:text}`t_sm80` and
-# {glue:text}`r_sm80`), {glue:text}`power_word` the {glue:text}`records` collected. Records are
-# treated as independent, as the tests assume; {chapter}`07` shows that ratings cluster by
-# annotator, so a campaign should count annotators as well as records.
+# The paper's two impression tests are Welch's t-test of records without errors against records
+# with errors and the correlation of the error count with the impression. The paper reports
+# t = {glue:text}`paper_t` and r = {glue:text}`paper_r` on its {glue:text}`paper_records` human records; with
+# the group sizes its rates imply, its t means Cohen's d = {glue:text}`paper_d`
+# (`reference.checks.implied`). At these effects statsmodels' solvers (`TTestIndPower` with the
+# paper's share of error-free records; `NormalIndPower` on Fisher's z of r) need
+# {glue:text}`paper_t80` records for the t-test ({glue:text}`paper_t80_range` over the rounding of its
+# figures) and {glue:text}`paper_r80` for the correlation ({glue:text}`paper_r80_range`) to reach
+# {glue:text}`target` power: {glue:text}`power_word` the records the paper collected.
 
 # %%
+paper_effects = ss.paper_impression_effects()  # d from the paper's t and group sizes (reference.checks.implied)
+paper_power = ss.analytic_power(paper_effects, range(10, 205, 5))
 ratings = impressions.ratings(corpus)
 power = ss.impression_power(ratings, [10, 15, 20, 30, 40, 50, 60, 80, 100, 150, 200], RESAMPLES, seed=5)
+tables.show(chapter.power_table(ratings, paper_effects))
+
+# %% [markdown]
+# Beside the paper's effects, this corpus' own: its d of {glue:text}`d` is {glue:text}`d_vs_paper`
+# the paper's, and on n records drawn with replacement from its {glue:text}`records` records the tests
+# reach {glue:text}`target` power with about {glue:text}`t_n80` and {glue:text}`r_n80` records
+# (statsmodels' solvers at its effects: {glue:text}`t_sm80` and {glue:text}`r_sm80`). Records are
+# treated as independent, as the tests assume; {chapter}`07` shows that ratings cluster by annotator,
+# so a campaign should count annotators as well as records.
+
+# %%
 tables.show(power, decimals=3)
 
-# %% mystnb={"figure": {"caption": "Power of the impression tests against the number of records: resampled (solid, with its Monte Carlo interval) and statsmodels' analytic power (dashed); 80% dashed grey.", "name": "fig-power"}, "image": {"alt": "Two rising power curves, resampled and analytic close together, crossing 80% below a hundred records."}}
-ssp.power_curves(power)
+# %% mystnb={"figure": {"caption": "Power of the impression tests against the number of records, one panel per test: statsmodels' power at the paper's effects (red; Cohen's d implied by its t), and this corpus' resampled power (blue, with its Monte Carlo interval) and statsmodels' at this corpus' effects (blue dashed); the target power dashed grey and labelled on the y axis.", "name": "fig-power"}, "image": {"alt": "Two panels of rising power curves; the paper's effect crosses the target power later than the corpus' own curves."}}
+ssp.power_curves(power, paper_power)
 
 # %% [markdown]
 # (planning)=
@@ -251,7 +298,27 @@ plan = ss.examples_needed(
 tables.show(ss.readable_plan(plan), decimals=3)
 
 # %% [markdown]
-# {glue:text}`plan_reading`
+# {glue:text}`plan_reading` {chapter}`10`'s leaderboard {glue:text}`ch10_reading`
+# {glue:text}`crossing_reading` An answer of this kind is a point on a slowly rising curve; its
+# interval, not its last digits, is what a plan should use.
+
+# %% tags=["hide-input"]
+# chapter 10's leaderboard, and the pair's curve near the answers with many draws: why the answers differ
+board = leaderboard(corpus)
+pair = summary[(summary["measure"] == "span F1 (soft)") & (summary["pair"] == f"{plan['better']} > {plan['worse']}")]
+ch10 = board[(board["judge"] == plan["better"]) & (board["next"] == plan["worse"])]
+answers = np.array([plan["n_needed"], *ch10["n_needed"], *pair["n_with_replacement"]])
+answers = answers[np.isfinite(answers)]
+near = [n for n in ss.planning_sizes(N) if answers.min() / 1.3 <= n <= answers.max() * 1.3]
+pair_table = ss.judges_f1_table(corpus, [plan["better"], plan["worse"]], HUMAN_SETS, stage2, match="soft")
+FINE = 20_000
+fine = ss.stability(pair_table, near, FINE, seed=11, replace=True)
+tables.show(
+    fine[["n", "same_order", "low", "high"]],
+    headers={"n": "Examples", "same_order": "Same order as the full set"},
+    decimals=3,
+    caption=f"{plan['better']} against {plan['worse']} by soft span F1, {FINE:,} draws per size",
+)
 
 # %% [markdown]
 # (public)=
@@ -279,8 +346,8 @@ real_unc = ss.stable_n_uncertainty(real_scores, real_sizes, True, n_outer=N_OUTE
 real_summary = ss.stable_n_summary(real_within, real_beyond, real_unc)
 tables.show(ss.readable(real_summary), decimals=3)
 
-# %% mystnb={"figure": {"caption": "The public corpus of chapter 08: share of the test sets of n texts that rank each pair of its LLM annotators as the full set does (left: subsets of the corpus; right: draws with replacement past the corpus size, dotted). With many pairs, the colour names a pair's first LLM and the line style its second. Dashed: 95%.", "name": "fig-public-stability"}, "image": {"alt": "Stability curves for every pair of the public corpus' LLM annotators, with and without replacement; lines coloured by the first LLM and dashed by the second."}}
-ssp.stability_curves(real_within, real_beyond, ss.THRESHOLD, corpus_size=real_n)
+# %% mystnb={"figure": {"caption": "The public corpus of {chapter}`08`: share of the test sets of n texts that rank each pair of its LLM annotators as the full set does, one panel per pair, by hard and soft span F1 (colours). Dashed: subsets of the corpus; solid: draws with replacement past the corpus size (dotted). The grey dashed line is the threshold; lines at the top lie on top of each other.", "name": "fig-public-stability"}, "image": {"alt": "One small panel per pair of the public corpus' LLM annotators, each with the soft and hard span F1 stability curves with and without replacement."}}
+ssp.stability_curves(real_within, real_beyond, ss.THRESHOLD, corpus_size=real_n, order=real_llms)
 
 # %% tags=["remove-input"]
 readings.glue_all(
@@ -301,24 +368,33 @@ readings.glue_all(
         real_summary=real_summary,
         real_beyond=real_beyond,
         plan=plan,
+        needs=needs,
+        board=board,
+        fine=fine,
+        fine_draws=FINE,
+        grid=beyond_sizes,
+        paper_effects=paper_effects,
     )
 )
 
 # %% [markdown]
 # ## Summary
 #
-# - Every pair of LLM campaigns further apart in soft span F1 than {glue:text}`gap_unsettled` is
-#   ordered as on the full set by {glue:text}`smallest_n` examples, as Shaib et al. found for
-#   summarisation systems; the {glue:text}`n_examples` stage-2 examples are
-#   {glue:text}`paper_trio_word` for the order of the three models the paper compares.
-# - Closer pairs are not: {glue:text}`close_pairs` need {glue:text}`close_n` examples or more
-#   by soft F1, and the uncertainty of that need is itself wide. A ranking of LLM annotators on
+# - On this corpus every pair of LLM campaigns further apart in soft span F1 than
+#   {glue:text}`gap_unsettled` is ordered as on the full set by {glue:text}`smallest_n` examples, as
+#   Shaib et al. found for summarisation systems. At the paper's own gaps (Table 6), the
+#   {glue:text}`n_examples` stage-2 examples are, for the soft order of the three models the paper
+#   compares, {glue:text}`soft_paper_word`; for their hard order they are {glue:text}`hard_paper_word`
+#   (the pair {glue:text}`hard_paper_pair` needs {glue:text}`hard_paper_n` examples).
+# - On this corpus closer pairs are not: {glue:text}`close_pairs` need {glue:text}`close_n` examples or
+#   more by soft F1, and the uncertainty of that need is itself wide. A ranking of LLM annotators on
 #   a corpus of this size should report how stable each pair's order is, not only the scores.
 # - Balanced accuracy against the human majority ranks {glue:text}`bacc_vs_soft` soft span F1
 #   (the median pair needs {glue:text}`bacc_median` examples against {glue:text}`soft_median`):
 #   it rests on the examples with a clear majority only, and on few majority errors among them.
-# - The impression tests reach {glue:text}`target` power with {glue:text}`power_word` the
-#   ratings collected. Interval widths {glue:text}`square_root` (log-log slope
+# - At the paper's effects the impression tests reach {glue:text}`target` power with
+#   {glue:text}`paper_t80` and {glue:text}`paper_r80` records, {glue:text}`power_word` the ratings the paper
+#   collected. Interval widths {glue:text}`square_root` (log-log slope
 #   {glue:text}`w_slope`): halving an interval costs about {glue:text}`w_ratio` times the examples.
 # - `sample_size.examples_needed` answers the planning question for any pair of annotator sets
 #   on any corpus the package reads.

@@ -194,8 +194,6 @@ standin = hotelcheckspan.evaluate_metric(corpus, baselines=standin_baselines)
 tables.metric_board(mv.leaderboard(standin, "errors", "kendall_tau_b"), "kendall_tau_b")
 
 # %% [markdown]
-# On the stand-in, {glue:text}`standin_top_metric` leads ({glue:text}`standin_top_tau`).
-#
 # ```{glue:md} simulated_note
 # :format: myst
 # ```

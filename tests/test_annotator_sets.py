@@ -49,3 +49,24 @@ def test_select_filters_by_campaign_and_group():
     assert [g.spec for g in groups_of(_Toy, "s")] == ["s/A", "s/B"]
     with pytest.raises(ValueError, match="no records"):
         AnnotatorSet("s", 5).require(_Toy)
+
+
+def test_every_name_of_a_campaign_reads_as_its_one_display_name():
+    from hotelcheckspan.annotator_sets import DISPLAY_NAMES, PAPER_NAMES, display_name
+
+    for folder, name in PAPER_NAMES.items():
+        assert display_name(folder) == name
+    assert display_name("Human - LLM (O3-Mini) against gpt-4o-ls") == "Human - LLM (o3-mini) against gpt-4o (LS)"
+    # a name inside a longer word is someone else's campaign and stays
+    assert display_name("my-gpt-4o-ls gpt-4o-lsx") == "my-gpt-4o-ls gpt-4o-lsx"
+    assert display_name(3) == 3
+    assert set(DISPLAY_NAMES.values()) <= set(PAPER_NAMES.values())
+
+
+def test_campaigns_are_ordered_as_the_paper_lists_them():
+    from hotelcheckspan.annotator_sets import PAPER_NAMES, paper_order
+
+    table4 = ["St. 1A", "St. 1B", "St. 2A", "St. 2B", "gemma-3", "gpt-4o", "gpt-4o (LS)", "o3-mini (LS)", "o3-mini"]
+    assert paper_order(table4)[-2:] == ["o3-mini", "o3-mini (LS)"]
+    assert paper_order(reversed(table4))[:4] == ["St. 1A", "St. 1B", "St. 2A", "St. 2B"]
+    assert paper_order(["zeta", *reversed(PAPER_NAMES), "alpha"]) == [*PAPER_NAMES, "zeta", "alpha"]

@@ -140,9 +140,10 @@ def test_highlight_draws_spans_and_says_what_it_cannot():
     spans = pd.DataFrame(
         {"start": [8, 12, 21], "end": [26, 17, 26], "type": ["Misleading", "Incorrect", NC], "reason": ["", "why", ""]}
     )
-    html = report._marked(summary, spans)
+    html = report._marked(summary, spans, report.highlight_palette())
     assert html.count("<mark") == 1 and "the heart of Kyoto</mark>" in html
-    assert "(+2 overlapping spans not drawn)" in html
+    # the two spans inside the drawn one are listed with their reason, each saying it is not drawn
+    assert html.count("(overlaps a span above, not drawn)") == 2 and "</em> why</li>" in html
 
 
 def test_resampling_weights_and_interval():

@@ -37,7 +37,7 @@ from test_site import CHROMIUM, DESKTOP, PHONE, Reader, _QuietHandler
 from hotelcheckspan import corpora, paths
 from hotelcheckspan.analyses import example_level
 from hotelcheckspan.annotator_sets import AnnotatorSet, groups_of
-from hotelcheckspan.book import explorer
+from hotelcheckspan.book import explorer, report
 from hotelcheckspan.categories import ANY, palette
 from hotelcheckspan.corpora import KEY
 from hotelcheckspan.metrics import span_f1
@@ -45,6 +45,7 @@ from hotelcheckspan.metrics import span_f1
 ROOT = paths.REPO_ROOT
 STATIC = ROOT / "book" / "_static"
 MALICIOUS = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script> & "quotes"'
+ROUNDED = 0.5 * 10**-explorer.DECIMALS + 1e-12  # F1 is written to DECIMALS
 chromium = test_site.browser  # the site tests' Chromium fixture, reused under this name
 needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine (apt-get install chromium)")
 
@@ -52,12 +53,47 @@ needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on thi
 # --- reading the JSON back ------------------------------------------------------------------
 
 
+def load_json(path: Path):
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def unpack(example: dict, source, categories: list[str]) -> dict:
+    """An example of a chunk as objects (the format the module's docstring gives), with its source."""
+    text = example["text"]
+    records = []
+    for who, record_id, annotator, impression, no_errors, spans in example["records"]:
+        records.append(
+            {
+                "who": who,
+                "record_id": record_id,
+                "annotator": annotator,
+                "impression": impression,
+                "no_errors": no_errors,
+                "spans": [
+                    {
+                        "start": sp[0],
+                        "end": sp[1],
+                        "type": categories[sp[2]] if isinstance(sp[2], int) else sp[2],
+                        "reason": sp[3],
+                        "placed": None if sp[4] is None else bool(sp[4]),
+                        "text": sp[5] if len(sp) > 5 else text[sp[0] : sp[1]],
+                    }
+                    for sp in spans
+                ],
+            }
+        )
+    return {"id": example["id"], "source": source, "text": text, "records": records}
+
+
 def read(folder: Path) -> tuple[dict, pd.DataFrame, list[dict]]:
-    """(index, its rows as a frame, every example of every chunk)."""
-    index = json.loads((folder / explorer.INDEX).read_text(encoding="utf-8"))
+    """(index, its rows as a frame, every example of every chunk, unpacked, with its source)."""
+    index = load_json(folder / explorer.INDEX)
     rows = pd.DataFrame(index["rows"], columns=index["columns"])
+    sources = [src for name in index["sources"] for src in load_json(folder / name)["sources"]]
+    examples = [e for name in index["chunks"] for e in load_json(folder / name)["examples"]]
+    numbers = rows["source"].tolist()
     examples = [
-        e for name in index["chunks"] for e in json.loads((folder / name).read_text(encoding="utf-8"))["examples"]
+        unpack(e, None if pd.isna(n) else sources[int(n)], index["categories"]) for e, n in zip(examples, numbers)
     ]
     return index, rows, examples
 
@@ -186,8 +222,8 @@ def test_pairwise_f1_on_the_toy_corpus_by_hand(built):
     _, rows, _ = read(folder)
     rows = rows.set_index("example_idx").sort_index()
     assert rows["pairs"].tolist() == [6, 5, 1, 1]
-    assert np.allclose(rows["f1"], [5 / 18, 0, 0, 0], atol=1e-4)
-    assert np.allclose(rows["f1_soft"], [5 / 18, (4 / 9) / 5, 0, 4 / 7], atol=1e-4)
+    assert np.allclose(rows["f1"], [5 / 18, 0, 0, 0], atol=ROUNDED)
+    assert np.allclose(rows["f1_soft"], [5 / 18, (4 / 9) / 5, 0, 4 / 7], atol=ROUNDED)
 
 
 def test_pairwise_f1_equals_span_f1_pair_by_pair(built):
@@ -213,7 +249,7 @@ def test_pairwise_f1_equals_span_f1_pair_by_pair(built):
             )
             defined = int(ref["hyp_length"].iat[0] + ref["ref_length"].iat[0]) > 0
             if defined:
-                assert row[col] == pytest.approx(ref["f1"].iat[0], abs=1e-4), (key, match)
+                assert row[col] == pytest.approx(ref["f1"].iat[0], abs=ROUNDED), (key, match)
                 checked += 1
             else:
                 assert pd.isna(row[col]) and row["pairs"] == 0
@@ -250,7 +286,11 @@ def test_sizes_are_the_files_on_disk(built):
         assert sizes["records"] == len(corpus.records) and sizes["spans"] == len(corpus.spans)
         assert sizes["index_bytes"] == (folder / explorer.INDEX).stat().st_size
         assert sizes["chunk_bytes"] == [(folder / c).stat().st_size for c in index["chunks"]]
+        assert sizes["source_bytes"] == [(folder / c).stat().st_size for c in index["sources"]]
         assert sizes["total_bytes"] == sum(p.stat().st_size for p in folder.glob("*.json"))
+        sources = [s for name in index["sources"] for s in load_json(folder / name)["sources"]]
+        assert len(sources) == len(set(sources)) == sizes["sources"]  # each distinct source once
+        assert set(sources) == set(corpus.examples["description"].dropna())
         for c, chunk in enumerate(index["chunks"]):  # the page finds example i in chunk i // chunk_size
             ids = [e["id"] for e in json.loads((folder / chunk).read_text())["examples"]]
             assert ids == list(range(c * size, min((c + 1) * size, len(examples))))
@@ -271,10 +311,38 @@ def test_text_is_written_unescaped(toy, tmp_path):
     assert json.dumps(MALICIOUS, ensure_ascii=False) in raw  # only JSON's own escapes: no &lt; or \u003c
 
 
-def test_palette_comes_from_categories(built):
+def test_palette_is_the_highlights_palette(built):
+    """One colour per category in the chapters' highlights and here (report.highlight_palette)."""
     for corpus, folder, _ in built.values():
         index, _, _ = read(folder)
-        assert index["palette"] == palette(corpus.categories)
+        assert index["palette"] == report.highlight_palette(corpus.categories)
+        assert list(index["palette"]) == list(palette(corpus.categories))
+        assert index["alpha"] == report.ALPHA
+
+
+def test_names_are_display_names_with_groups_numbered_alike(built):
+    index, _, _ = read(built["test"][1])
+    names = [w["name"] for w in index["who"] if w["kind"] == "human"]
+    assert all(re.fullmatch(r"[\w-]+/\d+", n) for n in names), names  # past Z every group is a number
+    assert len(set(names)) == len(names)
+    toy_names = [w["name"] for w in read(built["toy"][1])[0]["who"]]
+    assert toy_names == ["St. 1A", "St. 1B", "St. 2A", "St. 2B", "m1", "m2"]
+
+
+def test_a_set_with_two_records_on_a_text_counts_once(built):
+    """The d2t test split's group 37 annotated some texts twice: 67 sets, 68 records there."""
+    corpus, folder, _ = built["test"]
+    _, rows, examples = read(folder)
+    human = corpus.records[corpus.records["kind"] == "human"]
+    twice = human.groupby([*KEY, "annotator_group"]).size()
+    twice = twice[twice > 1].reset_index()[KEY].drop_duplicates()
+    assert len(twice) > 0
+    for key in twice.itertuples(index=False):
+        row = rows.merge(pd.DataFrame([key], columns=KEY), on=KEY).iloc[0]
+        records = [r for r in examples[int(row["id"])]["records"] if r["who"] in row["sets"]]
+        n_human = human.merge(pd.DataFrame([key], columns=KEY), on=KEY)
+        assert row["raters"] == n_human["annotator_group"].nunique() < len(n_human)
+        assert len(records) == len(n_human)
 
 
 def _lab(hex_colour: str, alpha: float = 1.0) -> np.ndarray:
@@ -293,7 +361,7 @@ def test_lab_conversion_matches_published_values():
     assert np.allclose(_lab("#000000"), [0, 0, 0], atol=0.05)
 
 
-@pytest.mark.parametrize("name", ["toy", "real"])
+@pytest.mark.parametrize("name", ["toy", "real", "test"])
 def test_no_two_categories_alike_at_the_highlight_alpha(built, name):
     """Highlights are the category's colour at ``alpha`` over the page, underlined in full: every
     two categories differ by at least 10 CIELAB units (ΔE*ab) as backgrounds and 20 as underlines."""
@@ -439,6 +507,7 @@ def site(tmp_path_factory, toy_root):
     chosen = [
         {"name": "toy", "path": toy, "label": "the toy corpus"},
         {"name": "iaa", "path": paths.REAL_CORPUS, "label": "real iaa"},
+        {"name": "test", "path": paths.REAL_TEST_CORPUS, "label": "real test"},
     ]
     explorer.build_all(folder / "data", chosen)
     for name in ("explorer.js", "explorer.css"):
@@ -482,7 +551,7 @@ def start(chromium, server, viewport, corpus="toy"):
 def test_filters_change_the_list(site, server, chromium):
     corpus = site[1]["toy"]
     reader, page = start(chromium, server, PHONE)
-    assert page.eval_on_selector_all(".hx-corpus option", "os => os.map(o => o.value)") == ["toy", "iaa"]
+    assert page.eval_on_selector_all(".hx-corpus option", "os => os.map(o => o.value)") == ["toy", "iaa", "test"]
     assert listed(page) == [0, 1, 2, 3]
     sp = corpus.spans
     page.select_option(".hx-type", label="Misleading")
@@ -613,3 +682,27 @@ def test_from_disk_the_page_says_how_to_serve_it(site, chromium):
     page.wait_for_selector(".hx-status.hx-error")
     assert "http.server" in page.text_content(".hx-status")
     context.close()
+
+
+@needs_chromium
+def test_counts_have_thousands_separators_and_sets_are_told_from_records(site, server, chromium):
+    """The d2t test split: 1,207 examples; where a set annotated a text twice, the heading counts
+    sets and records apart, as the vote summary counts sets."""
+    corpus = site[1]["test"]
+    reader, page = start(chromium, server, PHONE, corpus="test")
+    n = len(explorer.example_table(corpus))
+    assert n >= 1000
+    label = page.text_content(".hx-corpus-label")
+    assert f"{n:,} examples" in label and "The list weighs" in label
+    assert page.text_content(".hx-count") == f"{n:,} of {n:,} examples"
+    human = corpus.records[corpus.records["kind"] == "human"]
+    per = human.groupby(KEY).agg(records=("record_id", "size"), sets=("annotator_group", "nunique"))
+    key, counts = next((k, c) for k, c in per.iterrows() if c["records"] > c["sets"])
+    example_id = ids_of(corpus, pd.DataFrame([key], columns=KEY))[0]
+    page.goto(server + f"index.html#corpus=test&example={example_id}")
+    page.wait_for_selector(".hx-example .hx-row")
+    heading = page.text_content(".hx-example .hx-rows h3")
+    assert heading == f"Human annotator sets ({counts['sets']} sets, {counts['records']} records)"
+    assert f"of {counts['sets']} sets" in page.text_content(".hx-stats")
+    assert reader.problems("counts") == []
+    reader.close()

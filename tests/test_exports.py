@@ -209,3 +209,57 @@ def test_latex_table_holds_the_chapters_numbers(index, export):
         if not any(abs(float(text) - v) <= tolerance or abs(round(v, decimals) - float(text)) <= 1e-9 for v in ours):
             missing.append(text)
     assert not missing, f"numbers of chapter {export.chapter} missing from {export.name}.tex: {missing}"
+
+
+@pytest.mark.parametrize("export", exports.EXPORTS, ids=[e.name for e in exports.EXPORTS])
+def test_the_chapter_shows_the_export_where_the_site_links_it(export):
+    """The site links an export's files under the first cell of its chapter that makes its
+    ``shown_by`` call (book/_ext/exports_links.py): that cell must show a table (HTML) for a table
+    export and an image for a figure; an export with no such call is linked from the citing page only."""
+    if export.shown_by is None:
+        assert export.kind == "table", f"{export.name}: a figure export names the call that draws it"
+        return
+    nb = json.loads((ROOT / "notebooks" / f"{export.chapter}.ipynb").read_text(encoding="utf-8"))
+    cells = [c for c in nb["cells"] if c["cell_type"] == "code" and export.shown_by in "".join(c["source"])]
+    assert cells, f"{export.chapter} makes no call {export.shown_by}: update `shown_by` in book/exports.py"
+    kinds = {m for o in cells[0].get("outputs", []) for m in o.get("data", {})}
+    wanted = "image/png" if export.kind == "figure" else "text/html"
+    assert wanted in kinds, f"the first cell of {export.chapter} calling {export.shown_by} shows no {wanted}"
+    if export.kind == "table":
+        assert "<table" in chapter_output(export.chapter, export.shown_by)
+
+
+def _ext(name: str):
+    """A module of book/_ext (Sphinx loads them from there, not as a package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, ROOT / "book" / "_ext" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_tables_csv_is_its_rows_and_its_cells_are_read_apart():
+    """book/_ext/exports_links.py on the presentation layer's HTML: the CSV holds the header and
+    every row as shown (an interval stays with its estimate, text is unescaped), and the HTML the
+    search index reads has whitespace between cells and rows."""
+    from hotelcheckspan.book import tables
+
+    links = _ext("exports_links")
+    frame = pd.DataFrame({"judge": ["gpt-4o", 'a, "b" & <c>'], "f1": ["0.13 [0.08, 0.19]", "0.20"]})
+    html = tables.show(frame).to_html()
+    rows = links.table_rows(html)
+    assert rows == [["Judge", "F1"], ["gpt-4o", "0.13 [0.08, 0.19]"], ['a, "b" & <c>', "0.20"]]
+    assert list(csv.reader(links.to_csv(rows).splitlines())) == rows
+    apart = links.separate_cells(html)
+    assert "</td><" not in apart and "</th><" not in apart and "</tr><" not in apart
+    assert links.table_rows(apart) == rows
+    assert re.sub(r"<[^<]+?>", "", apart).split() == ["Judge", "F1", "gpt-4o", "0.13", "[0.08,", "0.19]"] + [
+        "a,",
+        "&quot;b&quot;",
+        "&amp;",
+        "&lt;c&gt;",
+        "0.20",
+    ]
+    # the table and its scroll box are matched whole, so the links go under the box
+    assert links.TABLE.fullmatch(html)

@@ -5,6 +5,7 @@ relations file: every verdict as established by hand, every noted inconsistency 
 import itertools
 import re
 from decimal import ROUND_HALF_DOWN, ROUND_HALF_UP, Decimal
+from html import unescape
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +18,7 @@ from statsmodels.stats.inter_rater import fleiss_kappa
 from test_prose import literal_numbers  # the chapters' rule for numbers in prose
 
 from hotelcheckspan.analyses import example_level
+from hotelcheckspan.annotator_sets import display_name
 from hotelcheckspan.corpora import KEY, CorpusError
 from hotelcheckspan.metrics import coefficients
 from hotelcheckspan.reference import checks, paper
@@ -557,3 +559,34 @@ def test_run_on_hand_made_figures():
     needs = [{**rels[0], "id": "z", "inputs": {"n": {"implied": "cohens_d"}}}]
     with pytest.raises(CorpusError, match="implied\\(\\) needs the figure"):
         checks.run(needs, figures)
+
+
+def test_every_check_is_shown_in_a_chapter_that_shows_its_figures(relations, results):
+    shown = {ch: checks.for_chapter(ch, results) for ch in checks.CHAPTER_FIGURES}
+    placed = {i for frame in shown.values() for i in frame["id"]}
+    unplaced = {r["id"] for r in relations} - placed
+    # only a relation about the paper's text as a whole (no figure, no section of a chapter) is left to the page
+    assert all(next(r for r in relations if r["id"] == i)["section"] not in checks.SECTION_CHAPTER for i in unplaced)
+    for chapter, frame in shown.items():
+        keys = checks.CHAPTER_FIGURES[chapter]
+        for rid in frame["id"]:
+            rel = next(r for r in relations if r["id"] == rid)
+            reported = checks._paths(rel.get("reported"))
+            if reported:
+                assert any(p.split("/")[0] in keys for p in reported), (chapter, rid)
+        verdicts = list(frame["verdict"])
+        bad = verdicts.count("inconsistent")
+        assert verdicts[:bad] == ["inconsistent"] * bad  # the inconsistent ones open the list
+
+
+def test_a_chapter_table_of_checks_counts_what_it_lists(results):
+    from hotelcheckspan.book import tables
+
+    for chapter in checks.CHAPTER_FIGURES:
+        shown = tables.inconsistencies(chapter)
+        expected = checks.for_chapter(chapter, results)
+        assert shown.counts() == {v: int((expected["verdict"] == v).sum()) for v in checks.VERDICTS}
+        text = unescape(re.sub(r"<[^>]+>", "", shown._repr_html_()))
+        assert f"All {len(expected)} checks" in text
+        for claim in expected.loc[expected["verdict"] == "inconsistent", "claim"]:
+            assert text.count(display_name(claim)) == 2  # open and in the dropdown

@@ -177,8 +177,9 @@ def test_cluster_map_names_at_most_the_largest_clusters(makers):
     assert all(c.get_alpha() in (None, 1) for c in fig.axes[0].collections), "blended dots read as unexplained grey"
 
 
-def test_stability_curves_keep_to_eight_colours():
-    """Fifteen pairs (six systems) are told apart by colour and line style: at most eight colours."""
+def test_stability_curves_give_each_pair_its_panel():
+    """Fifteen pairs (six systems) are small multiples, one panel per pair, and within a panel a
+    colour is a measure: no pair is told apart by colour alone."""
     from matplotlib.colors import to_hex
 
     from hotelcheckspan.book import sample_size_plots as ssp
@@ -186,7 +187,7 @@ def test_stability_curves_keep_to_eight_colours():
     systems = [f"zeroshot-m{i}" for i in range(6)]
     rows = [
         {
-            "measure": "soft F1",
+            "measure": measure,
             "pair": f"{a} > {b}",
             "better": a,
             "worse": b,
@@ -197,13 +198,15 @@ def test_stability_curves_keep_to_eight_colours():
         for i, a in enumerate(systems)
         for b in systems[i + 1 :]
         for n in (5, 10)
+        for measure in ("soft F1", "hard F1")
     ]
     fig = ssp.stability_curves(pd.DataFrame(rows), None, 0.95)
-    lines = [line for ax in fig.axes for line in ax.get_lines() if not line.get_label().startswith("_")]
-    assert len({to_hex(line.get_color()) for line in lines}) <= 8
-    styles, _ = ssp._styles({line.get_label() for line in lines})
-    assert len(styles) == 15 and len({(s["color"], str(s["ls"])) for s in styles.values()}) == 15
-    assert len(fig.legends[0].get_texts()) <= 12
+    curves = [[line for line in ax.get_lines() if not line.get_label().startswith("_")] for ax in fig.axes]
+    panels = [c for c in curves if c]
+    assert len(panels) == 15  # one per pair
+    colours = [tuple(to_hex(line.get_color()) for line in c) for c in panels]
+    assert all(len(set(c)) == 2 for c in colours), "within a panel, one colour per measure"
+    assert len(set(colours)) == 1, "a measure keeps its colour across panels"
 
 
 def test_a_prefix_the_llms_share_is_left_out_of_the_labels_and_said_on_the_axis(makers):

@@ -1,11 +1,16 @@
-"""Labels by rule: every set / calibrated / tuned / emergent label the book shows is derived from the
-generator's inputs, the calibration loss's terms and the tuned list, and nothing says otherwise.
+"""Labels by rule: every calibrated / tuned / set / derived / emergent label the book shows comes from
+the generator's inputs, the calibration loss's terms, the tuned list, the generator's constants and
+what each derived figure is a function of, and nothing says otherwise.
 
 - the status the provenance file writes out for every figure is the rule's;
 - the figures the generator reads are exactly those the file marks as inputs (recorded by running
   the generator on a paper whose every read is logged);
+- every module-level constant of the generator is listed under ``constants`` (an AST scan), with
+  the figures it was chosen against, and those figures are tuned;
+- a derived figure's inputs exist and are not emergent; one emergent input makes it emergent;
 - a figure is labelled calibrated exactly when it is a term of the loss ``calibration.loss`` sums;
 - set figures the stand-in misses say so, with the gap; calibrated ones carry their distance;
+  derived ones say what of;
 - no chapter types a label: prose and Summaries glue it.
 """
 
@@ -13,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -39,7 +45,7 @@ def _leaves(node, path=()):
 def _entries(node, path=()):
     """Every entry of the provenance file that sits on a figure (not on its fields)."""
     for k, v in node.items():
-        if k in provenance.FIELDS:
+        if k in provenance.FIELDS or (not path and k == provenance.CONSTANTS):
             continue
         if isinstance(v, dict):
             yield (*path, k), v
@@ -135,14 +141,17 @@ def test_set_is_exactly_what_the_generator_reads():
     examples = build_examples(np.random.default_rng(standin.SEED), recorded)
     annotate(examples, recorded, (standin.SEED, standin.DRAW), standin.HUMAN)
     assert read, "the generator read no figure"
-    not_inputs = sorted("/".join(p) for p in read if provenance.kind(p) != "set")
-    assert not not_inputs, f"read by the generator but not labelled set: {not_inputs}"
+    # `input` is the file's field; the label may be tuned instead of set where a constant was chosen
+    # against the figure too (tuned outranks set), never emergent or derived
+    not_inputs = sorted("/".join(p) for p in read if not provenance.fields(p).get("input"))
+    assert not not_inputs, f"read by the generator but not marked input: {not_inputs}"
+    assert {provenance.kind(p) for p in read} <= {"set", "tuned"}
     unread = sorted(
         "/".join(map(str, p))
         for p in _leaves(paper.figures())
-        if provenance.kind(p) == "set" and p not in read and not provenance.fields(p).get("in_code")
+        if provenance.fields(p).get("input") and p not in read and not provenance.fields(p).get("in_code")
     )
-    assert not unread, f"labelled set but the generator neither reads them nor writes them in code: {unread}"
+    assert not unread, f"marked input but the generator neither reads them nor writes them in code: {unread}"
 
 
 def test_a_set_figure_the_stand_in_misses_says_so(tmp_path):
@@ -163,6 +172,22 @@ def test_a_set_figure_the_stand_in_misses_says_so(tmp_path):
     bad.write_text("dataset:\n  examples: {input: true, tolerance: lots}\n")
     with pytest.raises(ValueError, match="tolerance"):
         provenance.load(bad)
+    # a derived figure says what it is a function of, in the table and in a Summary's passage
+    assert tables.figure_label("dataset/spans_per_record", 0.5) == "derived (spans ÷ records)"
+    shown = tables.versus([("spans per record", "table3_llm_campaigns/gemma-3/spans_per_record", 0.4)], simulated=True)
+    assert shown.frame["Figure is"].tolist() == ["derived (total ÷ records)"]
+    from hotelcheckspan.book import labels
+
+    said = labels.passage(
+        [
+            ("spans per record", "dataset/spans_per_record", 0.5),
+            ("gemma-3 span length", "table3_llm_campaigns/gemma-3/avg_len", 4.1),
+        ],
+        type("C", (), {"simulated": True})(),
+    )
+    assert set(labels.ORDER) == set(labels.MEANING) == set(provenance.STATUSES)
+    assert "*derived*" in said and "spans per record (spans ÷ records)" in said
+    assert "`annotators.LLM_WIDENING`" in said  # what was tuned, from the constant's why
 
 
 def test_tuned_figures_are_told_in_the_data_sheet_and_on_the_start_page():
@@ -176,6 +201,160 @@ def test_tuned_figures_are_told_in_the_data_sheet_and_on_the_start_page():
     assert len(re.findall(r"\btuned\b", intro)) >= 1
     for name in ("Table 2", "Section 6.2"):
         assert name in intro, f"the start page does not say that {name} was tuned"
+
+
+# --- the generator's constants, and what they make tuned ---------------------------------------------
+
+SIMULATION = paths.REPO_ROOT / "src" / "hotelcheckspan" / "simulation"
+CONSTANT = re.compile(r"_?[A-Z][A-Z0-9_]*")
+
+
+def _module_constants(source: str) -> set[str]:
+    """The UPPER_CASE names a module assigns at its top level (tuple unpacking included)."""
+    names = set()
+    for node in ast.parse(source).body:
+        targets = (
+            node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        )
+        for t in targets:
+            for n in [t] if isinstance(t, ast.Name) else getattr(t, "elts", []):
+                if isinstance(n, ast.Name) and CONSTANT.fullmatch(n.id):
+                    names.add(n.id)
+    return names
+
+
+def _generator_constants(folder: Path = SIMULATION) -> set[str]:
+    return {f"{f.stem}.{name}" for f in sorted(folder.glob("*.py")) for name in _module_constants(f.read_text("utf-8"))}
+
+
+def test_the_scan_finds_constants_as_python_defines_them():
+    source = "A = 1\n_B: int = 2\nC, D = 3, 4\nlower = 5\nclass K:\n    E = 6\ndef f():\n    F = 7\n"
+    assert _module_constants(source) == {"A", "_B", "C", "D"}
+
+
+def test_every_generator_constant_is_listed_with_what_it_was_chosen_against():
+    found, listed = _generator_constants(), set(provenance.constants())
+    assert "annotators.LLM_WIDENING" in found and "standin.DRAW" in found
+    assert not found - listed, f"constants of the generator not listed under `constants:`: {sorted(found - listed)}"
+    assert not listed - found, f"listed under `constants:` but not in the generator: {sorted(listed - found)}"
+    for name, entry in provenance.constants().items():
+        assert isinstance(entry["chosen_against"], list) and entry["why"].strip(), name
+
+
+def test_every_figure_a_constant_names_is_a_figure_and_is_tuned_or_calibrated():
+    for name, entry in provenance.constants().items():
+        for key in entry["chosen_against"]:
+            paper.resolve(key)  # KeyError: not a figure of data/paper_figures.yaml
+            below = [p for p in _leaves(paper.figures()) if "/".join(map(str, p)).startswith(key)]
+            assert below and all(provenance.kind(p) in ("calibrated", "tuned") for p in below), (name, key)
+        for key in entry.get("screened_on", []):
+            # a seed picked by a bound on a figure is no tuning only where the figure is set or calibrated anyway
+            paper.resolve(key)
+            below = [p for p in _leaves(paper.figures()) if "/".join(map(str, p)).startswith(key)]
+            assert below and all(provenance.kind(p) in ("set", "calibrated") for p in below), (name, key)
+
+
+def test_a_constant_makes_the_figures_below_its_key_tuned_not_those_beside_or_above(tmp_path):
+    f = tmp_path / "p.yaml"
+    f.write_text(
+        "table3_llm_campaigns: {input: true}\n"
+        "constants:\n  m.X: {chosen_against: [table3_llm_campaigns/gpt-4o/avg_len], why: looked}\n"
+        "  m.Y: {chosen_against: [clustering/table7_clusters], why: looked}\n"
+    )
+    assert provenance.kind("table3_llm_campaigns/gpt-4o/avg_len", f) == "tuned"  # an input, tuned all the same
+    assert provenance.kind("table3_llm_campaigns/gemma-3/avg_len", f) == "set"
+    assert provenance.kind("table3_llm_campaigns/gpt-4o/total", f) == "set"
+    assert provenance.kind("clustering/table7_clusters/Dining/Food/pct", f) == "tuned"
+    assert provenance.kind("clustering/k_chosen", f) == "emergent"
+    assert provenance.chosen("clustering/table7_clusters/Scenic Quality/count", f) == ["m.Y"]
+    f.write_text("constants:\n  m.X: {chosen_against: table2, why: looked}\n")
+    with pytest.raises(ValueError, match="chosen_against"):
+        provenance.load(f)
+
+
+# --- derived figures ---------------------------------------------------------------------------------
+
+
+def test_every_derived_figure_names_inputs_that_exist_and_allow_it():
+    derived = [p for p in _leaves(paper.figures()) if provenance.fields(p).get("derived_from")]
+    assert derived
+    for p in derived:
+        ins = provenance.inputs(p)
+        assert len(ins) == len(provenance.fields(p)["derived_from"]), p
+        for i in ins:
+            paper.resolve("/".join(map(str, i)))  # KeyError: not a figure
+            assert provenance.kind(i) in provenance.DERIVABLE, (p, i, provenance.kind(i))
+        assert provenance.kind(p) in ("calibrated", "tuned", "set", "derived"), p
+
+
+def test_one_emergent_input_makes_a_derived_figure_emergent(tmp_path):
+    f = tmp_path / "p.yaml"
+    body = (
+        "dataset:\n  human_spans: {input: true}\n  human_records: {input: true}\n"
+        "  spans_per_record: {derived_from: [dataset/human_spans, dataset/%s], how: spans over records}\n"
+    )
+    f.write_text(body % "human_records")
+    assert provenance.kind("dataset/spans_per_record", f) == "derived"
+    assert provenance.label("dataset/spans_per_record", 0.5, path=f).source == "spans over records"
+    f.write_text(body % "spans_per_error_record")  # emergent: nothing sets it
+    assert provenance.kind("dataset/spans_per_record", f) == "emergent"
+    # a key without "/" is a figure of the same row; derived from a derived figure is derived
+    f.write_text(
+        "table3_llm_campaigns:\n  total: {input: true}\n"
+        "  spans_per_record: {derived_from: [total, dataset/examples], how: total over records}\n"
+        "dataset:\n  examples: {input: true}\n"
+        "  spans_per_record: {derived_from: [table3_llm_campaigns/gpt-4o/spans_per_record], how: again}\n"
+    )
+    assert provenance.inputs("table3_llm_campaigns/o3-mini/spans_per_record", f)[0] == (
+        "table3_llm_campaigns",
+        "o3-mini",
+        "total",
+    )
+    assert provenance.kind("dataset/spans_per_record", f) == "derived"
+    f.write_text("dataset:\n  spans_per_record: {derived_from: [dataset/spans_per_record], how: itself}\n")
+    assert provenance.kind("dataset/spans_per_record", f) == "emergent"  # a cycle derives nothing
+
+
+def test_a_number_computed_from_the_paper_carries_its_label():
+    """A row may show, in place of a figure key, a number computed from the paper's figures: it is
+    derived from them, or emergent when one of them is."""
+    t4 = "table4_dataset_level_stage2_subset"
+    ratio = provenance.derived(148 / 131 - 1, [f"{t4}/St. 1B/total", f"{t4}/St. 1A/total"], "B over A, minus one")
+    assert ratio == pytest.approx(17 / 131) and provenance.kind(ratio) == "derived"
+    shown = tables.versus([("group B marks more", ratio, 0.12)], simulated=True).frame
+    assert shown["Figure is"].tolist() == ["derived (B over A, minus one)"]
+    assert shown["Paper"].tolist() == ["0.13"]
+    odd = provenance.derived(0.3, ["impressions/r_error_count_vs_impression"], "r")
+    assert provenance.kind(odd) == "emergent" and tables.figure_label(odd, 0.2) == "emergent"
+    assert provenance.kind(0.13) == "emergent"  # a bare number says nothing of its inputs
+    with pytest.raises(KeyError):
+        provenance.derived(1.0, ["table4_dataset_level_stage2_subset/St. 9Z/total"], "no such row")
+
+
+def test_the_figures_the_issue_names_have_their_labels():
+    """Issue 28: one figure, one label."""
+    for row in paper.figures()["table3_llm_campaigns"]:
+        assert provenance.kind(f"table3_llm_campaigns/{row}/avg_len") == "tuned"  # LLM_WIDENING
+        assert provenance.kind(f"table3_llm_campaigns/{row}/spans_per_record") == "derived"
+    assert provenance.kind("dataset/llm_records") == "derived"
+    assert provenance.kind("dataset/spans_per_record") == "derived"
+    for t in paper.figures()["impressions"]["by_type"]:
+        assert provenance.kind(f"impressions/by_type/{t}/mean") == "derived"
+        assert provenance.kind(f"impressions/by_type/{t}/drop") == "set"
+    for cluster in paper.figures()["clustering"]["table7_clusters"]:
+        assert provenance.kind(f"clustering/table7_clusters/{cluster}/count") == "tuned"
+    assert "summaries.FAMILY_WEIGHT" in provenance.chosen("clustering/table7_clusters/Central Location/count")
+    for t in paper.figures()["table2_human_span_types"]:
+        assert provenance.kind(f"table2_human_span_types/{t}/pct") == "tuned"
+    assert "annotators.CONFUSION" in provenance.chosen("table2_human_span_types/Incorrect/count")
+
+
+def test_constants_that_tune_a_figure_are_told_in_the_data_sheet():
+    sheet = (paths.DATA_ROOT / "README.md").read_text(encoding="utf-8")
+    tuning = [n for n, e in provenance.constants().items() if e["chosen_against"]]
+    assert tuning
+    for name in tuning:
+        assert f"`{name}`" in sheet, f"the data sheet does not say what {name} was chosen against"
 
 
 # --- no chapter types a label ---------------------------------------------------------------------------
@@ -231,3 +410,18 @@ def test_the_provenance_file_is_yaml_the_rule_reads():
         "impressions",
         "dataset_level_text",
     }
+
+
+def test_the_data_sheet_page_has_one_title_and_its_sections_one_level_below():
+    """book/datasheet.md includes data/README.md without the README's own title, unshifted, so the
+    page has one title and the README's sections are the page's ``##`` sections (its contents)."""
+    page = (paths.REPO_ROOT / "book" / "datasheet.md").read_text(encoding="utf-8")
+    sheet = (paths.DATA_ROOT / "README.md").read_text(encoding="utf-8")
+    prose = re.sub(r"```.*?```", "", sheet, flags=re.S)  # headings, not shell comments in code
+    assert len(re.findall(r"^# ", page, re.M)) == 1 and sheet.startswith("# ")
+    assert len(re.findall(r"^# ", prose, re.M)) == 1, "the data sheet has a second title"
+    assert re.search(r"^:start-line: 1$", page, re.M) and "heading-offset" not in page
+    assert len(re.findall(r"^## ", prose, re.M)) >= 5
+    from hotelcheckspan.metrics.span_f1 import CONVENTIONS
+
+    assert "either" in CONVENTIONS and 'convention="either"' in sheet  # the name metrics.span_f1 uses

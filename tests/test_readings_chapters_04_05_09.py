@@ -10,7 +10,7 @@ import pytest
 
 from hotelcheckspan.analyses import dataset_level, example_level, impressions, llm_annotators, span_level
 from hotelcheckspan.analyses import sample_size as ss
-from hotelcheckspan.annotator_sets import HUMAN_SETS, NOT_IN_PAPER
+from hotelcheckspan.annotator_sets import HUMAN_SETS, NOT_IN_PAPER, display_name
 from hotelcheckspan.book import prose, tables
 from hotelcheckspan.book.readings import Passage
 from hotelcheckspan.book.readings import llm_annotators as r05
@@ -156,7 +156,7 @@ def test_ch05_lengths_compare_full_set_with_full_set(corpus, ch05):
     assert ch05["human_words"] == tables.number(human, 1)
     longer = [m for m in corpus.campaigns("model") if full.loc[m, "mean_words"] > human]
     assert longer and all(full.loc[m, "spans"] >= r05.FEW_SPANS for m in longer)
-    assert ch05["ours_longer"] == (prose.names(longer) or "none")
+    assert ch05["ours_longer"] == (prose.names([display_name(m) for m in longer]) or "none")
     # the stage-2 subset gives other lengths, which Table 3 must not be set beside
     subset = llm_annotators.volume(corpus, dataset_level.stage2_examples(corpus)).set_index("name")
     assert not np.allclose(subset.loc[longer, "mean_words"], full.loc[longer, "mean_words"])
@@ -220,14 +220,84 @@ def test_ch09_stability_readings_find_the_hardest_pairs():
         ]
     )
     out = r09.stability_readings(s, corpus_size=245, smallest_n=25)
-    assert out["soft_hard_pair"] == "gpt-4o > gpt-4o-ls" and out["soft_hard_n"] == "400"
+    assert out["soft_hard_n"] == "400"
     assert out["soft_beyond"] == "1" and out["soft_early"] == "2"
-    assert out["hard_ties"] == "Tied on the full set, and so never ranked: o3-mini and o3-mini-ls."
+    assert out["hard_ties"] == "Tied on the full set, and so never ranked: o3-mini and o3-mini (LS)."  # display names
     assert out["bacc_hard_n"] == "> 980" and out["bacc_hard_ci"] == "25 to > 980"
     assert out["prompt_pairs_hardest"] == "1"  # soft's hardest is a prompt pair; hard's and BACC's are not
-    assert out["close_pairs"] == "gpt-4o > gpt-4o-ls"  # the only soft pair not settled at 25
-    assert out["paper_trio_word"] == "enough"  # gemma-3, gpt-4o, o3-mini: at most 50 <= 245
+    assert out["close_pairs"] == "gpt-4o vs gpt-4o (LS)"  # the only soft pair not settled at 25
+    assert out["soft_hard_pair"] == "gpt-4o > gpt-4o (LS)"
     assert out["bacc_vs_soft"] == "less stably than"
+
+
+def needs_frame(rows):
+    """``sample_size.needs_at_paper_gaps`` rows: (measure, pair, paper gap, own gap, n own, n paper, n low, n high)."""
+    cols = ["measure", "pair", "paper_gap", "gap", "n_own", "n_paper", "n_paper_low", "n_paper_high"]
+    f = pd.DataFrame(rows, columns=cols)
+    return f.assign(
+        paper_gap_low=f["paper_gap"] - 0.01, paper_gap_high=f["paper_gap"] + 0.01, n_normal=100.0, max_n=1960
+    )
+
+
+def test_ch09_paper_gap_readings_rest_on_the_papers_gaps():
+    """The closest pair is the paper's (most examples at the paper's gap), not the stand-in's, and
+    'enough' compares the paper's need (and its rounding's) with the corpus size."""
+    needs = needs_frame(
+        [
+            ("span F1 (soft)", "gpt-4o > gemma-3", 0.05, 0.10, 33, 171, 114, 257),
+            ("span F1 (soft)", "gemma-3 > o3-mini", 0.16, 0.01, 900, 17, 15, 19),  # narrow on the stand-in only
+            ("span F1 (hard)", "gpt-4o > gemma-3", 0.03, 0.03, 257, 294, 171, 663),
+            ("span F1 (hard)", "gemma-3 > o3-mini", 0.06, 0.09, 22, 44, 29, 66),
+        ]
+    )
+    out = r09.paper_gap_readings(needs, corpus_size=245)
+    assert out["soft_paper_pair"] == "gpt-4o and gemma-3" and out["soft_paper_n"] == "171"
+    assert out["soft_paper_word"].startswith("enough at the printed gaps")  # 171 <= 245 < 257
+    assert out["hard_paper_word"] == "not enough"  # 294 > 245
+    assert out["soft_paper_range"] == "0.04 to 0.06" and out["soft_paper_n_range"] == "114 to 257"
+    assert out["soft_gap_vs_paper"] == "wider than"  # 0.10 against 0.05
+    assert r09.paper_gap_readings(needs, corpus_size=700)["hard_paper_word"] == "enough"
+
+
+def test_ch09_power_readings_rest_on_the_papers_effects(corpus):
+    from hotelcheckspan.reference import checks
+
+    implied = checks.implied().set_index("id")
+    ratings = impressions.ratings(corpus)
+    power = ss.impression_power(ratings, [20, 100, 200], 50, seed=5)
+    out = r09.power_readings(ratings, power, 200)
+    assert out["paper_d"] == tables.number(implied.loc["cohens_d", "value"])
+    assert out["paper_t80"] == str(int(implied.loc["records_for_power_t", "value"]))
+    assert out["paper_r80"] == str(int(implied.loc["records_for_power_r", "value"]))
+    assert out["power_word"] == "a small fraction of"  # at most 86 of 1,482 records
+    table = r09.power_table(ratings)
+    assert table.loc[0, "paper"] == out["paper_d"] and table.loc[0, "this corpus"] == out["d"]
+    assert table["paper"].iloc[-1] == "1,482"  # counts stay whole
+
+
+def test_ch09_plan_readings_say_why_the_answers_differ():
+    summary = summary_frame([("span F1 (soft)", "gpt-4o > gpt-4o-ls", 0.029, 326, 980)])
+    plan = {"better": "gpt-4o", "worse": "gpt-4o-ls", "score_better": 0.32, "score_worse": 0.29, "n_needed": 257,
+            "n_low": 58, "n_high": np.inf, "max_n": 1960, "examples": 245}  # fmt: skip
+    board = pd.DataFrame(
+        {
+            "judge": ["gpt-4o", "gpt-4o-ls"],
+            "next": ["gpt-4o-ls", None],
+            "f1_soft": [0.32, 0.29],
+            "n_needed": [294, None],
+        }
+    )
+    fine = pd.DataFrame({"n": [224, 257, 294], "same_order": [0.944, 0.955, 0.967]})
+    out = r09.plan_readings(plan, summary, board, fine, 20000, grid=[25, 225, 326, 470])
+    assert "326" in out["plan_reading"] and "257" in out["plan_reading"]
+    assert out["ch10_reading"].startswith("answers 294") and "own random seed" in out["ch10_reading"]
+    # 1,000 draws: half-width 1.96 sqrt(0.95 * 0.05 / 1000) = 0.0135; 0.944 and 0.955 are both within it of 0.95
+    assert "224, 257 or 294" in out["crossing_reading"] and "0.014" in out["crossing_reading"]
+    assert "its first size past the crossing is 326" in out["crossing_reading"]
+    other = board.assign(f1_soft=[0.30, 0.29])  # another scoring: not "the same call"
+    assert "other terms" in r09.plan_readings(plan, summary, other)["ch10_reading"]
+    far = fine.assign(same_order=[0.90, 0.99, 0.995])  # a crossing far beyond the Monte Carlo error
+    assert "beyond the Monte Carlo error" in r09.plan_readings(plan, summary, board, far, 20000)["crossing_reading"]
 
 
 def test_ch09_public_reading_without_the_public_corpus():
@@ -272,6 +342,11 @@ def test_ch09_readings_on_the_bundled_corpus(corpus):
     assert "no copy" in out["public_reading"]
     assert out["simulated_note"].text
     assert r09.readings(real_copy(corpus), **computed)["simulated_note"] == Passage("")
+    needs = ss.needs_at_paper_gaps(scores[:2], [25, 100, n, 4 * n], 50, seed=0)
+    with_gaps = r09.readings(corpus, **computed, needs=needs)
+    assert_readable(with_gaps)
+    assert with_gaps["paper_gap_note"].text and with_gaps["soft_paper_gap"] == "0.05"  # Table 6: 0.26 - 0.21
+    assert r09.readings(real_copy(corpus), **computed, needs=needs)["paper_gap_note"] == Passage("")
 
 
 def test_the_inconsistencies_chapters_04_and_05_flag_are_listed():

@@ -13,6 +13,7 @@ import pytest
 
 from hotelcheckspan import paths
 from hotelcheckspan.analyses import judges
+from hotelcheckspan.analyses import sample_size as sample_size_analysis
 from hotelcheckspan.book.readings import evaluate_your_judge, impressions, real_corpus, sample_size
 from hotelcheckspan.metrics import boundaries, coefficients, error_counts, gamma
 
@@ -93,9 +94,55 @@ def test_no_neighbour_told_apart_reads_none():
 def test_table6_rows_of_a_paper_judge_say_they_pool_both_prompts(corpus):
     result = {"judge": "o3-mini", "table6": pd.DataFrame({"comparison": ["Human - LLM (O3-Mini)"] * 2})}
     note = evaluate_your_judge.table6_note(corpus, result)
-    assert "pools o3-mini and o3-mini-ls" in note and "four human sets" in note
+    assert "pools o3-mini and o3-mini (LS)" in note and "four human sets" in note
+    assert "the book's choice" in note and "as the paper's row does" not in note  # Table 6 never says how
+    assert note.startswith("Human - LLM (o3-mini) pools")  # display names, as the tables write them
     alone = {"judge": "gemma-3", "table6": pd.DataFrame({"comparison": ["Human - LLM (Gemma3)"]})}
-    assert "against gemma-3 alone" in evaluate_your_judge.table6_note(corpus, alone)
+    note = evaluate_your_judge.table6_note(corpus, alone)
+    assert "against gemma-3 alone" in note and "book's choice" not in note
+
+
+def neighbours_board(n_needed, n_low, n_high, examples=245):
+    return pd.DataFrame(
+        {
+            "judge": ["gpt-4o", "gpt-4o-ls", judges.CEILING],
+            "next": ["gpt-4o-ls", None, None],
+            "examples": [examples] * 3,
+            "n_needed": [n_needed, np.nan, np.nan],
+            "n_low": [n_low, np.nan, np.nan],
+            "n_high": [n_high, np.nan, np.nan],
+        }
+    )
+
+
+def test_grid_note_says_the_seed_moves_the_answer_by_a_grid_step():
+    grid = evaluate_your_judge.answer_grid(245).tolist()
+    i = grid.index(257)
+    answers = pd.DataFrame({"seed": range(4), "n_needed": [294.0, 257.0, 257.0, 224.0]})
+    note = evaluate_your_judge.grid_note(neighbours_board(294.0, 58.0, np.inf), answers)
+    excerpt = ", ".join(f"{g:,}" for g in grid[i - 2 : i + 3])  # one size either side of the answers
+    assert f"(here …, {excerpt}, …)" in note
+    assert "answered 224, 257 or 294: sizes next to each other on that grid" in note
+    assert "drawn with four seeds" in note and "95% of 1,000 test sets" in note
+    assert "The leaderboard's seed gives 294; its interval, 58 to more than tried," in note
+    apart = pd.DataFrame({"seed": [0, 1], "n_needed": [224.0, 337.0]})  # 257 and 294 between them
+    assert "sizes up to three steps apart" in evaluate_your_judge.grid_note(neighbours_board(224, 50, 900), apart)
+    same = pd.DataFrame({"seed": [0, 1], "n_needed": [257.0, 257.0]})
+    assert "one size of that grid whatever the seed" in evaluate_your_judge.grid_note(
+        neighbours_board(257, 50, 900), same
+    )
+    assert evaluate_your_judge.grid_note(neighbours_board(1, 1, 1), answers.iloc[:0]) == ""
+
+
+def test_reseeded_answers_are_examples_needed_with_those_seeds(corpus):
+    """Seed 0 is the leaderboard's call (judges.leaderboard passes its seed, 0 by default)."""
+    got = evaluate_your_judge.reseeded_answers(corpus, seeds=2)
+    refs, examples = judges.references(corpus), judges.default_examples(corpus)
+    for seed in (0, 1):
+        want = sample_size_analysis.examples_needed(
+            corpus, "gpt-4o", "gpt-4o-ls", refs, examples=examples, n_outer=2, n_inner=10, seed=seed
+        )
+        assert got.loc[seed, "n_needed"] == want["n_needed"]
 
 
 def test_chapter10_simulation_note_says_the_majority_agreement_was_tuned(corpus):

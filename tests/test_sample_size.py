@@ -12,7 +12,7 @@ from statsmodels.stats.inter_rater import fleiss_kappa
 
 from hotelcheckspan.analyses import example_level as E
 from hotelcheckspan.analyses import sample_size as SS
-from hotelcheckspan.annotator_sets import AnnotatorSet
+from hotelcheckspan.annotator_sets import PAPER_NAMES, AnnotatorSet
 from hotelcheckspan.categories import ANY
 from hotelcheckspan.corpora import KEY, Corpus, load
 from hotelcheckspan.metrics import span_f1 as F
@@ -324,3 +324,160 @@ def test_figures_render_the_same_bytes_twice():
     ):
         first, second = png(make()), png(make())
         assert first == second and len(first) > 1000
+
+
+# --- the paper's own effects --------------------------------------------------------------------
+
+
+def mean_table(x: np.ndarray, systems=("a", "b")) -> SS.ScoreTable:
+    """A score table whose scores are plain means of per-example values ``x`` (examples, systems):
+    summed counts are (sum of each system's values, number of examples)."""
+    counts = np.column_stack([x, np.ones(len(x))])
+    examples = pd.DataFrame({"example_idx": range(len(x))})
+    return SS.ScoreTable("mean", tuple(systems), examples, counts, lambda s: s[:, :-1] / s[:, -1:])
+
+
+def test_paper_gaps_read_table6_and_the_range_of_its_rounding():
+    """Table 6: soft F1 0.26 (gpt-4o) and 0.21 (gemma-3), hard 0.11 and 0.08, by hand."""
+    gaps = SS.paper_gaps().set_index(["measure", "better", "worse"])
+    soft = gaps.loc[("span F1 (soft)", "gpt-4o", "gemma-3")]
+    assert soft["gap"] == pytest.approx(0.05) and (soft["gap_low"], soft["gap_high"]) == pytest.approx((0.04, 0.06))
+    assert gaps.loc[("span F1 (hard)", "gpt-4o", "gemma-3"), "gap"] == pytest.approx(0.03)
+    assert gaps.loc[("span F1 (soft)", "gemma-3", "o3-mini"), "gap"] == pytest.approx(0.16)
+    assert len(gaps) == 6  # three models, two measures
+
+
+def test_at_its_own_gap_the_shifted_curve_is_the_with_replacement_curve(bundled):
+    """Moving the difference to the pair's own full-set gap changes nothing: the same test sets
+    give the same shares as stability(replace=True)."""
+    table = SS.judges_f1_table(bundled, ["gpt-4o", "gemma-3"], SS.HUMAN_SETS, match="soft")
+    full = dict(zip(table.systems, table.full()))
+    better, worse = sorted(full, key=full.get, reverse=True)
+    gaps = pd.DataFrame([{"better": better, "worse": worse, "gap": full[better] - full[worse], "label": "own"}])
+    shifted = SS.stability_at_gaps(table, gaps, [10, 40, 160], 300, seed=4)
+    plain = SS.stability(table, [10, 40, 160], 300, seed=4, replace=True)
+    assert np.array_equal(shifted["same_order"].to_numpy(), plain["same_order"].to_numpy())
+
+
+def test_shifted_curve_of_a_mean_follows_the_normal_probability():
+    """For a difference of means the share of test sets in the gap's order is about
+    Phi(gap sqrt(n) / sd) (scipy's normal), whatever this corpus' own gap is."""
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(2000, 2)) * [1.0, 1.0] + [0.3, 0.0]  # own gap about 0.3
+    table = mean_table(x)
+    sd = np.std(x[:, 0] - x[:, 1], ddof=1)
+    gap = 0.1
+    gaps = pd.DataFrame([{"better": "a", "worse": "b", "gap": gap, "label": "paper"}])
+    curve = SS.stability_at_gaps(table, gaps, [50, 200, 800], 4000, seed=1)
+    expected = stats.norm.cdf(gap * np.sqrt(curve["n"]) / sd)
+    assert np.allclose(curve["same_order"], expected, atol=0.025)
+
+
+def test_normal_n_solves_the_normal_probability_for_the_threshold():
+    n = SS.normal_n(sd=2.0, gap=0.1, threshold=0.95)
+    assert stats.norm.cdf(0.1 * np.sqrt(n) / 2.0) >= 0.95 > stats.norm.cdf(0.1 * np.sqrt(n - 1) / 2.0)
+    assert SS.normal_n(1.0, 0.0) == np.inf
+
+
+def test_difference_sd_of_a_mean_is_the_sd_of_the_per_example_difference():
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=(1500, 2)) * [2.0, 1.0]
+    sd = SS.difference_sd(mean_table(x), "a", "b", n_resamples=3000, seed=0)
+    assert sd == pytest.approx(np.std(x[:, 0] - x[:, 1], ddof=1), rel=0.05)
+
+
+def test_needs_at_paper_gaps_need_more_where_the_gap_is_narrower(bundled):
+    from hotelcheckspan.analyses import dataset_level
+
+    stage2 = dataset_level.stage2_examples(bundled)
+    llms = ["gemma-3", "gpt-4o", "o3-mini"]
+    scores = [SS.judges_f1_table(bundled, llms, SS.HUMAN_SETS, stage2, match=m) for m in ("hard", "soft")]
+    needs = SS.needs_at_paper_gaps(scores, SS.planning_sizes(len(stage2)), 300, seed=0)
+    assert len(needs) == 6
+    # the narrowest gap the rounding allows needs at least as many examples as the printed one, the widest at most
+    assert (needs["n_paper_low"] <= needs["n_paper"]).all() and (needs["n_paper"] <= needs["n_paper_high"]).all()
+    soft = needs[needs["measure"] == "span F1 (soft)"].set_index("pair")
+    assert soft.loc["gpt-4o > gemma-3", "n_paper"] >= soft.loc["gpt-4o > o3-mini", "n_paper"]  # 0.05 against 0.21
+    # the resampled answer and the normal approximation agree within a factor of two
+    finite = needs[np.isfinite(needs["n_paper"]) & (needs["n_paper"] > 20)]
+    assert ((finite["n_paper"] / finite["n_normal"]).between(0.5, 2)).all()
+
+
+def test_paper_impression_effects_are_the_papers_implied_d_and_power():
+    """d = t sqrt(1/n1 + 1/n2) by hand from t = 11.9 and the records the paper's rates imply; the
+    records for 80% power reach it by scipy's noncentral t, one fewer does not."""
+    e = SS.paper_impression_effects()
+    n2 = e["records"] * (1 - e["share_no_error"])
+    n1 = e["records"] - n2
+    assert e["d"] == pytest.approx(11.9 * np.sqrt(1 / n1 + 1 / n2))
+    assert 0.6 < e["d"] < 0.66 and e["r"] == -0.31
+
+    def power_by_hand(n_total):
+        a, b = n_total * e["share_no_error"], n_total * (1 - e["share_no_error"])
+        df = a + b - 2
+        crit = stats.t.ppf(0.975, df)
+        nc = e["d"] * np.sqrt(a * b / (a + b))
+        return stats.nct.sf(crit, df, nc) + stats.nct.cdf(-crit, df, nc)
+
+    assert power_by_hand(e["t_records"]) >= 0.8 > power_by_hand(e["t_records"] - 1)
+    curve = SS.analytic_power(e, [e["t_records"]]).set_index("test")["power"]
+    assert curve["t-test (errors vs none)"] == pytest.approx(power_by_hand(e["t_records"]), abs=1e-6)
+    # the correlation: Fisher's z closed form, n = 3 + ((z_0.975 + z_0.8) / atanh|r|)^2
+    z = stats.norm.ppf(0.975) + stats.norm.ppf(0.8)
+    assert e["r_records"] == np.ceil(3 + (z / np.arctanh(0.31)) ** 2)
+
+
+def test_stability_figure_draws_one_panel_per_pair_and_no_line_for_a_tie():
+    from hotelcheckspan.book import sample_size_plots as ssp
+
+    rows = [
+        {"measure": m, "better": a, "worse": b, "pair": f"{a} > {b}", "difference": d, "n": n,
+         "same_order": 0.0 if d == 0 else 0.9, "design": "with replacement"}
+        for a, b, d in (("gpt-4o", "gemma-3", 0.1), ("gpt-4o", "gpt-4o-ls", 0.02), ("o3-mini", "o3-mini-ls", 0.0))
+        for m in ("span F1 (soft)", "span F1 (hard)")
+        for n in (10, 100)
+    ]  # fmt: skip
+    fig = ssp.stability_curves(pd.DataFrame(rows), None, 0.95, corpus_size=50, order=list(PAPER_NAMES))
+    panels = [ax for ax in fig.axes if ax.get_visible()]
+    assert len(panels) == 3
+    titles = [ax.get_title() for ax in panels]
+    assert titles[0] == "gemma-3 vs gpt-4o" and titles[1] == "gpt-4o vs gpt-4o (LS)"  # display names, paper order
+    assert "tied" in titles[2] and not panels[2].get_lines()[:-2]  # only the threshold and corpus-size lines
+    assert "95%" in [t.get_text() for t in panels[0].get_yticklabels()]  # the threshold labelled on the axis
+
+
+def test_sample_size_figures_keep_the_books_figure_rules():
+    """The book's figure rules (tests/test_plots.py) on the chapter's figures with the hard cases:
+    fifteen pairs of long names sharing a prefix, a tied pair, the paper's power curves."""
+    import itertools
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from test_plots import CONTENT_PX, MIN_PX, texts
+
+    from hotelcheckspan.book import plots
+    from hotelcheckspan.book import sample_size_plots as ssp
+
+    plots.set_theme()
+    systems = [f"zeroshot-{m}" for m in ("claude-3-7-sonnet", "gemini-2-0-flash-thinking", "gpt4o", "o3-mini")]
+    rows = [
+        {"measure": m, "better": a, "worse": b, "pair": f"{a} > {b}", "difference": 0.0 if j == 3 else 0.1, "n": n,
+         "same_order": 0.0 if j == 3 else min(1.0, n / 100), "design": design}
+        for (i, a), (j, b) in itertools.combinations(enumerate(systems), 2)
+        for m in ("span F1 (soft)", "span F1 (hard)")
+        for design, sizes in (("without replacement", (3, 6, 12)), ("with replacement", (3, 30, 600)))
+        for n in sizes
+    ]  # fmt: skip
+    frame = pd.DataFrame(rows)
+    within, beyond = frame[frame["design"] == "without replacement"], frame[frame["design"] == "with replacement"]
+    power = SS.impression_power(ratings_frame(), [10, 40, 100], 100, seed=0)
+    paper = SS.analytic_power(SS.paper_impression_effects(), range(10, 101, 10))
+    for fig in (ssp.stability_curves(within, beyond, corpus_size=12, order=systems), ssp.power_curves(power, paper)):
+        assert fig.get_figwidth() * fig.dpi <= CONTENT_PX + 1
+        shown = texts(fig)
+        assert all(t.get_fontsize() * fig.dpi / 72 >= MIN_PX - 0.01 for t, _ in shown)
+        for (a, ba), (b, bb) in itertools.combinations(shown, 2):
+            inter = min(ba.x1, bb.x1) - max(ba.x0, bb.x0), min(ba.y1, bb.y1) - max(ba.y0, bb.y0)
+            assert not (inter[0] > 1 and inter[1] > 1), f"{a.get_text()!r} overlaps {b.get_text()!r}"
+        r = FigureCanvasAgg(fig).get_renderer()
+        for leg in fig.legends:
+            assert not any(leg.get_window_extent(r).overlaps(ax.get_window_extent(r)) for ax in fig.axes)

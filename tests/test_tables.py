@@ -107,6 +107,10 @@ def rendered(toy):
         "span_prf": tables.span_prf(
             span_level.table6(*span_level.pairwise(toy, [{"name": "A-B", "ref": ["stage1/A"], "hyp": ["stage1/B"]}]))
         ),
+        "folded": tables.folded(tables.sizes(dataset_level.sizes(toy)), ["What", "Count"], "Every column"),
+        "every_pair": tables.every_pair(
+            span_level.pairwise(toy, [{"name": "A-B", "ref": ["stage1/A"], "hyp": ["stage1/B"]}])[0]
+        ),
         "set_prf": tables.set_prf(
             pd.DataFrame({"name": ["m1"], "pairs": [2], "precision": [0.5], "recall": [0.25], "f1": [1 / 3]})
         ),
@@ -156,6 +160,7 @@ HELPERS = {
     "mark",
     "not_in_paper",
     "say_not_in_paper",
+    "row_name_columns",  # test_rows_are_named_by_the_fewest_leading_columns_that_tell_them_apart
 }
 
 
@@ -302,7 +307,7 @@ def test_report_paths_escape_corpus_strings(corpus):
 
     key = corpus.examples.iloc[0]
     spans = pd.DataFrame([{"start": 0, "end": 3, "type": corpus.categories[0], "reason": XSS}])
-    html = report._marked(XSS + " " + str(key["summary"]), spans, corpus.categories)
+    html = report._marked(XSS + " " + str(key["summary"]), spans, report.highlight_palette(corpus.categories))
     assert "<img" not in html and "&lt;img" in html
 
 
@@ -349,3 +354,47 @@ def test_short_hyphenated_names_stay_whole_and_bounded_counts_align_right():
     assert "<b>" not in html and "&lt;b&gt;x-y&lt;/b&gt;" in html
     assert table.numeric == [False, True]
     assert 'style="text-align:right">&gt; 980<' in html
+
+
+def test_a_table_says_how_many_columns_name_its_rows():
+    """Issue 29: a row named by two columns (model and error type) keeps both in view when the table
+    scrolls; the table says so in its HTML (``data-labels``), and one label column, the default,
+    leaves the HTML as it was (stored outputs do not change)."""
+    frame = pd.DataFrame({"model": ["a", "a", "b"], "type": ["x", "y", "x"], "f1": [0.1, 0.2, 0.3]})
+    one = tables.Table(frame.astype(str), [False, False, True])
+    two = tables.Table(frame.astype(str), [False, False, True], labels=2)
+    assert one.labels == 1 and two.labels == 2
+    assert "data-labels" not in one.to_html()
+    assert re.search(r'<table class="dataframe hcs-table" data-labels="2">', two.to_html())
+    assert two._repr_html_() == two.to_html()
+    assert two.to_html().replace(' data-labels="2"', "") == one.to_html()
+    assert two.width_px() == one.width_px()
+    for bad in (0, 3, 1.5, "2"):  # at least one column scrolls; a count, not a name
+        with pytest.raises(ValueError, match="label columns"):
+            tables.Table(frame.astype(str), [False, False, True], labels=bad)
+
+
+def test_rows_are_named_by_the_fewest_leading_columns_that_tell_them_apart():
+    grouped = pd.DataFrame({"model": ["a", "a", "b", "b"], "type": ["x", "y", "x", "y"], "v": [1.0, 2, 3, 4]})
+    assert tables.show(grouped).labels == 2 and 'data-labels="2"' in tables.show(grouped).to_html()
+    assert tables.show(grouped, labels=1).labels == 1  # a caller may say otherwise
+    assert tables.show(grouped.iloc[[0, 2]]).labels == 1  # the first column alone tells the rows apart
+    # a second column that tells no more rows apart is not part of the name
+    assert tables.row_name_columns(pd.DataFrame({"a": ["x", "x"], "b": ["y", "y"], "c": [1, 2]})) == 1
+    three = pd.DataFrame({"a": ["x"] * 4, "b": ["y", "y", "z", "z"], "c": ["1", "2", "1", "2"], "d": [1, 2, 3, 4]})
+    assert tables.row_name_columns(three) == 3 and tables.row_name_columns(three, most=2) == 2
+    assert tables.row_name_columns(three.iloc[:, :2]) == 1  # never every column
+    assert tables.show(grouped, cards=True).labels == 1  # a card carries its row's name whole
+
+
+def test_a_folded_table_shows_the_columns_kept_and_the_whole_table_collapsed():
+    full = tables.show(
+        pd.DataFrame({"model": ["a", "a", "b"], "type": ["x", "y", "x"], "bacc": [0.5, 0.6, 0.7], "n": [1, 2, 3]})
+    )
+    folded = tables.folded(full, ["Model", "Type", "BACC"], "Every column")
+    assert list(folded.narrow.frame.columns) == ["Model", "Type", "BACC"] and folded.narrow.labels == 2
+    html = folded._repr_html_()
+    narrow, rest = html.split("<details", 1)
+    assert "<th" in narrow and 'data-label="n"' not in narrow and 'data-label="n"' in rest and "Every column" in rest
+    with pytest.raises(KeyError, match="no column 'Recall'"):
+        tables.folded(full, ["Model", "Recall"])

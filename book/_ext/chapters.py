@@ -1,17 +1,30 @@
-"""``{chapter}`08``` : a link to chapter 08 that cannot drift.
+"""``{chapter}`08``` : a link to chapter 08 that cannot drift; and the stand-in's labels and the
+paper's figures on pages that are not notebooks (the start page), computed at build time.
 
 The role finds the chapter by its number among the notebooks of the table of contents
 (``notebooks/08_*``) and shows "chapter 08", linked to it, with the chapter's title as the link's
 tooltip. A number with no chapter is a build error (the book builds with ``-W``), so a renamed or
 renumbered chapter cannot leave a dead mention behind.
+
+``{figure-kind}`table2_human_span_types/Incorrect/pct``` shows the label the rule of
+:mod:`hotelcheckspan.reference.provenance` gives that paper figure on the stand-in (set,
+calibrated, tuned, derived, emergent: :func:`hotelcheckspan.book.labels.kind`), emphasised;
+``{figure-kind}`none``` the label of a figure the paper does not report. ``{paper-figure}`key```
+shows the paper's value (``data/paper_figures.yaml``) and ``{paper-count}`key``` how many entries
+the paper lists there (campaigns, clusters). ``{figure-labels}`` lists every label with its
+meaning and how many of the paper's figures, in which parts of ``data/paper_figures.yaml``, carry
+it. A key the paper does not have is a build error. Pages using them are rebuilt when either file
+changes.
 """
 
 from __future__ import annotations
 
+import numbers
 import re
+from collections import Counter
 
 from docutils import nodes
-from sphinx.util.docutils import SphinxRole
+from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 NUMBER = re.compile(r"\d\d")
 
@@ -43,7 +56,115 @@ def resolve(app, doctree, docname):
             ref["reftitle"] = title.astext()
 
 
+# --- the stand-in's labels and the paper's figures, computed -----------------------------------
+
+
+def _sources(env) -> None:
+    """Rebuild the page when the paper's figures or the stand-in's provenance change."""
+    from hotelcheckspan import paths
+    from hotelcheckspan.reference import provenance
+
+    env.note_dependency(str(paths.PAPER_FIGURES))
+    env.note_dependency(str(provenance.PROVENANCE))
+
+
+class _PaperRole(SphinxRole):
+    """A role on a key of ``data/paper_figures.yaml``; an unknown key is a build error."""
+
+    def run(self):
+        from hotelcheckspan.reference import paper
+
+        key = self.text.strip()
+        _sources(self.env)
+        try:
+            node = self.node(key, paper)
+        except KeyError:
+            msg = self.inliner.reporter.error(f"no paper figure {key!r} in data/paper_figures.yaml", line=self.lineno)
+            return [self.inliner.problematic(self.rawtext, self.rawtext, msg)], [msg]
+        return [node], []
+
+
+class FigureKindRole(_PaperRole):
+    def node(self, key, paper):
+        from hotelcheckspan.book import labels
+
+        if key == "none":  # a figure the paper does not report: the rule's answer for no key
+            return nodes.emphasis(text=labels.kind(None), classes=["hcs-figure-kind"])
+        return nodes.emphasis(text=labels.kind(paper.resolve(key)), classes=["hcs-figure-kind"])
+
+
+class PaperFigureRole(_PaperRole):
+    def node(self, key, paper):
+        return nodes.inline(text=str(paper.value(key)), classes=["hcs-paper-figure"])
+
+
+class PaperCountRole(_PaperRole):
+    def node(self, key, paper):
+        entries = paper.value(key)
+        if not isinstance(entries, (dict, list)):
+            raise KeyError(key)
+        return nodes.inline(text=str(len(entries)), classes=["hcs-paper-figure"])
+
+
+def _is_figure(value) -> bool:
+    """A reported figure: a number, a list of numbers (a vote distribution) or a text holding one
+    (">0.95", "0.65-0.67"); names, rules and settings are not."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, numbers.Real):
+        return True
+    if isinstance(value, list):
+        return bool(value) and all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in value)
+    return isinstance(value, str) and re.fullmatch(r"[<>~+-]?\d[\d.,]*(?:-\d[\d.,]*)?%?", value.strip()) is not None
+
+
+def paper_figures(tree: dict, where: tuple = ()) -> list[tuple]:
+    """The key (a tuple of levels) of every figure the paper reports, ``notes`` left out."""
+    out = []
+    for key, value in tree.items():
+        if not where and key == "notes":
+            continue
+        if isinstance(value, dict):
+            out += paper_figures(value, (*where, key))
+        elif _is_figure(value):
+            out.append((*where, key))
+    return out
+
+
+class FigureLabels(SphinxDirective):
+    """Every label, what it means, and how many of the paper's figures carry it, per part of
+    ``data/paper_figures.yaml`` (its top-level keys)."""
+
+    def run(self):
+        from hotelcheckspan.book import labels
+        from hotelcheckspan.reference import paper
+
+        _sources(self.env)
+        figures = paper_figures(paper.figures())
+        counts: dict[str, Counter] = {k: Counter() for k in labels.ORDER}
+        for key in figures:
+            counts.setdefault(labels.kind(key), Counter())[key[0]] += 1
+        items = nodes.bullet_list(classes=["hcs-figure-labels"])
+        for label, parts in counts.items():
+            item = nodes.paragraph()
+            item += nodes.emphasis(text=label)
+            item += nodes.Text(f" ({labels.MEANING.get(label, '')}): ")
+            total = sum(parts.values())
+            item += nodes.Text(f"{total} of the paper's {len(figures)} figures")
+            for i, (part, n) in enumerate(sorted(parts.items(), key=lambda kv: (-kv[1], kv[0]))):
+                item += nodes.Text(", in " if i == 0 else ", ")
+                item += nodes.literal(text=part)
+                item += nodes.Text(f" ({n})")
+            item += nodes.Text(".")
+            items += nodes.list_item("", item)
+        return [items]
+
+
 def setup(app):
     app.add_role("chapter", ChapterRole())
+    app.add_role("figure-kind", FigureKindRole())
+    app.add_role("paper-figure", PaperFigureRole())
+    app.add_role("paper-count", PaperCountRole())
+    app.add_directive("figure-labels", FigureLabels)
     app.connect("doctree-resolved", resolve)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

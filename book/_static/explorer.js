@@ -1,8 +1,9 @@
 // The example explorer (book/explorer.md): browse a corpus' examples, their sources, and every
 // annotator set's and judge's spans with types and reasons. Reads the static JSON written by
 // hotelcheckspan.book.explorer (corpora.json, <corpus>/index.json, <corpus>/chunk-NNNN.json) from
-// the folder named by the container's data-base attribute; a chunk is fetched when one of its
-// examples opens. Every string from the data is inserted with textContent (never as HTML), so a
+// the folder named by the container's data-base attribute; a chunk, and the file holding its
+// source, are fetched when one of its examples opens. Records and spans come as lists (see the
+// module's docstring) and are unpacked here into objects. Every string from the data is inserted with textContent (never as HTML), so a
 // span reason holding markup shows as text. No request leaves the site.
 (function () {
   "use strict";
@@ -43,6 +44,38 @@
   function fmt(x, digits) {
     return x === null || x === undefined ? "–" : Number(x).toFixed(digits);
   }
+  const COUNT = new Intl.NumberFormat("en-US");
+  function count(n) {
+    return COUNT.format(n); // 1,200 as the book's tables write it
+  }
+  function weight(bytes) {
+    return bytes >= 1e5 ? (bytes / 1e6).toFixed(1) + " MB" : Math.max(1, Math.round(bytes / 1e3)) + " kB";
+  }
+  function plural(n, one, many) {
+    return count(n) + " " + (n === 1 ? one : many);
+  }
+
+  // a chunk's example as the page reads it: records and spans as objects, a span's text taken
+  // from the example's text where the data leaves it out (it is text[start:end] there)
+  function unpack(example, categories) {
+    const text = example.text;
+    const records = example.records.map(([who, recordId, annotator, impression, noErrors, spans]) => ({
+      who: who,
+      record_id: recordId,
+      annotator: annotator,
+      impression: impression,
+      no_errors: noErrors,
+      spans: spans.map((s) => ({
+        start: s[0],
+        end: s[1],
+        type: typeof s[2] === "number" ? categories[s[2]] : s[2],
+        reason: s[3],
+        placed: s[4] === null ? null : s[4] === 1,
+        text: s.length > 5 ? s[5] : text.slice(s[0], s[1]),
+      })),
+    }));
+    return { id: example.id, text: text, records: records };
+  }
 
   async function getJSON(url) {
     const response = await fetch(url);
@@ -56,6 +89,7 @@
       this.root = root;
       this.base = root.getAttribute("data-base") || "";
       this.chunks = new Map(); // "corpus/chunk" -> Promise of the chunk
+      this.sources = new Map(); // "corpus/source file" -> Promise of its sources
       this.index = null;
       this.page = 0;
       this.openId = null;
@@ -233,8 +267,13 @@
       this.humans = ix.who.map((w, i) => i).filter((i) => ix.who[i].kind === "human");
       this.judges = ix.who.map((w, i) => i).filter((i) => ix.who[i].kind !== "human");
       this.corpusLabel.textContent =
-        ix.label + ": " + ix.rows.length + " examples, " + this.humans.length + " human annotator sets, " +
-        this.judges.length + " LLM judges.";
+        ix.label + ": " + plural(ix.rows.length, "example", "examples") + ", " +
+        plural(this.humans.length, "human annotator set", "human annotator sets") + ", " +
+        plural(this.judges.length, "LLM judge", "LLM judges") + "." +
+        (entry.total_bytes
+          ? " The list weighs " + weight(entry.index_bytes) + "; the examples' files, " +
+            weight(entry.total_bytes - entry.index_bytes) + " in all, are fetched one at a time as examples open."
+          : "");
       this.simulated.hidden = !ix.simulated;
       this.simulated.textContent = ix.simulated
         ? "Simulated data: this corpus is the seeded stand-in built from the paper's marginals, not the real " +
@@ -316,7 +355,7 @@
       this.current = rows;
       const pages = Math.max(1, Math.ceil(rows.length / PAGE_SIZE));
       this.page = Math.min(this.page, pages - 1);
-      this.count.textContent = rows.length + " of " + this.rows.length + " examples";
+      this.count.textContent = count(rows.length) + " of " + plural(this.rows.length, "example", "examples");
       while (this.list.firstChild) this.list.removeChild(this.list.firstChild);
       const c = this.col;
       const ix = this.index;
@@ -334,24 +373,24 @@
         const humans = row[c.marked].filter(([w]) => ix.who[w].kind === "human").length;
         add(
           facts,
-          el("span", "hx-fact", "human error votes " + this.anyVotes(row) + "/" + raters),
+          el("span", "hx-fact", "human error votes " + count(this.anyVotes(row)) + "/" + count(raters)),
           el(
             "span",
             "hx-fact",
-            "span F1 " + fmt(row[c.f1], 2) + (row[c.pairs] ? " (" + row[c.pairs] + " pairs)" : "")
+            "span F1 " + fmt(row[c.f1], 2) + (row[c.pairs] ? " (" + plural(row[c.pairs], "pair", "pairs") + ")" : "")
           ),
-          el("span", "hx-fact", "judges marking " + this.judgeMarks(row) + "/" + this.judges.length)
+          el("span", "hx-fact", "judges marking " + count(this.judgeMarks(row)) + "/" + count(this.judges.length))
         );
         const chips = el("span", "hx-chips");
         row[c.votes].slice(0, this.nCat).forEach((v, i) => {
           if (!v) return;
-          const chip = el("span", "hx-chip", ix.categories[i] + " " + v);
+          const chip = el("span", "hx-chip", ix.categories[i] + " " + count(v));
           chip.style.backgroundColor = rgba(ix.palette[ix.categories[i]], ix.alpha);
           chip.style.borderColor = solid(ix.palette[ix.categories[i]]);
           chips.appendChild(chip);
         });
         add(button, facts, chips);
-        button.title = humans + " human sets marked an error";
+        button.title = plural(humans, "human set", "human sets") + " marked an error";
         button.addEventListener("click", () => this.openExample(row[c.id], true));
         li.appendChild(button);
         this.list.appendChild(li);
@@ -371,20 +410,28 @@
         this.page += 1;
         this.renderList();
       });
-      add(this.pager, prev, el("span", "hx-page", "page " + (this.page + 1) + " of " + pages), next);
+      add(this.pager, prev, el("span", "hx-page", "page " + count(this.page + 1) + " of " + count(pages)), next);
     }
 
     // --- one example --------------------------------------------------------------------------
-    chunk(id) {
-      const n = Math.floor(id / this.index.chunk_size);
-      const key = this.index.name + "/" + n;
-      if (!this.chunks.has(key)) {
-        const url = this.base + this.index.name + "/" + this.index.chunks[n];
-        const p = getJSON(url);
-        p.catch(() => this.chunks.delete(key));
-        this.chunks.set(key, p);
+    cached(cache, file) {
+      const key = this.index.name + "/" + file;
+      if (!cache.has(key)) {
+        const p = getJSON(this.base + key);
+        p.catch(() => cache.delete(key));
+        cache.set(key, p);
       }
-      return this.chunks.get(key);
+      return cache.get(key);
+    }
+
+    chunk(id) {
+      return this.cached(this.chunks, this.index.chunks[Math.floor(id / this.index.chunk_size)]);
+    }
+
+    async source(number) {
+      if (number === null || number === undefined) return null;
+      const file = await this.cached(this.sources, this.index.sources[Math.floor(number / this.index.source_chunk)]);
+      return file.sources[number % this.index.source_chunk];
     }
 
     closeExample(push) {
@@ -397,14 +444,18 @@
     async openExample(id, push) {
       const row = this.rows[id];
       if (!row) return;
-      let chunk;
+      let chunk, source;
       try {
-        chunk = await this.chunk(id);
+        [chunk, source] = await Promise.all([this.chunk(id), this.source(row[this.col.source])]);
       } catch (err) {
         this.fail(err);
         return;
       }
-      const example = chunk.examples.find((e) => e.id === id);
+      const example = unpack(
+        chunk.examples.find((e) => e.id === id),
+        this.index.categories
+      );
+      example.source = source;
       this.openId = id;
       this.renderExample(row, example);
       this.browse.hidden = true;
@@ -432,10 +483,10 @@
       const stats = el("p", "hx-stats");
       add(
         stats,
-        "Human error votes: " + this.anyVotes(row) + " of " + row[c.raters] + " sets (",
-        ix.categories.map((cat, i) => cat + " " + row[c.votes][i]).join(", "),
+        "Human error votes: " + count(this.anyVotes(row)) + " of " + plural(row[c.raters], "set", "sets") + " (",
+        ix.categories.map((cat, i) => cat + " " + count(row[c.votes][i])).join(", "),
         "). Span F1 between human sets: hard " + fmt(row[c.f1], 2) + ", soft " + fmt(row[c.f1_soft], 2) +
-          " (mean of " + row[c.pairs] + " pair" + (row[c.pairs] === 1 ? "" : "s") + ")."
+          " (mean of " + plural(row[c.pairs], "pair", "pairs") + ")."
       );
       d.appendChild(stats);
 
@@ -474,7 +525,13 @@
       ]) {
         if (!records.length) continue;
         const section = el("section", "hx-rows");
-        add(section, el("h3", null, title + " (" + records.length + ")"));
+        // a set counts once however many records it has here (a crowd worker may annotate a text twice)
+        const sets = new Set(records.map((r) => r.who)).size;
+        const counted =
+          sets === records.length
+            ? count(sets)
+            : plural(sets, "set", "sets") + ", " + plural(records.length, "record", "records");
+        add(section, el("h3", null, title + " (" + counted + ")"));
         for (const record of records) section.appendChild(this.renderRecord(example.text, record));
         d.appendChild(section);
       }
@@ -493,7 +550,7 @@
       if (record.impression !== null && record.impression !== undefined)
         add(head, el("span", "hx-badge", "impression " + record.impression + "/7"));
       if (record.no_errors === true) add(head, el("span", "hx-badge", "ticked “no errors”"));
-      add(head, el("span", "hx-badge", record.spans.length + " span" + (record.spans.length === 1 ? "" : "s")));
+      add(head, el("span", "hx-badge", plural(record.spans.length, "span", "spans")));
       box.appendChild(head);
       // the text is repeated only for a record that marked something (a clean record says so)
       if (text !== null && record.spans.length) box.appendChild(this.highlighted(text, record.spans));

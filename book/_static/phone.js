@@ -18,3 +18,48 @@ document.addEventListener("click", (event) => {
     if (typeof button.blur === "function") button.blur();
   }
 });
+
+// Wide tables (issue 29): the leading label columns of a scrolling table (the first, or as many as
+// its data-labels says) stay in view together. Each label cell is marked .hcs-label and placed at
+// the summed width of the label columns before it, again whenever the table changes size (a
+// dropdown opened, the screen turned); a scroll box scrolled away from its start is marked
+// .hcs-scrolled, so that the last label column casts its shadow over the values scrolled under it.
+(() => {
+  const CARDS = window.matchMedia("(max-width: 700px)");
+
+  function place(table) {
+    const n = Math.max(1, parseInt(table.dataset.labels || "1", 10) || 1);
+    const rows = [...table.rows];
+    const cards = table.classList.contains("hcs-cards") && CARDS.matches;
+    let left = 0;
+    for (let k = 0; k < n; k++) {
+      const column = rows.map((r) => r.cells[k]).filter(Boolean);
+      for (const cell of column) {
+        cell.classList.toggle("hcs-label", !cards);
+        cell.classList.toggle("hcs-label-last", !cards && k === n - 1);
+        cell.style.left = cards ? "" : `${left}px`;
+      }
+      const head = column[0];
+      left += head ? head.getBoundingClientRect().width : 0;
+    }
+  }
+
+  function shade(box) {
+    box.classList.toggle("hcs-scrolled", box.scrollLeft > 1);
+  }
+
+  function init() {
+    const resize = "ResizeObserver" in window ? new ResizeObserver((es) => es.forEach((e) => place(e.target))) : null;
+    for (const table of document.querySelectorAll(".hcs-scroll > table.hcs-table")) {
+      place(table);
+      if (resize) resize.observe(table);
+      const box = table.parentElement;
+      box.addEventListener("scroll", () => shade(box), { passive: true });
+      shade(box);
+    }
+    CARDS.addEventListener("change", () => document.querySelectorAll(".hcs-scroll > table.hcs-table").forEach(place));
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

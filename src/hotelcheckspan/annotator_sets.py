@@ -26,6 +26,47 @@ PAPER_NAMES = {
 }
 
 
+# every other name a campaign goes by (its folder, Table 6's row names) -> its one display name
+DISPLAY_NAMES = {
+    **{folder: name for folder, name in PAPER_NAMES.items() if folder != name},
+    "Gemma3": "gemma-3",
+    "GPT-4o": "gpt-4o",
+    "O3-Mini": "o3-mini",
+}
+_ALIAS = re.compile(
+    r"(?<![\w-])(" + "|".join(map(re.escape, sorted(DISPLAY_NAMES, key=len, reverse=True))) + r")(?![\w-])"
+)
+
+
+def display_name(text: str) -> str:
+    """A campaign's one name for readers wherever it appears in ``text``: the paper's Table 3 row
+    name ("gpt-4o (LS)" for the folder ``gpt-4o-ls``, "o3-mini" for Table 6's "O3-Mini"), so a
+    campaign is never called two things on one site. Other text is returned unchanged."""
+    return _ALIAS.sub(lambda m: DISPLAY_NAMES[m.group(1)], text) if isinstance(text, str) else text
+
+
+def paper_order(names) -> list:
+    """``names`` (campaigns, their display names or human sets) in the paper's order: human sets
+    first as Tables 4-6 list them (St. 1A, St. 1B, St. 2A, St. 2B), then the paper's LLM campaigns
+    in Table 3's order, then any other in the order given."""
+    names = list(names)
+    llm = list(PAPER_NAMES)
+    llm_display = list(PAPER_NAMES.values())
+
+    def key(item):
+        i, name = item
+        text = str(name)
+        human = re.fullmatch(r"(?:St\. (\d+)([A-Z])|stage(\d+)(?:/([A-Z0-9]+))?)", text)
+        if human:
+            return (0, human.group(0).replace("stage", "St. "), i)
+        for order in (llm, llm_display):
+            if text in order:
+                return (1, order.index(text), i)
+        return (2, 0, i)
+
+    return [name for _, name in sorted(enumerate(names), key=key)]
+
+
 def parse_group(text: str) -> int:
     """A group as a user writes it: a letter (A = 0, B = 1, ...) or a group number."""
     text = text.strip()

@@ -34,11 +34,13 @@ import pandas as pd
 import statsmodels.formula.api as smf
 import yaml
 from scipy.stats import chi2_contingency, fisher_exact
+from scipy.stats.contingency import association
 from sklearn.cluster import KMeans
 from sklearn.decomposition import PCA
 from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.metrics import adjusted_rand_score, silhouette_score
 from statsmodels.stats.contingency_tables import StratifiedTable, Table2x2
+from statsmodels.stats.proportion import proportion_confint
 
 from .. import paths
 from ..corpora import KEY, Corpus
@@ -50,6 +52,24 @@ SEEDS = range(10)  # seeds of the stability check
 K_RANGE = range(2, 31)
 CLAIM_LEXICON = paths.DATA_ROOT / "claim_lexicon.yaml"
 CLAIMS = ("soft", "concrete")
+# The clusters Section 6.4's "proximity-related expressions" names by its own examples: "near the city
+# center" (Central Location), "short walk" (Walking Distance), "close to attractions" (Proximity)
+LOCATION_GROUPS = ("Proximity", "Central Location", "Walking Distance")
+# The Table 7 group of the clusters a claim family of data/claim_lexicon.yaml names (a cluster the labels
+# file does not name is called after its commonest family): as data/cluster_labels.yaml names such clusters
+FAMILY_GROUPS = {
+    "proximity": "Proximity",
+    "convenience": "Access Convenience",
+    "views": "Scenic Quality",
+    "experience": "Experience/Atmosphere",
+    "subjective quality": "Subjective Quality",
+    "rooms": "Facility Description",
+    "amenities": "Amenity Availability",
+    "services": "Amenity Availability",
+    "dining": "Dining/Food",
+    "business": "Business Facility",
+}
+MAP_GRID = 2000  # cells per axis the 2-D map's coordinates are snapped to (see map_2d)
 
 
 def load_model():
@@ -70,22 +90,47 @@ def load_model():
     return SentenceTransformer(str(get_model_path()), device="cpu")
 
 
+# How a text is encoded, part of its cache key: alone, in a batch of one, on one thread. In a batch, texts are padded
+# to the longest one, and the padded shapes change the order of the floating-point sums: the same
+# text then gets other last bits (up to ~2e-7) depending on which texts share its batch, so a cache
+# filled in several runs held other vectors than one filled at once, and chapter 06's map changed.
+ENCODING = "one text per batch, one thread"
+
+
 def _key(text: str) -> str:
-    return hashlib.sha256(f"{MODEL_NAME}\n{text}".encode()).hexdigest()
+    return hashlib.sha256(f"{MODEL_NAME}\n{ENCODING}\n{text}".encode()).hexdigest()
+
+
+def encode_alone(model, texts: list[str]) -> np.ndarray:
+    """Unit-length float32 embeddings of ``texts``, each encoded on its own (a batch of one) on one
+    torch thread, so a text's vector depends on the text alone: not on which texts were embedded
+    with it, nor on how many threads the machine gives torch (for one short text, threads split the
+    sums of the matrix products, and two threads gave other last bits than one)."""
+    import torch  # imported with the model (see load_model)
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        vectors = [model.encode([t], normalize_embeddings=True, show_progress_bar=False)[0] for t in texts]
+    finally:
+        torch.set_num_threads(threads)
+    return np.stack(vectors).astype(np.float32) if vectors else np.zeros((0, 384), np.float32)
 
 
 def embed(texts: list[str], cache_dir: Path | None = None, model=None) -> np.ndarray:
     """Unit-length embeddings of ``texts`` (one row each), cached on disk by model and text.
 
-    Only texts missing from the cache are embedded (and the model only loaded if any are).
+    Only texts missing from the cache are embedded (and the model only loaded if any are), each
+    on its own (:func:`encode_alone`), so a warm cache, a cold one and one filled over several
+    runs hold the same bytes.
     """
     cache = (cache_dir or paths.cache_dir()) / "embeddings-all-MiniLM-L6-v2.npz"
     stored: dict[str, np.ndarray] = dict(np.load(cache)) if cache.exists() else {}
     missing = sorted({t for t in texts if _key(t) not in stored})
     if missing:
         model = model or load_model()
-        vectors = model.encode(missing, batch_size=64, normalize_embeddings=True, show_progress_bar=False)
-        stored.update({_key(t): v.astype(np.float32) for t, v in zip(missing, vectors)})
+        vectors = encode_alone(model, missing)
+        stored.update({_key(t): v for t, v in zip(missing, vectors)})
         cache.parent.mkdir(parents=True, exist_ok=True)
         tmp = cache.with_name(cache.stem + ".tmp.npz")
         np.savez(tmp, **stored)
@@ -323,9 +368,26 @@ def compare_k(
     return pd.DataFrame(rows)
 
 
-def map_2d(X: np.ndarray) -> np.ndarray:
-    """A 2-D map of the embeddings (PCA: deterministic and faithful to global distances)."""
-    return PCA(n_components=2, random_state=SEED).fit_transform(X)
+def map_2d(X: np.ndarray, grid: int = MAP_GRID) -> np.ndarray:
+    """A 2-D map of the embeddings (PCA: faithful to global distances), for a figure whose PNG must
+    be the same bytes on every run.
+
+    The embeddings' last bits depend on the CPU and thread count that computed them, and a shift of
+    one bit moves a dot by a fraction of a pixel, which changes the PNG. So the PCA is the exact one
+    (LAPACK's SVD in float64, not the randomized solver sklearn picks for this shape), each axis gets
+    the sign that makes its largest loading positive, and the coordinates are snapped to multiples
+    of a power of two near 1/``grid`` of their range (a cell well below a displayed pixel; anchored
+    at zero and exact in binary, so a jitter of ~1e-8 moves a dot only when it sits that close to a
+    cell's edge)."""
+    X = np.asarray(X, dtype=np.float64)
+    if len(X) < 2:
+        return np.zeros((len(X), 2))
+    pca = PCA(n_components=2, svd_solver="full").fit(X)
+    flip = np.sign(pca.components_[np.arange(2), np.abs(pca.components_).argmax(axis=1)])
+    xy = (X - pca.mean_) @ (pca.components_ * flip[:, None]).T
+    span = np.ptp(xy, axis=0)
+    step = np.exp2(np.floor(np.log2(np.where(span > 0, span, 1.0) / grid)))
+    return np.round(xy / step) * step
 
 
 def by_type(spans: pd.DataFrame, labels: np.ndarray) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -333,7 +395,9 @@ def by_type(spans: pd.DataFrame, labels: np.ndarray) -> tuple[pd.DataFrame, pd.D
 
     The test is one row: ``chi-square, degrees of freedom, p-value, cells,
     cells expected below 5``; with many small expected counts the chi-square approximation is
-    unreliable, so that count is reported."""
+    unreliable, so that count is reported. ``Cramér's V`` (scipy's ``association``: 0 for
+    independence, 1 when the cluster fixes the type) says how strong the association is, which
+    the p-value does not."""
     table = pd.crosstab(pd.Series(labels, name="cluster"), spans["type"].reset_index(drop=True).rename("type"))
     chi2, p, dof, expected = chi2_contingency(table.to_numpy())
     return table, pd.DataFrame(
@@ -342,10 +406,83 @@ def by_type(spans: pd.DataFrame, labels: np.ndarray) -> tuple[pd.DataFrame, pd.D
                 "chi-square": float(chi2),
                 "degrees of freedom": int(dof),
                 "p-value": float(p),
+                "Cramér's V": float(association(table.to_numpy(), method="cramer")),
                 "cells": int(expected.size),
                 "cells expected below 5": int((expected < 5).sum()),
             }
         ]
+    )
+
+
+def group_of(name: str) -> str:
+    """A cluster's name without its parenthesised detail ("Proximity (var.)" -> "Proximity"): the
+    paper's Table 7 and ``data/cluster_labels.yaml`` name variants of one kind of claim that way. A
+    name made from a claim family ("Business (facilities, conference)") takes that family's Table 7
+    group (:data:`FAMILY_GROUPS`: "Business Facility")."""
+    base = re.sub(r"\s*\(.*\)\s*$", "", str(name)).strip()
+    return FAMILY_GROUPS.get(base.lower(), base)
+
+
+def location_share(
+    overview_frame: pd.DataFrame, groups=LOCATION_GROUPS, level: float = 0.95, method: str = "wilson"
+) -> pd.DataFrame:
+    """Share (%) of the clustered spans that fall in clusters of the given name groups
+    (:func:`group_of`), with a ``level`` binomial interval (statsmodels ``proportion_confint``).
+
+    One row per group and one for all of them (``group`` "all of them"). Columns: ``group,
+    clusters, spans, share, low, high`` (share, low, high in %). The interval treats spans as
+    independent draws, which clusters fitted to the same spans are not: it is a floor on the
+    uncertainty, not the whole of it (the chapter's seed check shows the rest)."""
+    f = overview_frame.assign(group=overview_frame["label"].map(group_of))
+    total = int(f["size"].sum())
+    rows = []
+    for name, part in [*((g, f[f["group"] == g]) for g in groups), ("all of them", f[f["group"].isin(groups)])]:
+        n = int(part["size"].sum())
+        low, high = proportion_confint(n, total, alpha=1 - level, method=method) if total else (np.nan, np.nan)
+        rows.append(
+            {
+                "group": name,
+                "clusters": int(len(part)),
+                "spans": n,
+                "share": 100 * n / total if total else np.nan,
+                "low": 100 * float(low),
+                "high": 100 * float(high),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def type_residuals(spans: pd.DataFrame, labels: np.ndarray, overview_frame: pd.DataFrame) -> pd.DataFrame:
+    """Which cluster groups go with which error type: per name group (:func:`group_of`) and type,
+    the count, the count expected under independence, and the adjusted standardized residual
+    (Haberman: (observed - expected) / sqrt(expected (1 - row share) (1 - column share)), about
+    standard normal under independence; above 1.96 the type is over-represented in the group at
+    the 5% level, cell by cell, without correction for the many cells).
+
+    Columns: ``group, type, spans, expected, residual``; rows by group size, then type."""
+    name = overview_frame.set_index("cluster")["label"].map(group_of)
+    group = pd.Series(np.asarray(labels)).map(name).rename("group")
+    table = pd.crosstab(group, spans["type"].reset_index(drop=True).rename("type"))
+    observed = table.to_numpy(dtype=float)
+    n = observed.sum()
+    rows, cols = observed.sum(axis=1, keepdims=True), observed.sum(axis=0, keepdims=True)
+    expected = rows @ cols / n
+    residual = (observed - expected) / np.sqrt(expected * (1 - rows / n) * (1 - cols / n))
+    out = pd.DataFrame(
+        {
+            "group": np.repeat(table.index.to_numpy(), table.shape[1]),
+            "type": np.tile(table.columns.to_numpy(), table.shape[0]),
+            "spans": observed.ravel().astype(int),
+            "expected": expected.ravel(),
+            "residual": residual.ravel(),
+        }
+    )
+    size = out.groupby("group")["spans"].transform("sum")
+    return (
+        out.assign(_size=size)
+        .sort_values(["_size", "group", "type"], ascending=[False, True, True])
+        .drop(columns="_size")
+        .reset_index(drop=True)
     )
 
 

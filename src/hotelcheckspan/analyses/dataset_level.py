@@ -15,6 +15,7 @@ import pandas as pd
 from ..annotator_sets import AnnotatorSet, judges
 from ..categories import CATEGORIES
 from ..corpora import KEY, Corpus
+from ..reference import provenance
 
 
 def restrict(corpus: Corpus, examples: pd.DataFrame | None) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -272,13 +273,26 @@ def section61(effects: pd.DataFrame, figures: dict, minority: dict | None = None
     ``data/paper_figures.yaml``, or the number Table 4's totals give), ``ours``, ``decimals``."""
     s1, s2 = effects.set_index("stage").loc["stage1"], effects.set_index("stage").loc["stage2"]
     t4 = {name: row["total"] for name, row in figures["table4_dataset_level_stage2_subset"].items()}
+    key = "table4_dataset_level_stage2_subset/{}/total".format
+
+    def from_table4(value, *names):  # a number of the paper's Table 4 totals: derived from them
+        return provenance.derived(value, [key(n) for n in names], "from Table 4's totals")
+
     volume = 100 * ((s2["spans A"] + s2["spans B"]) / (s1["spans A"] + s1["spans B"]) - 1)
     text = "dataset_level_text/"
     rows = [
         ("group B marks more (%), stage 1", text + "group_b_more_annotations_pct", s1["B more (%)"]),
-        ("the same, from Table 4's totals", 100 * (t4["St. 1B"] / t4["St. 1A"] - 1), s1["B more (%)"]),
+        (
+            "the same, stage 1, from Table 4's totals",
+            from_table4(100 * (t4["St. 1B"] / t4["St. 1A"] - 1), "St. 1A", "St. 1B"),
+            s1["B more (%)"],
+        ),
         ("group B marks more (%), stage 2", text + "group_b_more_annotations_pct", s2["B more (%)"]),
-        ("the same, from Table 4's totals", 100 * (t4["St. 2B"] / t4["St. 2A"] - 1), s2["B more (%)"]),
+        (
+            "the same, stage 2, from Table 4's totals",
+            from_table4(100 * (t4["St. 2B"] / t4["St. 2A"] - 1), "St. 2A", "St. 2B"),
+            s2["B more (%)"],
+        ),
         *(
             [
                 (
@@ -292,12 +306,18 @@ def section61(effects: pd.DataFrame, figures: dict, minority: dict | None = None
         ),
         ("stage 2 vs stage 1 volume (%)", text + "stage2_vs_stage1_volume_change_pct", volume),
         (
-            "the same, from Table 4's totals",
-            100 * ((t4["St. 2A"] + t4["St. 2B"]) / (t4["St. 1A"] + t4["St. 1B"]) - 1),
+            "the same volume, from Table 4's totals",
+            from_table4(
+                100 * ((t4["St. 2A"] + t4["St. 2B"]) / (t4["St. 1A"] + t4["St. 1B"]) - 1),
+                "St. 1A",
+                "St. 1B",
+                "St. 2A",
+                "St. 2B",
+            ),
             volume,
         ),
-        (
-            "stage 2 vs stage 1 agreement (points)",
+        (  # the difference of the unrounded shares: it may differ by 0.1 from that of the shares as shown
+            "stage 2 vs stage 1 agreement (points, from the unrounded shares)",
             text + "stage2_vs_stage1_intergroup_agreement_points",
             s2["agreement on any error (%)"] - s1["agreement on any error (%)"],
         ),
@@ -305,4 +325,146 @@ def section61(effects: pd.DataFrame, figures: dict, minority: dict | None = None
     return pd.DataFrame(
         [{"measure": m, "figure": f, "ours": float(o), "decimals": 1} for m, f, o in rows],
         columns=["measure", "figure", "ours", "decimals"],
+    )
+
+
+# --- Appendix B's "no significant difference" between groups A and B, tested ---------------------
+
+
+def group_counts(corpus: Corpus, stage: str, examples: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Per example of ``stage`` (on ``examples``, default the stage-2 examples): the spans group A
+    and group B marked. Columns: the example key, ``A``, ``B`` (one record per group and example,
+    so a count is one annotator's)."""
+    records, _ = restrict(corpus, stage2_examples(corpus) if examples is None else examples)
+    rec = records[records["campaign"] == stage]
+    wide = rec.pivot_table(index=KEY, columns="annotator_group", values="n_spans", aggfunc="sum").dropna()
+    return pd.DataFrame({"A": wide[0].astype(int), "B": wide[1].astype(int)}).reset_index()
+
+
+def type_contingency(counts: dict[str, dict[str, int]], categories=CATEGORIES) -> pd.DataFrame:
+    """A groups x types table of span counts (``{group: {type: count}}``, as Table 4's rows are
+    written in ``paper_figures.yaml``): the input of :func:`type_test`."""
+    return pd.DataFrame({t: [int(counts[g][t]) for g in counts] for t in categories}, index=list(counts))
+
+
+def type_test(table: pd.DataFrame) -> dict:
+    """Pearson's chi-square test (scipy, no continuity correction) that two groups share one
+    distribution of error types: ``statistic, df, p, n`` (types neither group used left out; NaN
+    where fewer than two types remain or a group has no span). It treats spans as independent draws,
+    which they are not (the same examples, several spans per record), so a small p overstates
+    the evidence and a large one is no proof of equality."""
+    from scipy.stats import chi2_contingency
+
+    counts = table.to_numpy()
+    counts = counts[:, counts.sum(axis=0) > 0]  # a type neither group used says nothing
+    n = int(counts.sum())
+    if counts.shape[1] < 2 or (counts.sum(axis=1) == 0).any():  # one type, or a group without spans
+        return {"statistic": float("nan"), "df": None, "p": float("nan"), "n": n}
+    res = chi2_contingency(counts, correction=False)
+    return {"statistic": float(res.statistic), "df": int(res.dof), "p": float(res.pvalue), "n": n}
+
+
+def rate_test(a: int, b: int) -> dict:
+    """Whether two span totals on the same examples differ beyond Poisson noise: given ``a + b``
+    spans, B's share is binomial with p = 1/2 under equal rates (the conditional test for two
+    Poisson counts, scipy's exact binomial test). ``statistic`` is B's share. Counts spread wider
+    than Poisson (annotators differ) make its p too small."""
+    from scipy.stats import binomtest
+
+    res = binomtest(int(b), int(a) + int(b), 0.5)
+    return {"statistic": float(b / (a + b)), "df": None, "p": float(res.pvalue), "n": int(a) + int(b)}
+
+
+def group_tests(corpus: Corpus, examples: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Appendix B's claim that the checkbox wording (groups A and B) made no significant
+    difference, tested per stage on ``examples`` (default: the stage-2 examples):
+
+    - ``Wilcoxon signed-rank``: per example, B's span count minus A's (scipy; ties dropped,
+      Wilcoxon's rule); ``statistic`` is the mean difference per example;
+    - ``sign test``: the examples where B marked more against those where A did (exact binomial);
+      ``statistic`` is the share where B marked more, among the untied;
+    - ``chi-square, types``: A's and B's spans over the error types (:func:`type_test`).
+
+    Columns: ``stage, test, n`` (untied examples, examples or spans), ``statistic, df, p``."""
+    from scipy.stats import binomtest, wilcoxon
+
+    rows = []
+    _, spans = restrict(corpus, stage2_examples(corpus) if examples is None else examples)
+    for stage in ("stage1", "stage2"):
+        counts = group_counts(corpus, stage, examples)
+        if counts.empty:
+            continue
+        diff = counts["B"] - counts["A"]
+        untied = diff[diff != 0]
+        more_b = int((untied > 0).sum())
+        w = wilcoxon(counts["B"], counts["A"], zero_method="wilcox") if len(untied) else None
+        s = binomtest(more_b, len(untied), 0.5) if len(untied) else None
+        sp = spans[spans["campaign"] == stage]
+        by = (
+            sp.groupby(["annotator_group", "type"])
+            .size()
+            .unstack(fill_value=0)
+            .reindex(columns=CATEGORIES, fill_value=0)
+        )
+        chi = type_test(by.rename(index={0: "A", 1: "B"}))
+        rows += [
+            {
+                "stage": stage,
+                "test": "Wilcoxon signed-rank",
+                "n": len(untied),
+                "statistic": float(diff.mean()),
+                "df": None,
+                "p": float(w.pvalue) if w is not None else float("nan"),
+            },
+            {
+                "stage": stage,
+                "test": "sign test",
+                "n": len(untied),
+                "statistic": more_b / len(untied) if len(untied) else float("nan"),
+                "df": None,
+                "p": float(s.pvalue) if s is not None else float("nan"),
+            },
+            {"stage": stage, "test": "chi-square, types", **chi},
+        ]
+    return pd.DataFrame(rows, columns=["stage", "test", "n", "statistic", "df", "p"])
+
+
+def paper_group_tests(figures: dict) -> pd.DataFrame:
+    """The same question on the paper's own Table 4 (its A and B rows on the 245 stage-2
+    examples), with what the table allows: per stage, a chi-square of A's against B's type
+    counts (:func:`type_test`) and the Poisson rate test of their totals (:func:`rate_test`);
+    per-example counts, which a paired test needs, are not in the paper.
+    Columns: ``stage, test, n, statistic, df, p``."""
+    t4 = figures["table4_dataset_level_stage2_subset"]
+    rows = []
+    for stage, (a, b) in {"stage1": ("St. 1A", "St. 1B"), "stage2": ("St. 2A", "St. 2B")}.items():
+        rows.append({"stage": stage, "test": "rate test, totals", **rate_test(t4[a]["total"], t4[b]["total"])})
+        rows.append(
+            {"stage": stage, "test": "chi-square, types", **type_test(type_contingency({"A": t4[a], "B": t4[b]}))}
+        )
+    return pd.DataFrame(rows, columns=["stage", "test", "n", "statistic", "df", "p"])
+
+
+def qualification(figures: dict, level: float = 0.95) -> pd.DataFrame:
+    """Section 4.3's qualification task as the paper reports it: candidates, how many qualified,
+    the pass rate with its Wilson interval (statsmodels), the pass rule. The interval treats the
+    candidates as a sample of the annotators Prolific's filters would let in; it says how precisely
+    forty candidates pin that rate down, nothing about whether the task picked the right ones.
+    Columns: ``candidates, qualified, rate, rate_low, rate_high, rule``."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    s2 = figures["campaigns"]["stage2"]
+    n, k = int(s2["candidates"]), int(s2["qualified"])
+    low, high = proportion_confint(k, n, alpha=1 - level, method="wilson")
+    return pd.DataFrame(
+        [
+            {
+                "candidates": n,
+                "qualified": k,
+                "rate": k / n,
+                "rate_low": float(low),
+                "rate_high": float(high),
+                "rule": s2["qualification_pass"],
+            }
+        ]
     )

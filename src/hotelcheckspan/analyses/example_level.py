@@ -219,13 +219,30 @@ def alignment_ci(
     """Bootstrap intervals (examples resampled, seeded) for agreement, bacc, kappa, recall_error.
 
     Each replicate only changes the confusion counts, so replicates are computed from counts.
-    Columns: ``label, measure, estimate, low, high``.
+    BACC is undefined in a replicate that lacks majority errors or error-free examples; ``undefined``
+    is that share of replicates (bacc rows only), and where it exceeds one tail of the interval
+    ((1 - level) / 2) the bounds are NaN: the interval does not exist.
+    Columns: ``label, measure, estimate, low, high, undefined``.
     """
     cells = _cells(_paired(majority_frame, model_marks), _rows(majority_frame))
     weights = resampling.weights(len(cells), n_boot, np.random.default_rng(seed))
-    reps = _from_counts(np.einsum("bn,nrc->brc", weights, cells))
+    counts = np.einsum("bn,nrc->brc", weights, cells)
+    reps = _from_counts(counts)
+    # a resample without a majority error (or without a clean example) has no balanced accuracy:
+    # the mean of two recalls needs both classes; scoring it by the one recall left would put a
+    # model that never marks at 1 (its specificity) in every such resample
+    tp, fn, fp, tn = np.moveaxis(counts, -1, 0)
+    undefined = ((tp + fn) == 0) | ((fp + tn) == 0)
+    reps["bacc"] = np.where(undefined, np.nan, reps["bacc"])
     estimate = alignment(majority_frame, model_marks).set_index("label")
-    return _intervals(estimate, {m: reps[m] for m in reps}, level)
+    out = _intervals(estimate, {m: reps[m] for m in reps}, level)
+    share = dict(zip(estimate.index, undefined.mean(axis=0)))
+    out["undefined"] = np.where(out["measure"] == "bacc", out["label"].map(share), np.nan)
+    # percentiles of the defined resamples alone would condition on the class being drawn: where
+    # more resamples than one tail's share lack it, there is no interval
+    unstable = (out["measure"] == "bacc") & (out["undefined"] > (1 - level) / 2)
+    out.loc[unstable, ["low", "high"]] = np.nan
+    return out
 
 
 def _intervals(estimate: pd.DataFrame, reps: dict[str, np.ndarray], level: float) -> pd.DataFrame:
@@ -367,9 +384,10 @@ def models_vs_majority(
 
     Columns: ``model, label, examples, majority_errors, model_errors`` and, for ``agreement``,
     ``bacc``, ``kappa`` and ``recall_error``, the estimate with ``<measure>_low/_high``
-    (bootstrap), and ``recall_exact_low/_high``: the exact (Clopper-Pearson) binomial interval
-    of the recall given the majority's errors, which stays honest when there are only one or a
-    few of them (a bootstrap of one error example collapses to a point).
+    (bootstrap; BACC's bounds NaN where too many resamples leave it undefined, their share in
+    ``bacc_undefined``: see :func:`alignment_ci`), and ``recall_exact_low/_high``: the exact
+    (Clopper-Pearson) binomial interval of the recall given the majority's errors, which stays
+    honest when there are only one or a few of them (a bootstrap of one error example collapses to a point).
     """
     maj = majority(votes(marks(corpus, raters, examples)), min_agree)
     frames = []
@@ -379,6 +397,7 @@ def models_vs_majority(
         ci = alignment_ci(maj, model_marks, n_boot=n_boot, seed=seed + i)
         wide = ci.pivot(index="label", columns="measure", values=["low", "high"])
         wide.columns = [f"{m}_{b}" for b, m in wide.columns]
+        wide["bacc_undefined"] = ci[ci["measure"] == "bacc"].set_index("label")["undefined"]
         frames.append(base.merge(wide.reset_index(), on="label").assign(model=model))
     out = pd.concat(frames, ignore_index=True)
     hits = (out["recall_error"].fillna(0) * out["majority_errors"]).round().astype(int)  # no errors: no hits
@@ -395,11 +414,14 @@ def recall_interval(hits, n, level: float = 0.95) -> tuple[np.ndarray, np.ndarra
 
 
 def with_interval(estimate, low, high, digits: int = 2) -> list[str]:
-    """ "0.64 [0.52, 0.75]" strings; a dash where the estimate is undefined."""
+    """ "0.64 [0.52, 0.75]" strings; a dash where the estimate is undefined, "0.50 [–]" where
+    the estimate exists but its interval does not."""
     out = []
     for e, lo, hi in zip(estimate, low, high):
         if pd.isna(e):
             out.append("–")
+        elif pd.isna(lo) or pd.isna(hi):
+            out.append(f"{e:.{digits}f} [–]")
         else:
             out.append(f"{e:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]")
     return out
@@ -409,7 +431,8 @@ def alignment_summary(table: pd.DataFrame, labels=ALIGNMENT_ROWS, digits: int = 
     """A reader's table of :func:`models_vs_majority`: per model and label, the number of clear
     examples and of majority errors (the sample behind recall and the error half of BACC), then
     recall (exact interval), balanced accuracy and raw agreement (bootstrap intervals) as
-    "0.64 [0.52, 0.75]" strings."""
+    "0.64 [0.52, 0.75]" strings; "[–]" where an interval does not exist (:func:`undefined_intervals`
+    says why)."""
     t = table[table["label"].isin(labels)]
     return pd.DataFrame(
         {
@@ -442,3 +465,92 @@ def reliability_summary(ci: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
         part = wide.xs(measure, level="measure").loc[labels]
         out[f"{name} [95% CI]"] = with_interval(part["estimate"], part["low"], part["high"], digits)
     return pd.DataFrame(out)
+
+
+def undefined_intervals(table: pd.DataFrame) -> pd.DataFrame:
+    """The rows of :func:`models_vs_majority` whose BACC has no interval, and why: the share of
+    resamples without a majority error (or without an error-free example) of the type, where
+    balanced accuracy is undefined. Columns: ``model, label, majority_errors, undefined``."""
+    t = table[table["bacc"].notna() & (table["bacc_low"].isna() | table["bacc_high"].isna())]
+    return t[["model", "label", "majority_errors", "bacc_undefined"]].rename(columns={"bacc_undefined": "undefined"})
+
+
+# --- Section 7: does example-level agreement mask span-level disagreement? ----------------------
+
+MASKING_THRESHOLD = 0.5  # "low" pairwise span F1: below one half, fewer than half the marked characters shared
+
+
+def masking(
+    corpus: Corpus,
+    raters=HUMAN_SETS,
+    examples: pd.DataFrame | None = None,
+    match: str = "soft",
+    metric: str = "char",
+    convention: str = "either",
+) -> pd.DataFrame:
+    """Per example: how many raters voted "error" of any type (``votes``), and how far the raters
+    that marked agree on *where*: the span F1 (:func:`hotelcheckspan.metrics.span_f1.per_example`,
+    ``match`` soft ignores the type, hard requires it) of every pair of those raters on the
+    example, averaged. Character F1 is symmetric, so each unordered pair counts once.
+
+    Columns: the example key, ``votes``, ``pairs`` (pairs of marking raters), ``mean_f1`` (NaN
+    with fewer than two), ``min_f1``, ``max_f1``."""
+    from itertools import combinations
+
+    from ..annotator_sets import parse_all
+    from ..metrics import span_f1
+
+    sets = parse_all(raters)
+    m = marks(corpus, sets, examples)
+    wide = m.pivot_table(index=KEY, columns="rater", values=ANY, aggfunc="any").dropna().astype(bool)
+    keys = wide.reset_index()[KEY]
+    spans = {s.name: s.select(corpus)[1] for s in sets}
+    scores = {}
+    for a, b in combinations([s.name for s in sets], 2):
+        counts = span_f1.per_example(spans[a], spans[b], keys, match=match, convention=convention, metric=metric)
+        _, _, f = span_f1.prf(*(counts[c].to_numpy(float) for c in span_f1.COUNT_COLUMNS[:4]))
+        both = (wide[a] & wide[b]).to_numpy()
+        scores[(a, b)] = pd.Series(np.where(both, f, np.nan), index=pd.MultiIndex.from_frame(counts[KEY]))
+    table = pd.DataFrame(scores).reindex(wide.index)
+    out = keys.copy()
+    out.columns.name = None
+    out["votes"] = wide.sum(axis=1).to_numpy().astype(int)
+    out["pairs"] = table.notna().sum(axis=1).to_numpy().astype(int)
+    out["mean_f1"] = table.mean(axis=1).to_numpy()
+    out["min_f1"] = table.min(axis=1).to_numpy()
+    out["max_f1"] = table.max(axis=1).to_numpy()
+    return out
+
+
+def masking_summary(frame: pd.DataFrame, threshold: float = MASKING_THRESHOLD) -> pd.DataFrame:
+    """:func:`masking` per number of error votes (two or more, where a pair exists): examples,
+    median and quartiles (q1, q3) of the mean pairwise span F1, and how many examples fall below
+    ``threshold``. Columns: ``error_votes, examples, median_f1, q1_f1, q3_f1, below_threshold,
+    below_threshold_pct``."""
+    rows = []
+    for v, g in frame[frame["votes"] >= 2].groupby("votes"):
+        f1 = g["mean_f1"]
+        below = int((f1 < threshold).sum())
+        rows.append(
+            {
+                "error_votes": int(v),
+                "examples": len(g),
+                "median_f1": float(f1.median()),
+                "q1_f1": float(f1.quantile(0.25)),
+                "q3_f1": float(f1.quantile(0.75)),
+                "below_threshold": below,
+                "below_threshold_pct": 100 * below / len(g),
+            }
+        )
+    return pd.DataFrame(
+        rows,
+        columns=["error_votes", "examples", "median_f1", "q1_f1", "q3_f1", "below_threshold", "below_threshold_pct"],
+    )
+
+
+def masking_table(frames: dict[str, pd.DataFrame], threshold: float = MASKING_THRESHOLD) -> pd.DataFrame:
+    """:func:`masking_summary` of several match modes (``{"soft": masking(...), "hard": ...}``)
+    in one frame, with a ``match`` column first."""
+    return pd.concat([masking_summary(f, threshold).assign(match=m) for m, f in frames.items()], ignore_index=True)[
+        ["match", "error_votes", "examples", "median_f1", "q1_f1", "q3_f1", "below_threshold", "below_threshold_pct"]
+    ]

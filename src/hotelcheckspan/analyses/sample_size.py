@@ -28,6 +28,11 @@ counts become one score per *system* (an LLM campaign, or "human-human"). The fu
     statsmodels' power tools.
 ``examples_needed(corpus, a, b)``
     the planning question for two judges of one's own corpus.
+``needs_at_paper_gaps(tables, sizes)``
+    the examples a fresh test set needs at the paper's own Table 6 gaps (this corpus' spread of
+    the difference, centred on the paper's gap), beside this corpus' own gaps.
+``paper_impression_effects()``, ``analytic_power(effects, sizes)``
+    Section 6.5's effects as the paper's figures imply them, and statsmodels' power at them.
 """
 
 from __future__ import annotations
@@ -751,6 +756,12 @@ def first_power(curve: pd.DataFrame, column: str, power: float = 0.8) -> pd.Data
 # --- the planning question ----------------------------------------------------------------------
 
 
+def planning_sizes(n_examples: int) -> np.ndarray:
+    """The planning grid of :func:`examples_needed`: about 40 sizes, evenly spaced on a log scale
+    from 10 to :data:`MAX_FACTOR` times the corpus."""
+    return np.unique(np.geomspace(10, MAX_FACTOR * n_examples, 40).astype(int))
+
+
 def examples_needed(
     corpus: Corpus,
     judge_a,
@@ -790,7 +801,7 @@ def examples_needed(
     else:
         raise ValueError(f"measure must be 'span F1', 'bacc' or 'agreement', not {measure!r}")
     if sizes is None:
-        sizes = np.unique(np.geomspace(10, MAX_FACTOR * table.n_examples, 40).astype(int))
+        sizes = planning_sizes(table.n_examples)
     curve = stability(table, sizes, n_resamples, seed, replace=True)
     best = smallest_stable(curve, threshold).iloc[0]
     unc = stable_n_uncertainty(table, sizes, True, n_outer, n_inner, seed + 1, threshold).iloc[0]
@@ -870,3 +881,245 @@ def readable_plan(plan: Mapping) -> pd.DataFrame:
 def describe_n(value: float, max_n: int) -> str:
     """An n for readers: the integer, or "> max_n" where the grid never reached the threshold."""
     return f"> {max_n:,}" if not np.isfinite(value) else f"{int(value):,}"
+
+
+# --- the paper's own effects --------------------------------------------------------------------
+#
+# The stand-in's gaps between LLM campaigns are simulated, so a statement about the paper's
+# comparisons cannot rest on them. The functions below take the gap from the paper's figures and
+# only the spread of a test set's difference from the corpus at hand: the resampled difference
+# is moved so that it is centred on the paper's gap (a location shift), and the question "from how
+# many examples is the order reproduced?" is asked of that.
+
+PAPER_F1 = {"span F1 (soft)": "F1_S", "span F1 (hard)": "F1_H"}  # our measure -> Table 6's column
+PAPER_HALF_UNIT = 0.005  # Table 6 prints F1 at two decimals: a printed figure is within this of the value
+OWN_GAP, PAPER_GAP = "this corpus' gap", "the paper's gap"
+
+
+def paper_table6_scores(figures: Mapping | None = None) -> pd.DataFrame:
+    """Table 6's human-LLM span F1, one row per campaign and measure: ``measure, system, score``.
+    A row "Human - LLM (GPT-4o)" is the campaign of the model's default prompt (``gpt-4o``); the
+    paper's row may pool both prompts (``data/comparisons.yaml``)."""
+    from ..annotator_sets import display_name
+    from ..reference import paper
+
+    table6 = (paper.figures() if figures is None else figures)["table6_span_level"]
+    rows = []
+    for row, values in table6.items():
+        if not row.startswith("Human - LLM ("):
+            continue
+        system = display_name(row.removeprefix("Human - LLM (").removesuffix(")"))
+        rows += [{"measure": m, "system": system, "score": float(values[col])} for m, col in PAPER_F1.items()]
+    return pd.DataFrame(rows, columns=["measure", "system", "score"])
+
+
+def paper_gaps(figures: Mapping | None = None) -> pd.DataFrame:
+    """Every pair of Table 6's LLMs per measure, the paper's better first: ``measure, better,
+    worse, score_better, score_worse, gap, gap_low, gap_high`` (the gap at the printed figures,
+    and its range over their rounding: each figure within :data:`PAPER_HALF_UNIT`)."""
+    scores = paper_table6_scores(figures)
+    rows = []
+    for measure, g in scores.groupby("measure", sort=False):
+        for (_, a), (_, b) in combinations(g.iterrows(), 2):
+            a, b = (a, b) if a["score"] >= b["score"] else (b, a)
+            gap = round(a["score"] - b["score"], 6)
+            rows.append(
+                {
+                    "measure": measure,
+                    "better": a["system"],
+                    "worse": b["system"],
+                    "score_better": a["score"],
+                    "score_worse": b["score"],
+                    "gap": gap,
+                    "gap_low": max(gap - 2 * PAPER_HALF_UNIT, 0.0),
+                    "gap_high": gap + 2 * PAPER_HALF_UNIT,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def stability_at_gaps(
+    table: ScoreTable, gaps: pd.DataFrame, sizes, n_resamples: int = 1000, seed: int = 0, level: float = 0.95
+) -> pd.DataFrame:
+    """How often a fresh test set of n examples (drawn with replacement) orders a pair as a
+    given gap says, with this corpus' spread of the difference: the resampled difference less the
+    full set's, plus ``gap``. At a pair's own full-set gap this is :func:`stability` with
+    ``replace=True`` and the same seed (the same test sets).
+
+    ``gaps``: columns ``better, worse, gap`` (``gap`` > 0: ``better`` ahead; 0 or less: never
+    ordered) and ``label`` (which gap it is). Columns: ``measure, better, worse, pair, label,
+    difference`` (the gap), ``n, design, same_order, low, high`` (Wilson interval of the Monte
+    Carlo error), so :func:`smallest_stable` reads it as it reads :func:`stability`.
+    """
+    sizes = _check_sizes(table.n_examples, sizes, True)
+    weights = _weights(table.n_examples, sizes, n_resamples, np.random.default_rng(seed), True)
+    scores, full = table.resampled(weights), table.full()
+    index = {s: k for k, s in enumerate(table.systems)}
+    rows = []
+    for _, g in gaps.iterrows():
+        i, j = index[g["better"]], index[g["worse"]]
+        moved = scores[:, i] - scores[:, j] - (full[i] - full[j]) + g["gap"]
+        same = np.where(np.isfinite(moved), moved > 0, False) & (g["gap"] > 0)
+        hits = same.reshape(len(sizes), n_resamples).sum(axis=1)
+        for s, n in enumerate(sizes):
+            low, high = proportion_confint(int(hits[s]), n_resamples, alpha=1 - level, method="wilson")
+            rows.append(
+                {
+                    "measure": table.measure,
+                    "better": g["better"],
+                    "worse": g["worse"],
+                    "pair": f"{g['better']} > {g['worse']}",
+                    "label": g.get("label", ""),
+                    "difference": float(g["gap"]),
+                    "n": n,
+                    "design": f"with replacement, {g.get('label', '')}",
+                    "same_order": hits[s] / n_resamples,
+                    "low": float(low),
+                    "high": float(high),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def difference_sd(table: ScoreTable, better: str, worse: str, n_resamples: int = 2000, seed: int = 0) -> float:
+    """The per-example standard deviation of a pair's difference: the bootstrap SD of the
+    difference on test sets of the corpus' size times the square root of that size."""
+    n = table.n_examples
+    scores = table.resampled(bootstrap_weights(n, n, n_resamples, np.random.default_rng(seed)))
+    i, j = table.systems.index(better), table.systems.index(worse)
+    return float(np.nanstd(scores[:, i] - scores[:, j], ddof=1) * np.sqrt(n))
+
+
+def normal_n(sd: float, gap: float, threshold: float = THRESHOLD) -> float:
+    """Examples for a difference of mean ``gap`` and per-example SD ``sd`` to be positive with
+    probability ``threshold`` (normal approximation: gap sqrt(n) / sd = z_threshold)."""
+    if gap <= 0:
+        return float("inf")
+    return float(np.ceil((stats.norm.ppf(threshold) * sd / gap) ** 2))
+
+
+def needs_at_paper_gaps(
+    tables, sizes, n_resamples: int = 1000, seed: int = 0, threshold: float = THRESHOLD, figures=None
+) -> pd.DataFrame:
+    """Per measure of Table 6 (soft and hard span F1) and pair of the paper's LLMs: the examples a
+    fresh test set needs to order the pair in ``threshold`` of draws, at this corpus' own gap and
+    at the paper's (with the range over the paper's rounding), both with this corpus' spread of
+    the difference and on the same test sets; beside them the normal approximation at the paper's gap.
+
+    ``tables``: score tables (:func:`judges_f1_table`) holding the paper's campaigns. Columns:
+    ``measure, pair`` (the paper's better first), ``paper_gap, paper_gap_low, paper_gap_high,
+    gap`` (this corpus', signed in the paper's orientation), ``n_own`` (at |gap|, oriented as this
+    corpus orders the pair), ``n_paper`` (at the paper's gap), ``n_paper_low, n_paper_high`` (at
+    the widest and narrowest gap the rounding allows), ``n_normal``, ``sd`` (per-example SD of the
+    difference), ``max_n``; ``inf`` beyond the grid.
+    """
+    gaps = paper_gaps(figures)
+    rows = []
+    for table in _as_list(tables):
+        part = gaps[(gaps["measure"] == table.measure) & gaps["better"].isin(table.systems)]
+        part = part[part["worse"].isin(table.systems)]
+        if part.empty:
+            continue
+        full = dict(zip(table.systems, table.full()))
+        wanted = []
+        for k, g in part.reset_index(drop=True).iterrows():
+            own = full[g["better"]] - full[g["worse"]]
+            first, second = (g["better"], g["worse"]) if own >= 0 else (g["worse"], g["better"])
+            wanted += [
+                {"key": k, "label": OWN_GAP, "better": first, "worse": second, "gap": abs(own)},
+                {"key": k, "label": PAPER_GAP, "better": g["better"], "worse": g["worse"], "gap": g["gap"]},
+                {"key": k, "label": "low", "better": g["better"], "worse": g["worse"], "gap": g["gap_high"]},
+                {"key": k, "label": "high", "better": g["better"], "worse": g["worse"], "gap": g["gap_low"]},
+            ]
+        wanted = pd.DataFrame(wanted)
+        curve = stability_at_gaps(table, wanted, sizes, n_resamples, seed)
+        curve["key"] = np.repeat(wanted["key"].to_numpy(), len(curve) // len(wanted))
+        found = {
+            (key, label): _first_stable(c["n"].to_numpy(), c["same_order"].to_numpy(), threshold)
+            for (key, label), c in curve.groupby(["key", "label"], sort=False)
+        }
+        for k, g in part.reset_index(drop=True).iterrows():
+            sd = difference_sd(table, g["better"], g["worse"], seed=seed)
+            rows.append(
+                {
+                    "measure": table.measure,
+                    "pair": f"{g['better']} > {g['worse']}",
+                    "paper_gap": g["gap"],
+                    "paper_gap_low": g["gap_low"],
+                    "paper_gap_high": g["gap_high"],
+                    "gap": float(full[g["better"]] - full[g["worse"]]),
+                    "n_own": found[(k, OWN_GAP)],
+                    "n_paper": found[(k, PAPER_GAP)],
+                    "n_paper_low": found[(k, "low")],
+                    "n_paper_high": found[(k, "high")],
+                    "n_normal": normal_n(sd, g["gap"], threshold),
+                    "sd": sd,
+                    "max_n": int(max(sizes)),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def readable_gaps(needs: pd.DataFrame) -> pd.DataFrame:
+    """:func:`needs_at_paper_gaps` for readers: the two gaps and the examples each needs."""
+    m = needs["max_n"]
+    return pd.DataFrame(
+        {
+            "measure": needs["measure"],
+            "pair (paper's better first)": needs["pair"],
+            "paper's gap": needs["paper_gap"].round(2),
+            "n at the paper's gap (over its rounding)": [
+                f"{describe_n(v, x)} ({describe_n(lo, x)} to {describe_n(hi, x)})"
+                for v, lo, hi, x in zip(needs["n_paper"], needs["n_paper_low"], needs["n_paper_high"], m)
+            ],
+            "normal approximation": [describe_n(v, x) for v, x in zip(needs["n_normal"], m)],
+            "this corpus' gap": needs["gap"].round(3),
+            "n at this corpus' gap": [describe_n(v, x) for v, x in zip(needs["n_own"], m)],
+        }
+    )
+
+
+def paper_impression_effects(figures: Mapping | None = None) -> dict:
+    """Section 6.5's effects as the paper's own figures imply them
+    (:func:`hotelcheckspan.reference.checks.implied`): Cohen's d from its t = 11.9 and its group
+    sizes (``d`` with ``d_low``/``d_high`` over the rounding), the share of records without an
+    error, its r, its records, and the records statsmodels needs for 80% power at these effects
+    (``t_records``, ``r_records``, each with ``_low``/``_high``)."""
+    from ..reference import checks, paper
+
+    f = paper.figures() if figures is None else figures
+    rows = checks.implied(f).set_index("id")
+    records = int(f["dataset"]["human_records"])
+    d, none = rows.loc["cohens_d"], rows.loc["human_records_without_error"]
+    t_need, r_need = rows.loc["records_for_power_t"], rows.loc["records_for_power_r"]
+    return {
+        "d": float(d["value"]),
+        "d_low": float(d["low"]),
+        "d_high": float(d["high"]),
+        "share_no_error": float(none["value"]) / records,
+        "r": float(f["impressions"]["r_error_count_vs_impression"]),
+        "records": records,
+        "t_records": float(t_need["value"]),
+        "t_records_low": float(t_need["low"]),
+        "t_records_high": float(t_need["high"]),
+        "r_records": float(r_need["value"]),
+        "r_records_low": float(r_need["low"]),
+        "r_records_high": float(r_need["high"]),
+    }
+
+
+def analytic_power(effects: Mapping, sizes, alpha: float = 0.05) -> pd.DataFrame:
+    """statsmodels' power of the two impression tests at n records for given effects (``d``,
+    ``share_no_error``, ``r``: :func:`impression_effects` or :func:`paper_impression_effects`):
+    ``TTestIndPower`` with the records split by the share without an error, ``NormalIndPower`` on
+    Fisher's z of r with n - 3. Columns: ``test, n, power``."""
+    d, share, r = effects["d"], effects["share_no_error"], effects["r"]
+    rows = []
+    for n in sorted({int(n) for n in sizes}):
+        t = TTestIndPower().power(effect_size=d, nobs1=n * share, alpha=alpha, ratio=(1 - share) / share)
+        z = NormalIndPower().power(effect_size=np.arctanh(abs(r)), nobs1=max(n - 3, 1), alpha=alpha, ratio=0)
+        rows += [
+            {"test": "t-test (errors vs none)", "n": n, "power": float(t)},
+            {"test": "correlation (error count)", "n": n, "power": float(z)},
+        ]
+    return pd.DataFrame(rows)

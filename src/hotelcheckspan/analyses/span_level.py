@@ -18,7 +18,7 @@ import yaml
 from scipy import sparse
 
 from .. import paths
-from ..annotator_sets import NOT_IN_PAPER, AnnotatorSet, judges, parse_all
+from ..annotator_sets import HUMAN_SETS, NOT_IN_PAPER, AnnotatorSet, judges, parse_all
 from ..corpora import KEY
 from ..metrics import resampling, span_f1
 from ..metrics.span_f1 import COUNT_COLUMNS, per_example, prf, scores
@@ -506,3 +506,183 @@ def annotator_pairs(corpus, comparisons: list[dict] | None = None) -> pd.DataFra
                 }
         rows.append({"comparison": comp["name"], "set pairs": n_sets, "annotator pairs": len(found)})
     return pd.DataFrame(rows)
+
+
+# --- what labels cost, and which prompts a row pools (Section 6.3 read against Table 6) ------------
+
+
+def label_gain(pairs: pd.DataFrame) -> pd.DataFrame:
+    """F1 with labels (hard: types must match) and without (soft: any type) per pair of
+    :func:`pairwise`, and what ignoring labels gains, averaged over each comparison's pairs as
+    Table 6 averages them. Section 6.3 reads the soft-hard gap (its "ΔF1") as disagreement about
+    labels and 1 - soft F1 as disagreement about where the error is.
+
+    Columns: ``comparison, pairs, f1 (labels), f1 (no labels), gain, placement loss`` (1 - soft F1).
+    """
+    wide = pairs[pairs["examples"] > 0].pivot_table(
+        index=["comparison", "ref", "hyp"], columns="match", values="f1", sort=False
+    )
+    wide["gain"] = wide["soft"] - wide["hard"]
+    out = wide.groupby(level="comparison", sort=False).agg(
+        pairs=("gain", "size"), hard=("hard", "mean"), soft=("soft", "mean"), gain=("gain", "mean")
+    )
+    out["placement loss"] = 1 - out["soft"]
+    return out.reset_index().rename(columns={"hard": "f1 (labels)", "soft": "f1 (no labels)"})
+
+
+POOLED = "pooled (the book's row)"  # the hypothesis column of by_prompt for a row's pairs all together
+
+
+def by_prompt(pairs: pd.DataFrame, models=None) -> pd.DataFrame:
+    """Each Table 6 row that pools several hypothesis campaigns (gpt-4o with gpt-4o (LS): one model,
+    two prompts) beside each campaign alone: mean F1 over the row's pairs, and over the pairs of
+    each hypothesis set alone. Pooling the prompts is the book's reading; the paper's Table 6 has
+    one row per model and does not say how it combined them.
+
+    ``models`` (campaign names) keeps the rows whose hypotheses are all among them (the model rows;
+    ``judges(corpus)``), so a row pooling two human sets is left out. Columns: ``comparison,
+    hypothesis`` (POOLED, the book's row, else the set's spec), ``pairs, hard, soft`` (mean F1)."""
+    compared = pairs[pairs["examples"] > 0]
+    rows = []
+    for comp, grp in compared.groupby("comparison", sort=False):
+        hyps = list(dict.fromkeys(grp["hyp"]))
+        if len(hyps) < 2 or (models is not None and not set(hyps) <= set(models)):
+            continue
+        for hyp, sel in [(POOLED, grp)] + [(h, grp[grp["hyp"] == h]) for h in hyps]:
+            f1 = sel.groupby("match")["f1"].mean()
+            rows.append(
+                {
+                    "comparison": comp,
+                    "hypothesis": hyp,
+                    "pairs": int(sel["match"].value_counts().max()),
+                    "hard": float(f1.get("hard", np.nan)),
+                    "soft": float(f1.get("soft", np.nan)),
+                }
+            )
+    return pd.DataFrame(rows, columns=["comparison", "hypothesis", "pairs", "hard", "soft"])
+
+
+# --- the Misleading / Not Checkable boundary (Section 4.1): types of overlapping spans --------------
+
+
+def overlapping_types(corpus, sets=None, examples: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Every pair of overlapping spans from two different annotator sets on the same example, with
+    both spans' types: for each pair of ``sets`` (default the four human sets, in the order given),
+    each span of the first and each span of the second that share at least one character
+    (``start < other end`` both ways) are one row. ``examples`` (a frame of example keys)
+    restricts the examples. A span overlapping two spans of the other set gives two rows.
+
+    Columns: the example key, ``first, second`` (set specs), ``first_type, second_type``."""
+    sets = parse_all(sets) if sets is not None else HUMAN_SETS
+    spans = corpus.spans[[*KEY, "campaign", "annotator_group", "start", "end", "type"]]
+    if examples is not None:
+        spans = spans.merge(examples[KEY].drop_duplicates(), on=KEY)
+    cols = [*KEY, "first", "second", "first_type", "second_type"]
+    frames = []
+    for i, a in enumerate(sets):
+        sa = a.filter(spans)[[*KEY, "start", "end", "type"]]
+        for b in sets[i + 1 :]:
+            sb = b.filter(spans)[[*KEY, "start", "end", "type"]]
+            both = sa.merge(sb, on=KEY, suffixes=("_a", "_b"))
+            both = both[(both["start_a"] < both["end_b"]) & (both["start_b"] < both["end_a"])]
+            frames.append(
+                both.assign(first=a.spec, second=b.spec).rename(
+                    columns={"type_a": "first_type", "type_b": "second_type"}
+                )[cols]
+            )
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=cols)
+
+
+def type_confusion(overlaps: pd.DataFrame, categories) -> pd.DataFrame:
+    """The type-confusion matrix of :func:`overlapping_types`: overlapping span pairs counted by
+    the first set's type (rows) and the second's (columns), every category present.
+
+    Columns: ``type`` (the first set's) and one per category."""
+    table = pd.crosstab(
+        pd.Categorical(overlaps["first_type"], categories=list(categories)),
+        pd.Categorical(overlaps["second_type"], categories=list(categories)),
+        dropna=False,
+    )
+    table = table.reindex(index=list(categories), columns=list(categories), fill_value=0)
+    table.index.name, table.columns.name = "type", None
+    return table.reset_index()
+
+
+def type_pairs(overlaps: pd.DataFrame, categories) -> pd.DataFrame:
+    """Unordered type pairs of overlapping spans (which set is first does not matter): count, share
+    of all overlapping pairs, share among the pairs whose types differ, and the share chance would
+    give, both spans' types drawn independently from the types' pooled shares in ``overlaps``.
+
+    Columns: ``types`` ("Misleading / Not Checkable"), ``same, count, share, expected share,
+    share of disagreements, expected share of disagreements``."""
+    cats = list(categories)
+    n = len(overlaps)
+    pooled = pd.concat([overlaps["first_type"], overlaps["second_type"]]).value_counts().reindex(cats, fill_value=0)
+    p = pooled / pooled.sum() if pooled.sum() else pooled.astype(float)
+    rank = {c: i for i, c in enumerate(cats)}
+    key = [tuple(sorted((a, b), key=rank.get)) for a, b in zip(overlaps["first_type"], overlaps["second_type"])]
+    found = pd.Series(key, dtype=object).value_counts()
+    rows = []
+    for i, a in enumerate(cats):
+        for b in cats[i:]:
+            expected = p[a] * p[b] * (1 if a == b else 2)
+            rows.append(
+                {
+                    "types": a if a == b else f"{a} / {b}",
+                    "same": a == b,
+                    "count": int(found.get((a, b), 0)),
+                    "expected share": float(expected),
+                }
+            )
+    out = pd.DataFrame(rows)
+    out["share"] = out["count"] / n if n else np.nan
+    differ = ~out["same"]
+    n_diff = out.loc[differ, "count"].sum()
+    exp_diff = out.loc[differ, "expected share"].sum()
+    out["share of disagreements"] = np.where(differ, out["count"] / n_diff if n_diff else np.nan, np.nan)
+    out["expected share of disagreements"] = np.where(
+        differ, out["expected share"] / exp_diff if exp_diff else np.nan, np.nan
+    )
+    return out[
+        [
+            "types",
+            "same",
+            "count",
+            "share",
+            "expected share",
+            "share of disagreements",
+            "expected share of disagreements",
+        ]
+    ]
+
+
+def type_kappa(overlaps: pd.DataFrame) -> float:
+    """Cohen's kappa of the two types over the overlapping span pairs (scikit-learn): agreement on
+    the label where two sets marked the same place, beyond what each side's type shares give."""
+    from sklearn.metrics import cohen_kappa_score
+
+    if overlaps.empty:
+        return float("nan")
+    return float(cohen_kappa_score(overlaps["first_type"], overlaps["second_type"]))
+
+
+def label_gain_versus(gain: pd.DataFrame, figures: dict) -> pd.DataFrame:
+    """:func:`label_gain` beside the paper's Table 6: its implied gain (F1_S - F1_H of the row) and
+    placement loss (1 - F1_S). Columns: ``comparison, f1 (labels), f1 (no labels), gain, paper gain,
+    placement loss, paper placement loss`` (the paper's are missing for a row it does not have)."""
+    t6 = figures["table6_span_level"]
+    out = gain.drop(columns="pairs").copy()
+    row = [t6.get(c) for c in out["comparison"]]
+    out.insert(4, "paper gain", [r["F1_S"] - r["F1_H"] if r else np.nan for r in row])
+    out["paper placement loss"] = [1 - r["F1_S"] if r else np.nan for r in row]
+    return out
+
+
+def by_prompt_versus(prompts: pd.DataFrame, figures: dict) -> pd.DataFrame:
+    """:func:`by_prompt` with the paper's Table 6 row (one per model) beside every option:
+    columns ``paper hard, paper soft`` added (F1_H, F1_S)."""
+    t6 = figures["table6_span_level"]
+    out = prompts.copy()
+    out["paper hard"] = [t6.get(c, {}).get("F1_H", np.nan) for c in out["comparison"]]
+    out["paper soft"] = [t6.get(c, {}).get("F1_S", np.nan) for c in out["comparison"]]
+    return out

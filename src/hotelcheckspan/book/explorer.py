@@ -6,24 +6,34 @@ disagree most. :func:`build` writes one corpus into a folder the page fetches fr
 
 ``index.json``
     the corpus (``name, label, simulated, categories``, ``palette``: category -> colour from
-    :func:`hotelcheckspan.categories.palette`, ``alpha``: the highlight opacity the page uses),
-    ``who`` (every annotator set and judge: ``name, spec, kind, campaign, group``), ``chunk_size``
-    and ``chunks`` (file names), and one small row per example (``columns`` names the fields of
-    each list in ``rows``): ``id`` (position, which chunk holds it: ``id // chunk_size``), the key
-    (``dataset, split, setup_id, example_idx``), ``aspect``, ``text_length`` (characters; None
-    without a text), ``snippet`` (the text's first characters), ``votes`` (per category of
+    :func:`hotelcheckspan.book.report.highlight_palette`, every two told apart at ``alpha``, the
+    highlight opacity), ``who`` (every annotator set and judge: ``name, spec, kind, campaign,
+    group``), ``chunk_size`` and ``chunks`` (file names), ``sources`` (file names: each distinct
+    source once, ``source_chunk`` to a file), and one small row per example (``columns`` names the
+    fields of each list in ``rows``): ``id`` (position, which chunk holds it: ``id // chunk_size``),
+    the key (``dataset, split, setup_id, example_idx``), ``aspect``, ``text_length`` (characters;
+    None without a text), ``snippet`` (the text's first characters), ``source`` (the number of its
+    source, in file ``source // source_chunk``; None without one), ``votes`` (per category of
     ``categories`` and "Any", how many human annotator sets marked an error of that type, as
     :func:`hotelcheckspan.analyses.example_level.votes` counts them), ``raters`` (human sets with
     a record), ``f1`` and ``f1_soft`` (mean span F1 over the pairs of human sets on the example,
-    hard and soft; None where no pair is defined), ``pairs`` (pairs defined), ``sets`` (``who``
-    indices with a record) and ``marked`` (``[who, mask]``: bit i of mask set when that set or
-    judge marked category i).
+    hard and soft, to :data:`DECIMALS`; None where no pair is defined), ``pairs`` (pairs defined),
+    ``sets`` (``who`` indices with a record) and ``marked`` (``[who, mask]``: bit i of mask set
+    when that set or judge marked category i).
 ``chunk-NNNN.json``
-    ``chunk_size`` examples in full: ``id``, ``source`` (the ``description`` column; for a
-    factgenie export, the input as JSON text), ``text`` (``summary``; None for a record whose
-    example has no text) and ``records`` (``who, record_id, annotator, impression, no_errors``
-    and ``spans``: ``start, end, type, text, reason, placed``, in the record's order, with
-    start and end as the loader gives them). The page fetches a chunk when an example of it opens.
+    ``chunk_size`` examples in full: ``id``, ``text`` (``summary``; None for a record whose
+    example has no text) and ``records``, each a list ``[who, record_id, annotator, impression,
+    no_errors, spans]`` in the corpus' order by who, and each span a list ``[start, end, type,
+    reason, placed]`` in the record's order (start and end as the loader gives them; type the
+    index of the category in ``categories``; placed 1, 0 or None), with the span's text as a sixth
+    item only where it is not ``text[start:end]``. Lists, not objects, because the keys repeated
+    on every span weighed more than the spans.
+``source-NNNN.json``
+    ``{"sources": [...]}``: the distinct sources (the ``description`` column; for a factgenie
+    export, the input as JSON text), each once: the d2t test split's four systems write from the
+    same inputs, so its examples share a quarter as many sources.
+
+The page fetches a chunk, and the file of its source, when an example of it opens.
 
 Text is written as it is (JSON escapes nothing of HTML); the page inserts every string with
 ``textContent``. A pair of human sets scores an example with the book's Table 6 definition
@@ -50,16 +60,18 @@ import pandas as pd
 
 from .. import paths
 from ..analyses.span_level import BOOK_CONVENTION, BOOK_METRIC
-from ..annotator_sets import AnnotatorSet
-from ..categories import ANY, palette
+from ..annotator_sets import AnnotatorSet, display_name, group_labels, paper_order
+from ..categories import ANY
 from ..corpora import KEY, Corpus
 from ..corpora import load as load_corpus
 from ..metrics import span_f1
+from .report import ALPHA, highlight_palette
 
-FORMAT = 1
+FORMAT = 2
 CHUNK_SIZE = 50
+SOURCE_CHUNK = 20  # distinct sources per source file
 SNIPPET = 90  # characters of the text shown in the list of examples
-ALPHA = 0.4  # opacity of a highlight's background (its underline is the full colour)
+DECIMALS = 3  # of the pairwise F1 in the index (the page shows two)
 INDEX = "index.json"
 MANIFEST = "corpora.json"
 COLUMNS = [
@@ -68,6 +80,7 @@ COLUMNS = [
     "aspect",
     "text_length",
     "snippet",
+    "source",
     "votes",
     "raters",
     "f1",
@@ -85,23 +98,36 @@ def annotator_sets(corpus: Corpus) -> pd.DataFrame:
     """Every annotator set and judge of ``corpus``: one row per human (campaign, group) and per
     model campaign (its groups pooled), humans first, in the corpus' order.
 
-    Columns: ``who`` (0, 1, ...), ``name`` (as the paper's tables write it), ``spec``, ``kind``,
+    Columns: ``who`` (0, 1, ...), ``name`` (as the paper's tables write it: "St. 1A",
+    "gpt-4o (LS)"; a campaign's groups all as letters or all as numbers), ``spec``, ``kind``,
     ``campaign``, ``group`` (None for a judge, or a human record without a group)."""
     rec = corpus.records
     rows = []
     for kind in ("human", "model"):
         mine = rec[rec["kind"] == kind]
-        for campaign in dict.fromkeys(mine["campaign"]):
+        for campaign in paper_order(dict.fromkeys(mine["campaign"])):  # the paper's Table 3 order where it has them
             groups = mine.loc[mine["campaign"] == campaign, "annotator_group"]
             found = sorted(int(g) for g in groups.dropna().unique()) if kind == "human" else []
             if kind == "human" and groups.isna().any():
                 found = [None, *found]
+            numbered = [g for g in found if g is not None]
+            labels = dict(zip(numbered, group_labels(numbered)))
             for group in found or [None]:
                 aset = AnnotatorSet(campaign, group)
-                rows.append({"name": aset.name, "spec": aset.spec, "kind": kind, "campaign": campaign, "group": group})
+                rows.append(
+                    {"name": _name(aset, labels), "spec": aset.spec, "kind": kind, "campaign": campaign, "group": group}
+                )
     out = pd.DataFrame(rows, columns=["name", "spec", "kind", "campaign", "group"]).astype({"group": "Int64"})
     out.insert(0, "who", np.arange(len(out)))
     return out
+
+
+def _name(aset: AnnotatorSet, labels: dict) -> str:
+    """A set's display name; groups of a campaign past Z are all numbered ("iaa/0" ... "iaa/28")."""
+    name = aset.name
+    if aset.group is not None and not name.startswith("St. "):
+        name = f"{aset.campaign}/{labels[aset.group]}"
+    return display_name(name)
 
 
 def _who_of(frame: pd.DataFrame, sets: pd.DataFrame) -> np.ndarray:
@@ -235,15 +261,25 @@ def _marked(corpus: Corpus, examples: pd.DataFrame, sets: pd.DataFrame) -> dict[
 
 
 def _records(corpus: Corpus, examples: pd.DataFrame, sets: pd.DataFrame) -> dict[int, list]:
-    """Per example id, its records (each with its spans), ordered by who then record."""
+    """Per example id, its records as lists (``who, record_id, annotator, impression, no_errors,
+    spans``), ordered by who then record; each span ``[start, end, type, reason, placed]`` and its
+    text where that is not the example's text at its offsets."""
     rec = corpus.records.assign(id=_ids(corpus.records, examples), who=_who_of(corpus.records, sets))
     rec = rec.sort_values(["id", "who", "record_id"], kind="stable")
     sp = corpus.spans.sort_values(["record_id", "order"], kind="stable")
-    columns = ["start", "end", "type", "text", "reason", "placed"]
+    sp = sp.merge(examples[[*KEY, "summary"]], on=KEY, how="left")
+    types = pd.Index(corpus.categories).get_indexer(sp["type"])
+    columns = ["start", "end", "reason", "placed", "text", "summary"]
     values = dict(zip(columns, (_plain(sp[c].astype(object)) for c in columns)))
     by_record: dict[int, list] = {}
     for i, rid in enumerate(sp["record_id"].tolist()):
-        by_record.setdefault(rid, []).append({c: values[c][i] for c in columns})
+        start, end, text, summary = (values[c][i] for c in ("start", "end", "text", "summary"))
+        placed = values["placed"][i]
+        span = [start, end, int(types[i]) if types[i] >= 0 else sp["type"].iat[i], values["reason"][i] or ""]
+        span.append(None if placed is None else int(bool(placed)))
+        if summary is None or start < 0 or summary[start:end] != text:
+            span.append(text)
+        by_record.setdefault(rid, []).append(span)
     out: dict[int, list] = {}
     fields = zip(
         rec["id"].tolist(),
@@ -254,17 +290,21 @@ def _records(corpus: Corpus, examples: pd.DataFrame, sets: pd.DataFrame) -> dict
         _plain(rec["no_errors"].astype(object)),
     )
     for i, who, rid, annotator, impression, no_errors in fields:
-        out.setdefault(i, []).append(
-            {
-                "who": who,
-                "record_id": rid,
-                "annotator": annotator,
-                "impression": impression,
-                "no_errors": no_errors,
-                "spans": by_record.get(rid, []),
-            }
-        )
+        out.setdefault(i, []).append([who, rid, annotator, impression, no_errors, by_record.get(rid, [])])
     return out
+
+
+def _sources(examples: pd.DataFrame) -> tuple[list[str], list]:
+    """(each distinct source once, in first appearance; per example the number of its source)."""
+    distinct: dict[str, int] = {}
+    numbers = []
+    for src in examples["description"]:
+        numbers.append(None if src is None else distinct.setdefault(src, len(distinct)))
+    return list(distinct), numbers
+
+
+def _f1(value: float):
+    return None if np.isnan(value) else round(float(value), DECIMALS)
 
 
 def build(
@@ -272,10 +312,10 @@ def build(
 ) -> dict:
     """Write ``corpus`` as the explorer's JSON into ``out_dir`` (created; files of an earlier
     build there are replaced) and return its sizes: ``name, examples, records, spans, chunks,
-    index_bytes, chunk_bytes`` (a list), ``total_bytes``."""
+    sources, index_bytes, chunk_bytes, source_bytes`` (lists), ``total_bytes``."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob("chunk-*.json"):
+    for old in [*out.glob("chunk-*.json"), *out.glob("source-*.json")]:
         old.unlink()
     examples = example_table(corpus)
     sets = annotator_sets(corpus)
@@ -287,6 +327,7 @@ def build(
     present = pd.DataFrame({"id": _ids(rec, examples), "who": _who_of(rec, sets)}).drop_duplicates()
     present = present.sort_values(["id", "who"]).groupby("id")["who"].agg(list)
     summary = examples["summary"].tolist()
+    sources, source_of = _sources(examples)
     rows = []
     vote_matrix = v[[*cats, ANY]].to_numpy(np.int64).tolist()
     keys = {c: _plain(examples[c].astype(object)) for c in (*KEY, "aspect")}
@@ -299,10 +340,11 @@ def build(
                 keys["aspect"][i],
                 None if text is None else len(text),
                 None if text is None else text[:SNIPPET],
+                source_of[i],
                 vote_matrix[i],
                 int(v["raters"].iat[i]),
-                None if np.isnan(f["f1"].iat[i]) else round(float(f["f1"].iat[i]), 4),
-                None if np.isnan(f["f1_soft"].iat[i]) else round(float(f["f1_soft"].iat[i]), 4),
+                _f1(f["f1"].iat[i]),
+                _f1(f["f1_soft"].iat[i]),
                 int(f["pairs"].iat[i]),
                 present.get(i, []),
                 marked.get(i, []),
@@ -315,23 +357,29 @@ def build(
         payload = {
             "chunk": c,
             "examples": [
-                {"id": int(i), "source": src, "text": txt, "records": records.get(int(i), [])}
-                for i, src, txt in zip(part["id"], part["description"], part["summary"])
+                {"id": int(i), "text": txt, "records": records.get(int(i), [])}
+                for i, txt in zip(part["id"], part["summary"])
             ],
         }
         chunk_names.append(f"chunk-{c:04d}.json")
         chunk_bytes.append(_dump(payload, out / chunk_names[-1]))
+    source_names, source_bytes = [], []
+    for c, first in enumerate(range(0, len(sources), SOURCE_CHUNK)):
+        source_names.append(f"source-{c:04d}.json")
+        source_bytes.append(_dump({"sources": sources[first : first + SOURCE_CHUNK]}, out / source_names[-1]))
     index = {
         "format": FORMAT,
         "name": name,
         "label": label or name,
         "simulated": corpus.simulated,
         "categories": cats,
-        "palette": palette(cats),
+        "palette": highlight_palette(cats),
         "alpha": ALPHA,
         "who": _plain_rows(sets.drop(columns="who")),
         "chunk_size": chunk_size,
         "chunks": chunk_names,
+        "source_chunk": SOURCE_CHUNK,
+        "sources": source_names,
         "columns": COLUMNS,
         "rows": rows,
     }
@@ -342,9 +390,11 @@ def build(
         "records": len(corpus.records),
         "spans": len(corpus.spans),
         "chunks": len(chunk_names),
+        "sources": len(sources),
         "index_bytes": index_bytes,
         "chunk_bytes": chunk_bytes,
-        "total_bytes": index_bytes + sum(chunk_bytes),
+        "source_bytes": source_bytes,
+        "total_bytes": index_bytes + sum(chunk_bytes) + sum(source_bytes),
     }
 
 
@@ -376,10 +426,12 @@ def sources() -> list[dict]:
 
 
 def fingerprint(corpora: list[dict] | None = None) -> str:
-    """A key that changes when a corpus file (its path, size or modification time) or this
-    module changes: what the book's cache of the explorer's data is keyed on."""
+    """A key that changes when a corpus file (its path, size or modification time), this module or
+    the highlight palette's (``report.py``) changes: what the book's cache of the explorer's data
+    is keyed on."""
     digest = hashlib.sha256(f"format {FORMAT}\n".encode())
-    digest.update(Path(__file__).read_bytes())
+    for module in (Path(__file__), Path(__file__).with_name("report.py")):  # the builder and its palette
+        digest.update(module.read_bytes())
     for src in corpora if corpora is not None else sources():
         root = Path(src["path"])
         digest.update(f"{src['name']}\t{src['label']}\t{root.resolve()}\n".encode())
@@ -392,7 +444,8 @@ def fingerprint(corpora: list[dict] | None = None) -> str:
 
 def build_all(out_dir: str | Path, corpora: list[dict] | None = None) -> dict:
     """Write every corpus of :func:`sources` (or ``corpora``) into ``out_dir/<name>/`` and the
-    list of them into ``out_dir/corpora.json`` (``name, label, simulated, examples, index``);
+    list of them into ``out_dir/corpora.json`` (``name, label, simulated, examples, index``, and
+    ``index_bytes, total_bytes``: what the page says a corpus weighs);
     returns ``{name: sizes of build}``. Loading errors raise ``CorpusError`` as :func:`load` does."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -407,6 +460,8 @@ def build_all(out_dir: str | Path, corpora: list[dict] | None = None) -> dict:
                 "simulated": corpus.simulated,
                 "examples": sizes[src["name"]]["examples"],
                 "index": f"{src['name']}/{INDEX}",
+                "index_bytes": sizes[src["name"]]["index_bytes"],
+                "total_bytes": sizes[src["name"]]["total_bytes"],
             }
         )
     _dump({"format": FORMAT, "corpora": listed}, out / MANIFEST)

@@ -98,8 +98,9 @@ class Export:
     """One table or figure of the paper, reproduced.
 
     ``chapter`` is the notebook that shows it; ``shown_by`` the call in that chapter whose cell
-    output is the table (the tests compare the export's numbers with it); ``digits`` the decimals
-    of the table's floats (as the chapter rounds them).
+    output is the table or figure (the tests compare a table's numbers with it; the site links the
+    export's files under that output, book/_ext/exports_links.py); ``digits`` the decimals of the
+    table's floats (as the chapter rounds them).
     """
 
     name: str
@@ -155,6 +156,7 @@ EXPORTS: list[Export] = [
         "Examples by number of annotators voting error, per type (Table 5).",
         lambda i: example_level.vote_table(example_level.votes(example_level.marks(i.corpus, HUMAN_SETS, i.stage2))),
         digits=1,
+        shown_by="example_level.vote_table(",
     ),
     Export(
         "table5_llm_majority",
@@ -198,6 +200,7 @@ EXPORTS: list[Export] = [
         "01_data_composition",
         "Description and summary lengths.",
         lambda i: plots.length_distributions(i.corpus.examples),
+        shown_by="plots.length_distributions(",
     ),
     Export(
         "figure_span_lengths",
@@ -205,6 +208,7 @@ EXPORTS: list[Export] = [
         "01_data_composition",
         "Span lengths, humans and each LLM.",
         lambda i: plots.span_lengths(i.corpus.spans),
+        shown_by="plots.span_lengths(",
     ),
     Export(
         "figure_type_shares",
@@ -212,6 +216,7 @@ EXPORTS: list[Export] = [
         "02_dataset_level_agreement",
         "Error types per campaign (stage-2 examples).",
         lambda i: plots.type_shares(dataset_level.campaign_table(i.corpus, i.stage2, by_group=True)),
+        shown_by="plots.type_shares(",
     ),
     Export(
         "figure_paradox",
@@ -219,6 +224,7 @@ EXPORTS: list[Export] = [
         "03_example_level_agreement",
         "Raw agreement against balanced accuracy per LLM.",
         lambda i: plots.paradox(i.majority_alignment),
+        shown_by="plots.paradox(",
     ),
     Export(
         "figure_pair_spread",
@@ -226,6 +232,7 @@ EXPORTS: list[Export] = [
         "04_span_level_agreement",
         "Per-pair span F1 behind Table 6.",
         lambda i: plots.pair_spread(i.pairs[0], i.reported["table6_span_level"]),
+        shown_by="plots.pair_spread(",
     ),
     Export(
         "figure_silhouette",
@@ -233,6 +240,7 @@ EXPORTS: list[Export] = [
         "06_error_clusters",
         "Silhouette over the number of clusters.",
         lambda i: plots.silhouette(i.curve, i.k, i.reported["clustering"]["k_chosen"]),
+        shown_by="plots.silhouette(",
     ),
     Export(
         "figure_cluster_map",
@@ -240,6 +248,7 @@ EXPORTS: list[Export] = [
         "06_error_clusters",
         "Human error spans in two dimensions, by cluster.",
         _cluster_map,
+        shown_by="plots.cluster_map(",
     ),
     Export(
         "figure_impression_by_count",
@@ -249,6 +258,7 @@ EXPORTS: list[Export] = [
         lambda i: plots.impression_by_count(
             impressions.by_count(i.ratings), {"0": i.reported["impressions"]["mean_no_error"]}
         ),
+        shown_by="plots.impression_by_count(",
     ),
 ]
 

@@ -1,10 +1,12 @@
 """The stand-in's labels in prose: what a chapter says about how its figures entered the simulation,
-derived from the same rule as the tables' "Figure is" column (:mod:`hotelcheckspan.reference.provenance`),
-so a Summary can never call a figure *set* that its table calls *emergent*.
+given by the same rule as the tables' "Figure is" column (:mod:`hotelcheckspan.reference.provenance`),
+so a Summary can never call a figure *set* that its table calls *emergent*: one figure, one label.
 
 :func:`passage` takes a chapter's ``versus`` rows and returns markdown that groups them by label,
-says by how much each missed set figure was missed and why (the provenance file's reason), and what
-was tuned; :func:`kinds` gives the labels alone, for a sentence that names one.
+says by how much each missed set figure was missed and why (the provenance file's reason), what
+each derived figure is a function of, and what was tuned (the file's ``tuned`` text, or the
+constants chosen against the figure and why); :func:`kinds` gives the labels alone, :func:`kind`
+one figure's bare label, for a sentence that names one.
 """
 
 from __future__ import annotations
@@ -15,11 +17,13 @@ from collections.abc import Sequence
 from ..reference import provenance
 from . import tables
 
-ORDER = ("set", "calibrated", "tuned", "emergent")
+# the order a passage lists the labels in (the rule decides in provenance.STATUSES' order)
+ORDER = ("set", "calibrated", "tuned", "derived", "emergent")
 MEANING = {
     "set": "generator inputs, reproduced within their stated tolerance",
     "calibrated": "terms of the calibration loss, with the distance reached",
-    "tuned": "adjusted after looking at them",
+    "tuned": "adjusted after looking at them, or a hand-set constant was chosen against them",
+    "derived": "functions of figures with one of the labels above, with what of",
     "emergent": "none of these: what the simulation gives",
 }
 
@@ -37,14 +41,19 @@ def kinds(rows: Sequence[tuple]) -> dict[str, str]:
 
 
 def kind(key) -> str:
-    """The bare label of one figure key (set, calibrated, tuned, emergent), for a sentence."""
+    """The bare label of one figure key (calibrated, tuned, set, derived, emergent), for a sentence."""
     return provenance.kind(key)
 
 
 def reason(key, field: str = "reason") -> str:
     """What the provenance file says of a figure: its ``reason``, or (``field="tuned"``) what was
-    tuned and when; empty when it says nothing."""
-    return str(provenance.fields(key).get(field, "")).strip()
+    tuned and when (the file's ``tuned`` text, else the ``why`` of each constant chosen against
+    the figure); empty when it says nothing."""
+    said = str(provenance.fields(key).get(field, "")).strip()
+    if field == "tuned" and not said:
+        consts = provenance.constants()
+        said = "; ".join(f"{consts[name]['why']} (`{name}`)" for name in provenance.chosen(key))
+    return said
 
 
 def passage(rows: Sequence[tuple], corpus, lead: str = "On the simulated stand-in") -> str:
@@ -56,11 +65,14 @@ def passage(rows: Sequence[tuple], corpus, lead: str = "On the simulated stand-i
     missed, tuned = [], {}
     for measure, key, ours, decimals in map(_row, rows):
         label = tables.figure_label(key, ours, decimals)
-        base = label.split(",")[0]
+        base = provenance.kind(key)
         if label.startswith("set, missed by"):
             missed.append(f"{measure} ({label.removeprefix('set, ')}: {reason(key)})")
             continue
-        groups[base].append(f"{measure} ({label.split(', ', 1)[1]})" if "," in label else measure)
+        detail = label.removeprefix(base).strip(" ,")  # "off by 0.02", "(total ÷ records)"
+        groups[base].append(
+            f"{measure} {detail}" if detail.startswith("(") else f"{measure} ({detail})" if detail else measure
+        )
         if base == "tuned":
             tuned.setdefault(reason(key, "tuned"), []).append(measure)
     lines = [f"{lead}, by the rule of the data sheet:"]

@@ -6,11 +6,12 @@ import platform
 from html import escape
 from importlib.metadata import PackageNotFoundError, version
 
+import numpy as np
 import pandas as pd
 from IPython.display import HTML
 
-from ..annotator_sets import AnnotatorSet
-from ..categories import color, plot_order
+from ..annotator_sets import AnnotatorSet, display_name
+from ..categories import _OTHER, COLORS, palette
 from ..corpora import KEY, Corpus
 
 SIMULATED_TEXT = (
@@ -19,6 +20,103 @@ SIMULATED_TEXT = (
     "figures were set or calibrated to the paper's, the rest emerge from the simulation; where a "
     'table sets the paper beside this corpus, its "Figure is" column says which.'
 )
+
+
+# --- highlight colours ------------------------------------------------------------------------
+
+ALPHA = 0.4  # opacity of a highlight's background over the page; its underline is the full colour
+MIN_BACKGROUND_DE = 12.0  # CIEDE2000 between two categories' backgrounds at ALPHA over white
+MIN_UNDERLINE_DE = 15.0  # ... and between their full colours (underlines, chips' borders)
+# where a category's own colour is too close to one already given, the first of these far enough
+# from every colour given (Okabe-Ito's, then tab10's others; never a colour HotelCheckSpan gives a category)
+_SPARE = [*_OTHER, "#9467bd", "#17becf", "#bcbd22", "#e377c2", "#7f7f7f", "#2ca02c"]
+
+
+def lab(hex_colour: str, alpha: float = 1.0) -> np.ndarray:
+    """CIELAB (D65) of ``hex_colour`` laid at ``alpha`` over white (sRGB of IEC 61966-2-1)."""
+    rgb = np.array([int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)])
+    rgb = alpha * rgb + (1 - alpha)
+    lin = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    m = np.array(
+        [[0.4124564, 0.3575761, 0.1804375], [0.2126729, 0.7151522, 0.0721750], [0.0193339, 0.1191920, 0.9503041]]
+    )
+    t = (m @ lin) / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(t > (6 / 29) ** 3, np.cbrt(t), t / (3 * (6 / 29) ** 2) + 4 / 29)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+def ciede2000(lab1, lab2) -> float:
+    """The CIEDE2000 colour difference of two CIELAB colours (Sharma, Wu and Dalal 2005; kL = kC = kH = 1):
+    about 1 is just noticeable, 10 and more reads as another colour."""
+    (l1, a1, b1), (l2, a2, b2) = lab1, lab2
+    c_bar = (np.hypot(a1, b1) + np.hypot(a2, b2)) / 2
+    g = 0.5 * (1 - np.sqrt(c_bar**7 / (c_bar**7 + 25.0**7)))
+    a1p, a2p = (1 + g) * a1, (1 + g) * a2
+    c1p, c2p = np.hypot(a1p, b1), np.hypot(a2p, b2)
+    h1p = np.degrees(np.arctan2(b1, a1p)) % 360 if c1p else 0.0
+    h2p = np.degrees(np.arctan2(b2, a2p)) % 360 if c2p else 0.0
+    dl, dc = l2 - l1, c2p - c1p
+    dh = 0.0 if c1p * c2p == 0 else (h2p - h1p + 180) % 360 - 180
+    dhh = 2 * np.sqrt(c1p * c2p) * np.sin(np.radians(dh / 2))
+    l_bar, cp_bar = (l1 + l2) / 2, (c1p + c2p) / 2
+    if c1p * c2p == 0:
+        h_bar = h1p + h2p
+    elif abs(h1p - h2p) <= 180:
+        h_bar = (h1p + h2p) / 2
+    else:
+        h_bar = (h1p + h2p + 360) / 2 if h1p + h2p < 360 else (h1p + h2p - 360) / 2
+    t = (
+        1
+        - 0.17 * np.cos(np.radians(h_bar - 30))
+        + 0.24 * np.cos(np.radians(2 * h_bar))
+        + 0.32 * np.cos(np.radians(3 * h_bar + 6))
+        - 0.20 * np.cos(np.radians(4 * h_bar - 63))
+    )
+    sl = 1 + 0.015 * (l_bar - 50) ** 2 / np.sqrt(20 + (l_bar - 50) ** 2)
+    sc, sh = 1 + 0.045 * cp_bar, 1 + 0.015 * cp_bar * t
+    rt = -2 * np.sqrt(cp_bar**7 / (cp_bar**7 + 25.0**7)) * np.sin(np.radians(60 * np.exp(-(((h_bar - 275) / 25) ** 2))))
+    return float(np.sqrt((dl / sl) ** 2 + (dc / sc) ** 2 + (dhh / sh) ** 2 + rt * (dc / sc) * (dhh / sh)))
+
+
+def colour_distance(a: str, b: str, alpha: float = ALPHA) -> tuple[float, float]:
+    """(CIEDE2000 of the two colours as highlight backgrounds at ``alpha`` over white, CIEDE2000 of
+    the full colours)."""
+    return ciede2000(lab(a, alpha), lab(b, alpha)), ciede2000(lab(a), lab(b))
+
+
+def _distinct(candidate: str, given: list[str]) -> bool:
+    return all(
+        bg >= MIN_BACKGROUND_DE and full >= MIN_UNDERLINE_DE
+        for bg, full in (colour_distance(candidate, g) for g in given)
+    )
+
+
+def highlight_palette(categories: list[str] | None = None) -> dict[str, str]:
+    """Category -> colour for highlighted spans, every two categories told apart at :data:`ALPHA`.
+
+    Each category keeps the book's colour (:func:`hotelcheckspan.categories.palette`; a
+    category spelt as one of HotelCheckSpan's but for case, "Not checkable", takes that one's)
+    unless it is within :data:`MIN_BACKGROUND_DE` (as backgrounds) or :data:`MIN_UNDERLINE_DE`
+    (full) CIEDE2000 of a colour already given; then it takes the first spare colour far enough
+    from all of them. HotelCheckSpan's three keep theirs, so figures and highlights agree."""
+    book = palette(categories)
+    folded = {k.casefold(): v for k, v in COLORS.items()}
+    order = sorted(book, key=lambda c: c.casefold() not in folded)  # the book's own categories first
+    out: dict[str, str] = {}
+    for cat in order:
+        wanted = folded.get(cat.casefold(), book[cat])
+        given = list(out.values())
+        if not _distinct(wanted, given):
+            spare = [c for c in _SPARE if c not in given]
+            fits = [c for c in spare if _distinct(c, given)]
+            wanted = fits[0] if fits else max(spare, key=lambda c: min(colour_distance(c, g)[0] for g in given))
+        out[cat] = wanted
+    return {c: out[c] for c in book}
+
+
+def _rgba(hex_colour: str, alpha: float = ALPHA) -> str:
+    r, g, b = (int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({r},{g},{b},{alpha})"
 
 
 def _warnings_note(corpus: Corpus) -> str:
@@ -69,27 +167,34 @@ def corpus_banner(corpus: Corpus) -> HTML:
     )
 
 
-def _marked(summary: str, spans, categories: list[str] | None = None) -> str:
-    """The summary as HTML with each span in a <mark> coloured by its type (colours from the
-    corpus' ``categories``). Overlapping spans (which the paper's interface forbids) cannot be
-    drawn inline; the row says how many."""
-    out, pos, hidden = [], 0, 0
-    for s in spans.sort_values("start").itertuples():
-        if s.start < pos:
-            hidden += 1
-            continue
-        out.append(escape(summary[pos : s.start]))
-        title = escape(f"{s.type}: {s.reason}" if s.reason else s.type)
-        out.append(
-            f'<mark class="span-{s.type.lower().replace(" ", "-")}" title="{title}" '
-            f'style="background:{color(s.type, categories)}55;border-bottom:2px solid {color(s.type, categories)}">'
-            f"{escape(summary[s.start : s.end])}</mark>"
+def _marked(summary: str, spans: pd.DataFrame, colours: dict[str, str]) -> str:
+    """The summary as HTML with each span in a <mark> coloured by its type and followed by its
+    number, then the numbered list of the spans (type, text, reason), so a reason is read on a
+    phone without hovering. Spans are numbered in text order; one overlapping a span already
+    drawn (the paper's interface forbids it) is listed but not drawn, and its item says so."""
+    out, items, pos = [], [], 0
+    for n, s in enumerate(spans.sort_values(["start", "end"], kind="stable").itertuples(), start=1):
+        colour = colours.get(s.type, "#555555")
+        style = f"background:{_rgba(colour)};border-bottom:2px solid {colour}"
+        drawn = s.start >= pos
+        if drawn:
+            title = escape(f"{s.type}: {s.reason}" if s.reason else s.type)
+            out.append(escape(summary[pos : s.start]))
+            out.append(
+                f'<mark class="span-{s.type.lower().replace(" ", "-")}" title="{title}" style="{style}">'
+                f'{escape(summary[s.start : s.end])}</mark><sup class="span-num">{n}</sup>'
+            )
+            pos = s.end
+        reason = f" {escape(s.reason)}" if s.reason else ""
+        hidden = "" if drawn else " <em>(overlaps a span above, not drawn)</em>"
+        items.append(
+            f'<li value="{n}"><span style="{style};padding:0 .2em">{escape(s.type)}</span> '
+            f"&ldquo;{escape(summary[s.start : s.end])}&rdquo;{hidden}{reason}</li>"
         )
-        pos = s.end
     out.append(escape(summary[pos:]))
-    if hidden:
-        out.append(f" <em>(+{hidden} overlapping span{'s' if hidden > 1 else ''} not drawn)</em>")
-    return "".join(out)
+    # a line break between items, so search and copied text do not run one reason into the next type
+    listed = f'<ol class="span-reasons">{chr(10).join(items)}</ol>' if items else ""
+    return "".join(out) + listed
 
 
 def _placed(spans: pd.DataFrame) -> pd.DataFrame:
@@ -97,28 +202,30 @@ def _placed(spans: pd.DataFrame) -> pd.DataFrame:
 
 
 def highlight(corpus: Corpus, key: dict, sets: list[str], shown: int | None = None) -> HTML:
-    """One summary with every annotator set's spans highlighted, one row per set, colour per type.
+    """One summary with every annotator set's spans highlighted, one row per set, colour per type
+    (:func:`highlight_palette`), each span numbered in the text and listed under it with its type
+    and reason.
 
     ``key`` is the example key (dataset, split, setup_id, example_idx); ``sets`` are annotator
-    sets as in ``data/comparisons.yaml`` ("stage1/A", "gpt-4o"). With ``shown``, only the first
-    ``shown`` sets stand open and the others are collapsed under one summary line, so that a long
-    text marked by many sets does not fill a phone's screen many times over.
+    sets as in ``data/comparisons.yaml`` ("stage1/A", "gpt-4o"), shown by their display names.
+    With ``shown``, only the first ``shown`` sets stand open and the others are collapsed under one
+    summary line, so that a long text marked by many sets does not fill a phone's screen many
+    times over.
     """
     one = pd.DataFrame([key])[KEY]
     row = corpus.examples.merge(one, on=KEY).iloc[0]
+    colours = highlight_palette(corpus.categories)
     rows = []
     for spec in sets:
         annotators = AnnotatorSet.parse(spec)
         _, sp = annotators.require(corpus)
         rows.append(
-            f"<tr><th style='text-align:left;padding-right:1em'>{escape(annotators.spec)}</th>"
-            f"<td>{_marked(row['summary'], _placed(sp).merge(one, on=KEY), corpus.categories)}</td></tr>"
+            f"<tr><th style='text-align:left;padding-right:1em'>{escape(display_name(annotators.name))}</th>"
+            f"<td>{_marked(row['summary'], _placed(sp).merge(one, on=KEY), colours)}</td></tr>"
         )
-    order = plot_order(corpus.categories)
     legend = " ".join(
-        f'<span style="background:{color(t, order)}55;border-bottom:2px solid {color(t, order)};padding:0 .3em">'
-        f"{t}</span>"
-        for t in order
+        f'<span style="background:{_rgba(c)};border-bottom:2px solid {c};padding:0 .3em">{escape(t)}</span>'
+        for t, c in colours.items()
     )
     rest = rows[shown:] if shown is not None else []
     rows = rows[:shown] if shown is not None else rows
@@ -129,11 +236,11 @@ def highlight(corpus: Corpus, key: dict, sets: list[str], shown: int | None = No
         else ""
     )
     aspect = f" ({escape(str(row['aspect']))})" if isinstance(row.get("aspect"), str) else ""
-    ident = f"{key['split']} #{key['example_idx']}{aspect}"
+    ident = f"{escape(str(key['split']))} #{key['example_idx']}{aspect}"
     return HTML(
         f"<div class='span-highlight'><p><strong>Example {ident}</strong> {legend}</p>"
         f"<table>{''.join(rows)}</table>{more}<details><summary>Description "
-        f"({int(row['description_words'])} words)</summary><p>{escape(row['description'])}</p>"
+        f"({int(row['description_words']):,} words)</summary><p>{escape(row['description'])}</p>"
         f"</details></div>"
     )
 

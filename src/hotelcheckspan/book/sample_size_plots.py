@@ -1,8 +1,8 @@
 """Figures of the sample-size chapter: stability curves, interval widths and power against n.
 
-Sized for a 672-pixel column (6.7 in at 100 dpi) with fonts of at least 9 pt and legends outside
-the data. Pairs of systems keep one colour across panels (keyed by the unordered pair, since the
-order of a pair can differ between measures).
+Sized for the 672-pixel column with legends outside the data. The stability curves are small
+multiples, one panel per pair of systems in two columns with larger fonts, so that they stay
+legible at half size on a phone; within a panel a colour is a measure and the line style a design.
 """
 
 from __future__ import annotations
@@ -12,17 +12,22 @@ import textwrap
 
 import matplotlib.pyplot as plt
 import matplotlib.ticker as mticker
+import pandas as pd
 import seaborn as sns
 from matplotlib.lines import Line2D
 
-from .plots import finish
+from ..annotator_sets import display_name
+from .plots import OURS, PAPER, WIDTH, finish
 
-WIDTH = 6.7  # inches: 670 px at the theme's 100 dpi
 FONT = 9
+PANEL_FONT = 12  # small multiples in two columns are shown at half size on a 342-px phone: 12 pt stays legible
+DESIGN_LABELS = {"without replacement": "subsets of the corpus", "with replacement": "drawn with replacement"}
 
 
-def _pair_key(row, prefix: str = "") -> str:
-    return " vs ".join(sorted(name[len(prefix) :] for name in (row["better"], row["worse"])))
+def _pair_name(a: str, b: str, prefix: str, order: list[str]) -> str:
+    """A pair's panel title, display names in the systems' order, the shared prefix left out."""
+    a, b = sorted((a, b), key=lambda s: order.index(s) if s in order else len(order))
+    return " vs ".join(display_name(s[len(prefix) :]) for s in (a, b))
 
 
 def _common_prefix(frames) -> str:
@@ -33,34 +38,79 @@ def _common_prefix(frames) -> str:
     return prefix[: cut + 1] if cut >= 0 else ""
 
 
-def _colours(keys) -> dict[str, tuple]:
-    keys = sorted(set(keys))
-    return dict(zip(keys, sns.color_palette("tab10" if len(keys) <= 10 else "tab20", len(keys))))
+def _title(name: str, width: int = 28) -> str:
+    """A panel title that fits half the column on a phone: broken before "vs" when long."""
+    return name if len(name) <= width else name.replace(" vs ", "\nvs ")
 
 
-MAX_COLOURS = 8  # more lines than this are told apart by colour and line style together
-_DASHES = ["-", "--", ":", "-.", (0, (6, 1, 1, 1, 1, 1)), (0, (1, 3)), (0, (8, 2))]
-
-
-def _styles(keys) -> tuple[dict[str, dict], list[Line2D]]:
-    """Line style per pair and the legend's handles. Up to ``MAX_COLOURS`` pairs: one colour
-    each. More: the colour says the pair's first system, the line style its second, so a legend
-    of a few colours and a few styles names every line."""
-    keys = sorted(set(keys))
-    if len(keys) <= MAX_COLOURS:
-        colours = _colours(keys)
-        return {k: {"color": colours[k], "ls": "-"} for k in keys}, [
-            Line2D([], [], color=colours[k], lw=1.4, marker="o", ms=2.5, label=k) for k in keys
-        ]
-    firsts = sorted({k.split(" vs ")[0] for k in keys})
-    seconds = sorted({k.split(" vs ")[1] for k in keys})
-    colours = dict(zip(firsts, sns.color_palette("tab10", len(firsts))))
-    dashes = {n: _DASHES[i % len(_DASHES)] for i, n in enumerate(seconds)}
-    styles = {k: {"color": colours[k.split(" vs ")[0]], "ls": dashes[k.split(" vs ")[1]]} for k in keys}
-    handles = [Line2D([], [], color=colours[n], lw=2, label=f"{n} vs ...") for n in firsts] + [
-        Line2D([], [], color="#555555", lw=1.4, ls=dashes[n], label=f"... vs {n}") for n in seconds
-    ]
-    return styles, handles
+def stability_curves(within, beyond=None, threshold: float = 0.95, corpus_size: int | None = None, order=None):
+    """Small multiples: one panel per pair of systems (two columns, pairs in the order of
+    ``order``, else as they come), the share of test sets of n examples that rank the pair as the
+    full set does against n (log scale). In a panel one colour per measure; solid: test sets drawn
+    with replacement (``beyond``, past the corpus size), dashed: subsets of the corpus
+    (``within``). The threshold is the dashed grey line, labelled on the y axis; the corpus size
+    dotted. A pair tied on the full set by a measure has no line for it (nothing to order): the
+    panel's title says so. ``within`` and ``beyond`` are
+    :func:`~hotelcheckspan.analyses.sample_size.stability` frames."""
+    frames = [within] if beyond is None else [within, beyond]
+    data = pd.concat(frames, ignore_index=True)
+    prefix = _common_prefix(frames)
+    systems = list(order) if order is not None else list(dict.fromkeys([*data["better"], *data["worse"]]))
+    data["panel"] = [_pair_name(a, b, prefix, systems) for a, b in zip(data["better"], data["worse"])]
+    ranks = {s: i for i, s in enumerate(systems)}
+    first = data.drop_duplicates("panel")
+    place = {
+        panel: tuple(sorted((ranks.get(a, len(ranks)), ranks.get(b, len(ranks)))))
+        for panel, a, b in zip(first["panel"], first["better"], first["worse"])
+    }
+    panels = sorted(place, key=place.get)  # pairs in the systems' order, first by the first system
+    measures = list(dict.fromkeys(data["measure"]))
+    colours = dict(zip(measures, sns.color_palette("colorblind", len(measures))))
+    designs = list(dict.fromkeys(f["design"].iloc[0] for f in frames))
+    styles = dict(zip(designs, ["--", "-"])) if len(designs) == 2 else {designs[0]: "-"}
+    ncol = 2 if len(panels) > 1 else 1
+    nrow = -(-len(panels) // ncol)
+    fig, axes = plt.subplots(
+        nrow, ncol, figsize=(WIDTH, 1.9 * nrow + 1.0), sharex=True, sharey=True, squeeze=False, layout="constrained"
+    )
+    for ax, panel in zip(axes.ravel(), panels):
+        part = data[data["panel"] == panel]
+        tied = []
+        for measure in measures:
+            m = part[part["measure"] == measure]
+            if m.empty:
+                continue
+            if "difference" in m and (m["difference"] == 0).all():
+                tied.append(measure)
+                continue
+            for design, g in m.groupby("design", sort=False):
+                g = g.sort_values("n")
+                ax.plot(g["n"], g["same_order"], color=colours[measure], ls=styles[design], lw=1.6, label=panel)
+        ax.axhline(threshold, color="#777777", ls="--", lw=0.9)
+        if corpus_size:
+            ax.axvline(corpus_size, color="#777777", ls=":", lw=1.2)
+        note = "\n" + textwrap.fill(f"(tied, nothing to order: {', '.join(tied)})", 34) if tied else ""
+        ax.set_title(_title(panel) + note, fontsize=PANEL_FONT, fontweight="normal")
+        ax.set_xscale("log")
+        ax.set_ylim(-0.03, 1.05)
+        ax.set_yticks([0, 0.5, threshold], ["0", "0.5", f"{threshold:.0%}"])
+        ax.xaxis.set_major_locator(mticker.LogLocator(subs=(1,)))
+        ax.xaxis.set_major_formatter(mticker.FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.xaxis.set_minor_formatter(mticker.NullFormatter())
+        ax.tick_params(labelsize=PANEL_FONT)
+    for ax in axes.ravel()[len(panels) :]:
+        ax.set_visible(False)
+    fig.supxlabel("examples in the test set (n, log scale)", fontsize=PANEL_FONT)
+    fig.supylabel("share in the same order", fontsize=PANEL_FONT)
+    handles = [Line2D([], [], color=colours[m], lw=2.5, label=m) for m in measures]
+    handles += [Line2D([], [], color="#444444", lw=1.6, ls=styles[d], label=DESIGN_LABELS.get(d, d)) for d in designs]
+    if corpus_size:
+        handles.append(Line2D([], [], color="#777777", ls=":", lw=1.2, label="corpus size"))
+    if prefix:
+        handles.append(Line2D([], [], lw=0, label=f'"{prefix}" left out'))
+    fig.legend(handles=handles, loc="outside upper center", ncol=2, fontsize=PANEL_FONT, frameon=False)
+    plt.close(fig)
+    return fig
 
 
 def _small_fonts(ax) -> None:
@@ -68,67 +118,6 @@ def _small_fonts(ax) -> None:
     ax.xaxis.label.set_size(FONT + 1)
     ax.yaxis.label.set_size(FONT + 1)
     ax.title.set_size(FONT + 1)
-
-
-def stability_curves(within, beyond=None, threshold: float = 0.95, corpus_size: int | None = None):
-    """Share of test sets ranking each pair as the full set, against n: one row per measure,
-    subsets of the corpus (left) and draws with replacement extrapolating past it (right); the
-    threshold dashed, the corpus size dotted. ``within`` and ``beyond`` are
-    :func:`~hotelcheckspan.analyses.sample_size.stability` frames."""
-    frames = [within] if beyond is None else [within, beyond]
-    measures = list(dict.fromkeys(within["measure"]))
-    prefix = _common_prefix(frames)
-    styles, handles = _styles([_pair_key(r, prefix) for f in frames for _, r in f.iterrows()])
-    legend_rows = -(-len(handles) // 2)
-    legend_height = 0.22 * legend_rows + 0.2
-    height = 2.1 * len(measures) + 0.5 + legend_height
-    fig, axes = plt.subplots(len(measures), len(frames), figsize=(WIDTH, height), sharey=True, squeeze=False)
-    for row, measure in enumerate(measures):
-        for col, frame in enumerate(frames):
-            ax = axes[row, col]
-            part = frame[frame["measure"] == measure]
-            for _, g in part.groupby("pair", sort=False):
-                key = _pair_key(g.iloc[0], prefix)
-                ax.plot(g["n"], g["same_order"], **styles[key], lw=1.4, marker="o", ms=2.5, label=key)
-            ax.axhline(threshold, color="#333333", ls="--", lw=1)
-            if col == 1 and corpus_size:
-                ax.axvline(corpus_size, color="#777777", ls=":", lw=1.2)
-                ax.set_xscale("log")
-            ax.set_ylim(-0.03, 1.03)
-            design = part["design"].iloc[0] if len(part) else ""
-            ax.set(
-                xlabel="examples in the test set (n)" if row == len(measures) - 1 else "",
-                ylabel=f"{measure}\nsame order" if col == 0 else "",
-                title="",
-            )
-            if row == 0:  # wrapped: half the column is narrow on a phone
-                title = design + (" (corpus size dotted)" if col == 1 and corpus_size else "")
-                ax.set_title(textwrap.fill(title, 30))
-            _small_fonts(ax)
-    for ax in axes[:, 1:].ravel():
-        ax.xaxis.set_major_formatter(mticker.FuncFormatter(lambda v, _: f"{v:g}"))
-    axes[-1, 0].text(
-        0.98,
-        threshold - 0.03,
-        f"{threshold:.0%}",
-        transform=axes[-1, 0].get_yaxis_transform(),
-        ha="right",
-        va="top",
-        fontsize=FONT,
-        color="#333333",
-    )
-    fig.tight_layout(rect=(0, legend_height / height, 1, 1))
-    fig.legend(
-        handles,
-        [h.get_label() for h in handles],
-        loc="lower center",
-        ncol=2,
-        fontsize=FONT,
-        frameon=False,
-        bbox_to_anchor=(0.5, 0),
-    )
-    plt.close(fig)
-    return fig
 
 
 def interval_widths(widths, corpus_size: int | None = None):
@@ -155,17 +144,27 @@ def interval_widths(widths, corpus_size: int | None = None):
     return finish(fig)
 
 
-def power_curves(power, target: float = 0.8):
-    """Power against the number of records, resampled (solid, with its Monte Carlo interval)
-    and from statsmodels (dashed), one colour per test; the target power dashed grey."""
-    fig, ax = plt.subplots(figsize=(WIDTH, 3.2))
-    colours = dict(zip(dict.fromkeys(power["test"]), ["#2a6f97", "#b5651d"]))
-    for test, g in power.groupby("test", sort=False):
-        ax.plot(g["n"], g["resampled"], color=colours[test], marker="o", ms=3, lw=1.5, label=f"{test}, resampled")
-        ax.fill_between(g["n"], g["low"], g["high"], color=colours[test], alpha=0.2, lw=0)
-        ax.plot(g["n"], g["statsmodels"], color=colours[test], ls="--", lw=1.3, label=f"{test}, statsmodels")
-    ax.axhline(target, color="#777777", ls="--", lw=1)
-    ax.set(xlabel="records (n)", ylabel="power at alpha = 0.05", ylim=(0, 1.02))
-    _small_fonts(ax)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2, fontsize=FONT, frameon=False)
+def power_curves(power, paper=None, target: float = 0.8):
+    """Power against the number of records, one panel per test: this corpus' resampled power
+    (solid, with its Monte Carlo interval) and statsmodels' at its effects (dashed), and, given
+    ``paper`` (:func:`~hotelcheckspan.analyses.sample_size.analytic_power` at the paper's
+    effects), statsmodels' at the paper's (red); the target power dashed grey, labelled on the y
+    axis."""
+    tests = list(dict.fromkeys(power["test"]))
+    fig, axes = plt.subplots(1, len(tests), figsize=(WIDTH, 3.4), sharey=True, squeeze=False, layout="constrained")
+    for ax, test in zip(axes[0], tests):
+        g = power[power["test"] == test]
+        ax.fill_between(g["n"], g["low"], g["high"], color=OURS, alpha=0.2, lw=0)
+        ax.plot(g["n"], g["resampled"], color=OURS, marker="o", ms=3, lw=1.5, label="this corpus, resampled")
+        ax.plot(g["n"], g["statsmodels"], color=OURS, ls="--", lw=1.3, label="this corpus, statsmodels")
+        if paper is not None:
+            p = paper[paper["test"] == test]
+            ax.plot(p["n"], p["power"], color=PAPER, lw=1.6, label="the paper's effect, statsmodels")
+        ax.axhline(target, color="#777777", ls="--", lw=1)
+        ax.set_yticks([0, 0.5, target, 1], ["0", "0.5", f"{target:.0%}", "1"])
+        ax.set(xlabel="records (n)", ylim=(0, 1.02), title=textwrap.fill(test, 24))
+        _small_fonts(ax)
+    axes[0, 0].set_ylabel("power at alpha = 0.05", fontsize=FONT + 1)
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside upper center", ncol=2, fontsize=FONT, frameon=False)
     return finish(fig)

@@ -27,10 +27,13 @@ Paper against ours: :func:`versus` builds the compact comparison from rows
 ``data/paper_figures.yaml`` with ``/`` between levels (``"dataset/human_spans"``,
 ``"table3_llm_campaigns/gemma-3/total"``; ``None`` when the paper reports nothing). On a
 simulated corpus it adds a "Figure is" column with the label the rule of
-:mod:`hotelcheckspan.reference.provenance` derives: ``set`` (a generator input, "set, missed by
-27" where the stand-in misses it beyond its stated tolerance), ``calibrated, off by 0.02`` (a term
-of the calibration loss, with its distance), ``tuned`` (adjusted after looking at it) or
-``emergent`` (none of these). On a real corpus the column is left out: nothing was set there.
+:mod:`hotelcheckspan.reference.provenance` gives, the first that applies of: ``calibrated, off by
+0.02`` (a term of the calibration loss, with its distance), ``tuned`` (adjusted after looking at
+it, or a generator constant was chosen against it), ``set`` (a generator input, "set, missed by
+27" where the stand-in misses it beyond its stated tolerance), ``derived (total ÷ records)`` (a
+function of figures with one of those labels, saying of which) or ``emergent`` (none of these).
+One figure has one label, in every table and page. On a real corpus the column is left out:
+nothing was set there.
 :func:`mark` adds the same column to any frame. A row may say which examples ours is computed on
 (``on="stage2"``): set beside a paper figure on other examples, it is refused.
 
@@ -41,6 +44,7 @@ renders every public function of this module on a toy corpus, so add a case ther
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import re
@@ -51,9 +55,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..annotator_sets import NOT_IN_PAPER
+from ..annotator_sets import NOT_IN_PAPER, display_name, paper_order
 from ..categories import CATEGORIES
-from ..reference import paper
+from ..reference import checks, paper
 from ..reference import provenance as _provenance
 
 DASH = "–"
@@ -193,15 +197,32 @@ def _cell_html(text, numeric: bool) -> str:
 
 class Table:
     """A formatted table: ``frame`` holds the display strings (one per cell), ``numeric`` says
-    which columns are right-aligned. Displays as HTML in a notebook, as text in a console."""
+    which columns are right-aligned. Displays as HTML in a notebook, as text in a console.
 
-    def __init__(self, frame: pd.DataFrame, numeric: Sequence[bool], caption: str | None = None, cards: bool = False):
+    ``labels`` is how many leading columns together name a row (a model and an error type, a
+    corpus and a judge): in a table wider than the screen they stay in view together while the
+    others scroll (book/_static/tables.css and phone.js)."""
+
+    def __init__(
+        self,
+        frame: pd.DataFrame,
+        numeric: Sequence[bool],
+        caption: str | None = None,
+        cards: bool = False,
+        labels: int = 1,
+    ):
         self.frame = frame
         self.numeric = list(numeric)
         self.caption = caption
         # on a phone (below 700 px) each row becomes a card of "header: value" lines, so a
         # paper-vs-corpus row's label and arithmetic are never cut off
         self.cards = cards
+        if not isinstance(labels, numbers.Integral) or not 1 <= labels <= max(1, len(frame.columns) - 1):
+            raise ValueError(
+                f"labels={labels!r}: a table of {len(frame.columns)} columns has 1 to "
+                f"{max(1, len(frame.columns) - 1)} label columns (at least one column must scroll)"
+            )
+        self.labels = int(labels)
 
     def to_html(self) -> str:
         """Deterministic HTML (no random ids, so stored outputs compare strictly)."""
@@ -228,9 +249,11 @@ class Table:
         )
         cap = f"<caption>{escape(self.caption)}</caption>" if self.caption else ""
         kind = "hcs-table hcs-cards" if self.cards else "hcs-table"
-        # the scroll box keeps a wide table inside the column, its first column sticky (tables.css)
+        # the scroll box keeps a wide table inside the column, its label columns sticky (tables.css);
+        # one label column is the default and adds no attribute (stored outputs stay as they were)
+        labels = f' data-labels="{self.labels}"' if self.labels > 1 else ""
         return (
-            f'<div class="hcs-scroll"><table class="dataframe {kind}">{cap}<thead><tr>{head}</tr></thead>'
+            f'<div class="hcs-scroll"><table class="dataframe {kind}"{labels}>{cap}<thead><tr>{head}</tr></thead>'
             f"<tbody>{body}</tbody></table></div>"
         )
 
@@ -267,13 +290,17 @@ def show(
     signed: Sequence[str] = (),
     caption: str | None = None,
     cards: bool = False,
+    labels: int | None = None,
 ) -> Table:
     """Format a tidy frame for readers (see the module docstring for the rules).
 
     ``columns`` selects and orders the columns shown (after intervals are merged, by their
     original names); ``headers`` renames them (others get :func:`header`); ``decimals`` is one
     number or a mapping per column; ``pvalues`` are extra p-value columns; ``intervals`` maps an
-    estimate column to its (low, high) columns; ``signed`` columns show "+" on positive values.
+    estimate column to its (low, high) columns; ``signed`` columns, and every numeric column named
+    "difference", show "+" on positive values. ``labels`` is how many leading columns name a row
+    (they stay in view together when the table scrolls); by default the fewest leading columns,
+    up to three, whose shown values tell every row apart (:func:`row_name_columns`).
     """
     data = frame.reset_index(drop=True)
     bounds = dict(intervals or {})
@@ -298,14 +325,17 @@ def show(
         elif col in bounds:
             lo, hi = bounds[col]
             cells = [interval(e, a, b, dec(col)) for e, a, b in zip(values, data[lo], data[hi])]
-        elif col in signed:
-            cells = values.map(lambda v, d=dec(col): signed_number(v, d))
+        elif col in signed or (is_num and re.match(r"(?i)diff(erence)?\b", str(col))):  # differences show their sign
+            whole = _whole(values)
+            cells = values.map(
+                lambda v, d=dec(col): signed_number(int(round(float(v))) if whole and not is_missing(v) else v, d)
+            )
         elif (is_num or mixed_num) and _whole(values):
             cells = values.map(
                 lambda v: DASH if is_missing(v) else (number(v) if isinstance(v, str) else str(int(round(float(v)))))
             )
         else:
-            cells = values.map(lambda v, d=dec(col): number(v, d))
+            cells = values.map(lambda v, d=dec(col): display_name(number(v, d)))
         name = headers.get(col, header(col)) if headers else header(col)
         if col in bounds and (not headers or col not in headers):
             name = f"{name} [95% CI]"
@@ -313,7 +343,25 @@ def show(
         numeric.append(bool(is_num or mixed_num or col in pcols or col in bounds))
     # a paper-vs-corpus table (its label column added by :func:`mark`) is read row by row: cards
     cards = cards or "Figure is" in out
-    return Table(pd.DataFrame(out, columns=list(out)), numeric, caption, cards)
+    shown_frame = pd.DataFrame(out, columns=list(out))
+    if labels is None:  # a card (on a phone) carries its row's name whole: nothing to keep in view
+        labels = 1 if cards else row_name_columns(shown_frame)
+    return Table(shown_frame, numeric, display_name(caption) if caption else caption, cards, labels=labels)
+
+
+def row_name_columns(frame: pd.DataFrame, most: int = 3) -> int:
+    """How many leading columns name a row: the fewest whose values tell every row apart, adding
+    a column only while it tells more rows apart (so a table whose first column repeats because
+    it is grouped, a model per error type, keeps both in view), at most ``most`` and never every
+    column."""
+    if frame.empty or len(frame.columns) < 2:
+        return 1
+    cap = min(most, len(frame.columns) - 1)
+    distinct = lambda k: len(frame.iloc[:, :k].astype(str).drop_duplicates())  # noqa: E731
+    k = 1
+    while k < cap and distinct(k) < len(frame) and distinct(k + 1) > distinct(k):
+        k += 1
+    return k
 
 
 def record(mapping: Mapping, *, labels: Mapping[str, str] | None = None, decimals: int = 3) -> Table:
@@ -332,6 +380,32 @@ def dropdown(table: Table, summary: str = "The full table"):
     )
 
 
+class Folded:
+    """A very wide table as a narrow one that fits a phone (its row names and the columns a reader
+    needs first) over the full table collapsed in a dropdown."""
+
+    def __init__(self, table: Table, keep: Sequence[str], summary: str):
+        missing = [c for c in keep if c not in table.frame.columns]
+        if missing:
+            raise KeyError(f"no column {missing[0]!r} to keep; the table has {list(table.frame.columns)}")
+        cols = list(table.frame.columns)
+        numeric = [table.numeric[cols.index(c)] for c in keep]
+        names = min(table.labels, max(1, len(keep) - 1))
+        self.narrow = Table(table.frame[list(keep)], numeric, table.caption, table.cards, labels=names)
+        self.full, self.summary = table, summary
+
+    def _repr_html_(self) -> str:
+        return self.narrow.to_html() + dropdown(self.full, self.summary).data
+
+    def __repr__(self) -> str:
+        return repr(self.narrow)
+
+
+def folded(table: Table, keep: Sequence[str], summary: str = "Every column") -> Folded:
+    """``table`` shown by the columns ``keep`` (headers as shown), the full table in a dropdown under it."""
+    return Folded(table, keep, summary)
+
+
 # --- paper against ours -------------------------------------------------------------------------------
 
 
@@ -344,7 +418,7 @@ def paper_value(key):
 
 
 def figure_status(key: str | None, path: Path | None = None) -> str:
-    """How a paper figure entered the stand-in, by rule: set, calibrated, tuned or emergent
+    """How a paper figure entered the stand-in, by rule: set, calibrated, tuned, derived or emergent
     (:func:`hotelcheckspan.reference.provenance.kind`)."""
     return _provenance.kind(key, path)
 
@@ -352,9 +426,12 @@ def figure_status(key: str | None, path: Path | None = None) -> str:
 def figure_label(key, ours=None, decimals: int = 2, distance: float | None = None, path: Path | None = None) -> str:
     """The label a reader sees for a figure, given our value: "set", "set, missed by 27",
     "calibrated, off by 0.02", "calibrated, TVD 0.031" (``distance`` of a distribution term),
-    "tuned" or "emergent". Gaps are shown at the row's precision (integers for counts). A key
-    above calibrated figures (a whole table) is refused (:func:`~hotelcheckspan.reference.provenance.label`)."""
+    "tuned", "derived (total ÷ records)" (what it is a function of) or "emergent". Gaps are shown
+    at the row's precision (integers for counts). A key above calibrated figures (a whole table)
+    is refused (:func:`~hotelcheckspan.reference.provenance.label`)."""
     lab = _provenance.label(key, ours, distance, path)
+    if lab.kind == "derived" and lab.source:
+        return f"derived ({lab.source})"
     if lab.gap is None:
         return lab.kind
     whole = isinstance(ours, numbers.Integral) and isinstance(paper_value(key), numbers.Integral)
@@ -369,7 +446,8 @@ def mark(
     :func:`figure_label`); ``figures`` is one figure key (``"table5_example_level_votes/Any"``)
     for every row or one per row; ``ours`` names the column holding our value (so set figures
     say by how much they were missed), ``distances`` gives calibrated distribution terms their
-    distance per row. Unchanged for a corpus that is not simulated."""
+    distance per row; derived figures say what they are a function of. Unchanged for a corpus
+    that is not simulated."""
     if not getattr(corpus, "simulated", False):
         return frame
     keys = [figures] * len(frame) if isinstance(figures, str) else list(figures)
@@ -394,9 +472,9 @@ def versus(
     paper's figures (a ratio of two of them, say): it is shown as the paper's value. ``ours`` may
     be a number, text or an ``(estimate, low, high)`` triple; ``figure_key`` :data:`NOT_IN_PAPER`
     marks a row the paper does not have (a judge beyond its five). Difference is ours minus paper
-    where both are numbers, else a dash. "Figure is" (the rule's label, :func:`figure_label`) is
-    added when the corpus is simulated. A row computed on other examples than the paper's figure
-    is refused (ValueError)."""
+    where both are numbers, else a dash. "Figure is" (the rule's label, :func:`figure_label`:
+    calibrated, tuned, set, derived or emergent) is added when the corpus is simulated. A row
+    computed on other examples than the paper's figure is refused (ValueError)."""
     simulated = bool(getattr(corpus, "simulated", False)) if simulated is None else simulated
     out = []
     for row in rows:
@@ -410,7 +488,7 @@ def versus(
         both = all(isinstance(v, numbers.Real) and not isinstance(v, bool) and not is_missing(v) for v in (theirs, est))
         cell = interval(*ours, decimals=d) if isinstance(ours, tuple) else number(ours, d)
         line = {
-            "Measure": measure,
+            "Measure": display_name(measure),
             "Paper": NOT_IN_PAPER if absent else "not reported" if key is None else number(theirs, d),
             label: cell,
             "Difference": DASH,
@@ -444,7 +522,7 @@ def side_by_side(
         else [c for c in frame.columns if c != name and not str(c).startswith("paper ")]
     )
     absent = not_in_paper(frame)
-    names = frame[name].astype(str)
+    names = frame[name].astype(str).map(display_name)
     out = {header(name): [f"{n} ({NOT_IN_PAPER})" if a else n for n, a in zip(names, absent)]}
     for c in cols:
         ours, theirs = frame[c], frame.get(f"paper {c}")
@@ -505,8 +583,10 @@ def table3(frame: pd.DataFrame) -> Table:
 
 
 def table4(frame: pd.DataFrame) -> Table:
-    """``dataset_level.table4`` compactly, cells ``ours (paper)``."""
-    return side_by_side(frame)
+    """``dataset_level.table4`` compactly, cells ``ours (paper)``, rows in the paper's order of
+    campaigns (Table 3's, where the paper's Table 4 swaps the two o3-mini rows)."""
+    order = paper_order(frame["campaign"])
+    return side_by_side(frame.set_index("campaign", drop=False).loc[order].reset_index(drop=True))
 
 
 def sizes(frame: pd.DataFrame) -> Table:
@@ -732,10 +812,47 @@ def review_marks(frame: pd.DataFrame) -> Table:
     )
 
 
-def inconsistencies(chapter: str) -> Table:
-    """The paper's own inconsistencies a chapter discusses (``paper.inconsistencies``), each with
-    its arithmetic, as cards on a phone."""
-    return show(paper.inconsistencies(chapter).drop(columns="chapter"), cards=True)
+class Checked:
+    """A chapter's checks of the paper's figures by rule: the inconsistent ones as a table (cards on a
+    phone), every check of the chapter in a dropdown under it."""
+
+    def __init__(self, results: pd.DataFrame):
+        self.results = results
+
+    def _table(self, rows: pd.DataFrame) -> Table:
+        verdict = [v if r == DASH else f"{v}: {r}" for v, r in zip(rows["verdict"], rows["reason"])]
+        frame = rows[["section", "claim", "rule", "computed", "reported"]].assign(verdict=verdict)
+        return show(frame, headers={"section": "Paper §"}, cards=True)
+
+    def counts(self) -> dict[str, int]:
+        """Checks per verdict (every verdict present, zero where none)."""
+        found = self.results["verdict"].value_counts()
+        return {v: int(found.get(v, 0)) for v in checks.VERDICTS}
+
+    def _repr_html_(self) -> str:
+        n = self.counts()
+        bad = self.results[self.results["verdict"] == checks.INCONSISTENT]
+        head = self._table(bad).to_html() if len(bad) else ""
+        summary = f"All {len(self.results)} checks by rule of the paper's figures in this chapter: " + ", ".join(
+            f"{k} {v}" for k, v in n.items()
+        )
+        return head + dropdown(self._table(self.results), summary).data
+
+    def __repr__(self) -> str:
+        return repr(self._table(self.results))
+
+
+def inconsistencies(chapter: str) -> Checked:
+    """The paper's figures a chapter shows, checked by rule (:func:`hotelcheckspan.reference.checks.for_chapter`,
+    the rules of ``data/paper_relations.yaml``, every one listed on the page "The paper, checked"):
+    the inconsistent ones open, each with its computed and reported value, and all of the
+    chapter's checks in a dropdown."""
+    return Checked(checks.for_chapter(chapter, _check_results()))
+
+
+@functools.lru_cache(maxsize=1)
+def _check_results() -> pd.DataFrame:
+    return checks.check()
 
 
 STATISTIC_NAMES = {
@@ -870,6 +987,13 @@ def gamma_beside_f1(frame: pd.DataFrame, unit: str = "Examples") -> Table:
             "s_empty": "S∅",
         },
     )
+
+
+def every_pair(pairs: pd.DataFrame, summary: str = "Every pair"):
+    """``span_level.pairwise``'s rows, one per pair of annotator sets and match, collapsed: the
+    comparison, both sides, P, R, F1 and each side's span count."""
+    cols = ["comparison", "ref", "hyp", "match", "precision", "recall", "f1", "ref_count", "hyp_count"]
+    return dropdown(show(pairs[cols]), summary)
 
 
 def span_prf(frame: pd.DataFrame) -> Table:

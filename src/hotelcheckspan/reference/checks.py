@@ -1024,6 +1024,72 @@ def summary(results: pd.DataFrame) -> pd.DataFrame:
     return counts.reset_index().rename_axis(columns=None)
 
 
+# The chapter that shows each table of the paper's figures (the top level of paper_figures.yaml), and,
+# for a relation that reads none of them (text, a cited literal, an implied quantity), its section's
+CHAPTER_FIGURES = {
+    "01_data_composition": ("dataset", "campaigns", "preprocessing", "table2_human_span_types"),
+    "02_dataset_level_agreement": (
+        "table2_human_span_types",
+        "table3_llm_campaigns",
+        "table4_dataset_level_stage2_subset",
+        "dataset_level_text",
+    ),
+    "03_example_level_agreement": ("table5_example_level_votes", "llm_majority_alignment"),
+    "04_span_level_agreement": ("table6_span_level",),
+    "05_llm_annotators": ("table3_llm_campaigns", "table4_dataset_level_stage2_subset"),
+    "06_error_clusters": ("clustering",),
+    "07_impressions": ("impressions",),
+}
+SECTION_CHAPTER = {
+    "3.3": "01_data_composition",
+    "4.3": "01_data_composition",
+    "4.4": "01_data_composition",
+    "README": "01_data_composition",
+    "Appendix B": "01_data_composition",
+    "5": "05_llm_annotators",
+    "Appendix C": "05_llm_annotators",
+    "6.1": "02_dataset_level_agreement",
+    "6.2": "03_example_level_agreement",
+    "6.3": "04_span_level_agreement",
+    "6.4": "06_error_clusters",
+    "6.5": "07_impressions",
+}
+
+
+def _paths(spec) -> list[str]:
+    if isinstance(spec, str):
+        return [spec]
+    if isinstance(spec, dict):
+        return [spec["path"]] if "path" in spec else list(spec.get("paths", []))
+    return []
+
+
+def chapters(relation) -> list[str]:
+    """The chapters that show a relation's figures (:data:`CHAPTER_FIGURES`): the figure it must
+    reproduce, or its inputs where it reproduces none; where it reads none of the paper's tables,
+    the chapter of its section (:data:`SECTION_CHAPTER`)."""
+    reported = _paths(relation.get("reported"))  # a relation is about the figure it must reproduce
+    specs = [relation.get("reported")] if reported else list((relation.get("inputs") or {}).values())
+    tops = {p.split("/")[0] for spec in specs for p in _paths(spec)}
+    found = [c for c, keys in CHAPTER_FIGURES.items() if tops & set(keys)]
+    if found:
+        return found
+    home = SECTION_CHAPTER.get(str(relation.get("section")))
+    return [home] if home else []
+
+
+def for_chapter(chapter: str, results: pd.DataFrame | None = None, path: Path = RELATIONS_FILE) -> pd.DataFrame:
+    """The checks on the figures a chapter (``"03_example_level_agreement"``) shows: :func:`check`'s
+    rows (``results``, computed when not given) for every relation :func:`chapters` gives it,
+    inconsistent ones first, then in the file's order. Same columns as :func:`run`."""
+    rels = load(path)
+    results = check(path) if results is None else results
+    ids = [r["id"] for r in rels if chapter in chapters(r)]
+    rows = results.set_index("id").loc[[i for i in ids if i in set(results["id"])]].reset_index()
+    first = (rows["verdict"] != INCONSISTENT).astype(int)
+    return rows.assign(_first=first).sort_values("_first", kind="stable").drop(columns="_first").reset_index(drop=True)
+
+
 def for_readers(results: pd.DataFrame) -> pd.DataFrame:
     """The results as a reader's table: the verdict followed by its reason where there is one.
 

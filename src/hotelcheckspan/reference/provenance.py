@@ -1,22 +1,35 @@
-"""How each paper figure entered the stand-in, by rule: *set*, *calibrated*, *tuned* or *emergent*.
+"""How each paper figure entered the stand-in, by rule: *calibrated*, *tuned*, *set*, *derived* or
+*emergent* (the first that applies, in that order).
 
 The label of a figure is derived, never typed:
 
 - *calibrated*: the figure is a term of the calibration loss (:data:`.targets.LOSS_TERMS`, the list
   :func:`hotelcheckspan.simulation.calibration.loss` sums over); shown with its achieved distance;
 - *tuned*: ``data/standin_provenance.yaml`` says, under ``tuned``, what was adjusted after looking
-  at the figure and when (the data sheet tells the story);
+  at the figure and when (the data sheet tells the story), or a generator constant listed under
+  ``constants`` was chosen against it (its ``chosen_against`` names the figure or a figure above
+  it: a constant chosen against a whole table was chosen against each of its figures; one chosen
+  against one figure says nothing about its neighbours or the table above it). A constant is
+  tuned on a figure whether or not the generator reads the figure, so tuned outranks set;
 - *set*: the file marks it ``input: true`` (the generator reads it from ``data/paper_figures.yaml``;
   ``tests/test_provenance.py`` records which figures the generator reads and checks the file
   against them) and states the ``tolerance`` within which the stand-in must reproduce it (0, exact,
   unless stated; a number is absolute, ``"10%"`` relative); a set figure the stand-in misses is
   labelled "set, missed by ...";
+- *derived*: the file gives ``derived_from`` (figure keys; a key without ``/`` names a figure of
+  the same row, ``total``) and ``how`` (shown as "derived (total ÷ records)"), and every input is
+  itself calibrated, tuned, set or derived: the figure agrees with the paper as far as its inputs
+  do. One emergent input makes it emergent;
 - *emergent*: none of these.
 
-The file mirrors ``data/paper_figures.yaml``: an entry's ``input``/``tolerance``/``tuned`` apply to
-the figure it sits on and everything below it, the deepest wins, and an entry keyed by a column
-name (``total``) applies to that column of every row of its table. Each entry also says the
-``status`` a reader sees and a ``reason``; the test fails when a ``status`` differs from the rule's.
+The file mirrors ``data/paper_figures.yaml``: an entry's fields apply to the figure it sits on and
+everything below it, the deepest wins, and an entry keyed by a column name (``total``) applies to
+that column of every row of its table. Each entry also says the ``status`` a reader sees and a
+``reason``; the test fails when a ``status`` differs from the rule's. Its ``constants`` section
+lists every hand-set constant of :mod:`hotelcheckspan.simulation` as ``module.NAME`` with
+``chosen_against`` (figure keys) and ``why``; a seed or draw picked among candidates by bounds on
+figures that are already set or calibrated lists those under ``screened_on`` instead (meeting a
+set figure's bound is how it is set; a bound on any other figure is a ``chosen_against``).
 """
 
 from __future__ import annotations
@@ -33,8 +46,10 @@ from .. import paths
 from . import paper, targets
 
 PROVENANCE = paths.DATA_ROOT / "standin_provenance.yaml"
-STATUSES = ("set", "calibrated", "tuned", "emergent")
-FIELDS = ("status", "reason", "input", "tolerance", "tuned", "in_code")
+STATUSES = ("calibrated", "tuned", "set", "derived", "emergent")  # the rule's order: the first that applies
+FIELDS = ("status", "reason", "input", "tolerance", "tuned", "in_code", "derived_from", "how")
+DERIVABLE = ("calibrated", "tuned", "set", "derived")  # the labels an input of a derived figure may have
+CONSTANTS = "constants"  # the section listing the generator's hand-set constants
 
 
 @lru_cache(maxsize=4)
@@ -49,6 +64,13 @@ def _read(path: Path, stamp: tuple) -> dict:
 
 
 def _check(node: dict, where: tuple, path: Path) -> None:
+    if not where and isinstance(node.get(CONSTANTS), dict):
+        for name, entry in node[CONSTANTS].items():
+            if not isinstance(entry, dict) or not isinstance(entry.get("chosen_against"), list) or not entry.get("why"):
+                raise ValueError(f"{path.name}: constants: {name}: needs chosen_against (a list) and why")
+        node = {k: v for k, v in node.items() if k != CONSTANTS}
+    if "derived_from" in node and (not isinstance(node["derived_from"], list) or not node.get("how")):
+        raise ValueError(f"{path.name}: {'/'.join(where)}: derived_from must be a list of figure keys, with how")
     if "status" in node and node["status"] not in STATUSES:
         raise ValueError(
             f"{path.name}: {'/'.join(where)}: status must be one of {', '.join(STATUSES)}, not {node['status']!r}"
@@ -72,11 +94,25 @@ def _tolerance(tol, theirs: float, where: str = "") -> float:
     raise ValueError(f"{where}: tolerance must be a non-negative number or a percentage such as '10%', not {tol!r}")
 
 
-def load(path: Path | None = None) -> dict:
-    """The provenance file as a nested mapping (empty when there is none)."""
+def _stamp(path: Path | None) -> tuple[Path, tuple]:
     path = Path(path or PROVENANCE)
     stat = path.stat() if path.is_file() else None
-    return _read(path, (stat.st_mtime_ns, stat.st_size) if stat else ())  # re-read when the file changes
+    return path, (stat.st_mtime_ns, stat.st_size) if stat else ()
+
+
+def load(path: Path | None = None) -> dict:
+    """The provenance file as a nested mapping (empty when there is none)."""
+    return _read(*_stamp(path))  # re-read when the file changes
+
+
+@lru_cache(maxsize=4)
+def _chosen_index(path: Path, stamp: tuple) -> tuple[tuple[str, tuple], ...]:
+    """Every (constant, figure path it was chosen against) of the file's ``constants``."""
+    return tuple(
+        (name, tuple(map(str, _parts(k))))
+        for name, entry in (_read(path, stamp).get(CONSTANTS) or {}).items()
+        for k in entry.get("chosen_against") or []
+    )
 
 
 def _along(keys: tuple, path: Path | None) -> dict:
@@ -126,20 +162,82 @@ def _parts(key) -> tuple:
         return tuple(str(key).split("/"))
 
 
-def kind(key, path: Path | None = None) -> str:
+def constants(path: Path | None = None) -> dict:
+    """The ``constants`` section: ``{"module.NAME": {chosen_against, why, [screened_on]}}``."""
+    return dict(load(path).get(CONSTANTS) or {})
+
+
+def chosen(key, path: Path | None = None) -> list[str]:
+    """The constants (``module.NAME``) chosen against a figure: those whose ``chosen_against``
+    names the figure or a figure above it (a constant chosen against Table 7 was chosen against
+    each of its sizes)."""
+    parts = tuple(map(str, _parts(key)))
+    out = []
+    for name, above in _chosen_index(*_stamp(path)):
+        if parts[: len(above)] == above and name not in out:
+            out.append(name)
+    return out
+
+
+def inputs(key, path: Path | None = None) -> list[tuple]:
+    """The figures a derived figure is a function of (``derived_from``), as key tuples; a key
+    without ``/`` names a figure of the same row where the row has one (``total``), else a
+    top-level figure (``table3_llm_campaigns``)."""
+    parts = _parts(key)
+    out = []
+    for k in _along(parts, path).get("derived_from") or []:
+        sibling = (*parts[:-1], str(k))
+        try:
+            paper.resolve("/".join(map(str, sibling)))
+        except KeyError:
+            sibling = None
+        out.append(sibling if "/" not in str(k) and sibling else _parts(k))
+    return out
+
+
+class Derived(float):
+    """A number computed from the paper's figures that a row shows in place of a figure key (a
+    ratio of two of Table 4's totals, kappa from Table 5's votes), carrying what it is a function
+    of: its label is *derived* when each of ``inputs`` (figure keys) is calibrated, tuned, set or
+    derived, else emergent. Make one with :func:`derived`; it is a float everywhere else."""
+
+    inputs: tuple[str, ...] = ()
+    how: str = ""
+
+
+def derived(value: float, inputs, how: str) -> Derived:
+    """``value`` as a :class:`Derived` figure: ``derived(272 / 248, ["table3_llm_campaigns/gpt-4o/total",
+    "dataset/splits/short"], "total ÷ short-split records")``. Raises KeyError on an input the paper
+    does not have, so a typo cannot pass for an emergent input."""
+    out = Derived(value)
+    out.inputs = tuple(str(k) for k in inputs)
+    out.how = str(how)
+    for k in out.inputs:
+        paper.resolve(k)
+    return out
+
+
+def kind(key, path: Path | None = None, _seen: frozenset = frozenset()) -> str:
     """The rule's label for a figure key (``"table3_llm_campaigns/gemma-3/total"`` or its parts):
-    calibrated (a loss term), tuned, set (an input) or emergent. Not a key (None, or a number
-    derived from the paper's figures): emergent."""
+    calibrated (a loss term), tuned, set (an input), derived (a function of figures that are
+    not emergent) or emergent. A :class:`Derived` number is derived or emergent by its inputs;
+    not a key (None, or a bare number computed from the paper's figures): emergent."""
+    if isinstance(key, Derived):
+        ok = key.inputs and all(kind(k, path) in DERIVABLE for k in key.inputs)
+        return "derived" if ok else "emergent"
     if key is None or isinstance(key, numbers.Real):
         return "emergent"
     parts = _parts(key)
     if targets.term("/".join(map(str, parts))) is not None:
         return "calibrated"
     fields = _along(parts, path)
-    if fields.get("tuned"):
+    if fields.get("tuned") or chosen(parts, path):
         return "tuned"
     if fields.get("input"):
         return "set"
+    if fields.get("derived_from") and parts not in _seen:
+        if all(kind(k, path, _seen | {parts}) in DERIVABLE for k in inputs(parts, path)):
+            return "derived"
     return "emergent"
 
 
@@ -165,11 +263,13 @@ def tolerance(key, theirs: float, path: Path | None = None) -> float:
 class Label:
     """A figure's label: its ``kind`` and, where it applies, a ``gap``: how far a set figure was
     missed beyond its tolerance, or a calibrated figure's achieved distance (``distance`` names
-    it: "off by" for a difference, "TVD" for a distribution)."""
+    it: "off by" for a difference, "TVD" for a distribution); a derived figure's ``source`` says
+    what it is a function of."""
 
     kind: str
     gap: float | None = None
     distance: str = "off by"
+    source: str = ""  # a derived figure: what it is a function of ("total ÷ records"), the file's ``how``
 
 
 def _real(v) -> bool:
@@ -201,6 +301,9 @@ def label(key, ours=None, distance: float | None = None, path: Path | None = Non
     calibrated, so a row must be labelled by its own figure's key."""
     _refuse_a_key_above_a_loss_term(key)
     k = kind(key, path)
+    if k == "derived":
+        how = key.how if isinstance(key, Derived) else fields(key, path).get("how", "")
+        return Label(k, source=str(how).strip())
     if k not in ("set", "calibrated"):
         return Label(k)
     theirs = paper.value(key) if isinstance(key, str) else None
@@ -218,4 +321,21 @@ def label(key, ours=None, distance: float | None = None, path: Path | None = Non
     return Label(k)
 
 
-__all__ = ["Label", "STATUSES", "declared", "fields", "kind", "label", "load", "lookup", "status", "tolerance"]
+__all__ = [
+    "DERIVABLE",
+    "Derived",
+    "Label",
+    "STATUSES",
+    "chosen",
+    "constants",
+    "declared",
+    "derived",
+    "fields",
+    "inputs",
+    "kind",
+    "label",
+    "load",
+    "lookup",
+    "status",
+    "tolerance",
+]

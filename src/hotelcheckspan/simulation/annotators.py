@@ -26,9 +26,13 @@ The eight parameters in :attr:`HumanProcess.NAMES` are calibrated (:mod:`.calibr
 that human-human agreement matches Tables 5 and 6; the fitted values are the constants of
 :data:`HUMAN`.
 
-**LLMs** are set from Table 3 and 4 only and never tuned to agreement: per campaign and part,
+**LLMs** are set from Table 3 and 4 counts and never fitted to agreement: per campaign and part,
 the expected number of flagged records equals spans / spans-per-error-record (Table 3) and the
-expected span count equals Table 4 (stage-2 examples) and Table 3 minus Table 4 (the rest).
+expected span count equals Table 4 (stage-2 examples) and Table 3 minus Table 4 (the rest). Their
+span widening (:data:`LLM_WIDENING`) was set by hand looking at Table 3's span lengths.
+
+Every hand-set constant here is listed, with the paper figures it was chosen against, under
+``constants`` in ``data/standin_provenance.yaml`` (a test fails on one it does not list).
 """
 
 from __future__ import annotations
@@ -68,16 +72,27 @@ LLM_REASON = {  # by type index
     2: "The description contradicts {x}.",
 }
 PAPER_NAME = {folder: name for name, folder in PAPER_LLM_CAMPAIGNS.items()}  # folder -> Table 3 row
+LLM_MODELS = {  # folder: (model id, prompt), as the release's campaign configs name them
+    "gemma-3": ("gemma-3-27b-it", "default"),
+    "gpt-4o": ("gpt-4o-2024-08-06", "default"),
+    "gpt-4o-ls": ("gpt-4o-2024-08-06", "less strict"),
+    "o3-mini": ("o3-mini-2025-01-31", "default"),
+    "o3-mini-ls": ("o3-mini-2025-01-31", "less strict"),
+}
+# P(an LLM span is widened beyond the claim's core), per campaign: set by hand in the order of
+# Table 3's average span lengths (data/standin_provenance.yaml, `constants`), so avg_len is tuned
+LLM_WIDENING = {"gemma-3": 0.75, "gpt-4o": 0.45, "gpt-4o-ls": 0.45, "o3-mini": 0.2, "o3-mini-ls": 0.5}
+LLM_PRIOR_WEIGHT = {"gemma-3": 0.55, "gpt-4o": 0.45, "gpt-4o-ls": 0.45, "o3-mini": 0.3, "o3-mini-ls": 0.3}
 LLM_CAMPAIGNS = {  # folder: (model id, prompt, span widening, weight of own type prior)
-    "gemma-3": ("gemma-3-27b-it", "default", 0.75, 0.55),
-    "gpt-4o": ("gpt-4o-2024-08-06", "default", 0.45, 0.45),
-    "gpt-4o-ls": ("gpt-4o-2024-08-06", "less strict", 0.45, 0.45),
-    "o3-mini": ("o3-mini-2025-01-31", "default", 0.2, 0.3),
-    "o3-mini-ls": ("o3-mini-2025-01-31", "less strict", 0.5, 0.3),
+    f: (*LLM_MODELS[f], LLM_WIDENING[f], LLM_PRIOR_WEIGHT[f]) for f in LLM_MODELS
 }
 LLM_FALSE_ALARM = 0.22  # weight of a supported claim against an error claim's clarity (LLMs)
 HUMAN_TABLE4 = {("stage1", 0): "St. 1A", ("stage1", 1): "St. 1B", ("stage2", 0): "St. 2A", ("stage2", 1): "St. 2B"}
 TYPE_INDEX = {NC: 0, MIS: 1, INC: 2}
+WIDEN = 0.75  # humans' mean P(widening a span beyond the claim's core), for spans near the paper's 4 words
+SENSITIVITY_SD = 0.5  # spread of a human's marking sensitivity u_a (logit)
+FALSE_ALARM_SD = 0.5  # spread of a human's false-alarm habit v_a (logit)
+IMPRESSION_DROP_SHARE = (0.75, 0.45)  # share of a type's drop a marked span takes off: the first, each later one
 
 
 @dataclass(frozen=True)
@@ -90,9 +105,9 @@ class HumanProcess:
     example_effect: float  # logit spread of an example effect shared by all annotators
     partial: float  # P(span covers one side of a word cut of the claim phrase)
     type_lean: float  # spread of an annotator's own Not Checkable vs Misleading lean (log-odds)
-    widen: float = 0.75  # set: mean P(span extends beyond the claim's core), for 4-word spans
-    sensitivity_sd: float = 0.5  # set: spread of u_a (logit)
-    false_alarm_sd: float = 0.5  # set: spread of v_a (logit)
+    widen: float = WIDEN  # set by hand: mean P(span extends beyond the claim's core), for 4-word spans
+    sensitivity_sd: float = SENSITIVITY_SD  # set by hand: spread of u_a (logit)
+    false_alarm_sd: float = FALSE_ALARM_SD  # set by hand: spread of v_a (logit)
 
     NAMES = (
         "salience_stage1",
@@ -408,7 +423,7 @@ def impression(spans: list[dict], a: Annotator, quality: float, paper: dict, rng
     drops = {CATEGORIES.index(t): imp["by_type"][t]["drop"] for t in CATEGORIES}
     value = imp["mean_no_error"] + a.offset + quality + rng.normal(0, 0.9)
     for k, s in enumerate(sorted(spans, key=lambda x: -drops[x["type"]])):
-        value -= drops[s["type"]] * (0.75 if k == 0 else 0.45)
+        value -= drops[s["type"]] * IMPRESSION_DROP_SHARE[min(k, 1)]
     return int(min(7, max(1, round(value))))
 
 

@@ -36,6 +36,60 @@ def _differ(rows: Sequence[tuple]) -> Passage:
     )
 
 
+README_FIGURES = {"dataset/llm_records"}  # figures of paper_figures.yaml taken from the release README
+
+
+def _shape_reading(matched: int, of_paper: int, rows: int) -> str:
+    """How many of the sizes table's rows of the paper match, and a word on the README's row."""
+    text = (
+        "all match the paper's"
+        if matched == of_paper
+        else f"match the paper's in {prose.count_words(matched)} of {prose.count_words(of_paper)} rows"
+    )
+    return text + (" (the LLM records row stands beside the README's figure)" if of_paper < rows else "")
+
+
+def _qualification(corpus, q: pd.DataFrame) -> dict[str, str | Passage]:
+    """The qualification section: the paper's rate with its interval (``q``:
+    ``dataset_level.qualification``), our stage-2 pool against the qualified count, and what the
+    release's extra file could and could not tell."""
+    row = q.iloc[0]
+    extra = paper.figures()["dataset"]["extra_file"]
+    n_stage2 = int(corpus.records.loc[corpus.records["campaign"] == "stage2", "annotator_id"].nunique())
+    per_item = extra["records"] / extra["examples"]
+    key = "campaigns/stage2/qualified"
+    return {
+        "q_candidates": tables.number(int(row["candidates"])),
+        "q_qualified": tables.number(int(row["qualified"])),
+        "q_rule": str(row["rule"]),
+        "q_rate": tables.number(float(row["rate"])),
+        "q_low": tables.number(float(row["rate_low"])),
+        "q_high": tables.number(float(row["rate_high"])),
+        "q_annotators": tables.number(n_stage2),
+        "q_annotators_reading": prose.compare(
+            n_stage2,
+            int(row["qualified"]),
+            0,
+            "more than (which the paper's account does not allow)",
+            "fewer than",
+            "as many as",
+        ),
+        "extra_examples": tables.number(extra["examples"]),
+        "extra_records": tables.number(extra["records"]),
+        "extra_spans": tables.number(extra["spans"]),
+        "extra_per_item": tables.number(per_item, 1),
+        "extra_whole": "a whole number" if float(per_item).is_integer() else "not a whole number",
+        "q_note": simulated_only(
+            corpus,
+            "The stand-in simulates no qualification task: its stage-2 pool is the paper's qualified count, "
+            f"taken as the number who annotated (the stage-2 annotators row of the sizes table is "
+            f"*{labels.kind(key)}*), and candidates and the "
+            f"pass rule are *{labels.kind('campaigns/stage2/candidates')}*: "
+            f"{labels.reason('campaigns/stage2/candidates') or 'no input'}.",
+        ),
+    }
+
+
 def readings(
     corpus,
     *,
@@ -43,14 +97,18 @@ def readings(
     lengths: Sequence[tuple],
     spans: Sequence[tuple],
     dedup: pd.DataFrame,
+    qualification: pd.DataFrame | None = None,
 ) -> dict[str, str | Passage]:
     """Every value chapter 01's prose glues: ``shape``, ``lengths`` and ``spans`` are the rows of
     its three paper-vs-ours tables (``tables.versus`` rows), ``dedup`` is
-    ``dataset_level.dedup_summary(corpus)``."""
+    ``dataset_level.dedup_summary(corpus)``, ``qualification`` ``dataset_level.qualification``
+    (the section on Section 4.3's qualification task, when given)."""
     reported = paper.figures()
     ds = reported["dataset"]
     by = {m: ours for m, _, ours, *_ in [*shape, *lengths, *spans]}
-    matched = [m for m, key, ours, *_ in shape if ours == tables.paper_value(key)]
+    # the LLM-records figure is the release README's, not the paper's: it is no row of the paper to match
+    of_paper = [(m, key, ours) for m, key, ours, *_ in shape if key not in README_FIGURES]
+    matched = [m for m, key, ours in of_paper if ours == tables.paper_value(key)]
     n_examples = len(corpus.examples)
     models = corpus.records.loc[corpus.records["kind"] == "model"]
     human = dataset_level.overview(corpus, "human")
@@ -61,38 +119,42 @@ def readings(
     t3 = reported["table3_llm_campaigns"]
     rising = dedup.sort_values("sources")["dropped %"].is_monotonic_increasing
     spans_label = labels.kinds(spans).get("human spans", "")
-    return {
-        "n_stage2": tables.number(by["stage-2 examples"]),
-        "min_sources": tables.number(int(dedup["sources"].min())),
-        "max_sources": tables.number(int(dedup["sources"].max())),
-        "dedup_threshold": reported["preprocessing"]["dedup_rule"].split("> ")[1].split()[0],
-        "dedup_trend": "rises steadily" if rising else "does not rise steadily",
-        "n_examples": tables.number(n_examples),
-        "n_short": tables.number(by["short split"]),
-        "n_long": tables.number(by["long split"]),
-        "n_human_records": tables.number(human["records"]),
-        "shape_reading": "all match the paper's"
-        if len(matched) == len(shape)
-        else f"match the paper's in {prose.count_words(len(matched))} of {prose.count_words(len(shape))} rows",
-        "n_llm_records": tables.number(len(models)),
-        "n_llm_campaigns": prose.count_words(models["campaign"].nunique()),
-        "readme_llm_records": tables.number(ds["llm_records"]),  # as the tables print counts: no separator
-        "readme_campaigns": prose.count_words(round(ds["llm_records"] / ds["examples"])),
-        "table3_campaigns": prose.count_words(len(t3)),
-        "table3_records": tables.number(len(t3) * ds["examples"]),
-        "table3_spans": tables.number(sum(r["total"] for r in t3.values())),
-        "n_human_spans": tables.number(human["spans"]),
-        "paper_human_spans": tables.number(ds["human_spans"]),
-        "spans_reading": prose.compare(human["spans"], ds["human_spans"], 0, "more than", "fewer than", "as many as"),
-        "spans_gap_pct": tables.number(abs(100 * (human["spans"] / ds["human_spans"] - 1)), 1),
-        "spans_label": simulated_only(corpus, f"; on the stand-in the count is {spans_label}").text
-        if spans_label
-        else "",
-        "differ_block": _differ([*lengths, *spans]),
-        "simulation_note": simulated_only(corpus, labels.passage([*shape, *lengths, *spans], corpus)),
-        "most_frequent_type": ours_order[0],
-        "second_type": ours_order[1],
-        "type_order_reading": "as in Table 2"
-        if ours_order[:2] == paper_order[:2]
-        else f"while Table 2 has {paper_order[0]} and {paper_order[1]}",
-    }
+    extra = _qualification(corpus, qualification) if qualification is not None else {}
+    return (
+        extra
+        | {
+            "n_stage2": tables.number(by["stage-2 examples"]),
+            "min_sources": tables.number(int(dedup["sources"].min())),
+            "max_sources": tables.number(int(dedup["sources"].max())),
+            "dedup_threshold": reported["preprocessing"]["dedup_rule"].split("> ")[1].split()[0],
+            "dedup_trend": "rises steadily" if rising else "does not rise steadily",
+            "n_examples": tables.number(n_examples),
+            "n_short": tables.number(by["short split"]),
+            "n_long": tables.number(by["long split"]),
+            "n_human_records": tables.number(human["records"]),
+            "shape_reading": _shape_reading(len(matched), len(of_paper), len(shape)),
+            "n_llm_records": tables.number(len(models)),
+            "n_llm_campaigns": prose.count_words(models["campaign"].nunique()),
+            "readme_llm_records": tables.number(ds["llm_records"]),  # as the tables print counts: no separator
+            "readme_campaigns": prose.count_words(round(ds["llm_records"] / ds["examples"])),
+            "table3_campaigns": prose.count_words(len(t3)),
+            "table3_records": tables.number(len(t3) * ds["examples"]),
+            "table3_spans": tables.number(sum(r["total"] for r in t3.values())),
+            "n_human_spans": tables.number(human["spans"]),
+            "paper_human_spans": tables.number(ds["human_spans"]),
+            "spans_reading": prose.compare(
+                human["spans"], ds["human_spans"], 0, "more than", "fewer than", "as many as"
+            ),
+            "spans_gap_pct": tables.number(abs(100 * (human["spans"] / ds["human_spans"] - 1)), 1),
+            "spans_label": simulated_only(corpus, f"; on the stand-in the count is {spans_label}").text
+            if spans_label
+            else "",
+            "differ_block": _differ([*lengths, *spans]),
+            "simulation_note": simulated_only(corpus, labels.passage([*shape, *lengths, *spans], corpus)),
+            "most_frequent_type": ours_order[0],
+            "second_type": ours_order[1],
+            "type_order_reading": "as in Table 2"
+            if ours_order[:2] == paper_order[:2]
+            else f"while Table 2 has {paper_order[0]} and {paper_order[1]}",
+        }
+    )

@@ -22,13 +22,24 @@ def _pct(a: float, b: float) -> float:
 
 
 def readings(
-    corpus, *, t3: pd.DataFrame, t4: pd.DataFrame, effects: pd.DataFrame, stage2: pd.DataFrame
+    corpus,
+    *,
+    t3: pd.DataFrame,
+    t4: pd.DataFrame,
+    effects: pd.DataFrame,
+    stage2: pd.DataFrame,
+    tests: pd.DataFrame | None = None,
+    paper_tests: pd.DataFrame | None = None,
 ) -> dict[str, str | Passage]:
     """Every value chapter 02's prose glues. ``t3``, ``t4``: ``dataset_level.table3/table4``
     (columns ``campaign, total, paper total, <type>, paper <type>, spans/rec.``);
-    ``effects``: ``dataset_level.group_effects``; ``stage2``: the stage-2 examples."""
+    ``effects``: ``dataset_level.group_effects``; ``stage2``: the stage-2 examples; ``tests`` and
+    ``paper_tests``: ``dataset_level.group_tests`` and ``paper_group_tests`` (the section on
+    Appendix B's claim, when given)."""
     reported = paper.figures()
     out: dict[str, str | Passage] = {"n_stage2": tables.number(len(stage2))}
+    if tests is not None and paper_tests is not None:
+        out |= group_tests(corpus, tests, paper_tests)
 
     # Table 3: totals, and the gpt-4o densities that only fit the short split
     shown3 = t3.dropna(subset=["paper total"])
@@ -64,14 +75,13 @@ def readings(
         for _, r in shown3.iterrows()
         for col in ["total", *TYPES]
     ]
+    total_key, type_key = "table3_llm_campaigns/gemma-3/total", "table3_llm_campaigns/gemma-3/Incorrect"
     out["t3_note"] = simulated_only(
         corpus,
-        "On the stand-in, Table 3's totals and type counts are inputs of the generator: it solves each "
-        "campaign's *expected* span count to the paper's (for the gpt-4o campaigns, Table 4's on the short split) "
-        "and draws each model's error types from Table 3's shares mixed with a confusion of each claim's true "
-        "status, so a realised total is one draw around the paper's and the type counts are not reproduced. "
-        f"By the rule their labels are: {_labels_line(rows3)}; span lengths are "
-        f"*{labels.kind('table3_llm_campaigns/gemma-3/avg_len')}*.",
+        f"On the stand-in, by the rule of the data sheet, Table 3's totals and type counts are: {_labels_line(rows3)}. "
+        f"Totals: {labels.reason(total_key)}; types: {labels.reason(type_key)}. Span lengths are "
+        f"*{labels.kind('table3_llm_campaigns/gemma-3/avg_len')}*: "
+        f"{labels.reason('table3_llm_campaigns/gemma-3/avg_len')}.",
     )
 
     # Table 4: totals and the largest gap per type
@@ -87,13 +97,7 @@ def readings(
         "t4_cell_paper": tables.number(theirs_c),
         "t4_gpt4o_paper": tables.number(reported["table4_dataset_level_stage2_subset"]["gpt-4o"]["total"]),
         "t3_gpt4o_paper": tables.number(t3p["gpt-4o"]["total"]),
-        "t4_note": simulated_only(
-            corpus,
-            f"On the stand-in Table 4's totals are *{labels.kind('table4_dataset_level_stage2_subset/St. 1A/total')}* "
-            "(expected counts solved per campaign and group, one draw around them) and its counts per type "
-            f"*{labels.kind('table4_dataset_level_stage2_subset/St. 1A/Incorrect')}*, which is why they stray "
-            "further than the totals.",
-        ),
+        "t4_note": simulated_only(corpus, _t4_note()),
     }
 
     # Section 6.1: the text's figures, and what Table 4 itself gives
@@ -115,14 +119,7 @@ def readings(
         "t4_b_more_s1": tables.number(t4_b1, 1),
         "t4_b_more_s2": tables.number(t4_b2, 1),
         "t4_volume": tables.number(abs(t4_vol), 1),
-        "effects_note": simulated_only(
-            corpus,
-            "On the stand-in these ratios are "
-            f"*{labels.kind('dataset_level_text/group_b_more_annotations_pct')}*: none is an input, but they "
-            "follow from Table 4's totals, which the generator sets in expectation; the rows computed from "
-            "Table 4's totals are the ones this simulation aims at, the text's figures are not (and disagree with "
-            "Table 4: see the paper's inconsistencies below).",
-        ),
+        "effects_note": simulated_only(corpus, _effects_note(effects, reported, minority, corpus)),
         "b_more_reading": "B marks more than A in both stages"
         if s1["B more (%)"] > 0 and s2["B more (%)"] > 0
         else "B does not mark more than A in both stages",
@@ -174,6 +171,39 @@ def readings(
     return out
 
 
+def _t4_note() -> str:
+    """Table 4's labels, and, where the same models' type counts carry another label in Table 3,
+    why (each from the provenance file, never typed)."""
+    total, typed = (
+        "table4_dataset_level_stage2_subset/St. 1A/total",
+        "table4_dataset_level_stage2_subset/gemma-3/Incorrect",
+    )
+    t3_typed = "table3_llm_campaigns/gemma-3/Incorrect"
+    text = (
+        f"On the stand-in Table 4's totals are *{labels.kind(total)}* ({labels.reason(total)}) and its counts "
+        f"per type *{labels.kind(typed)}* ({labels.reason(typed)})."
+    )
+    if labels.kind(typed) != labels.kind(t3_typed):
+        text += (
+            f" The same models' type counts are *{labels.kind(t3_typed)}* in Table 3 and "
+            f"*{labels.kind(typed)}* here: the generator reads Table 3's type shares over all examples, "
+            "not the counts on this subset."
+        )
+    return text
+
+
+def _effects_note(effects: pd.DataFrame, reported: dict, minority: dict, corpus) -> str:
+    """The labels of the Section 6.1 rows as their table shows them, with the provenance file's
+    reason for each figure of the text."""
+    rows = list(dataset_level.section61(effects, reported, minority).itertuples(index=False, name=None))
+    named = {}  # each of the text's figures under the first row that shows it
+    for measure, key, *_ in rows:
+        if isinstance(key, str):
+            named.setdefault(key, measure)
+    why = "; ".join(f"{m}: {labels.reason(k)}" for k, m in named.items() if labels.reason(k))
+    return labels.passage(rows, corpus) + (f"\n\nThe data sheet's reasons: {why}." if why else "")
+
+
 def _short_shares(shares: dict[str, str]) -> str:
     """ "99% of each campaign's" when the shares read alike, else "98% of gpt-4o's and 99% of ..."."""
     if len(set(shares.values())) == 1:
@@ -197,3 +227,62 @@ def _labels_line(rows) -> str:
         )
     others = sorted({lab for lab in found.values() if not lab.startswith("set")})
     return "; ".join(parts + [f"*{o}*" for o in others])
+
+
+ALPHA = 0.05  # the conventional level the paper's "significant" implies (it names none)
+
+
+def _verdict(ps: pd.Series) -> str:
+    """ "none of the four tests" / "two of the four tests" ... finds p below ALPHA."""
+    below = int((ps < ALPHA).sum())
+    return f"{'none' if below == 0 else prose.count_words(below)} of the {prose.count_words(len(ps))}"
+
+
+def group_tests(corpus, tests: pd.DataFrame, paper_tests: pd.DataFrame) -> dict[str, str | Passage]:
+    """Readings for the section on Appendix B's "no significant difference" between groups A
+    and B: ``tests`` is ``dataset_level.group_tests(corpus)``, ``paper_tests``
+    ``dataset_level.paper_group_tests(figures)``."""
+    t = tests.set_index(["stage", "test"])  # rows as dataset_level.group_tests names them
+    pt = paper_tests.set_index(["stage", "test"])
+    chi1, chi2 = pt.loc[("stage1", "chi-square, types")], pt.loc[("stage2", "chi-square, types")]
+    paired = tests[tests["test"] != "chi-square, types"]
+    out: dict[str, str | Passage] = {
+        "gt_alpha": tables.number(ALPHA),
+        "gt_paired": _verdict(paired["p"]),
+        "gt_types": _verdict(tests.loc[tests["test"] == "chi-square, types", "p"]),
+        "gt_w1": tables.pvalue(t.loc[("stage1", "Wilcoxon signed-rank"), "p"]),
+        "gt_w2": tables.pvalue(t.loc[("stage2", "Wilcoxon signed-rank"), "p"]),
+        "pt_chi1": tables.number(chi1["statistic"]),
+        "pt_chi1_p": tables.pvalue(chi1["p"]),
+        "pt_chi2": tables.number(chi2["statistic"]),
+        "pt_chi2_p": tables.pvalue(chi2["p"]),
+        "pt_df": tables.number(int(chi1["df"])),
+        "pt_types": _verdict(paper_tests.loc[paper_tests["test"] == "chi-square, types", "p"]),
+        "pt_rates": _verdict(paper_tests.loc[paper_tests["test"] == "rate test, totals", "p"]),
+        "gt_note": simulated_only(
+            corpus,
+            "On the stand-in these tests examine the simulation, not the paper's annotators: the generator gives "
+            "group B its own marking rates and sets each group's expected total from Table 4, so whatever they find "
+            "was built in. On the real release the same call tests the real groups on the real examples.",
+        ),
+    }
+    from statsmodels.stats.multitest import multipletests
+
+    held = multipletests([chi1["p"], chi2["p"]], alpha=ALPHA, method="holm")[0]  # two stages, one question
+    apart = [name for name, row in (("stage 1", chi1), ("stage 2", chi2)) if row["p"] < ALPHA]
+    where = ("both stages" if len(apart) == 2 else apart[0]) if apart else ""
+    if held.any():
+        out["pt_reading"] = (
+            'so the paper\'s own counts do not bear out a flat "no significant difference": in '
+            f"{where} the two groups' mix of error types differs by more than the test ascribes to chance, "
+            "even with both stages' p-values adjusted together (Holm)"
+        )
+    elif apart:
+        out["pt_reading"] = (
+            f"so the paper's own counts show the two groups' mix of error types apart in {where} at the "
+            "unadjusted level only: with both stages' p-values adjusted together (Holm) no test stays below "
+            'it, which is weak evidence against "no significant difference", not proof of a difference'
+        )
+    else:
+        out["pt_reading"] = "so the paper's own counts agree with its claim as far as these tests can see"
+    return out

@@ -12,13 +12,25 @@ from __future__ import annotations
 import pandas as pd
 
 from ...analyses import clusters
-from ...reference import paper
-from .. import tables
+from ...reference import checks, paper
+from .. import labels, tables
 from . import Passage, simulated_only
 
 PICK, PAPER = "silhouette's pick", "the paper"
 ALPHA = 0.05
 PURITY_MARGIN = 10  # percentage points above the commonest type's share before clusters read as types
+Z_CELL = 1.96  # an adjusted residual beyond this: the type is over-represented in the group (5%, cell by cell)
+# data/paper_relations.yaml's readings of "roughly one third" (its reported value and tolerance are used)
+THIRD_NAMED, THIRD_EXAMPLES = "s64_proximity_third_named_cluster", "s64_proximity_third_examples"
+# Section 6.4, "Error Type Breakdown": the cluster groups the paper names for each error type
+# ("Non-checkable errors frequently describe ... Walking Distance, Facility Description, and Experience
+# claims"; "Misleading errors tend to involve overstated amenities or proximity"; "Incorrect errors mostly
+# concern concrete facility or feature mentions (e.g., 'business centre', ...)")
+PAPER_TYPE_GROUPS = {
+    "Not Checkable": ("Walking Distance", "Facility Description", "Experience/Atmosphere"),
+    "Misleading": ("Amenity Availability", "Proximity"),
+    "Incorrect": ("Business Facility",),
+}
 
 
 def _n(v, d: int = 2) -> str:
@@ -89,18 +101,140 @@ def support_by_kind(per_cluster: pd.DataFrame) -> pd.DataFrame:
 
 
 def embedded_note(corpus, reported: dict, n_embedded: int | None) -> str:
-    """Why the first row of the k table compares different selections: the paper embedded a
-    subset of its human spans without saying which, this page embeds every human span."""
+    """Why the first row of the k table compares all human spans: the paper embedded a subset of
+    its human spans without saying which, this page embeds every human span. On the stand-in, the
+    labels of both figures are the rule's (:mod:`hotelcheckspan.book.labels`), as the table shows."""
     paper_n = reported["clustering"]["spans_embedded"]
     total = reported["dataset"]["human_spans"]
     ours = "" if n_embedded is None else f" ({n_embedded:,})"
     if corpus.simulated:
-        label = tables.figure_status("dataset/human_spans")
-        ours += f", whose number is {label} from the paper's {total:,} (chapter 01)"
+        label = tables.figure_label("dataset/human_spans", n_embedded) if n_embedded is not None else None
+        label = label or labels.kind("dataset/human_spans")
+        kind, _, gap = label.partition(", ")
+        ours += f", whose number is {kind} from the paper's {total:,}" + (f" ({gap})" if gap else "")
+        ours += f"; the paper's {paper_n:,} is *{labels.kind('clustering/spans_embedded')}* here"
     return (
         f"The paper embedded {paper_n:,} of its {total:,} human spans and does not say which; this page embeds "
-        f"every human span{ours}, so the first row sets different selections side by side."
+        f"every human span{ours}, so the first row sets all human spans beside the paper's, not its selection."
     )
+
+
+def k_rows(reported: dict, n_embedded: int, n_texts: int, k: int) -> list[tuple]:
+    """The rows of the k table for ``tables.versus``: all human spans (all are embedded here; the
+    paper embedded a subset), the distinct texts among them, and the chosen k."""
+    paper_n = reported["clustering"]["spans_embedded"]
+    return [
+        (f"human spans, all embedded here (the paper embedded {paper_n:,})", "dataset/human_spans", n_embedded, 0),
+        ("distinct span texts", tables.NOT_IN_PAPER, n_texts, 0),
+        ("chosen k", "clustering/k_chosen", k, 0),
+    ]
+
+
+def _relation(rid: str) -> dict:
+    return next(r.data for r in checks.load() if r.get("id") == rid)
+
+
+def third_reading(share: float) -> str:
+    """Whether a share (%) is "roughly one third" as ``data/paper_relations.yaml`` reads the
+    phrase (its reported value, within its tolerance)."""
+    rel = _relation(THIRD_NAMED)
+    third, tol = float(rel["reported"]["value"]), float(rel["tolerance"])
+    return (
+        "roughly one third"
+        if abs(round(share, 1) - third) <= tol
+        else ("more than roughly one third" if share > third else "less than roughly one third")
+    )
+
+
+def location_readings(shares: pd.DataFrame, table7: pd.DataFrame, level: float) -> dict[str, str]:
+    """Section 6.4's "proximity ... roughly one third of all annotations", on the clusters of
+    :func:`clusters.location_share` (``shares``) and on the paper's Table 7 (``table7``: ``cluster
+    (paper), count, pct``): our share of spans in Proximity clusters and in all location clusters,
+    each with its interval, beside the paper's (as printed, of its 425 spans)."""
+    t7 = table7.assign(group=table7["cluster (paper)"].map(clusters.group_of))
+    paper_prox = float(t7.loc[t7["group"] == "Proximity", "pct"].sum())
+    paper_loc = float(t7.loc[t7["group"].isin(clusters.LOCATION_GROUPS), "pct"].sum())
+    sh = shares.set_index("group")
+    prox, loc = sh.loc["Proximity"], sh.loc["all of them"]
+    rel = _relation(THIRD_NAMED)
+    out = {
+        "third_value": tables.number(float(rel["reported"]["value"]), 1),
+        "third_tol": tables.number(float(rel["tolerance"]), 0),
+        "prox_share": tables.number(float(prox["share"]), 1),
+        "prox_ci": f"[{tables.number(float(prox['low']), 1)}, {tables.number(float(prox['high']), 1)}]",
+        "loc_share": tables.number(float(loc["share"]), 1),
+        "loc_ci": f"[{tables.number(float(loc['low']), 1)}, {tables.number(float(loc['high']), 1)}]",
+        "paper_prox_share": tables.number(paper_prox, 1),
+        "paper_loc_share": tables.number(paper_loc, 1),
+        "prox_third": third_reading(float(prox["share"])),
+        "loc_third": third_reading(float(loc["share"])),
+        "paper_prox_third": third_reading(paper_prox),
+        "paper_loc_third": third_reading(paper_loc),
+        "prox_vs_paper": "within" if prox["low"] <= paper_prox <= prox["high"] else "outside",
+        "loc_vs_paper": "within" if loc["low"] <= paper_loc <= loc["high"] else "outside",
+        "loc_groups": ", ".join(clusters.LOCATION_GROUPS),
+        "level_pct_loc": str(round(100 * level)),
+    }
+    return out
+
+
+def type_pairings(residuals: pd.DataFrame) -> pd.DataFrame:
+    """The paper's pairings of error types with cluster groups (:data:`PAPER_TYPE_GROUPS`) against
+    the adjusted residuals of :func:`clusters.type_residuals`: per pairing, the spans, the residual
+    and a reading ("over-represented" beyond :data:`Z_CELL`, "under-represented", "as expected",
+    or "no such cluster here"). Columns: ``type, group, spans, expected, residual, reading``."""
+    r = residuals.set_index(["type", "group"])
+    rows = []
+    for typ, groups in PAPER_TYPE_GROUPS.items():
+        for g in groups:
+            if (typ, g) in r.index:
+                cell = r.loc[(typ, g)]
+                z = float(cell["residual"])
+                reading = "over-represented" if z > Z_CELL else "under-represented" if z < -Z_CELL else "as expected"
+                rows.append(
+                    {
+                        "type": typ,
+                        "group": g,
+                        "spans": int(cell["spans"]),
+                        "expected": float(cell["expected"]),
+                        "residual": z,
+                        "reading": reading,
+                    }
+                )
+            else:
+                rows.append(
+                    {
+                        "type": typ,
+                        "group": g,
+                        "spans": 0,
+                        "expected": float("nan"),
+                        "residual": float("nan"),
+                        "reading": "no such cluster here",
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def pairing_readings(pairings: pd.DataFrame, type_test: pd.DataFrame) -> dict[str, str]:
+    """How many of the paper's type-cluster pairings hold here (over-represented), and the
+    strength of the whole association (Cramér's V)."""
+    held = int((pairings["reading"] == "over-represented").sum())
+    absent = int((pairings["reading"] == "no such cluster here").sum())
+    v = float(type_test.iloc[0]["Cramér's V"])
+    return {
+        "cramers_v": tables.number(v, 2),
+        "pairings_n": str(len(pairings)),
+        "pairings_held": str(held),
+        "pairings_absent": str(absent),
+        "pairings_reading": (
+            "the paper's breakdown by type holds here"
+            if held == len(pairings)
+            else "the paper's breakdown by type holds here only in part"
+            if held
+            else "none of the paper's pairings of types with clusters holds here"
+        ),
+        "z_cell": tables.number(Z_CELL, 2),
+    }
 
 
 def readings(
@@ -119,8 +253,12 @@ def readings(
     per_cluster: pd.DataFrame,
     level: float,
     n_embedded: int | None = None,
+    location: pd.DataFrame | None = None,
+    pairings: pd.DataFrame | None = None,
 ) -> dict[str, str | Passage]:
-    """Every value chapter 06 glues (see the chapter for where each appears)."""
+    """Every value chapter 06 glues (see the chapter for where each appears). ``location`` is
+    :func:`clusters.location_share`'s frame and ``pairings`` :func:`type_pairings`' (the Section
+    6.4 readings of location shares and type pairings are left out without them)."""
     k_lo, k_hi = k_range
     c = candidates.set_index("chosen by")
     reported = paper.figures()
@@ -144,8 +282,12 @@ def readings(
         "paper_k": str(paper_k),
         "paper_share_base": str(int(round(100 * table7["count"].sum() / table7["pct"].sum()))),
         "level_pct": str(round(100 * level)),
-        "embedded_note": embedded_note(corpus, reported, n_embedded),
+        "embedded_note": Passage(embedded_note(corpus, reported, n_embedded)),
     }
+    if location is not None:
+        out |= location_readings(location, table7, level)
+    if pairings is not None:
+        out |= pairing_readings(pairings, type_test)
 
     # error types per cluster (Section 6.4 calls the clusters "error types")
     t = type_test.iloc[0]
@@ -213,29 +355,46 @@ def readings(
     }
     if {"soft", "concrete"} <= set(kinds.index):
         soft, concrete = float(kinds.loc["soft", "agreed"]), float(kinds.loc["concrete", "agreed"])
+        direction = (
+            "in the paper's direction"
+            if round(concrete) > round(soft)
+            else "the same"
+            if round(concrete) == round(soft)
+            else "against the paper's direction"
+        )
         out["kind_reading"] = (
             f"Pooled over the clusters whose commonest claim is of that kind, soft clusters have "
-            f"{_n(soft, 0)}% support and concrete ones {_n(concrete, 0)}%: "
-            + (
-                "concrete clusters agree more, as the paper says"
-                if round(concrete) > round(soft)
-                else "concrete clusters do not agree more here, against the paper's reading"
-            )
-            + ". Clusters mix kinds and change with the seed, so the span-level test above is the one to trust."
+            f"{_n(soft, 0)}% support and concrete ones {_n(concrete, 0)}% ({direction}). Clusters mix kinds and "
+            "change with the seed, so the span-level test above decides: "
+            f"the paper's reading is {out['paper_claim']} here."
         )
     else:
         out["kind_reading"] = (
             "No cluster here is mostly soft, or none mostly concrete, so the paper's cluster-level claim cannot be "
-            "read off the clusters; the span-level test above is the one to trust."
+            f"read off the clusters; the span-level test above decides: the paper's reading is {out['paper_claim']} "
+            "here."
         )
-    out["sim_clusters"] = simulated_only(
-        corpus,
-        "On the simulated stand-in the claim families of the summaries were taken from the paper's Table 7, so "
-        "that the clusters resemble the paper's taxonomy is by construction. The generator also treats the "
-        "families differently by hand: each has its own mix of supported, not checkable, misleading and incorrect "
-        "claims, and supported location, atmosphere and view claims look more doubtful to every annotator "
-        "(`simulation.summaries.FAMILIES` and `VAGUE`; see the data sheet). The association with types and the "
-        "consensus test follow from those hand-set choices and the calibrated annotators; the silhouette curve "
-        "and the stability are emergent. None of them was fitted to the paper's figures.",
-    )
+    out["sim_clusters"] = simulated_only(corpus, simulation_note())
     return out
+
+
+def simulation_note() -> str:
+    """What the stand-in's clusters can and cannot say, with each figure's label from the rule
+    (:mod:`hotelcheckspan.book.labels`), never typed: Table 7's sizes, the chosen k, the spans."""
+    t7 = labels.kind("clustering/table7_clusters")
+    k = labels.kind("clustering/k_chosen")
+    why = labels.reason("clustering/table7_clusters")
+    if t7 == "emergent":
+        sizes = "Table 7's cluster sizes are *emergent* here: nothing in the simulation aims at them"
+    else:
+        sizes = f"Table 7's cluster sizes are *{t7}* here" + (f": {why}" if why else "")
+    return (
+        "On the simulated stand-in the claim families of the summaries were taken from the paper's Table 7, so "
+        f"that the clusters resemble the paper's taxonomy is by construction. {sizes}; so the share of location "
+        "clusters, and the error types that go with each cluster, say how the generator was written, not what "
+        "the paper's annotators did. The generator also treats the families differently by hand: each has its "
+        "own mix of supported, not checkable, misleading and incorrect claims, and supported location, "
+        "atmosphere and view claims look more doubtful to every annotator (`simulation.summaries.FAMILIES` and "
+        "`VAGUE`; see the data sheet). The association with types and the consensus test follow from those "
+        f"hand-set choices and the calibrated annotators. The chosen k is *{k}*."
+    )

@@ -7,11 +7,12 @@ where its shown bound equals it."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from ... import review
 from ...analyses import judges, sample_size
-from ...annotator_sets import AnnotatorSet
+from ...annotator_sets import AnnotatorSet, display_name
 from ...corpora import KEY, slug_frame
 from .. import prose, tables
 from . import Passage, simulated_only
@@ -70,12 +71,12 @@ def _bacc_reading(ranked: pd.DataFrame, top: str) -> tuple[str, str]:
         row = tied.iloc[0]
         same = "the same judge" if row["judge"] == top else "a different judge"
         text = (
-            f"By balanced accuracy against the majority {row['judge']} is best "
+            f"By balanced accuracy against the majority {display_name(row['judge'])} is best "
             f"({tables.interval(row['bacc'], row['bacc_low'], row['bacc_high'])}), {same} "
             f"{'as' if same == 'the same judge' else 'from the one'} by span F1."
         )
         return text, same
-    who = prose.names(tied["judge"].tolist())
+    who = prose.names([display_name(j) for j in tied["judge"]])
     among = "the leader by span F1 among them" if top in set(tied["judge"]) else "the leader by span F1 not among them"
     same = "the same judge, tied with others" if top in set(tied["judge"]) else "a different judge"
     text = (
@@ -96,7 +97,7 @@ def _board_readings(board: pd.DataFrame, prefix: str) -> dict[str, str]:
     bacc_text, same = _bacc_reading(ranked, str(top["judge"]))
     return {
         f"{prefix}n_judges": prose.count_words(len(ranked)),
-        f"{prefix}top_judge": str(top["judge"]),
+        f"{prefix}top_judge": display_name(str(top["judge"])),
         f"{prefix}top_soft": tables.interval(top["f1_soft"], top["f1_soft_low"], top["f1_soft_high"]),
         f"{prefix}ceiling_soft": tables.interval(ceiling["f1_soft"], ceiling["f1_soft_low"], ceiling["f1_soft_high"]),
         f"{prefix}ceiling_hard": tables.interval(ceiling["f1_hard"], ceiling["f1_hard_low"], ceiling["f1_hard_high"]),
@@ -114,24 +115,96 @@ def _board_readings(board: pd.DataFrame, prefix: str) -> dict[str, str]:
 
 
 def table6_note(corpus, result: dict) -> str:
-    """What the judge's Table 6 rows (``evaluate_judge(...)["table6"]``) compare: a row of the
-    paper's may pool the judge with another campaign (its Human - LLM (O3-Mini) row holds both
-    o3-mini prompts), which the reader must be told."""
+    """What the judge's Table 6 rows (``evaluate_judge(...)["table6"]``) compare. A row may pool
+    the judge with another campaign (the book's Human - LLM (O3-Mini) row holds both o3-mini
+    prompts): that is the book's choice, since the paper's Table 6 has one row per model and does
+    not say how it combined the prompts, and the reader is told so."""
     comps = {c["name"]: c for c in judges.comparisons(corpus)}
     judge = result["judge"]
     notes = []
     for name in dict.fromkeys(result["table6"]["comparison"]):
         hyps = list(dict.fromkeys(AnnotatorSet.parse(h).campaign for h in comps[name]["hyp"]))
         refs = len(comps[name]["ref"])
-        others = [h for h in hyps if h != judge]
-        if others:
+        shown = display_name(name)
+        if len(hyps) > 1:
             notes.append(
-                f"{name} pools {prose.names(hyps)} as the paper's row does, so its pairs are the "
-                f"{prose.count_words(refs)} human sets against each of them"
+                f"{shown} pools {prose.names([display_name(h) for h in hyps])}, so its pairs are the "
+                f"{prose.count_words(refs)} human sets against each of them; pooling is the book's choice, as the "
+                "paper's Table 6 has one row per model and does not say how it combined a model's prompts"
             )
         else:
-            notes.append(f"{name} sets the {prose.count_words(refs)} human sets against {judge} alone")
+            notes.append(f"{shown} sets the {prose.count_words(refs)} human sets against {display_name(judge)} alone")
     return "; ".join(notes) + "."
+
+
+PLANNED = ("gpt-4o", "gpt-4o-ls")  # the pair chapter 09's planning example asks about
+RESEEDS = 6  # seeds 0 (the leaderboard's) to 5 of the with-replacement draws behind an answer
+
+
+def answer_grid(n_examples: int) -> np.ndarray:
+    """The sizes ``sample_size.examples_needed`` tries by default (its answer is one of them)."""
+    return np.unique(np.geomspace(10, sample_size.MAX_FACTOR * n_examples, 40).astype(int))
+
+
+def reseeded_answers(corpus, pair=PLANNED, seeds: int = RESEEDS, n_resamples: int = 1000) -> pd.DataFrame:
+    """The examples needed to order ``pair`` by soft span F1 (the leaderboard's neighbour
+    question), drawn with seeds 0 to ``seeds`` - 1 on the default grid of sizes: how far the
+    answer moves with the random test sets alone. Columns: ``seed, n_needed``; empty where the
+    corpus lacks a judge of ``pair``."""
+    if not set(pair) <= set(judges.judges(corpus)):
+        return pd.DataFrame(columns=["seed", "n_needed"])
+    table = sample_size.judges_f1_table(
+        corpus, list(pair), judges.references(corpus), judges.default_examples(corpus), match="soft"
+    )
+    sizes = answer_grid(table.n_examples)
+    rows = []
+    for seed in range(seeds):
+        curve = sample_size.stability(table, sizes, n_resamples, seed, replace=True)
+        rows.append({"seed": seed, "n_needed": sample_size.smallest_stable(curve).iloc[0]["n_stable"]})
+    return pd.DataFrame(rows)
+
+
+def _bound(v) -> str:
+    """An examples-needed figure as the neighbours table shows it."""
+    return "more than tried" if not np.isfinite(float(v)) else f"{int(v):,}"
+
+
+def grid_note(board: pd.DataFrame, answers: pd.DataFrame, n_resamples: int = 1000) -> str:
+    """Why chapter 09 gives the planned pair other numbers than this leaderboard: an answer is a
+    size of the grid tried, and the random test sets move it by a step of that grid (``answers``:
+    :func:`reseeded_answers`). Empty where the pair is not in the corpus."""
+    if answers.empty:
+        return ""
+    got = sorted({int(v) for v in answers["n_needed"] if np.isfinite(v)})
+    grid = answer_grid(int(board["examples"].dropna().iloc[0]))
+    excerpt = ""
+    if got:
+        lo, hi = np.searchsorted(grid, got[0]), np.searchsorted(grid, got[-1])
+        near = grid[max(0, lo - 1) : hi + 2]
+        excerpt = ", ".join(f"{int(g):,}" for g in near)
+    said = prose.names([f"{v:,}" for v in got]).replace(" and ", " or ") if got else "more than the grid holds"
+    steps = int(hi - lo) if got else 0
+    apart = (
+        "one size of that grid whatever the seed"
+        if steps == 0
+        else "sizes next to each other on that grid"
+        if steps == len(got) - 1
+        else f"sizes up to {prose.count_words(steps)} steps apart on that grid"
+    )
+    row = board[board["judge"].isin(PLANNED) & board["next"].isin(PLANNED)]
+    here = ""
+    if len(row):
+        r = row.iloc[0]
+        here = (
+            f" The leaderboard's seed gives {_bound(r['n_needed'])}; its interval, {_bound(r['n_low'])} to "
+            f"{_bound(r['n_high'])}, is what the number is worth."
+        )
+    return (
+        f"an answer is the first size of a grid of sizes (here …, {excerpt}, …) from which the order holds in "
+        f"{sample_size.THRESHOLD:.0%} of {n_resamples:,} test sets, and drawn with {prose.count_words(len(answers))} "
+        f"seeds this question is answered {said}: {apart}, as near {sample_size.THRESHOLD:.0%} the share rises so "
+        f"slowly that the draws alone move the answer.{here}"
+    )
 
 
 def _simulation() -> str:
@@ -157,7 +230,7 @@ def _review_reading(marks: pd.DataFrame) -> str:
         humans = rows[rows["judge"] == review.marks.HUMANS].iloc[0]
         llms = rows[(rows["judge"] != review.marks.HUMANS) & (rows["spans_with_text"] > 0)]
         shown = (llms["whole_sentence_share"] * 100).round(1)
-        top = llms.loc[shown == shown.max(), "judge"].tolist()
+        top = [display_name(j) for j in llms.loc[shown == shown.max(), "judge"]]
         human = round(float(humans["whole_sentence_share"]) * 100, 1)
         above = int((shown > human).sum())
         said.append(
@@ -187,11 +260,14 @@ def readings(
     result: dict | None = None,
     marks: pd.DataFrame | None = None,
     real=None,
+    answers: pd.DataFrame | None = None,
 ) -> dict[str, str | Passage]:
     """Every value chapter 10's prose needs, from the leaderboards the chapter shows (``board``
     on ``corpus``; ``real_board`` on the real corpus), the ``evaluate_judge`` result it shows the
-    Table 6 rows of and the automatic review marks (``review.marks_by_corpus``)."""
+    Table 6 rows of, the automatic review marks (``review.marks_by_corpus``) and the planned
+    pair's answers with other seeds (:func:`reseeded_answers`)."""
     out: dict[str, str | Passage] = _board_readings(board, "")
+    out["grid_note"] = grid_note(board, answers) if answers is not None else ""
     out["n_examples"] = tables.number(
         len(judges.default_examples(corpus)) if judges.is_hotelcheckspan(corpus) else len(corpus.examples)
     )

@@ -8,7 +8,7 @@ from ...annotator_sets import HUMAN_SETS
 from ...categories import ANY, CATEGORIES
 from ...reference import paper
 from .. import labels, tables
-from . import Passage, kappa_paradox
+from . import Passage, kappa_paradox, simulated_only
 
 
 def _chapter(
@@ -139,10 +139,99 @@ def _paper_kappa() -> dict[str, str]:
     }
 
 
-def readings(corpus, *, prevalence: pd.DataFrame | None = None, **computed) -> dict:
+def readings(
+    corpus,
+    *,
+    prevalence: pd.DataFrame | None = None,
+    masked: dict[str, pd.DataFrame] | None = None,
+    threshold: float | None = None,
+    **computed,
+) -> dict:
     """Every value chapter 03's prose glues: the chapter's own (keyword arguments as :func:`_chapter`
-    takes them) and, given ``prevalence`` (:func:`example_level.prevalence`), its kappa/AC1 section's."""
+    takes them), given ``prevalence`` (:func:`example_level.prevalence`) its kappa/AC1 section's, and
+    given ``masked`` (``{"soft": ..., "hard": ...}`` of :func:`example_level.masking`) and its
+    ``threshold``, the section on Section 7's masking claim."""
     out = _chapter(corpus, **computed)
+    out["bacc_dashes"] = bacc_dashes(computed["llm"])
     if prevalence is not None:  # the section "Kappa and AC1 when errors are rare"
         out |= kappa_paradox.readings(prevalence, prefix="kp")
+    if masked is not None:
+        out |= masking(corpus, masked, threshold)
     return out
+
+
+def bacc_dashes(llm: pd.DataFrame) -> Passage:
+    """Why some BACC cells of the alignment table show no interval (``example_level.undefined_intervals``)."""
+    from ...analyses import example_level
+
+    gone = example_level.undefined_intervals(llm)
+    if gone.empty:
+        return Passage("")
+    by_type = gone.groupby("label", sort=False)
+    models = llm["model"].nunique()
+
+    def who(g: pd.DataFrame) -> str:
+        return "every model" if g["model"].nunique() == models else ", ".join(g["model"])
+
+    parts = [
+        f"{label} for {who(g)} ({tables.number(int(g['majority_errors'].iloc[0]))} majority "
+        f"error{'' if int(g['majority_errors'].iloc[0]) == 1 else 's'}; "
+        f"{tables.number(100 * g['undefined'].min(), 0)}–{tables.number(100 * g['undefined'].max(), 0)}% of "
+        f"resamples without one, each model's bootstrap drawing its own)"
+        if g["undefined"].nunique() > 1
+        else f"{label} for {who(g)} ({tables.number(100 * g['undefined'].iloc[0], 0)}% of resamples without a "
+        "majority error)"
+        for label, g in by_type
+    ]
+    return Passage(
+        "A dash in place of a BACC interval: "
+        + "; ".join(parts)
+        + ". A resample without a majority error has no balanced accuracy (there is no recall on errors to "
+        "average), and scoring it by the specificity left would give a model that never marks a perfect score. "
+        "When more resamples lack an error than one tail of the interval holds, the percentiles of the rest "
+        "describe only the resamples that happened to draw one, so no interval is given."
+    )
+
+
+def _masking_reading(below: int, n: int) -> str:
+    """How often agreement that a summary is faulty comes with little agreement on where."""
+    share = below / n if n else float("nan")
+    if not n:
+        return "so this corpus has no such example to read"
+    if share >= 0.5:
+        return "so agreement that a summary is faulty mostly hides disagreement on where"
+    if share >= 0.25:
+        return "so agreement that a summary is faulty hides disagreement on where in a large minority of them"
+    return "so full agreement that a summary is faulty mostly comes with agreement on where"
+
+
+def masking(corpus, frames: dict[str, pd.DataFrame], threshold: float) -> dict[str, str | Passage]:
+    """Readings for the section on Section 7's claim that example-level agreement masks span-level
+    disagreement: ``frames`` maps a match mode ("soft", "hard") to ``example_level.masking``."""
+    soft, hard = frames["soft"], frames["hard"]
+    top = int(soft["votes"].max())
+    four, four_hard = soft[soft["votes"] == top], hard[hard["votes"] == top]
+    below, below_hard = int((four["mean_f1"] < threshold).sum()), int((four_hard["mean_f1"] < threshold).sum())
+    none_shared = int((four["min_f1"] == 0).sum())
+    multi = soft[soft["votes"] >= 2]
+    key_votes = f"table5_example_level_votes/{ANY}"
+    key_f1 = "table6_span_level/Group A - Group B (Stage 2)/F1_S"
+    return {
+        "mk_threshold": tables.number(threshold),
+        "mk_top": tables.number(top),
+        "mk_four": tables.number(len(four)),
+        "mk_four_below": tables.number(below),
+        "mk_four_below_hard": tables.number(below_hard),
+        "mk_four_median": tables.number(float(four["mean_f1"].median())),
+        "mk_none_shared": tables.number(none_shared),
+        "mk_multi": tables.number(len(multi)),
+        "mk_multi_below": tables.number(int((multi["mean_f1"] < threshold).sum())),
+        "mk_reading": _masking_reading(below, len(four)),
+        "mk_note": simulated_only(
+            corpus,
+            f"On the stand-in the vote distribution is *{labels.kind(key_votes)}* and the groups' span F1 "
+            f"*{labels.kind(key_f1)}* (Table 5 and Table 6), but no term ties the two per example: how often full "
+            "votes come with low span F1 is what the simulated annotators' habits give, a rehearsal of the analysis, "
+            "not evidence about the paper's annotators. On the real release the same two calls show it for them.",
+        ),
+    }

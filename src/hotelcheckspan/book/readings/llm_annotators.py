@@ -11,10 +11,10 @@ import numpy as np
 import pandas as pd
 
 from ...analyses import dataset_level, llm_annotators
-from ...annotator_sets import NOT_IN_PAPER
+from ...annotator_sets import NOT_IN_PAPER, display_name
 from ...categories import CATEGORIES
 from ...reference import paper
-from .. import prose, tables
+from .. import labels, prose, tables
 from . import Passage, simulated_only
 
 HUMAN_PR_ROW = "stage 1 vs stage 2 (humans)"  # the humans-against-humans row of the precision-recall table
@@ -32,7 +32,7 @@ def figure_key(table: str, name: str, column: str) -> str:
 
 
 def _names_or_none(items) -> str:
-    return prose.names(items) or "none"
+    return prose.names([display_name(str(i)) for i in items]) or "none"
 
 
 def _n(value, decimals: int = 2) -> str:
@@ -50,12 +50,12 @@ def precision_recall(pr: pd.DataFrame) -> dict[str, str]:
     lowest = shown.index[shown == shown.min()].tolist()  # every model tied at the lowest recall shown
     return {
         "low_recall_clause": f"{_names_or_none(lowest)} {'finds' if len(lowest) == 1 else 'find'} least",
-        "top_recall": top,
+        "top_recall": display_name(top),
         "top_recall_value": _n(llm["recall"].max()),
         "top_recall_precision": _n(llm.loc[top, "precision"]),
         "human_recall": _n(ref["recall"]),
         "human_precision": _n(ref["precision"]),
-        "low_recall": llm["recall"].idxmin(),
+        "low_recall": display_name(llm["recall"].idxmin()),
         "low_recall_value": _n(llm["recall"].min()),
         "recall_vs_humans": prose.compare(llm["recall"].max(), ref["recall"], 2),
         "precision_reading": (
@@ -84,10 +84,10 @@ def volume(corpus, vol: pd.DataFrame, figures: dict) -> dict[str, str | Passage]
     status = tables.figure_status(f"table4_dataset_level_stage2_subset/{name_of.get(most, 'gpt-4o')}/total")
     designed = status.startswith(("set", "calibrated", "tuned"))
     return {
-        "most_model": most,
+        "most_model": display_name(most),
         "most_ratio": _n(ratio[most], 1),
         "paper_most_ratio": _n(t4[name_of[most]]["total"] / human_paper, 1) if most in name_of else tables.DASH,
-        "least_model": least,
+        "least_model": display_name(least),
         "least_spans": f"{n_least} span{'' if n_least == 1 else 's'}{' each' if len(fewest) > 1 else ''}",
         "least_models": _names_or_none(fewest),
         "volume_reading": "as in the paper" if same_sides else "unlike the paper for some models",
@@ -124,7 +124,6 @@ def lengths(corpus, figures: dict) -> dict[str, str | Passage]:
     }
     spans = corpus.spans.merge(corpus.examples[["dataset", "split", "setup_id", "example_idx", "summary_words"]])
     gpt = spans[spans["campaign"] == "gpt-4o"]
-    status = tables.figure_status("table3_llm_campaigns/gpt-4o/avg_len")
     return {
         "human_words": _n(human, 1),
         "paper_human_words": _n(paper_human, 1),
@@ -139,12 +138,39 @@ def lengths(corpus, figures: dict) -> dict[str, str | Passage]:
         if len(gpt)
         else tables.DASH,
         "whole_pct": _n(round(100 * WHOLE)) + "%",
-        "length_note": simulated_only(
-            corpus,
-            "On the stand-in each LLM campaign's habit of widening a span to the whole claim was set by hand, "
-            f"not fitted to Table 3: the lengths are *{status}*.",
-        ),
+        "n_table3": prose.count_words(len(t3)),
+        "length_note": simulated_only(corpus, _length_note(figures)),
     }
+
+
+def widening_order(figures: dict) -> float:
+    """Kendall's tau between the stand-in's hand-set span widening per LLM campaign
+    (``simulation.annotators.LLM_WIDENING``) and the campaign's mean span length in Table 3: how far
+    the settings were chosen in the order of the paper's lengths."""
+    from scipy.stats import kendalltau
+
+    from ...simulation.annotators import LLM_WIDENING, PAPER_NAME
+
+    t3 = figures["table3_llm_campaigns"]
+    both = [f for f in LLM_WIDENING if PAPER_NAME.get(f) in t3]
+    return float(kendalltau([LLM_WIDENING[f] for f in both], [t3[PAPER_NAME[f]]["avg_len"] for f in both]).statistic)
+
+
+def _length_note(figures: dict) -> str:
+    """What the stand-in's LLM span lengths are, by the provenance file's label and what it says of
+    them, and why their order is no finding: the widening settings follow Table 3's order (tau)."""
+    key = "table3_llm_campaigns/gpt-4o/avg_len"
+    kind = labels.kind(key)
+    why = labels.reason(key, "tuned") or labels.reason(key)
+    tau = widening_order(figures)
+    return (
+        f"On the stand-in the LLM span lengths are *{kind}*"
+        + (f": {why.rstrip('.')}." if why else ".")
+        + " The hand-set widening ranks the campaigns "
+        + ("as" if tau > 0 else "against the order")
+        + f" Table 3's lengths do (Kendall's tau {_n(tau)}), so which campaigns mark longer spans here "
+        "repeats that setting: it is no finding about the models."
+    )
 
 
 def type_readings(corpus, bias: pd.DataFrame, figures: dict) -> dict[str, str | Passage]:

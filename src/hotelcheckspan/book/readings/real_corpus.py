@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ...annotator_sets import display_name
 from .. import prose, tables
 from . import beyond_f1, kappa_paradox, span_gamma
 
@@ -37,6 +38,19 @@ def llm_spread(shares: pd.DataFrame, human: str, category: str) -> str:
         f"The LLMs mark between {spans.min()} and {spans.max()} spans, and {category} makes between "
         f"{tables.number(share.min(), 1)}% and {tables.number(share.max(), 1)}% of them."
     )
+
+
+def llm_vs_humans(f1: float, low: float, high: float, human_f1: float) -> str:
+    """Where the best LLM's F1 lies against the human-human F1, read with its interval (all as
+    shown, two decimals): the estimate's side is a finding only where the human figure lies
+    outside the interval. One phrase for the body and the summary, so they cannot part."""
+    side = "above" if f1 > human_f1 else "below" if f1 < human_f1 else "level with"
+    if low <= human_f1 <= high:
+        return (
+            f"{side} the human-human figure by its estimate, but that figure lies within its interval: "
+            "on these texts the LLM and a second human group are not told apart"
+        )
+    return f"{side} the human-human figure, which lies outside its interval"
 
 
 def _chapter(
@@ -94,10 +108,9 @@ def _chapter(
         "kappa_worst": _n(worst_kappa),
         "human_f1_hard": _n(human_f1),
         "human_f1_soft": _n(by.loc[("humans vs humans", "soft"), "f1"]),
-        "best_llm": str(best["comparison"]).removeprefix("humans vs "),
-        "best_llm_f1": _n(best_f1),
-        "llm_vs_human_word": "above" if best_f1 > human_f1 else "below" if best_f1 < human_f1 else "level with",
-        "within_word": "within" if low <= human_f1 <= high else "outside",
+        "best_llm": display_name(str(best["comparison"]).removeprefix("humans vs ")),
+        "best_llm_f1": tables.interval(best_f1, low, high),
+        "best_llm_vs_humans": llm_vs_humans(best_f1, low, high, human_f1),
         "min_agree": str(min_agree),
         "best_bacc_model": best_bacc_model,
         "best_bacc": _n(best_bacc),

@@ -12,11 +12,11 @@ import numpy as np
 import pandas as pd
 
 from ...analyses import sample_size as ss
-from ...annotator_sets import groups_of
-from .. import prose, tables
+from ...annotator_sets import display_name, groups_of
+from ...reference import paper
+from .. import labels, prose, tables
 from . import Passage, simulated_only
 
-PAPER_TRIO = {"gemma-3", "gpt-4o", "o3-mini"}  # the three models the paper compares, default prompts
 MEASURES = (("soft", "span F1 (soft)"), ("hard", "span F1 (hard)"), ("bacc", "balanced accuracy"))
 SQUARE_ROOT = 0.05  # a log-log slope within this of -1/2 "follows the square-root law"
 TARGET_POWER = 0.8
@@ -29,6 +29,11 @@ CONVENTION_TEXT = {
 
 def _n(value, decimals: int = 2) -> str:
     return tables.number(value, decimals)
+
+
+def _pair(pair: str, joiner: str = " > ") -> str:
+    """A pair ("gpt-4o > gpt-4o-ls") in display names ("gpt-4o > gpt-4o (LS)")."""
+    return joiner.join(display_name(p) for p in pair.split(" > "))
 
 
 def _prompt_pair(pair: str) -> bool:
@@ -51,7 +56,7 @@ def stability_readings(summary: pd.DataFrame, corpus_size: int, smallest_n: int)
         out |= {
             f"{key}_early": _n(int((part["n_with_replacement"] <= smallest_n).sum())),
             f"{key}_beyond": _n(int((part["n_with_replacement"] > corpus_size).sum())),
-            f"{key}_hard_pair": hardest["pair"],
+            f"{key}_hard_pair": _pair(hardest["pair"]),
             f"{key}_hard_diff": _n(hardest["difference"], TABLE_DECIMALS),
             f"{key}_hard_n": ss.describe_n(hardest["n_with_replacement"], hardest["max_n"]),
             f"{key}_hard_ci": (
@@ -60,23 +65,13 @@ def stability_readings(summary: pd.DataFrame, corpus_size: int, smallest_n: int)
             ),
         }
     for key, measure in MEASURES:
-        ties = s[(s["measure"] == measure) & (s["difference"] == 0)]["pair"].str.replace(" > ", " and ")
+        ties = s[(s["measure"] == measure) & (s["difference"] == 0)]["pair"].map(lambda p: _pair(p, " and "))
         out[f"{key}_ties"] = f"Tied on the full set, and so never ranked: {prose.names(ties)}." if len(ties) else ""
-    in_trio = s["pair"].str.split(" > ").map(lambda p: set(p) <= PAPER_TRIO)
-    soft_trio = s[in_trio & (s["measure"] == "span F1 (soft)")]
-    bacc_trio = s[in_trio & (s["measure"] == "balanced accuracy")]
-    out |= {
-        "paper_trio_n": ss.describe_n(soft_trio["n_with_replacement"].max(), max_n),
-        "paper_trio_hi": ss.describe_n(soft_trio["n_high"].max(), max_n),
-        "paper_trio_word": "enough" if soft_trio["n_high"].max() <= corpus_size else "not always enough",
-        "paper_trio_bacc_n": ss.describe_n(bacc_trio["n_with_replacement"].max(), max_n),
-        "paper_trio_bacc_hi": ss.describe_n(bacc_trio["n_high"].max(), max_n),
-    }
     soft_all = s[(s["measure"] == "span F1 (soft)") & (s["difference"] != 0)]
     unsettled = soft_all[soft_all["n_with_replacement"] > smallest_n]
     out |= {
         "gap_unsettled": _n(unsettled["difference"].max(), 3) if len(unsettled) else "zero",
-        "close_pairs": prose.names(unsettled["pair"]) if len(unsettled) else "none",
+        "close_pairs": prose.names(unsettled["pair"].map(lambda p: _pair(p, " vs "))) if len(unsettled) else "none",
         "close_n": ss.describe_n(unsettled["n_with_replacement"].min(), max_n) if len(unsettled) else "no more",
     }
     median_bacc = s[(s["measure"] == "balanced accuracy") & (s["difference"] != 0)]["rank_n"].median()
@@ -93,6 +88,46 @@ def stability_readings(summary: pd.DataFrame, corpus_size: int, smallest_n: int)
     n_prompt = sum(map(_prompt_pair, hardest_pairs))
     out["prompt_pairs_hardest"] = _n(n_prompt)
     out["n_measures"] = _n(len(MEASURES))
+    return out
+
+
+def _enough(needs: pd.DataFrame, corpus_size: int) -> str:
+    """Whether ``corpus_size`` examples order every pair of ``needs`` (rows of one measure of
+    ``sample_size.needs_at_paper_gaps``) at the paper's gaps, and over their rounding."""
+    if needs["n_paper"].max() > corpus_size:
+        return "not enough"
+    if needs["n_paper_high"].max() > corpus_size:
+        return "enough at the printed gaps, though not at the narrowest gaps their rounding allows"
+    return "enough"
+
+
+def paper_gap_readings(needs: pd.DataFrame, corpus_size: int) -> dict[str, str]:
+    """The examples the paper's own comparisons need (``sample_size.needs_at_paper_gaps``): per
+    measure (soft and hard span F1) the pair the paper's Table 6 has closest, its gap, the
+    examples at it and over the gap's rounding, the normal approximation's answer, and whether the
+    corpus' examples are enough. The readings rest on the paper's gaps, never this corpus' own."""
+    out: dict[str, str] = {}
+    for key, measure in MEASURES[:2]:
+        part = needs[needs["measure"] == measure]
+        closest = part.sort_values(["n_paper", "paper_gap"], ascending=[False, True]).iloc[0]
+        m = int(closest["max_n"])
+        out |= {
+            f"{key}_paper_pair": _pair(closest["pair"], " and "),
+            f"{key}_paper_gap": _n(closest["paper_gap"]),
+            f"{key}_paper_range": f"{_n(closest['paper_gap_low'])} to {_n(closest['paper_gap_high'])}",
+            f"{key}_paper_n": ss.describe_n(closest["n_paper"], m),
+            f"{key}_paper_n_range": (
+                f"{ss.describe_n(closest['n_paper_low'], m)} to {ss.describe_n(closest['n_paper_high'], m)}"
+            ),
+            f"{key}_paper_normal": ss.describe_n(closest["n_normal"], m),
+            f"{key}_paper_word": _enough(part, corpus_size),
+            f"{key}_own_gap": _n(closest["gap"], TABLE_DECIMALS),
+            f"{key}_own_n": ss.describe_n(closest["n_own"], m),
+            f"{key}_gap_vs_paper": prose.compare(
+                abs(closest["gap"]), closest["paper_gap"], 2, "wider than", "narrower than"
+            ),
+        }
+    out["gap_max_n"] = f"{int(needs['max_n'].max()):,}"
     return out
 
 
@@ -117,11 +152,16 @@ def width_readings(widths: pd.DataFrame, kappa_table, corpus_size: int) -> dict[
     }
 
 
-def power_readings(ratings: pd.DataFrame, power: pd.DataFrame, largest: int) -> dict[str, str]:
-    """The impression tests' power (``sample_size.impression_power`` up to ``largest`` records)."""
+def power_readings(ratings: pd.DataFrame, power: pd.DataFrame, largest: int, paper_effects=None) -> dict[str, str]:
+    """The impression tests' power: at the paper's own effects (Cohen's d implied by its t and
+    group sizes, its r; ``sample_size.paper_impression_effects``), the records statsmodels needs,
+    on which the reading rests; beside them this corpus' effects, its resampled power
+    (``sample_size.impression_power`` up to ``largest`` records) and statsmodels' answer."""
     effects = ss.impression_effects(ratings)
+    theirs = ss.paper_impression_effects() if paper_effects is None else paper_effects
     need = ss.records_for_power(ratings, power=TARGET_POWER).set_index("test")["records"]
     first = ss.first_power(power, "resampled", power=TARGET_POWER).set_index("test")["n"]
+    paper_need = max(theirs["t_records_high"], theirs["r_records_high"])
     return {
         "records": f"{effects['records']:,}",
         "d": _n(effects["d"]),
@@ -131,8 +171,43 @@ def power_readings(ratings: pd.DataFrame, power: pd.DataFrame, largest: int) -> 
         "t_sm80": _n(int(need.iloc[0])),
         "r_sm80": _n(int(need.iloc[1])),
         "target": f"{TARGET_POWER:.0%}",
-        "power_word": "a small fraction of" if first.max() < effects["records"] / 5 else "fewer than",
+        "paper_t": str(paper.value("impressions/t_errors_vs_none")),
+        "paper_r": _n(theirs["r"]),
+        "paper_d": _n(theirs["d"]),
+        "paper_records": f"{theirs['records']:,}",
+        "paper_t80": _n(int(theirs["t_records"])),
+        "paper_r80": _n(int(theirs["r_records"])),
+        "paper_t80_range": f"{int(theirs['t_records_low'])} to {int(theirs['t_records_high'])}",
+        "paper_r80_range": f"{int(theirs['r_records_low'])} to {int(theirs['r_records_high'])}",
+        "power_word": (
+            "a small fraction of"
+            if paper_need < theirs["records"] / 5
+            else "fewer than"
+            if paper_need <= theirs["records"]
+            else "more than"
+        ),
+        "d_vs_paper": prose.compare(effects["d"], theirs["d"], 2, "larger than", "smaller than"),
     }
+
+
+def power_table(ratings: pd.DataFrame, paper_effects=None) -> pd.DataFrame:
+    """The impression tests' effects and the records for 80% power, the paper's beside this
+    corpus': columns ``quantity, paper, this corpus``, as text for readers (counts whole, other
+    figures at two decimals; the paper's implied by its t, r and records,
+    ``sample_size.paper_impression_effects``)."""
+    effects = ss.impression_effects(ratings)
+    theirs = ss.paper_impression_effects() if paper_effects is None else paper_effects
+    need = ss.records_for_power(ratings, power=TARGET_POWER).set_index("test")["records"]
+    rows = [
+        ("Cohen's d, errors vs none", theirs["d"], effects["d"]),
+        ("r, error count and impression", theirs["r"], effects["r"]),
+        ("share of records without an error", theirs["share_no_error"], effects["share_no_error"]),
+        (f"records for {TARGET_POWER:.0%} power, t-test", theirs["t_records"], need.iloc[0]),
+        (f"records for {TARGET_POWER:.0%} power, correlation", theirs["r_records"], need.iloc[1]),
+        ("records rated", theirs["records"], effects["records"]),
+    ]
+    text = [(q, *(_n(v) if v != int(v) else f"{int(v):,}" for v in values)) for q, *values in rows]
+    return pd.DataFrame(text, columns=["quantity", "paper", "this corpus"])
 
 
 def public_readings(real, real_summary: pd.DataFrame | None, real_n: int | None, real_max_n: int | None):
@@ -160,6 +235,43 @@ def public_readings(real, real_summary: pd.DataFrame | None, real_n: int | None,
     }
 
 
+def _crossing(fine: pd.DataFrame, fine_draws: int, n_resamples: int, table_n: str, grid) -> str:
+    """Why Monte Carlo answers differ: where a precise curve (``fine``, ``fine_draws`` draws per
+    size) crosses the threshold, and which grid sizes a curve of ``n_resamples`` draws can
+    therefore report as the first stable one."""
+    f = fine.sort_values("n").reset_index(drop=True)
+    reached = f.index[f["same_order"] >= ss.THRESHOLD]
+    if not len(reached) or reached[0] == 0:
+        return ""
+    k = reached[0]
+    lo, hi = f.iloc[k - 1], f.iloc[k]
+    half = 1.96 * np.sqrt(ss.THRESHOLD * (1 - ss.THRESHOLD) / n_resamples)  # Wilson/Wald half-width there
+    candidates = [int(lo["n"])] if ss.THRESHOLD - lo["same_order"] < half else []
+    candidates.append(int(hi["n"]))
+    if hi["same_order"] - ss.THRESHOLD < half and k + 1 < len(f):
+        candidates.append(int(f.iloc[k + 1]["n"]))
+    text = (
+        f" With {fine_draws:,} draws per size the share of test sets in the same order is "
+        f"{_n(lo['same_order'], 3)} at {int(lo['n']):,} examples and {_n(hi['same_order'], 3)} at {int(hi['n']):,}, "
+        f"the next size of the planning grid, so the curve crosses {ss.THRESHOLD:.0%} between the two"
+    )
+    if len(candidates) > 1:
+        text += (
+            f"; a curve of {n_resamples:,} draws is uncertain by about {_n(half, 3)} either way there, so its first "
+            f"stable size is {prose.names(f'{c:,}' for c in candidates).replace(' and ', ' or ')} with the seed."
+        )
+    else:
+        text += f", beyond the Monte Carlo error of a curve of {n_resamples:,} draws (about {_n(half, 3)})."
+    if grid is not None:
+        coarse = [int(g) for g in grid if g >= hi["n"]]
+        if coarse and table_n == f"{coarse[0]:,}":
+            text += (
+                f" The smallest-stable-n table's grid is coarser ({len(grid)} sizes), and its first size past the "
+                f"crossing is {coarse[0]:,}: that is its answer."
+            )
+    return text
+
+
 def plan_reading(plan, summary: pd.DataFrame) -> str:
     """The planning answer set beside the smallest-stable-n table's row for the same pair and
     measure (soft span F1, with replacement): two Monte Carlo estimates on different grids of
@@ -178,6 +290,43 @@ def plan_reading(plan, summary: pd.DataFrame) -> str:
         "from random test sets, on different grids of sizes and seeds, and their intervals "
         + ("overlap, so they do not disagree." if overlap else "do not overlap.")
     )
+
+
+def plan_readings(
+    plan, summary: pd.DataFrame, board=None, fine=None, fine_draws: int = 0, grid=None, n_resamples: int = 1000
+) -> dict[str, str]:
+    """The planning answer beside the smallest-stable-n table's row for the same pair (soft span
+    F1, with replacement) and chapter 10's leaderboard (``board``, ``judges.leaderboard``), and
+    why they differ: ``fine`` is ``sample_size.stability`` of the pair with ``fine_draws`` draws
+    on sizes of the planning grid around the answers, ``grid`` the smallest-stable-n table's
+    sizes. ``plan_reading``: the two answers of this chapter (:func:`plan_reading`); ``ch10_reading``: chapter 10's
+    answer and what its call shares with this one (it follows the chapter's "{chapter}`10`'s
+    leaderboard ..." in the notebook, where the role is rendered); ``crossing_reading``: why."""
+    pair = f"{plan['better']} > {plan['worse']}"
+    row = summary[(summary["measure"] == "span F1 (soft)") & (summary["pair"] == pair)]
+    if row.empty:
+        return {"plan_reading": "", "ch10_reading": "does not compare these two.", "crossing_reading": ""}
+    r = row.iloc[0]
+    table_n = ss.describe_n(r["n_with_replacement"], int(r["max_n"]))
+    out = {
+        "plan_reading": plan_reading(plan, summary),
+        "ch10_reading": "does not order these two as neighbours, so it gives no answer for them.",
+        "crossing_reading": "",
+    }
+    hit = board[(board["judge"] == plan["better"]) & (board["next"] == plan["worse"])] if board is not None else []
+    if len(hit):
+        h = hit.iloc[0]
+        worse = board.loc[board["judge"] == plan["worse"], "f1_soft"]
+        same = np.isclose(h["f1_soft"], plan["score_better"]) and np.isclose(worse.iloc[0], plan["score_worse"])
+        out["ch10_reading"] = f"answers {ss.describe_n(h['n_needed'], plan['max_n'])} for the same pair: " + (
+            "it makes this call, with the same soft span F1 scores (the same human sets, examples and span-F1 "
+            "definition) and the same grid of sizes, but its own random seed."
+            if same
+            else f"it scores them {_n(h['f1_soft'], 3)} and {_n(worse.iloc[0], 3)}, on other terms than this call."
+        )
+    if fine is not None and len(fine):
+        out["crossing_reading"] = _crossing(fine, fine_draws, n_resamples, table_n, grid).strip()
+    return out
 
 
 def prompt_differences(systems) -> str:
@@ -202,9 +351,9 @@ def prompt_differences(systems) -> str:
 
 def _simulation(systems) -> str:
     """What the stand-in's LLM campaigns were built from, labels by rule."""
-    counts = tables.figure_status("table4_dataset_level_stage2_subset/gpt-4o/total")
-    f1 = tables.figure_status("table6_span_level/Human - LLM (GPT-4o)/F1_S")
-    majority = tables.figure_status("llm_majority_alignment")
+    counts = labels.kind("table4_dataset_level_stage2_subset/gpt-4o/total")
+    f1 = labels.kind("table6_span_level/Human - LLM (GPT-4o)/F1_S")
+    majority = labels.kind("llm_majority_alignment")
     agreement = f"*{f1}*" if f1 == majority else f"*{f1}* (span F1) and *{majority}* (against the majority)"
     prompts = prompt_differences(systems)
     return (
@@ -217,6 +366,19 @@ def _simulation(systems) -> str:
             if prompts
             else "."
         )
+    )
+
+
+def _paper_gap_note(gaps: dict[str, str], corpus_size: int) -> str:
+    """Why the stand-in's own gaps cannot answer for the paper (shown on a simulated corpus)."""
+    return (
+        f"The stand-in's own gaps are simulated and say nothing of the paper's: by soft span F1 its gap between "
+        f"{gaps['soft_paper_pair']} is {gaps['soft_own_gap']}, {gaps['soft_gap_vs_paper']} the paper's "
+        f"{gaps['soft_paper_gap']}, and at its own gap the pair needs {gaps['soft_own_n']} examples where the "
+        f"paper's needs {gaps['soft_paper_n']}; by hard span F1, {gaps['hard_own_gap']} against "
+        f"{gaps['hard_paper_gap']}, {gaps['hard_own_n']} examples against {gaps['hard_paper_n']}. Only the spread "
+        f"of a test set's difference is taken from the stand-in's {corpus_size} examples, and the real examples "
+        "may spread more or less."
     )
 
 
@@ -238,16 +400,26 @@ def readings(
     real_summary: pd.DataFrame | None = None,
     real_beyond: pd.DataFrame | None = None,
     plan=None,
+    needs: pd.DataFrame | None = None,
+    board: pd.DataFrame | None = None,
+    fine: pd.DataFrame | None = None,
+    fine_draws: int = 0,
+    grid=None,
+    paper_effects: dict | None = None,
 ) -> dict[str, str | Passage]:
     """Every value chapter 09's prose glues. ``scores`` are the LLMs' full-set score tables (hard
     and soft span F1, BACC), ``within``/``beyond`` their stability curves without and with
     replacement, ``summary`` ``stable_n_summary``, ``widths`` ``interval_widths`` (with
     ``kappa_table``, Fleiss' kappa's score table, among them), ``power`` ``impression_power`` on
-    ``ratings``; ``real`` the public corpus with its ``real_summary`` and ``real_beyond``."""
+    ``ratings``; ``real`` the public corpus with its ``real_summary`` and ``real_beyond``;
+    ``needs`` ``needs_at_paper_gaps``; ``plan`` ``examples_needed`` with chapter 10's leaderboard
+    ``board``, the precise curve ``fine`` (``fine_draws`` draws) and the table's ``grid`` of sizes
+    (:func:`plan_readings`); ``paper_effects`` ``paper_impression_effects`` (default: the paper's)."""
     n = scores[0].n_examples
     systems = scores[0].systems
     smallest = int(within["n"].min())
     real_n = int(real_summary["corpus_size"].iloc[0]) if real_summary is not None else None
+    gaps = paper_gap_readings(needs, n) if needs is not None and len(needs) else {}
     return {
         "n_examples": _n(n),
         "n_llms": _n(len(systems)),
@@ -263,8 +435,10 @@ def readings(
         "smallest_n": _n(smallest),
         **stability_readings(summary, n, smallest),
         **width_readings(widths, kappa_table, n),
-        **power_readings(ratings, power, int(power["n"].max())),
+        **power_readings(ratings, power, int(power["n"].max()), paper_effects),
         **public_readings(real, real_summary, real_n, int(real_beyond["n"].max()) if real_beyond is not None else None),
         "simulated_note": simulated_only(corpus, _simulation(systems)),
-        "plan_reading": plan_reading(plan, summary) if plan is not None else "",
+        **(plan_readings(plan, summary, board, fine, fine_draws, grid, n_resamples) if plan is not None else {}),
+        **gaps,
+        "paper_gap_note": simulated_only(corpus, _paper_gap_note(gaps, n) if gaps else ""),
     }

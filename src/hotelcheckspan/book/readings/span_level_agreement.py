@@ -13,10 +13,10 @@ import numpy as np
 import pandas as pd
 
 from ...analyses import span_level
-from ...annotator_sets import HUMAN_SETS
+from ...annotator_sets import HUMAN_SETS, display_name, judges
 from ...metrics import span_f1
 from ...reference import paper
-from .. import prose, tables
+from .. import labels, prose, tables
 from . import Passage, beyond_f1, simulated_only, span_gamma
 
 HUMAN_ROWS = ["Group A - Group B (Stage 1)", "Group A - Group B (Stage 2)", "Stage 1 - Stage 2"]
@@ -63,6 +63,8 @@ def recall_checks(figures: dict) -> dict[str, str]:
     denominators = [t4["o3-mini"]["total"]] * 4 + [t4["o3-mini (LS)"]["total"]] * 4
     hard_ok, hard_nearest = span_level.reachable_means(denominators, t6[O3_ROW]["P_H"])
     soft_ok, _ = span_level.reachable_means(denominators, t6[O3_ROW]["P_S"])
+    # the other reading of the row: one prompt alone (four pairs of one denominator)
+    alone_ok = [span_level.reachable_means([d] * 4, t6[O3_ROW]["P_H"])[0] for d in sorted(set(denominators))]
     return {
         "longest_summary": _n(figures["dataset"]["summary_words"]["max"]),
         "o3_p": _n(p),
@@ -87,6 +89,13 @@ def recall_checks(figures: dict) -> dict[str, str]:
         "span_hard_reachable": "can" if hard_ok else "cannot",
         "span_hard_nearest": _n(hard_nearest, 4),
         "span_soft_reachable": "can" if soft_ok else "cannot",
+        "span_hard_alone": (
+            "nor can it under either prompt alone"
+            if not any(alone_ok)
+            else "though it can under one prompt alone"
+            if not hard_ok
+            else "and so it can under a prompt alone"
+        ),
     }
 
 
@@ -155,6 +164,142 @@ def noise(t6: pd.DataFrame, pairs: pd.DataFrame) -> dict[str, str]:
     }
 
 
+def _model(comparison: str) -> str:
+    """The model of a Table 6 row ("Human - LLM (GPT-4o)" -> "gpt-4o"), its display name."""
+    return display_name(comparison.rsplit("(", 1)[-1].rstrip(")"))
+
+
+def recall_precision_readings(figures: dict, t6: pd.DataFrame | None = None) -> dict[str, str]:
+    """Section 6.3's "higher recall but lower precision for LLMs" against the LLM rows of the paper's
+    Table 6 (and the book's, given ``t6``): which models have recall above precision in hard and in
+    soft mode, and which precision above recall in both."""
+    llm = [c for c in figures["table6_span_level"] if c not in HUMAN_ROWS]
+    rows = figures["table6_span_level"]
+    above = [_model(c) for c in llm if all(rows[c][f"R_{m}"] > rows[c][f"P_{m}"] for m in "HS")]
+    below = [_model(c) for c in llm if all(rows[c][f"P_{m}"] > rows[c][f"R_{m}"] for m in "HS")]
+    out = {
+        "paper_recall_above": prose.names(above) or "none",
+        "paper_recall_below": prose.names(below) or "none",
+        "paper_recall_claim": "holds for every model"
+        if len(above) == len(llm)
+        else f"holds for {prose.count_words(len(above))} of the {prose.count_words(len(llm))} models",
+    }
+    if t6 is not None:
+        ours = t6[~t6["comparison"].isin(HUMAN_ROWS)]
+        wide = ours.pivot_table(index="comparison", columns="match", values=["precision", "recall"], sort=False)
+        ours_above = [_model(c) for c in wide.index if (wide.loc[c, "recall"] > wide.loc[c, "precision"]).all()]
+        out["ours_recall_above"] = prose.names(ours_above) or "none"
+    return out
+
+
+def label_readings(pairs: pd.DataFrame, figures: dict) -> dict[str, str]:
+    """Section 6.3's "disagreements arise primarily from label categorization": what ignoring labels
+    gains (soft minus hard F1, per pair, ``span_level.label_gain``) against what span placement
+    loses (1 - soft F1), on the human rows, ours and the paper's Table 6."""
+    gain = span_level.label_gain(pairs).set_index("comparison").loc[HUMAN_ROWS]
+    t6 = figures["table6_span_level"]
+    paper_gain = [t6[r]["F1_S"] - t6[r]["F1_H"] for r in HUMAN_ROWS]
+    paper_loss = [1 - t6[r]["F1_S"] for r in HUMAN_ROWS]
+    n_ours = int((gain["placement loss"] > gain["gain"]).sum())
+    n_paper = sum(loss > g for loss, g in zip(paper_loss, paper_gain))
+    n = len(HUMAN_ROWS)
+
+    def rows(k: int) -> str:
+        return "every human row" if k == n else f"{prose.count_words(k)} of the {prose.count_words(n)} human rows"
+
+    return {
+        "label_gain": _n(float(gain["gain"].mean())),
+        "paper_label_gain": _n(float(np.mean(paper_gain))),
+        "label_gain_max": _n(gain["gain"].max()),
+        "paper_label_gain_max": _n(max(paper_gain)),
+        "label_loss": _n(gain["placement loss"].mean()),
+        "paper_label_loss": _n(float(np.mean(paper_loss))),
+        "label_placement_rows": _n(n_ours),
+        "label_reading": f"placement costs more than labels in {rows(n_paper)} of the paper's Table 6 and in "
+        f"{rows(n_ours)} here",
+        "label_claim": "is not borne out" if n_paper == n else "holds for some rows",
+    }
+
+
+def prompt_readings(pairs: pd.DataFrame, figures: dict, models=None) -> dict[str, str]:
+    """The rows that pool two prompts of one model (the book's choice) against each prompt alone
+    (``span_level.by_prompt`` of the ``models`` rows): how far a prompt alone moves the row's F1."""
+    prompts = span_level.by_prompt(pairs, models)
+    if prompts.empty:
+        return {"prompt_rows": "0", "prompt_gap": tables.DASH, "prompt_models": "none"}
+    pooled = prompts[prompts["hypothesis"] == span_level.POOLED].set_index("comparison")
+    alone = prompts[prompts["hypothesis"] != span_level.POOLED]
+    gap = max(float((alone[m] - pooled.loc[alone["comparison"], m].to_numpy()).abs().max()) for m in ("hard", "soft"))
+    return {
+        "prompt_rows": _n(alone["comparison"].nunique()),
+        "prompt_models": prose.names([_model(c) for c in pooled.index]),
+        "prompt_gap": _n(gap),
+    }
+
+
+def confusion_implied_range(confusion: dict) -> tuple[float, float]:
+    """The share of the Misleading / Not Checkable pair among type disagreements that a confusion
+    table of (Not Checkable, Misleading, Incorrect) probabilities per true status implies when two
+    annotators' types are drawn from the same row: a·b / (a·b + a·c + b·c), lowest and highest over
+    the statuses. Taking a shared type adds only agreements, so any mix of statuses and of shared and
+    own readings gives a share between the two."""
+    shares = [a * b / (a * b + a * c + b * c) for a, b, c in confusion.values()]
+    return min(shares), max(shares)
+
+
+def confusion_readings(overlaps: pd.DataFrame, categories, corpus=None) -> dict[str, str | Passage]:
+    """Readings of the type confusion of overlapping human spans (``span_level.overlapping_types``):
+    how often two sets that mark the same place give it one type, how much of the disagreement is
+    the Misleading / Not Checkable boundary against chance, and (on a simulated corpus) whether
+    that share is what the simulation's hand-chosen confusion rows imply."""
+    pairs = span_level.type_pairs(overlaps, categories).set_index("types")
+    boundary = pairs.index[pairs.index.str.contains("Misleading") & pairs.index.str.contains("Not Checkable")][0]
+    differ = pairs[~pairs["same"]]
+    share = float(pairs.loc[boundary, "share of disagreements"])
+    expected = float(pairs.loc[boundary, "expected share of disagreements"])
+    out = {
+        "conf_n": _n(len(overlaps)),
+        "conf_same": _n(100 * pairs.loc[pairs["same"], "share"].sum(), 0) + "%",
+        "conf_kappa": _n(span_level.type_kappa(overlaps)),
+        "conf_nc_mis": _n(100 * share, 0) + "%",
+        "conf_nc_mis_expected": _n(100 * expected, 0) + "%",
+        "conf_top_disagreement": str(differ["count"].idxmax()),
+        "conf_nc_mis_reading": prose.compare(
+            100 * share,
+            100 * expected,
+            0,
+            higher="more often than chance would give",
+            lower="less often than chance would give",
+            same="as often as chance would give",
+        ),
+    }
+    if corpus is not None:
+        from ...simulation.annotators import CONFUSION  # the stand-in's hand-chosen rows
+
+        lo, hi = confusion_implied_range(CONFUSION)
+        inside = prose.within(round(share, 2), round(lo, 2), round(hi, 2), "within", "outside")
+        out["conf_sim_note"] = simulated_only(
+            corpus,
+            "On the stand-in the types are not annotators' readings: each marked claim's type is drawn from a "
+            "confusion row per true status (`simulation.annotators.CONFUSION`), chosen by hand. Those rows "
+            f"put the Misleading / Not Checkable pair at {_n(100 * lo, 0)}% to {_n(100 * hi, 0)}% of the "
+            f"disagreements; the stand-in gives {_n(100 * share, 0)}%, {inside} that range, so this matrix "
+            "shows the simulation's boundary, not the annotators'. On the released annotations the same call "
+            "measures the paper's.",
+        )
+    return out
+
+
+def _label_note() -> str:
+    """The labels of the human rows' hard and soft F1 on the stand-in, for the label-gain reading."""
+    hard, soft = (labels.kind(f"table6_span_level/{HUMAN_ROWS[0]}/F1_{m}") for m in "HS")
+    said = f"both *{hard}*" if hard == soft else f"*{hard}* (hard) and *{soft}* (soft)"
+    return (
+        f"On the stand-in the human rows' hard and soft F1 are {said} (see the data sheet), so how close "
+        "their gain comes to the paper's says nothing about annotators."
+    )
+
+
 def _chapter(
     corpus,
     *,
@@ -171,7 +316,7 @@ def _chapter(
     figures = figures or paper.figures()
     t6p = figures["table6_span_level"]
     by_def = {label: grp.reset_index(drop=True) for label, grp in defs.groupby("definition", sort=False)}
-    labels = [label for label, *_ in span_f1.DEFINITIONS]
+    def_labels = [label for label, *_ in span_f1.DEFINITIONS]
     cols = ["precision", "recall", "f1"]
     human = t6[t6["comparison"].isin(HUMAN_ROWS)]
     paper_f1 = [t6p[c][f"F1_{m[0].upper()}"] for c, m in zip(human["comparison"], human["match"])]
@@ -186,9 +331,14 @@ def _chapter(
         **paper_claims(t6, figures),
         **row_readings(corpus, pairs),
         **noise(t6, pairs),
+        **recall_precision_readings(figures, t6),
+        **label_readings(pairs, figures),
+        **prompt_readings(pairs, figures, judges(corpus)),
         "self_overlaps": _n(span_level.self_overlaps(corpus)),
         "self_overlaps_text": _examples(span_level.self_overlaps(corpus)),
-        "greedy_same": "identical" if np.allclose(by_def[labels[1]][cols], by_def[labels[2]][cols]) else "different",
+        "greedy_same": "identical"
+        if np.allclose(by_def[def_labels[1]][cols], by_def[def_labels[2]][cols])
+        else "different",
         "gap_mean": _n(float(effect["difference"].abs().mean())),
         "gap_max": _n(float(effect["difference"].abs().max())),
         "human_gap": _n(float(np.max(np.abs(human["f1"].to_numpy() - np.array(paper_f1))))),
@@ -200,6 +350,7 @@ def _chapter(
         "standin_note": simulated_only(
             corpus, "Ours is a stand-in, whose annotators could be calibrated to any of these definitions."
         ),
+        "label_note": simulated_only(corpus, _label_note()),
         "soft_above": _n(int((wide_f1["soft"] > wide_f1["hard"] + SOFT_MARGIN).sum())),
         "soft_margin_points": _n(round(100 * SOFT_MARGIN)),
         "n_comparisons": _n(len(wide_f1)),
@@ -212,12 +363,16 @@ def readings(
     beyond: pd.DataFrame | None = None,
     gamma_beside: pd.DataFrame | None = None,
     gamma_ranks: dict | None = None,
+    overlaps: pd.DataFrame | None = None,
     **computed,
 ) -> dict:
     """Every value chapter 04's prose glues: the chapter's own (keyword arguments as :func:`_chapter`
     takes them) and, given them, its sections' beyond F1 (``span_measures.table``) and γ
-    (``span_gamma.beside_f1`` and ``rank_agreement``)."""
+    (``span_gamma.beside_f1`` and ``rank_agreement``) and the type confusion of overlapping human
+    spans (``span_level.overlapping_types``)."""
     out = _chapter(corpus, **computed)
+    if overlaps is not None:  # the section "Misleading or Not Checkable?"
+        out |= confusion_readings(overlaps, corpus.categories, corpus)
     if beyond is not None:  # the section "Beyond F1: boundaries and error counts"
         out |= beyond_f1.readings(beyond, prefix="bf")
     if gamma_beside is not None:  # the section "γ beside F1"

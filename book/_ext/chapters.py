@@ -160,7 +160,26 @@ class FigureLabels(SphinxDirective):
         return [items]
 
 
+class SimulatedOnly(SphinxDirective):
+    """Its content only when the corpus the book is built on (``HOTELCHECKSPAN_DATA``, else the
+    bundled stand-in) says it is simulated; otherwise one line naming that corpus. The page is
+    re-read on every build, so pointing the book at another corpus cannot leave the notice behind."""
+
+    has_content = True
+
+    def run(self):
+        from hotelcheckspan import load, paths
+
+        self.env.note_reread()
+        root = paths.corpus_dir()
+        if load(root).simulated:
+            return self.parse_content_to_nodes()
+        text = f"Every chapter runs on the corpus at {root.name}, which is not simulated."
+        return [nodes.paragraph(text, text, classes=["hcs-corpus-note"])]
+
+
 def setup(app):
+    app.add_directive("simulated-only", SimulatedOnly)
     app.add_role("chapter", ChapterRole())
     app.add_role("figure-kind", FigureKindRole())
     app.add_role("paper-figure", PaperFigureRole())

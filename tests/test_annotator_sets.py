@@ -70,3 +70,12 @@ def test_campaigns_are_ordered_as_the_paper_lists_them():
     assert paper_order(table4)[-2:] == ["o3-mini", "o3-mini (LS)"]
     assert paper_order(reversed(table4))[:4] == ["St. 1A", "St. 1B", "St. 2A", "St. 2B"]
     assert paper_order(["zeta", *reversed(PAPER_NAMES), "alpha"]) == [*PAPER_NAMES, "zeta", "alpha"]
+
+
+def test_glued_prose_names_campaigns_by_display_name_but_keeps_what_a_reader_types():
+    from hotelcheckspan.book.readings import _named
+
+    text = "gpt-4o-ls leads; run `hotelcheckspan judge CORPUS gpt-4o-ls`, then\n```\ngpt-4o-ls\n```\no3-mini-ls"
+    assert _named(text) == (
+        "gpt-4o (LS) leads; run `hotelcheckspan judge CORPUS gpt-4o-ls`, then\n```\ngpt-4o-ls\n```\no3-mini (LS)"
+    )

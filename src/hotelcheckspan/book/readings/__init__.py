@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ...annotator_sets import display_name
+
 
 @dataclass(frozen=True)
 class Passage:
@@ -33,6 +35,13 @@ def simulated_only(corpus, text: str) -> Passage:
     return Passage(text if corpus.simulated else "")
 
 
+def _named(text: str) -> str:
+    """Campaigns by their one display name (:func:`~hotelcheckspan.annotator_sets.display_name`),
+    outside inline code, where a folder name is what a reader types."""
+    parts = text.split("`")
+    return "`".join(display_name(p) if i % 2 == 0 else p for i, p in enumerate(parts))
+
+
 def glue_all(values: Mapping[str, str | Passage]) -> None:
     """Glue every reading (text with ``glue:text``, a :class:`Passage` as markdown); shows nothing."""
     from IPython.display import Markdown  # notebook dependencies, imported where they are used
@@ -40,9 +49,9 @@ def glue_all(values: Mapping[str, str | Passage]) -> None:
 
     for name, value in values.items():
         if isinstance(value, Passage):
-            glue(name, Markdown(value.text), display=False)
+            glue(name, Markdown(_named(value.text)), display=False)
         elif isinstance(value, str):
-            glue(name, value, display=False)
+            glue(name, _named(value), display=False)
         else:
             raise TypeError(f"reading {name!r} is {type(value).__name__}, not text: format it for readers first")
 

@@ -102,7 +102,8 @@ tables.versus(shape, corpus)
 # Section 9 words differently (see [the paper's own inconsistencies](inconsistencies-01)).
 
 # %%
-tables.show(dataset_level.qualification(reported), headers={"rate": "Pass rate [95% Wilson CI]"})
+qualification = dataset_level.qualification(reported)
+tables.qualification(qualification)
 
 # %% [markdown]
 # A pass rate of {glue:text}`q_rate` with a Wilson interval from {glue:text}`q_low` to
@@ -208,7 +209,7 @@ readings.glue_all(
         lengths=lengths,
         spans=spans_rows,
         dedup=dedup,
-        qualification=dataset_level.qualification(reported),
+        qualification=qualification,
     )
 )
 

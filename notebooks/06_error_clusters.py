@@ -170,7 +170,7 @@ tables.show(type_test, decimals={"chi-square": 1, "Cramér's V": 2})
 
 # %%
 location = clusters.location_share(overview, level=LEVEL)
-tables.show(location, decimals={"share": 1}, intervals={"share": ("low", "high")}, headers={"share": "share %"})
+tables.location_share(location)
 
 # %% [markdown]
 # The Proximity clusters hold {glue:text}`prox_share`% {glue:text}`prox_ci` of the spans here

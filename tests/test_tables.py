@@ -137,6 +137,19 @@ def rendered(toy):
                 }
             )
         ),
+        "qualification": tables.qualification(dataset_level.qualification(figs)),
+        "location_share": tables.location_share(
+            pd.DataFrame(
+                {
+                    "group": ["Proximity", "all of them"],
+                    "clusters": [2, 3],
+                    "spans": [10, 14],
+                    "share": [29.1, 40.0],
+                    "low": [26.0, 36.6],
+                    "high": [32.4, 43.5],
+                }
+            )
+        ),
         "cluster_overview": tables.cluster_overview(clusters_frame),
         "cluster_centrals": tables.cluster_centrals(clusters_frame),
         "metric_board": tables.metric_board(mv.leaderboard(validation), "kendall_tau_b"),

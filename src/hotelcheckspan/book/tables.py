@@ -1021,6 +1021,18 @@ CLUSTER_HEADERS = {
 }
 
 
+def qualification(frame: pd.DataFrame) -> Table:
+    """``dataset_level.qualification``: candidates, those who qualified and the pass rate with its
+    Wilson interval, and the pass rule."""
+    return show(frame, headers={"rate": "Pass rate [95% Wilson CI]"})
+
+
+def location_share(frame: pd.DataFrame) -> Table:
+    """``clusters.location_share``: per group of location clusters, its spans and their share (in %)
+    with its interval."""
+    return show(frame, decimals={"share": 1}, intervals={"share": ("low", "high")}, headers={"share": "share %"})
+
+
 def cluster_overview(frame: pd.DataFrame) -> Table:
     """``clusters.overview`` without its most central spans (see :func:`cluster_centrals`)."""
     named = frame.rename(columns=CLUSTER_HEADERS)

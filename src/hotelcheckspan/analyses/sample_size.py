@@ -684,16 +684,7 @@ def impression_power(
         "t-test (errors vs none)": _welch_p(w @ t_cols) < alpha,
         "correlation (error count)": _pearson_p(w @ r_cols) < alpha,
     }
-    e = impression_effects(ratings)
-    d, share_none, r = e["d"], e["share_no_error"], e["r"]
-    analytic = {
-        "t-test (errors vs none)": lambda n: TTestIndPower().power(
-            effect_size=d, nobs1=n * share_none, alpha=alpha, ratio=(1 - share_none) / share_none
-        ),
-        "correlation (error count)": lambda n: NormalIndPower().power(
-            effect_size=np.arctanh(r), nobs1=max(n - 3, 1), alpha=alpha, ratio=0
-        ),
-    }
+    analytic = analytic_power(impression_effects(ratings), sizes, alpha).set_index(["test", "n"])["power"]
     rows = []
     for test, rej in reject.items():
         hits = rej.reshape(len(sizes), n_resamples).sum(axis=1)
@@ -706,7 +697,7 @@ def impression_power(
                     "resampled": hits[s] / n_resamples,
                     "low": float(low),
                     "high": float(high),
-                    "statsmodels": float(analytic[test](n)),
+                    "statsmodels": float(analytic[test, n]),
                 }
             )
     return pd.DataFrame(rows)

@@ -820,8 +820,8 @@ class Checked:
         self.results = results
 
     def _table(self, rows: pd.DataFrame) -> Table:
-        verdict = [v if r == DASH else f"{v}: {r}" for v, r in zip(rows["verdict"], rows["reason"])]
-        frame = rows[["section", "claim", "rule", "computed", "reported"]].assign(verdict=verdict)
+        frame = checks.for_readers(rows).drop(columns="inputs")
+        frame.insert(0, "section", rows["section"].to_numpy())
         return show(frame, headers={"section": "Paper §"}, cards=True)
 
     def counts(self) -> dict[str, int]:

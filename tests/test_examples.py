@@ -72,11 +72,31 @@ def test_count_based_replicates_equal_sklearn():
         counts = np.array([(truth & pred).sum(), (truth & ~pred).sum(), (~truth & pred).sum(), (~truth & ~pred).sum()])
         got = E._from_counts(counts.astype(float))
         assert got["agreement"] == pytest.approx((truth == pred).mean())
-        assert got["bacc"] == pytest.approx(E._bacc(truth, pred))
+        if truth.all() or not truth.any():  # one class: the recall of that class
+            assert got["bacc"] == pytest.approx((truth == pred).mean())
         if len(np.unique(np.r_[truth, pred])) == 2 and truth.any() and (~truth).any():
             assert got["bacc"] == pytest.approx(balanced_accuracy_score(truth, pred))
         if not np.isnan(got["kappa"]):
             assert got["kappa"] == pytest.approx(cohen_kappa_score(truth, pred))
+
+
+def test_alignment_from_counts_equals_sklearn_to_the_bit():
+    """alignment() sums confusion counts; its BACC and kappa are scikit-learn's own numbers."""
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        n = int(rng.integers(1, 40))
+        truth, pred = rng.random(n) < rng.random(), rng.random(n) < rng.random()
+        maj = pd.DataFrame({"dataset": "d", "split": "s", "setup_id": "x", "example_idx": range(n), E.ANY: truth})
+        maj[E.ANY] = maj[E.ANY].astype("boolean")
+        model = maj[KEY].assign(rater="m", **{E.ANY: pred})
+        got = E.alignment(maj, model).set_index("label").loc[E.ANY]
+        assert got["agreement"] == (truth == pred).mean()
+        if truth.any() and (~truth).any():
+            assert got["bacc"] == balanced_accuracy_score(truth, pred)
+        if len(np.unique(np.r_[truth, pred])) == 2:
+            assert got["kappa"] == cohen_kappa_score(truth, pred)
+        else:
+            assert np.isnan(got["kappa"])
 
 
 def test_reliability_perfect_and_chance():

@@ -47,10 +47,11 @@ def test_a_judges_statistic_is_kendalls_tau_of_its_span_counts_against_the_human
 
 
 def test_every_metric_shares_one_resample_matrix(iaa, iaa_validation):
-    """The statistics equal meta_evaluation's called once on every metric with one weights matrix."""
+    """The statistics equal meta_evaluation's called once on every metric with one weights matrix:
+    the one the examples' keys give (resampling.matrix, seed 0)."""
     data = iaa_validation.data
     names = list(iaa_validation.kinds)
-    weights = resampling.weights(len(data), 100, np.random.default_rng(0))
+    weights = resampling.matrix(data[KEY], 100, 0)
     direct = me.example_level(data[names], data["errors"].astype(float), weights)
     ours = iaa_validation.statistics.query("target == 'errors' and kind != 'human ceiling'")[direct.columns]
     pd.testing.assert_frame_equal(ours.reset_index(drop=True), direct, check_dtype=False)

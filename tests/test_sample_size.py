@@ -83,15 +83,14 @@ def test_subset_weights_draw_each_example_at_most_once():
     assert np.allclose(w.mean(axis=0), 12 / 30, atol=0.08)
 
 
-def test_bootstrap_weights_are_counts_summing_to_n_and_stay_in_the_population():
+def test_bootstrap_weights_are_counts_summing_to_n_each_example_equally_likely():
     rng = np.random.default_rng(1)
-    w = SS.bootstrap_weights(20, 75, 300, rng)
-    assert (w.sum(axis=1) == 75).all() and (w >= 0).all()
-    population = np.array([0, 0, 3, 7, 7, 7])
-    w = SS.bootstrap_weights(20, 10, 300, rng, population)
-    assert (w.sum(axis=1) == 10).all() and not w[:, ~np.isin(np.arange(20), population)].any()
-    s = SS.subset_weights(20, 5, 300, rng, population)
-    assert (s.sum(axis=1) == 5).all() and (s[:, 7] <= 3).all() and (s[:, 0] <= 2).all() and (s[:, 3] <= 1).all()
+    for n in (3, 75):  # few draws are counted one by one, many as one multinomial draw per row
+        w = SS.bootstrap_weights(20, n, 2000, rng)
+        assert w.shape == (2000, 20) and (w.sum(axis=1) == n).all() and (w >= 0).all()
+        assert np.allclose(w.mean(axis=0), n / 20, rtol=0.1)
+        # the count of one example is binomial(n, 1/20)
+        assert np.var(w[:, 0]) == pytest.approx(n * (1 / 20) * (19 / 20), rel=0.15)
 
 
 def test_subset_larger_than_corpus_is_refused():

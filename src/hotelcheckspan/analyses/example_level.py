@@ -19,7 +19,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from krippendorff import alpha as _kalpha
-from sklearn.metrics import balanced_accuracy_score, cohen_kappa_score
 from statsmodels.stats.inter_rater import fleiss_kappa
 from statsmodels.stats.proportion import proportion_confint
 
@@ -124,21 +123,6 @@ def majority(votes_frame: pd.DataFrame, min_agree: int | float | None = None) ->
     return out
 
 
-def _kappa(a: np.ndarray, b: np.ndarray) -> float:
-    if len(np.unique(np.r_[a, b])) < 2:
-        return float("nan")
-    return float(cohen_kappa_score(a, b))
-
-
-def _bacc(truth: np.ndarray, pred: np.ndarray) -> float:
-    """Balanced accuracy: mean recall over the classes present in ``truth`` (sklearn's)."""
-    if len(truth) == 0:
-        return float("nan")
-    if len(np.unique(truth)) < 2:  # one class only: its recall, without sklearn's warning
-        return float((pred == truth).mean())
-    return float(balanced_accuracy_score(truth, pred))
-
-
 ALIGNMENT_ROWS = [*CATEGORIES, "per type (pooled)", ANY]
 
 
@@ -182,35 +166,41 @@ def alignment(majority_frame: pd.DataFrame, model_marks: pd.DataFrame) -> pd.Dat
     """One model against the clear human majority, per type, pooled over types and for Any.
 
     Columns: ``label, examples, majority_errors, model_errors, agreement`` (raw accuracy, as the
-    paper reports), ``bacc`` (balanced accuracy, mean recall over error and no-error, sklearn),
-    ``kappa`` (Cohen's, sklearn), ``recall_error`` (share of majority errors the model marks).
+    paper reports), ``bacc`` (balanced accuracy, mean recall over error and no-error, as
+    scikit-learn's ``balanced_accuracy_score``; one class only: its recall), ``kappa`` (Cohen's,
+    as scikit-learn's ``cohen_kappa_score``; NaN where truth and model use one class only),
+    ``recall_error`` (share of majority errors the model marks). All from the summed per-example
+    confusion counts (:func:`_cells`), as the bootstrap replicates are.
     """
-    merged = _paired(majority_frame, model_marks)
-    rows = []
-    pooled_t, pooled_p = [], []
-    for t in _rows(majority_frame):
-        if t == "per type (pooled)":
-            truth, pred = np.concatenate(pooled_t), np.concatenate(pooled_p)
-        else:
-            keep = merged[f"{t}_h"].notna().to_numpy()
-            truth = merged[f"{t}_h"].to_numpy()[keep].astype(bool)
-            pred = merged[f"{t}_m"].to_numpy()[keep].astype(bool)
-            if t != ANY:
-                pooled_t.append(truth)
-                pooled_p.append(pred)
-        rows.append(
-            {
-                "label": t,
-                "examples": len(truth),
-                "majority_errors": int(truth.sum()),
-                "model_errors": int(pred.sum()),
-                "agreement": float((truth == pred).mean()) if len(truth) else float("nan"),
-                "bacc": _bacc(truth, pred),
-                "kappa": _kappa(truth, pred),
-                "recall_error": float(pred[truth].mean()) if truth.any() else float("nan"),
-            }
-        )
-    return pd.DataFrame(rows)
+    rows = _rows(majority_frame)
+    return _alignment_frame(rows, _cells(_paired(majority_frame, model_marks), rows))
+
+
+def _alignment_frame(rows: list[str], cells: np.ndarray) -> pd.DataFrame:
+    """:func:`alignment`'s frame from per-example cells (examples, rows, 4)."""
+    tp, fn, fp, tn = cells.sum(axis=0).T
+    n, pos, neg, marked = tp + fn + fp + tn, tp + fn, fp + tn, tp + fp
+    with np.errstate(invalid="ignore", divide="ignore"):
+        both = (tp / pos + tn / neg) / 2
+        bacc = np.where(n == 0, np.nan, np.where((pos > 0) & (neg > 0), both, np.where(pos > 0, tp / pos, tn / neg)))
+        # scikit-learn's arithmetic: 1 - disagreeing / expected disagreeing (its confusion matrix)
+        expected = ((tn + fn) * (fn + tp)) / n + ((fp + tp) * (tn + fp)) / n
+        uniform = (n == 0) | ((pos == 0) & (marked == 0)) | ((neg == 0) & (marked == n))  # one class in all
+        kappa = np.where(uniform, np.nan, 1 - (fp + fn) / expected)
+        recall = np.where(pos > 0, tp / pos, np.nan)
+        agreement = np.where(n > 0, (tp + tn) / n, np.nan)
+    return pd.DataFrame(
+        {
+            "label": rows,
+            "examples": n.astype(int),
+            "majority_errors": pos.astype(int),
+            "model_errors": marked.astype(int),
+            "agreement": agreement,
+            "bacc": bacc,
+            "kappa": kappa,
+            "recall_error": recall,
+        }
+    )
 
 
 def alignment_ci(
@@ -224,8 +214,9 @@ def alignment_ci(
     ((1 - level) / 2) the bounds are NaN: the interval does not exist.
     Columns: ``label, measure, estimate, low, high, undefined``.
     """
-    cells = _cells(_paired(majority_frame, model_marks), _rows(majority_frame))
-    weights = resampling.weights(len(cells), n_boot, np.random.default_rng(seed))
+    paired = _paired(majority_frame, model_marks)
+    cells = _cells(paired, _rows(majority_frame))
+    weights = resampling.matrix(paired[KEY], n_boot, seed)  # the examples decide, not the model's name
     counts = np.einsum("bn,nrc->brc", weights, cells)
     reps = _from_counts(counts)
     # a resample without a majority error (or without a clean example) has no balanced accuracy:
@@ -234,7 +225,7 @@ def alignment_ci(
     tp, fn, fp, tn = np.moveaxis(counts, -1, 0)
     undefined = ((tp + fn) == 0) | ((fp + tn) == 0)
     reps["bacc"] = np.where(undefined, np.nan, reps["bacc"])
-    estimate = alignment(majority_frame, model_marks).set_index("label")
+    estimate = _alignment_frame(_rows(majority_frame), cells).set_index("label")
     out = _intervals(estimate, {m: reps[m] for m in reps}, level)
     share = dict(zip(estimate.index, undefined.mean(axis=0)))
     out["undefined"] = np.where(out["measure"] == "bacc", out["label"].map(share), np.nan)
@@ -298,8 +289,24 @@ def reliability(marks_frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def reliability_ci(marks_frame: pd.DataFrame, n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> pd.DataFrame:
-    """Bootstrap intervals (examples resampled) for :func:`reliability`."""
-    return bootstrap(_wide(marks_frame), _reliability_of, n_boot, seed, level)
+    """Bootstrap intervals (examples resampled) for :func:`reliability`: every coefficient is a
+    function of per-example sums (:func:`hotelcheckspan.metrics.coefficients.binary_terms`), so
+    the replicates are one product with the examples' resampling weights.
+
+    Columns: ``label, measure, estimate, low, high``."""
+    wide = _wide(marks_frame)
+    estimate = _reliability_of(wide).set_index("label")
+    weights = resampling.matrix(wide.index.to_frame(index=False), n_boot, seed)
+    reps = {m: np.empty((n_boot, len(estimate))) for m in RELIABILITY_MEASURES}
+    for i, label in enumerate(estimate.index):
+        data = wide[label].to_numpy()
+        found = coefficients.binary_from_sums(weights @ coefficients.binary_terms(data), data.shape[1])
+        for m in RELIABILITY_MEASURES:
+            reps[m][:, i] = found[m]
+    return _intervals(estimate, reps, level)
+
+
+RELIABILITY_MEASURES = ["fleiss_kappa", "krippendorff_alpha", "gwet_ac1", "positive_share"]
 
 
 def _fleiss(data: np.ndarray) -> float:
@@ -350,27 +357,6 @@ def _alpha(data: np.ndarray) -> float:
     return float(_kalpha(reliability_data=data.T.astype(float), level_of_measurement="nominal"))
 
 
-def bootstrap(units: pd.DataFrame, statistic, n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> pd.DataFrame:
-    """Percentile intervals of ``statistic(units) -> DataFrame`` (a ``label`` column and numeric
-    measures), resampling the rows of ``units`` (one per example) with replacement, seeded.
-
-    Columns: ``label, measure, estimate, low, high``.
-    """
-    rng = np.random.default_rng(seed)
-    estimate = statistic(units).set_index("label")
-    measures = list(estimate.select_dtypes("float").columns)
-    reps = np.stack(
-        [
-            statistic(units.iloc[rng.integers(0, len(units), size=len(units))])
-            .set_index("label")
-            .loc[estimate.index, measures]
-            .to_numpy(float)
-            for _ in range(n_boot)
-        ]
-    )
-    return _intervals(estimate, {m: reps[:, :, j] for j, m in enumerate(measures)}, level)
-
-
 def models_vs_majority(
     corpus: Corpus,
     models: list[str],
@@ -378,9 +364,10 @@ def models_vs_majority(
     examples: pd.DataFrame | None = None,
     n_boot: int = 1000,
     seed: int = 0,
-    min_agree: int | None = None,
+    min_agree: int | float | None = None,
 ) -> pd.DataFrame:
-    """Every model against the clear human majority, with bootstrap intervals.
+    """Every model against the clear human majority, with bootstrap intervals: the marks of the
+    raters and the models read once (:func:`marks`), then :func:`majority_alignment`.
 
     Columns: ``model, label, examples, majority_errors, model_errors`` and, for ``agreement``,
     ``bacc``, ``kappa`` and ``recall_error``, the estimate with ``<measure>_low/_high``
@@ -389,12 +376,31 @@ def models_vs_majority(
     (Clopper-Pearson) binomial interval of the recall given the majority's errors, which stays
     honest when there are only one or a few of them (a bootstrap of one error example collapses to a point).
     """
-    maj = majority(votes(marks(corpus, raters, examples)), min_agree)
+    raters, models = parse_all(raters), parse_all(models)
+    both = marks(corpus, [*raters, *models], examples)
+    return majority_alignment(both, [r.name for r in raters], [m.name for m in models], n_boot, seed, min_agree)
+
+
+def majority_alignment(
+    marks_frame: pd.DataFrame,
+    raters: list[str],
+    models: list[str],
+    n_boot: int = 1000,
+    seed: int = 0,
+    min_agree: int | float | None = None,
+) -> pd.DataFrame:
+    """:func:`models_vs_majority` from a marks frame holding the raters' and the models' marks
+    (``rater`` names). Each model's interval resamples the examples it shares with the majority,
+    from those examples alone (:func:`hotelcheckspan.metrics.resampling.matrix`): the same for a
+    model whatever its name and whichever models are beside it."""
+    by = dict(list(marks_frame.groupby("rater", sort=False)))
+    maj = majority(votes(marks_frame[marks_frame["rater"].isin(raters)]), min_agree)
+    empty = marks_frame.iloc[:0]
     frames = []
-    for i, model in enumerate(models):
-        model_marks = marks(corpus, [model], examples)
+    for model in models:
+        model_marks = by.get(model, empty)
         base = alignment(maj, model_marks)
-        ci = alignment_ci(maj, model_marks, n_boot=n_boot, seed=seed + i)
+        ci = alignment_ci(maj, model_marks, n_boot=n_boot, seed=seed)
         wide = ci.pivot(index="label", columns="measure", values=["low", "high"])
         wide.columns = [f"{m}_{b}" for b, m in wide.columns]
         wide["bacc_undefined"] = ci[ci["measure"] == "bacc"].set_index("label")["undefined"]

@@ -20,10 +20,12 @@ group of every human campaign, each pair of sets on the texts both annotated (ch
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 import numpy as np
 import pandas as pd
 
-from ..annotator_sets import HUMAN_SETS, AnnotatorSet, group_labels, groups_of, in_paper, judges
+from ..annotator_sets import HUMAN_SETS, AnnotatorSet, group_labels, in_paper, judges, parse_all
 from ..categories import ANY
 from ..corpora import KEY, Corpus
 from ..metrics import resampling
@@ -62,36 +64,61 @@ LEADERBOARD_COLUMNS = [
 
 def is_hotelcheckspan(corpus: Corpus) -> bool:
     """Whether the corpus has HotelCheckSpan's four human annotator sets (stage 1 and 2, A and B)."""
-    return all(not s.select(corpus)[0].empty for s in HUMAN_SETS)
-
-
-def references(corpus: Corpus) -> list[AnnotatorSet]:
-    """The human sets judges are scored against: the four of Tables 4-6 on HotelCheckSpan, else
-    every annotator group of every human campaign that annotated an example some judge annotated
-    (a group whose records are all on other examples has nothing to compare)."""
-    if is_hotelcheckspan(corpus):
-        return list(HUMAN_SETS)
-    groups = [g for c in corpus.campaigns("human") for g in groups_of(corpus, c)]
-    judged = default_examples(corpus)
-    if judged is None:
-        return groups
-    return [g for g in groups if not g.select(corpus)[0][KEY].merge(judged, on=KEY).empty]
-
-
-def default_examples(corpus: Corpus) -> pd.DataFrame | None:
-    """The examples judges are compared on: the stage-2 examples on HotelCheckSpan (Tables 4-6),
-    else the examples some judge annotated (None without judges), so that the humans' agreement
-    with each other (the ceiling) is measured where the judges are."""
-    if is_hotelcheckspan(corpus):
-        return dataset_level.stage2_examples(corpus)
-    rec = corpus.records
-    judged = rec.loc[rec["campaign"].isin(judges(corpus)), KEY].drop_duplicates().reset_index(drop=True)
-    return judged if len(judged) else None
+    sets = corpus.records[["campaign", "annotator_group"]].drop_duplicates()
+    found = set(zip(sets["campaign"], sets["annotator_group"]))
+    return all((s.campaign, s.group) in found for s in HUMAN_SETS)
 
 
 # the clear human majority outside HotelCheckSpan: at least this share of an example's human
 # raters agree (on HotelCheckSpan's four sets that is 3-1 or 4-0, the paper's rule)
 AGREE_SHARE = 0.75
+
+
+@dataclass(frozen=True)
+class Setting:
+    """What a corpus' judges are compared with, decided once per corpus: whether it is
+    HotelCheckSpan; the reference sets (the four of Tables 4-6 there, else every group of every
+    human campaign that annotated an example some judge annotated); the raters whose clear
+    majority is the truth for BACC and the rule (``min_agree``: None for the paper's 3-1 or 4-0,
+    else :data:`AGREE_SHARE` of the sets that annotated the example); the examples (the stage-2
+    examples on HotelCheckSpan, else those some judge annotated; None without judges)."""
+
+    hotelcheckspan: bool
+    refs: list[AnnotatorSet]
+    raters: list[AnnotatorSet]
+    min_agree: float | None
+    examples: pd.DataFrame | None
+
+
+def setting(corpus: Corpus) -> Setting:
+    """:class:`Setting` of ``corpus``."""
+    if is_hotelcheckspan(corpus):
+        return Setting(True, list(HUMAN_SETS), list(HUMAN_SETS), None, dataset_level.stage2_examples(corpus))
+    rec = corpus.records
+    judged = rec.loc[rec["kind"] == "model", KEY].drop_duplicates().reset_index(drop=True)
+    humans = rec[rec["kind"] == "human"]
+    groups = humans[["campaign", "annotator_group", *KEY]]
+    if len(judged):
+        groups = groups.merge(judged, on=KEY)
+    found = groups[["campaign", "annotator_group"]].drop_duplicates()
+    order = {c: i for i, c in enumerate(dict.fromkeys(humans["campaign"]))}
+    refs = sorted(
+        (AnnotatorSet(c, int(g)) for c, g in zip(found["campaign"], found["annotator_group"]) if pd.notna(g)),
+        key=lambda s: (order[s.campaign], s.group),
+    )
+    return Setting(False, refs, refs, AGREE_SHARE, judged if len(judged) else None)
+
+
+def references(corpus: Corpus) -> list[AnnotatorSet]:
+    """The human sets judges are scored against (:class:`Setting`)."""
+    return setting(corpus).refs
+
+
+def default_examples(corpus: Corpus) -> pd.DataFrame | None:
+    """The examples judges are compared on (:class:`Setting`): the stage-2 examples on
+    HotelCheckSpan (Tables 4-6), else the examples some judge annotated (None without judges), so
+    that the humans' agreement with each other (the ceiling) is measured where the judges are."""
+    return setting(corpus).examples
 
 
 def majority_raters(corpus: Corpus, refs: list[AnnotatorSet]) -> tuple[list[AnnotatorSet], float | None]:
@@ -104,13 +131,14 @@ def majority_raters(corpus: Corpus, refs: list[AnnotatorSet]) -> tuple[list[Anno
     return list(refs), AGREE_SHARE
 
 
-def comparisons(corpus: Corpus) -> list[dict]:
+def comparisons(corpus: Corpus, where: Setting | None = None) -> list[dict]:
     """Table 6's comparisons for this corpus: ``data/comparisons.yaml`` (with its rule adding
     every judge the paper does not have) on HotelCheckSpan; elsewhere "humans vs humans" (every
     pair of reference sets) and "humans vs <judge>" for every judge, as chapter 08 has them."""
-    if is_hotelcheckspan(corpus):
+    where = where if where is not None else setting(corpus)
+    if where.hotelcheckspan:
         return span_level.load_comparisons(corpus=corpus)
-    specs = [s.spec for s in references(corpus)]
+    specs = [s.spec for s in where.refs]
     human = [{"name": "humans vs humans", "ref": [a], "hyp": specs[i + 1 :]} for i, a in enumerate(specs[:-1])]
     return human + [{"name": f"humans vs {j}", "ref": specs, "hyp": [j]} for j in judges(corpus)]
 
@@ -124,22 +152,21 @@ def _board_comparisons(names, refs, examples) -> list[dict]:
     return comps + [{"name": CEILING, "ref": [a], "hyp": specs[i + 1 :], **extra} for i, a in enumerate(specs[:-1])]
 
 
-def _bacc_ceiling(corpus, raters, examples, min_agree, n_boot, seed) -> dict:
-    """Each human rater against the clear majority of the others (on any error), BACC averaged
-    over raters, with a bootstrap interval (one set of resamples for every rater). Undefined
-    (with ``bacc_reason``) where fewer than two raters annotated a common example."""
+def _bacc_ceiling(all_marks: pd.DataFrame, raters: list[str], min_agree, n_boot: int, seed: int) -> dict:
+    """Each human rater (``rater`` names of ``all_marks``, :func:`example_level.marks`) against the
+    clear majority of the others (on any error), BACC averaged over raters, with a bootstrap
+    interval (one set of resamples of the raters' examples for every rater). Undefined (with
+    ``bacc_reason``) where fewer than two raters annotated a common example."""
     undefined = {"bacc": float("nan"), "bacc_low": float("nan"), "bacc_high": float("nan")}
     if len(raters) < (3 if min_agree is None else 2):
         return undefined | {"bacc_reason": "fewer human annotator sets than a rater and a majority of others need"}
-    blocks, frame = [], None
-    all_marks = example_level.marks(corpus, raters, examples)
+    marks = all_marks[all_marks["rater"].isin(raters)]
+    frame = marks[KEY].drop_duplicates().sort_values(KEY)
+    blocks = []
     for r in raters:
-        others = all_marks[all_marks["rater"] != r.name]
-        maj = example_level.majority(example_level.votes(others), min_agree)
-        mine = all_marks[all_marks["rater"] == r.name]
+        maj = example_level.majority(example_level.votes(marks[marks["rater"] != r]), min_agree)
+        mine = marks[marks["rater"] == r]
         merged = maj[KEY + [ANY]].merge(mine[KEY + [ANY]], on=KEY, suffixes=("_h", "_m"))
-        if frame is None:
-            frame = all_marks[KEY].drop_duplicates().sort_values(KEY)
         merged = frame.merge(merged, on=KEY, how="left")
         known = merged[f"{ANY}_h"].notna().to_numpy()
         t = merged[f"{ANY}_h"].fillna(False).to_numpy(bool)
@@ -148,7 +175,7 @@ def _bacc_ceiling(corpus, raters, examples, min_agree, n_boot, seed) -> dict:
     counts = np.hstack(blocks).astype(float)
     compared = counts.reshape(len(counts), len(raters), 4).sum(axis=(0, 2)) > 0  # raters with a majority to meet
     if not compared.any():
-        return undefined | {"bacc_reason": "no human annotator set meets a clear majority of the others on any example"}
+        return undefined | {"bacc_reason": "no human annotator set meets a clear majority of the others on any error"}
 
     def reduce(sums):  # BACC averaged over the raters compared (never a mean of an empty slice)
         per_rater = sample_size._confusion(sums, "bacc")[:, compared]
@@ -156,12 +183,12 @@ def _bacc_ceiling(corpus, raters, examples, min_agree, n_boot, seed) -> dict:
         return np.where(known.any(axis=1), np.nansum(per_rater, axis=1) / np.maximum(known.sum(axis=1), 1), np.nan)
 
     estimate = float(reduce(counts.sum(axis=0, keepdims=True))[0])
-    reps = reduce(resampling.weights(len(counts), n_boot, np.random.default_rng(seed)) @ counts)
+    reps = reduce(resampling.matrix(frame, n_boot, seed) @ counts)
     low, high = resampling.interval(reps, LEVEL)
     return {"bacc": estimate, "bacc_low": low, "bacc_high": high, "bacc_reason": None}
 
 
-def _tell_apart(result: dict) -> str:
+def _tell_apart(result) -> str:
     """ "yes" where even the interval's upper end of the examples needed is within the corpus,
     "uncertain" where the estimate is but the upper end is not, "no" where the estimate is not."""
     n = result["examples"]
@@ -170,21 +197,20 @@ def _tell_apart(result: dict) -> str:
     return "no"
 
 
-def _human_keys(corpus, refs, examples) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _human_keys(records: pd.DataFrame, refs, examples) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The reference sets' records (their keys, one row per record) and the distinct examples
     they annotated within ``examples`` (None: all)."""
-    records = pd.concat([r.select(corpus)[0][KEY] for r in refs], ignore_index=True)
-    human = records.drop_duplicates()
+    keys = pd.concat([r.filter(records)[KEY] for r in refs], ignore_index=True)
+    human = keys.drop_duplicates()
     if examples is not None:
         human = human.merge(examples[KEY].drop_duplicates(), on=KEY)
-    return records, human
+    return keys, human
 
 
-def _judge_examples(corpus, names, human: pd.DataFrame) -> dict[str, int]:
+def _judge_examples(records: pd.DataFrame, names, human: pd.DataFrame) -> dict[str, int]:
     """Per judge, the examples it shares with at least one reference set (``human``: the
     reference sets' examples, :func:`_human_keys`)."""
-    rec = corpus.records
-    return {j: len(rec.loc[rec["campaign"] == j, KEY].drop_duplicates().merge(human, on=KEY)) for j in names}
+    return {j: len(records.loc[records["campaign"] == j, KEY].drop_duplicates().merge(human, on=KEY)) for j in names}
 
 
 def _specs(sets: list[AnnotatorSet]) -> list[str]:
@@ -197,16 +223,14 @@ def _specs(sets: list[AnnotatorSet]) -> list[str]:
     return [s.spec if s.group is None else f"{s.campaign}/{labels[(s.campaign, s.group)]}" for s in sets]
 
 
-def describe(corpus: Corpus, refs: list[AnnotatorSet], raters, min_agree, keys: tuple, ceiling: dict) -> dict:
+def describe(where: Setting, marks: pd.DataFrame, keys: tuple, ceiling: dict) -> dict:
     """What the judges were compared with, in words and numbers: every output carries it
-    (``keys``: the reference sets' records and examples, :func:`_human_keys`)."""
+    (``marks``: the raters' marks, :func:`example_level.marks`; ``keys``: the reference sets'
+    records and examples, :func:`_human_keys`)."""
+    refs, raters, min_agree = where.refs, where.raters, where.min_agree
     campaigns = list(dict.fromkeys(r.campaign for r in refs))
     ref_records, human_ex = keys
-    per_example = (
-        pd.concat([r.select(corpus)[0][KEY].drop_duplicates() for r in raters], ignore_index=True)
-        .merge(human_ex, on=KEY)
-        .value_counts()
-    )
+    per_example = marks.loc[marks["rater"].isin([r.name for r in raters]), KEY].merge(human_ex, on=KEY).value_counts()
     rule = (
         "at least 3 of the 4 sets agree (the paper's 3-1 or 4-0)"
         if min_agree is None
@@ -219,7 +243,7 @@ def describe(corpus: Corpus, refs: list[AnnotatorSet], raters, min_agree, keys: 
         "human_records": int(len(on_examples)),
         "examples": int(len(human_ex)),
         "examples_rule": "the stage-2 examples (Tables 4-6)"
-        if is_hotelcheckspan(corpus)
+        if where.hotelcheckspan
         else "the examples some judge annotated",
         "f1": {
             "metric": span_level.BOOK_METRIC,
@@ -249,45 +273,62 @@ def describe(corpus: Corpus, refs: list[AnnotatorSet], raters, min_agree, keys: 
 
 
 class Scored:
-    """Every judge of a corpus scored against its humans once: what :func:`leaderboard` and
-    :func:`evaluate` show, computed together (the span counts of every pair once, the majority
-    marks once)."""
+    """Every judge of a corpus scored against its humans once. The corpus is read here and only
+    here: the span statistics of every pair (:func:`span_level.pairwise`) and every rater's
+    example marks (:func:`example_level.marks`), once; Table 6's rows, the BACC of Table 5, the
+    ceiling and the examples needed to tell judges apart are all computed from them."""
 
-    def __init__(self, corpus: Corpus, names, examples, n_boot: int, seed: int, table6_comparisons=None):
-        self.corpus, self.names, self.examples = corpus, list(names), examples
-        self.refs = references(corpus)
-        self.raters, self.min_agree = majority_raters(corpus, self.refs)
-        board_comps = _board_comparisons(self.names, self.refs, examples)
+    def __init__(
+        self,
+        corpus: Corpus,
+        names,
+        examples=None,
+        n_boot: int = 1000,
+        seed: int = 0,
+        table6_comparisons=None,
+        where: Setting | None = None,
+    ):
+        where = where if where is not None else setting(corpus)
+        if examples is not None:
+            where = replace(where, examples=examples)
+        self.where, self.names, self.examples = where, list(names), where.examples
+        self.refs, self.raters, self.min_agree = where.refs, where.raters, where.min_agree
+        board_comps = _board_comparisons(self.names, self.refs, self.examples)
         extra = list(table6_comparisons or [])
-        pairs, counts = span_level.pairwise(corpus, board_comps + extra)
-        board = set(pairs.index[pairs["comparison"].isin({c["name"] for c in board_comps})])
-        self.f1 = span_level.table6(*_subset(pairs, counts, board), n_boot=n_boot, seed=seed)
+        self.pairs, self.counts = span_level.pairwise(corpus, board_comps + extra)
+        board = set(self.pairs.index[self.pairs["comparison"].isin({c["name"] for c in board_comps})])
+        self.f1 = span_level.table6(*_subset(self.pairs, self.counts, board), n_boot=n_boot, seed=seed)
         self.table6 = (
-            span_level.table6(*_subset(pairs, counts, set(pairs.index) - board), n_boot=n_boot, seed=seed)
+            span_level.table6(
+                *_subset(self.pairs, self.counts, set(self.pairs.index) - board), n_boot=n_boot, seed=seed
+            )
             if extra
             else None
         )
-        self.table5 = example_level.models_vs_majority(
-            corpus,
-            self.names,
-            raters=self.raters,
-            examples=examples,
-            n_boot=n_boot,
-            seed=seed,
-            min_agree=self.min_agree,
+        self.marks = example_level.marks(corpus, [*self.raters, *parse_all(self.names)], self.examples)
+        rater_names = [r.name for r in self.raters]
+        self.table5 = example_level.majority_alignment(
+            self.marks, rater_names, self.names, n_boot=n_boot, seed=seed, min_agree=self.min_agree
         )
         ceiling_pairs = self.f1.loc[self.f1["comparison"] == CEILING, "pairs"]
         self.ceiling_pairs = int(ceiling_pairs.max()) if len(ceiling_pairs) else 0
-        self.ceiling_bacc = _bacc_ceiling(corpus, self.raters, examples, self.min_agree, n_boot, seed)
-        keys = _human_keys(corpus, self.refs, examples)
-        self.examples_of = _judge_examples(corpus, self.names, keys[1])
-        self.compared = describe(corpus, self.refs, self.raters, self.min_agree, keys, {"pairs": self.ceiling_pairs})
+        self.ceiling_bacc = _bacc_ceiling(self.marks, rater_names, self.min_agree, n_boot, seed)
+        keys = _human_keys(corpus.records, self.refs, self.examples)
+        self.examples_of = _judge_examples(corpus.records, self.names, keys[1])
+        self.compared = describe(where, self.marks, keys, {"pairs": self.ceiling_pairs})
+
+    def f1_table(self, match: str = "soft") -> sample_size.ScoreTable:
+        """Every judge's span F1 against the reference sets on the comparison's examples, as a
+        :class:`~hotelcheckspan.analyses.sample_size.ScoreTable` (the counts Table 6 used)."""
+        rows = self.pairs[(self.pairs["match"] == match) & self.pairs["comparison"].isin(self.names)]
+        systems = {j: rows.index[rows["comparison"] == j].tolist() for j in self.names}
+        return sample_size.pairs_table(rows, self.counts, systems, self.examples, f"span F1 ({match})")
 
     def board(self) -> pd.DataFrame:
         """The leaderboard's rows (see :func:`leaderboard`), without the neighbour columns."""
         f1 = self.f1.set_index(["comparison", "match"])
         bacc = self.table5[self.table5["label"] == ANY].set_index("model")
-        hcs = is_hotelcheckspan(self.corpus)
+        hcs = self.where.hotelcheckspan
         rows = []
         for who in self.names:
             row = {"judge": who, "in_paper": hcs and in_paper(who), "examples": self.examples_of[who]}
@@ -351,12 +392,15 @@ def leaderboard(
     every pair of reference sets sharing examples, BACC of each rater against the others' clear
     majority; a corpus with no such pair (one human group) has no ceiling row.
     ``board.attrs["compared"]`` says what was compared (:func:`describe`).
+
+    Every interval resamples the examples a judge is scored on with weights that depend on those
+    examples and ``seed`` only (:func:`hotelcheckspan.metrics.resampling.matrix`): a judge's
+    interval is the same whatever else is in the run and whatever its folder is called.
     ``distinguish=False`` leaves the neighbour columns empty (they take the most time).
     """
     names = judges(corpus) if names is None else list(names)
     if not names:
         raise ValueError("the corpus has no model campaign (no LLM judge) to rank")
-    examples = default_examples(corpus) if examples is None else examples
     scored = scored if scored is not None else Scored(corpus, names, examples, n_boot, seed)
     out = scored.board()
     judged = out["judge"] != CEILING
@@ -368,22 +412,14 @@ def leaderboard(
     out.insert(0, "rank", out["rank_soft"])
     for col in ("next", "n_needed", "n_low", "n_high", "tell_apart"):
         out[col] = None
-    if distinguish:
-        ranked = out.loc[out["judge"] != CEILING, "judge"].tolist()
+    ranked = out.loc[out["judge"] != CEILING, "judge"].tolist()
+    if distinguish and len(ranked) > 1:
+        plans = sample_size.plans(
+            scored.f1_table("soft"), n_resamples=n_resamples, n_outer=n_outer, n_inner=n_inner, seed=seed
+        )
+        by_pair = {frozenset((p["better"], p["worse"])): p for _, p in plans.iterrows()}
         for i, (a, b) in enumerate(zip(ranked, ranked[1:])):
-            res = sample_size.examples_needed(
-                corpus,
-                a,
-                b,
-                scored.refs,
-                measure="span F1",
-                match="soft",
-                examples=examples,
-                n_resamples=n_resamples,
-                n_outer=n_outer,
-                n_inner=n_inner,
-                seed=seed,
-            )
+            res = by_pair[frozenset((a, b))]
             out.loc[i, ["next", "n_needed", "n_low", "n_high"]] = [b, res["n_needed"], res["n_low"], res["n_high"]]
             out.loc[i, "tell_apart"] = _tell_apart(res)
     for col in ("n_needed", "n_low", "n_high"):
@@ -419,8 +455,8 @@ def evaluate(corpus: Corpus, judge: str, *, n_boot: int = 1000, seed: int = 0, f
     if judge not in available:
         known = ", ".join(corpus.campaigns()) or "none"
         raise ValueError(f"no campaign {judge!r} in the corpus (campaigns: {known})")
-    examples = default_examples(corpus)
-    hcs = is_hotelcheckspan(corpus)
+    where = setting(corpus)
+    hcs = where.hotelcheckspan
     if hcs:
         from ..reference import paper
 
@@ -431,14 +467,12 @@ def evaluate(corpus: Corpus, judge: str, *, n_boot: int = 1000, seed: int = 0, f
     else:
         t3 = dataset_level.campaign_table(corpus)
         table3 = t3[t3["campaign"] == judge].reset_index(drop=True)
-    comps = comparisons(corpus)
-    scored = Scored(corpus, available, examples, n_boot, seed, table6_comparisons=comps)
+    comps = comparisons(corpus, where)
+    scored = Scored(corpus, available, None, n_boot, seed, table6_comparisons=comps, where=where)
     table5 = scored.table5[scored.table5["model"] == judge].reset_index(drop=True)
     mine = [c["name"] for c in comps if judge in {AnnotatorSet.parse(h).campaign for h in c["hyp"]}]
     table6 = scored.table6[scored.table6["comparison"].isin(mine)].reset_index(drop=True)
-    board = leaderboard(
-        corpus, available, examples=examples, n_boot=n_boot, seed=seed, distinguish=False, scored=scored
-    )
+    board = leaderboard(corpus, available, n_boot=n_boot, seed=seed, distinguish=False, scored=scored)
     me = board[board["judge"] == judge].iloc[0]
     anyrow = table5[table5["label"] == ANY].iloc[0]
     return {

@@ -190,7 +190,7 @@ def evaluate(
     data = humans.merge(metrics, on=KEY, how="left")
     names = list(kinds)
     X = data[names]
-    weights = resampling.weights(len(data), n_boot, np.random.default_rng(seed))
+    weights = resampling.matrix(data[KEY], n_boot, seed)  # the examples decide the replicates
     rows = []
     for target in targets:
         y = data[target]
@@ -209,7 +209,8 @@ def evaluate(
     sys_codes, items = systems(data)
     n_systems = len(set(sys_codes))
     if system_level and n_systems >= MIN_SYSTEMS:
-        cluster_w = me.cluster_weights(items, n_boot, np.random.default_rng(seed))
+        items_rng = np.random.default_rng(resampling.seed_sequence(np.unique(items.astype(str)), seed))
+        cluster_w = me.cluster_weights(items, n_boot, items_rng)
         found = []
         for target in [t for t in targets if t != "majority"]:
             s = me.system_level(
@@ -257,7 +258,7 @@ def _ceiling(corpus: Corpus, targets: list[str], n_boot: int, seed: int, level: 
     scores, held_targets = metric_targets.ceiling_split(corpus, seed=seed)
     if scores.empty:
         return pd.DataFrame(columns=[*me.COLUMNS, "kind", "target", "random"])
-    weights = resampling.weights(len(scores), n_boot, np.random.default_rng(seed))
+    weights = resampling.matrix(scores[KEY], n_boot, seed)
     out = []
     for target in targets:
         if target not in held_targets.columns:
@@ -311,7 +312,7 @@ def by_group(
     out = []
     for g in dict.fromkeys(groups):
         part = data[(groups == g).to_numpy()].reset_index(drop=True)
-        w = resampling.weights(len(part), n_boot, np.random.default_rng(seed))
+        w = resampling.matrix(part[KEY], n_boot, seed)
         y = part[target].astype("Float64").astype(float)
         if statistic in me.DETECTION_STATISTICS:
             stats = me.detection(part[names], y, w, statistics=[statistic], level=level, seed=seed)

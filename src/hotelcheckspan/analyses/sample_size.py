@@ -51,8 +51,8 @@ from statsmodels.stats.proportion import proportion_confint
 from ..annotator_sets import HUMAN_SETS, AnnotatorSet, parse_all
 from ..categories import ANY
 from ..corpora import KEY, Corpus
-from ..metrics.span_f1 import per_example
-from . import example_level
+from ..metrics import coefficients, resampling
+from . import example_level, span_level
 from .span_level import BOOK_CONVENTION
 
 # The book's span-F1 definition (character overlap, lengths counted wherever either side marked)
@@ -61,6 +61,8 @@ THRESHOLD = 0.95
 MAX_FACTOR = 8  # examples_needed draws test sets of up to this many times the corpus
 COUNTS = ["overlap", "overlap_ref", "hyp_length", "ref_length"]
 CELLS = ["tp", "fn", "fp", "tn"]
+HUMAN_HUMAN = "human-human"  # the one system of :func:`human_f1_table`
+_CHUNK = 1 << 25  # elements of a working array of resampled sums
 
 
 @dataclass(frozen=True)
@@ -87,7 +89,27 @@ class ScoreTable:
 
     def resampled(self, weights: np.ndarray) -> np.ndarray:
         """Scores for every row of ``weights`` (resamples, examples): one matrix product."""
-        return self.reduce(np.asarray(weights, float) @ self.counts)
+        return self.reduce(product(weights, self.counts))
+
+
+_EXACT32 = 2**24  # every integer below this is a float32, so are sums of them that stay below it
+
+
+def product(weights: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """``weights @ counts`` in double precision. Where the weights are single precision (the
+    test sets' counts, :func:`_weights`) and ``counts`` are non-negative integers whose sums stay
+    below 2**24, it is computed in single precision: every partial sum is then an exact integer
+    whatever order the BLAS library adds in (the result is the same on every machine), at twice
+    the speed."""
+    counts = np.asarray(counts, float)
+    if weights.dtype == np.float32 and weights.size and counts.size and counts.min() >= 0:
+        if bool(np.all(counts == np.floor(counts))):
+            # a sum of w_e c_e is at most (largest row sum) x (largest count of its column) and at
+            # most (largest weight) x (its column's total)
+            bound = np.minimum(weights.sum(axis=1).max() * counts.max(axis=0), weights.max() * counts.sum(axis=0))
+            if float(bound.max()) < _EXACT32:
+                return (weights @ counts.astype(np.float32)).astype(float)
+    return np.asarray(weights, float) @ counts
 
 
 # --- reducers: summed counts -> scores ---------------------------------------------------------
@@ -122,80 +144,51 @@ def _confusion(sums: np.ndarray, measure: str) -> np.ndarray:
         return np.where((pos > 0) & (neg > 0), (rec_pos + rec_neg) / 2, np.where(pos > 0, rec_pos, rec_neg))
 
 
-def _fleiss(sums: np.ndarray) -> np.ndarray:
-    """Fleiss' kappa from summed (units, per-unit agreement P_i, share of 'error' votes)."""
-    units, p_bar, ones = sums[:, 0], sums[:, 1], sums[:, 2]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p1 = ones / units
-        pe = p1**2 + (1 - p1) ** 2
-        kappa = (p_bar / units - pe) / (1 - pe)
-    return kappa[:, None]
-
-
-def _ac1(sums: np.ndarray) -> np.ndarray:
-    """Gwet's AC1 from the same summed counts as :func:`_fleiss` (two categories: its chance
-    agreement is ``2 pi (1 - pi)``, see :mod:`..metrics.coefficients`)."""
-    units, p_bar, ones = sums[:, 0], sums[:, 1], sums[:, 2]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p1 = ones / units
-        pe = 2 * p1 * (1 - p1)
-        ac1 = (p_bar / units - pe) / (1 - pe)
-    return ac1[:, None]
+def _coefficient(sums: np.ndarray, name: str, raters: int) -> np.ndarray:
+    """One chance-corrected coefficient from summed per-example terms
+    (:func:`hotelcheckspan.metrics.coefficients.binary_from_sums`)."""
+    return coefficients.binary_from_sums(sums, raters)[name][:, None]
 
 
 # --- score tables --------------------------------------------------------------------------------
 
 
-def _key_index(frames: Sequence[pd.DataFrame], examples: pd.DataFrame | None) -> pd.DataFrame:
-    if examples is not None:
-        return examples[KEY].drop_duplicates().reset_index(drop=True)
-    keys = pd.concat([f[KEY] for f in frames]).drop_duplicates()
-    return keys.sort_values(KEY).reset_index(drop=True)
-
-
-def f1_table(
-    systems: Mapping[str, Sequence[tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]]],
+def pairs_table(
+    pairs: pd.DataFrame,
+    counts: pd.DataFrame,
+    systems: Mapping[str, Sequence[int]],
     examples: pd.DataFrame | None = None,
-    *,
-    match: str = "soft",
-    convention: str = DEFAULT_CONVENTION,
-    categories: list[str] | None = None,
+    measure: str = "span F1",
 ) -> ScoreTable:
-    """Span F1 per system, the mean over its (reference spans, hypothesis spans, examples) pairs.
+    """Span F1 per system, the mean over its pairs, from the per-example counts that
+    :func:`~hotelcheckspan.analyses.span_level.pairwise` computed (``pairs``, ``counts``): the
+    span statistics are counted once, where Table 6 counts them, and read here.
 
-    Each pair is counted by :func:`~hotelcheckspan.metrics.span_f1.per_example` on its own
-    examples (those both sides annotated); an example a pair does not cover counts zero for it.
-    ``examples`` (default: every example of any pair) fixes the rows. All pairs are counted in
-    one call: each pair's examples get their own key (the pair's number prefixed to
-    ``dataset``), since per_example counts every example on its own.
-    """
-    index = _key_index([ex for pairs in systems.values() for *_, ex in pairs], examples)
-    triples = [t for pairs in systems.values() for t in pairs]
-    sizes = [len(pairs) for pairs in systems.values()]
+    ``systems`` maps a system's name to its rows of ``pairs`` (one match mode); ``examples``
+    (default: every example of those rows, sorted) fixes the rows of the table, an example a pair
+    does not cover counting zero for it."""
+    rows = [int(r) for in_rows in systems.values() for r in in_rows]
+    sizes = [len(r) for r in systems.values()]
     if 0 in sizes:
         raise ValueError("every system needs at least one (reference, hypothesis) pair")
-
-    def tagged(frames):
-        return pd.concat(
-            [f.assign(dataset=f"{k}|" + f["dataset"].astype(str)) for k, f in enumerate(frames)], ignore_index=True
-        )
-
-    refs, hyps = tagged([t[0] for t in triples]), tagged([t[1] for t in triples])
-    exs = tagged([t[2].merge(index, on=KEY) for t in triples])
-    if categories is None:  # any list holding every type present gives the same overall counts
-        categories = sorted(set(refs["type"]) | set(hyps["type"]))
-    c = per_example(refs, hyps, exs, match=match, convention=convention, categories=categories)
-    pair_no = c["dataset"].str.split("|", n=1).str[0].astype(int).to_numpy()
-    row = pd.MultiIndex.from_frame(index).get_indexer(
-        pd.MultiIndex.from_frame(c[KEY].assign(dataset=c["dataset"].str.split("|", n=1).str[1]))
-    )
-    counts = np.zeros((len(index), 4, len(triples)))  # column blocks: overlap, overlap_ref, lengths
-    counts[row, :, pair_no] = c[COUNTS].to_numpy(float)
+    mine = counts[counts["row"].isin(rows)]
+    if examples is None:
+        examples = mine[KEY].drop_duplicates().sort_values(KEY)
+    index = examples[KEY].drop_duplicates().reset_index(drop=True)
+    where = pd.MultiIndex.from_frame(index)
+    values = np.zeros((len(index), 4, len(rows)))  # column blocks: overlap, overlap_ref, lengths
+    by_row = dict(list(mine.groupby("row", sort=False)))
+    for i, r in enumerate(rows):
+        if r not in by_row:  # a pair sharing no example: zeros throughout
+            continue
+        at = where.get_indexer(pd.MultiIndex.from_frame(by_row[r][KEY]))
+        keep = at >= 0
+        values[at[keep], :, i] = by_row[r].loc[keep, COUNTS].to_numpy(float)
     return ScoreTable(
-        f"span F1 ({match})",
+        measure,
         tuple(systems),
         index,
-        counts.reshape(len(index), -1),
+        values.reshape(len(index), -1),
         partial(_mean_f1, group_sizes=tuple(sizes)),
     )
 
@@ -212,27 +205,21 @@ def judges_f1_table(
     *,
     match: str = "soft",
     convention: str = DEFAULT_CONVENTION,
-    categories: list[str] | None = None,
 ) -> ScoreTable:
     """Span F1 of each judge (an annotator set: an LLM campaign, ``"stage1/A"``...) against every
     reference set, averaged over the references, as Table 6 averages its pairs.
 
     ``examples`` defaults to those every judge annotated; each (reference, judge) pair is scored
-    on the examples both annotated among them.
+    on the examples both annotated among them (by :func:`span_level.pairwise`).
     """
     judges, references = parse_all(judges), parse_all(references)
-    refs = {r: r.require(corpus) for r in references}
     if examples is None:
         examples = _common_examples(corpus, judges)
-    systems = {}
-    for judge in judges:
-        rec, spans = judge.require(corpus)
-        pairs = []
-        for ref_rec, ref_spans in refs.values():
-            ex = _examples_of(ref_rec).merge(_examples_of(rec), on=KEY).merge(examples[KEY], on=KEY)
-            pairs.append((ref_spans, spans, ex))
-        systems[judge.spec] = pairs
-    return f1_table(systems, examples, match=match, convention=convention, categories=categories)
+    refs = [r.spec for r in references]
+    comps = [{"name": j.spec, "ref": refs, "hyp": [j.spec], "examples": examples} for j in judges]
+    pairs, counts = span_level.pairwise(corpus, comps, matches=(match,), convention=convention)
+    systems = {j.spec: pairs.index[pairs["comparison"] == j.spec].tolist() for j in judges}
+    return pairs_table(pairs, counts, systems, examples, f"span F1 ({match})")
 
 
 def human_f1_table(
@@ -242,18 +229,16 @@ def human_f1_table(
     *,
     match: str = "soft",
     convention: str = DEFAULT_CONVENTION,
-    categories: list[str] | None = None,
 ) -> ScoreTable:
     """One system, ``"human-human"``: span F1 averaged over every pair of the human sets."""
     sets = parse_all(sets)
-    sel = {s: s.require(corpus) for s in sets}
     if examples is None:
         examples = _common_examples(corpus, sets)
-    pairs = []
-    for a, b in combinations(sets, 2):
-        ex = _examples_of(sel[a][0]).merge(_examples_of(sel[b][0]), on=KEY).merge(examples[KEY], on=KEY)
-        pairs.append((sel[a][1], sel[b][1], ex))
-    return f1_table({"human-human": pairs}, examples, match=match, convention=convention, categories=categories)
+    comps = [
+        {"name": HUMAN_HUMAN, "ref": [a.spec], "hyp": [b.spec], "examples": examples} for a, b in combinations(sets, 2)
+    ]
+    pairs, counts = span_level.pairwise(corpus, comps, matches=(match,), convention=convention)
+    return pairs_table(pairs, counts, {HUMAN_HUMAN: pairs.index.tolist()}, examples, f"span F1 ({match})")
 
 
 def _common_examples(corpus: Corpus, sets: list[AnnotatorSet]) -> pd.DataFrame:
@@ -325,58 +310,52 @@ def fleiss_table(marks_frame: pd.DataFrame, label: str = ANY, examples: pd.DataF
             raise ValueError("some of the examples lack a rater's marks; Fleiss' kappa needs every rater")
     wide = wide.dropna().astype(int)
     data = wide.to_numpy()
-    m = data.shape[1]
-    ones = data.sum(axis=1).astype(float)
-    p_i = (ones**2 + (m - ones) ** 2 - m) / (m * (m - 1))
-    counts = np.stack([np.ones_like(ones), p_i, ones / m], axis=1)
-    return ScoreTable(f"Fleiss' kappa ({label})", ("Fleiss' kappa",), wide.reset_index()[KEY], counts, _fleiss)
+    terms = partial(_coefficient, name="fleiss_kappa", raters=data.shape[1])
+    return ScoreTable(
+        f"Fleiss' kappa ({label})", ("Fleiss' kappa",), wide.reset_index()[KEY], coefficients.binary_terms(data), terms
+    )
 
 
 def ac1_table(marks_frame: pd.DataFrame, label: str = ANY, examples: pd.DataFrame | None = None) -> ScoreTable:
     """Gwet's AC1 of the raters, as :func:`fleiss_table` (the same per-example counts, another
     chance agreement): one system, ``"Gwet's AC1"``."""
     kappa = fleiss_table(marks_frame, label, examples)
-    return ScoreTable(f"Gwet's AC1 ({label})", ("Gwet's AC1",), kappa.examples, kappa.counts, _ac1)
+    raters = kappa.reduce.keywords["raters"]
+    terms = partial(_coefficient, name="gwet_ac1", raters=raters)
+    return ScoreTable(f"Gwet's AC1 ({label})", ("Gwet's AC1",), kappa.examples, kappa.counts, terms)
 
 
 # --- resampling weights --------------------------------------------------------------------------
 
 
-def subset_weights(
-    n_total: int, n: int, n_draws: int, rng: np.random.Generator, population: np.ndarray | None = None
-) -> np.ndarray:
-    """(n_draws, n_total) weights: each row ``n`` examples drawn without replacement (0/1), or,
-    given ``population`` (a list of example indices that may repeat one: a bootstrap replicate
-    of the corpus), ``n`` items of that list drawn without replacement (numpy's multivariate
-    hypergeometric draw)."""
-    colors = np.ones(n_total, np.int64) if population is None else np.bincount(population, minlength=n_total)
-    if not 0 < n <= colors.sum():
-        raise ValueError(f"a subset needs 0 < n <= {colors.sum()}, not {n}")
-    return rng.multivariate_hypergeometric(colors, n, size=n_draws, method="count").astype(float)
+def subset_weights(n_total: int, n: int, n_draws: int, rng: np.random.Generator) -> np.ndarray:
+    """(n_draws, n_total) weights: each row ``n`` of the examples drawn without replacement (0/1;
+    numpy's multivariate hypergeometric draw)."""
+    if not 0 < n <= n_total:
+        raise ValueError(f"a subset needs 0 < n <= {n_total}, not {n}")
+    return rng.multivariate_hypergeometric(np.ones(n_total, np.int64), n, size=n_draws, method="count").astype(float)
 
 
-def bootstrap_weights(
-    n_total: int, n: int, n_draws: int, rng: np.random.Generator, population: np.ndarray | None = None
-) -> np.ndarray:
-    """(n_draws, n_total) counts: each row ``n`` examples drawn with replacement (uniformly from
-    ``population``, a list of example indices, when given: a bootstrap replicate of the corpus)."""
-    chosen = rng.integers(0, n_total if population is None else len(population), size=(n_draws, n))
-    return _to_weights(chosen if population is None else population[chosen], n_total)
+def bootstrap_weights(n_total: int, n: int, n_draws: int, rng: np.random.Generator) -> np.ndarray:
+    """(n_draws, n_total) counts: each row ``n`` examples drawn with replacement (uniformly;
+    :func:`hotelcheckspan.metrics.resampling.counts`)."""
+    return resampling.counts(rng, n_total, n, n_draws)
 
 
-def _to_weights(chosen: np.ndarray, n_total: int) -> np.ndarray:
-    rows = np.repeat(np.arange(chosen.shape[0]), chosen.shape[1])
-    return (
-        np.bincount(rows * n_total + chosen.ravel(), minlength=chosen.shape[0] * n_total)
-        .reshape(chosen.shape[0], n_total)
-        .astype(float)
-    )
-
-
-def _weights(n_total, sizes, n_draws, rng, replace, population=None):
+def _weights(n_total, sizes, n_draws, rng, replace):
     """One block of ``n_draws`` weight rows per size, stacked: (len(sizes) * n_draws, n_total)."""
     draw = bootstrap_weights if replace else subset_weights
-    return np.vstack([draw(n_total, n, n_draws, rng, population) for n in sizes])
+    out = np.empty((len(sizes) * n_draws, n_total), np.float32)  # counts: exact in single precision
+    for k, n in enumerate(sizes):
+        out[k * n_draws : (k + 1) * n_draws] = draw(n_total, n, n_draws, rng)
+    return out
+
+
+def rng_of(table: ScoreTable, seed: int = 0) -> np.random.Generator:
+    """The random stream of a table's resamples: its examples' keys and the seed
+    (:func:`hotelcheckspan.metrics.resampling.seed_sequence`), so the same examples get the same
+    test sets whichever systems are in the table."""
+    return np.random.default_rng(resampling.seed_sequence(table.examples, seed))
 
 
 # --- stability of rankings ----------------------------------------------------------------------
@@ -439,7 +418,7 @@ def stability(
     tables = _as_list(tables)
     n_total = tables[0].n_examples
     sizes = _check_sizes(n_total, sizes, replace)
-    weights = _weights(n_total, sizes, n_resamples, np.random.default_rng(seed), replace)
+    weights = _weights(n_total, sizes, n_resamples, rng_of(tables[0], seed), replace)
     rows = []
     for table in tables:
         full = table.full()
@@ -533,23 +512,32 @@ def stable_n_uncertainty(
     tables = _as_list(tables)
     n_total = tables[0].n_examples
     sizes = _check_sizes(n_total, sizes, replace)
-    rng = np.random.default_rng(seed)
+    rng = rng_of(tables[0], seed)
     weights = _weights(n_total, sizes, n_inner, rng, replace)
+    replicates = rng.integers(0, n_total, size=(n_outer, n_total))
     grid = np.asarray(sizes)
-    found = {t.measure: np.empty((n_outer, len(_pairs(t.full())))) for t in tables}
-    for b in range(n_outer):
-        replicate = rng.integers(0, n_total, size=n_total)
-        for table in tables:
-            counts = table.counts[replicate]
-            scores = table.reduce(weights @ counts)
-            prob = _same_order(scores, table.reduce(counts.sum(axis=0, keepdims=True))[0], _pairs(table.full()))
-            prob = prob.reshape(len(sizes), n_inner, -1).mean(axis=1)
-            found[table.measure][b] = [_first_stable(grid, prob[:, k], threshold) for k in range(prob.shape[1])]
+    found = []
+    for table in tables:
+        pairs = _pairs(table.full())
+        width = table.counts.shape[1]
+        out = np.empty((n_outer, len(pairs)))
+        # several replicates' counts side by side: one product each, within a working-array bound
+        step = max(1, _CHUNK // max(1, weights.shape[0] * width))
+        for first in range(0, n_outer, step):
+            block = replicates[first : first + step]
+            sums = product(weights, np.concatenate([table.counts[r] for r in block], axis=1))
+            sums = sums.reshape(len(weights), len(block), width)
+            for b, r in enumerate(block):
+                full = table.reduce(table.counts[r].sum(axis=0, keepdims=True))[0]
+                prob = _same_order(table.reduce(sums[:, b]), full, pairs)
+                prob = prob.reshape(len(sizes), n_inner, -1).mean(axis=1)
+                out[first + b] = [_first_stable(grid, prob[:, k], threshold) for k in range(prob.shape[1])]
+        found.append(out)
     alpha = (1 - level) / 2
     rows = []
-    for table in tables:
+    for table, table_found in zip(tables, found):
         for k, (i, j) in enumerate(_pairs(table.full())):
-            f = found[table.measure][:, k]
+            f = table_found[:, k]
             lo, med, hi = np.quantile(f, [alpha, 0.5, 1 - alpha], method="inverted_cdf")
             rows.append(
                 {
@@ -578,7 +566,7 @@ def interval_widths(tables, sizes, n_resamples: int = 1000, seed: int = 0, level
     """
     tables = _as_list(tables)
     sizes = _check_sizes(tables[0].n_examples, sizes, True)
-    weights = _weights(tables[0].n_examples, sizes, n_resamples, np.random.default_rng(seed), True)
+    weights = _weights(tables[0].n_examples, sizes, n_resamples, rng_of(tables[0], seed), True)
     alpha = (1 - level) / 2
     rows = []
     for table in tables:
@@ -678,11 +666,12 @@ def impression_power(
     err = ratings["has_error"].to_numpy(bool)
     t_cols = np.stack([~err, y * ~err, y**2 * ~err, err, y * err, y**2 * err], axis=1).astype(float)
     r_cols = np.stack([np.ones_like(x), x, y, x**2, y**2, x * y], axis=1)
-    rng = np.random.default_rng(seed)
+    units = ratings[["record_id"]] if "record_id" in ratings.columns else np.arange(len(ratings))
+    rng = np.random.default_rng(resampling.seed_sequence(units, seed))
     w = _weights(len(y), sizes, n_resamples, rng, True)
     reject = {
-        "t-test (errors vs none)": _welch_p(w @ t_cols) < alpha,
-        "correlation (error count)": _pearson_p(w @ r_cols) < alpha,
+        "t-test (errors vs none)": _welch_p(product(w, t_cols)) < alpha,
+        "correlation (error count)": _pearson_p(product(w, r_cols)) < alpha,
     }
     analytic = analytic_power(impression_effects(ratings), sizes, alpha).set_index(["test", "n"])["power"]
     rows = []
@@ -791,23 +780,44 @@ def examples_needed(
         table = majority_table(corpus, pair, references, examples, measure=measure)
     else:
         raise ValueError(f"measure must be 'span F1', 'bacc' or 'agreement', not {measure!r}")
+    return plans(table, sizes, threshold, n_resamples, n_outer, n_inner, seed).iloc[0].to_dict()
+
+
+PLAN_COLUMNS = ["better", "worse", "score_better", "score_worse", "examples", "n_needed", "n_low", "n_high", "max_n"]
+
+
+def plans(
+    table: ScoreTable,
+    sizes=None,
+    threshold: float = THRESHOLD,
+    n_resamples: int = 1000,
+    n_outer: int = 100,
+    n_inner: int = 200,
+    seed: int = 0,
+) -> pd.DataFrame:
+    """:func:`examples_needed`'s answer for every pair of the table's systems at once (one set of
+    test sets, one matrix product per size grid, whatever the number of systems): a row per pair,
+    the better on the full set first. Columns: :data:`PLAN_COLUMNS`."""
     if sizes is None:
         sizes = planning_sizes(table.n_examples)
     curve = stability(table, sizes, n_resamples, seed, replace=True)
-    best = smallest_stable(curve, threshold).iloc[0]
-    unc = stable_n_uncertainty(table, sizes, True, n_outer, n_inner, seed + 1, threshold).iloc[0]
-    row = curve.iloc[0]
-    return {
-        "better": row["better"],
-        "worse": row["worse"],
-        "score_better": row["score_better"],
-        "score_worse": row["score_worse"],
-        "examples": table.n_examples,
-        "n_needed": best["n_stable"],
-        "n_low": unc["n_low"],
-        "n_high": unc["n_high"],
-        "max_n": best["max_n"],
-    }
+    best = smallest_stable(curve, threshold).set_index("pair")
+    unc = stable_n_uncertainty(table, sizes, True, n_outer, n_inner, seed + 1, threshold).set_index("pair")
+    first = curve.drop_duplicates("pair").set_index("pair")
+    out = pd.DataFrame(
+        {
+            "better": first["better"],
+            "worse": first["worse"],
+            "score_better": first["score_better"],
+            "score_worse": first["score_worse"],
+            "examples": table.n_examples,
+            "n_needed": best["n_stable"],
+            "n_low": unc["n_low"],
+            "n_high": unc["n_high"],
+            "max_n": best["max_n"],
+        }
+    )
+    return out.reset_index(drop=True)[PLAN_COLUMNS]
 
 
 # --- reading the results -------------------------------------------------------------------------
@@ -943,7 +953,7 @@ def stability_at_gaps(
     Carlo error), so :func:`smallest_stable` reads it as it reads :func:`stability`.
     """
     sizes = _check_sizes(table.n_examples, sizes, True)
-    weights = _weights(table.n_examples, sizes, n_resamples, np.random.default_rng(seed), True)
+    weights = _weights(table.n_examples, sizes, n_resamples, rng_of(table, seed), True)
     scores, full = table.resampled(weights), table.full()
     index = {s: k for k, s in enumerate(table.systems)}
     rows = []
@@ -976,7 +986,7 @@ def difference_sd(table: ScoreTable, better: str, worse: str, n_resamples: int =
     """The per-example standard deviation of a pair's difference: the bootstrap SD of the
     difference on test sets of the corpus' size times the square root of that size."""
     n = table.n_examples
-    scores = table.resampled(bootstrap_weights(n, n, n_resamples, np.random.default_rng(seed)))
+    scores = table.resampled(bootstrap_weights(n, n, n_resamples, rng_of(table, seed)))
     i, j = table.systems.index(better), table.systems.index(worse)
     return float(np.nanstd(scores[:, i] - scores[:, j], ddof=1) * np.sqrt(n))
 

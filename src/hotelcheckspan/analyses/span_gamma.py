@@ -87,14 +87,13 @@ def by_comparison(
     pairs), ``examples`` (examples compared per pair, the largest), ``gamma, gamma_low,
     gamma_high, s_empty, s_empty_low, s_empty_high``.
     """
-    rng = np.random.default_rng(seed)
     codes = pd.MultiIndex.from_frame(examples[KEY]).factorize()[0] if len(examples) else np.zeros(0, int)
     rows_of = examples["row"].to_numpy()
     out = []
     for comp, grp in pairs.groupby("comparison", sort=False):
         sel = np.isin(rows_of, grp.index.to_numpy())
-        uniq, pos = np.unique(codes[sel], return_inverse=True)
-        w = resampling.weights(uniq.size, n_boot, rng)
+        uniq, first, pos = np.unique(codes[sel], return_index=True, return_inverse=True)
+        w = resampling.matrix(examples[KEY][sel].iloc[first], n_boot, seed)  # the comparison's examples decide
         row = {
             "comparison": comp,
             "pairs": len(grp),

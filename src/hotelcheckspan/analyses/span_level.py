@@ -80,8 +80,9 @@ class _Encoded:
     def __init__(self, corpus):
         # every annotated example, those without a text too (their records count in F1)
         examples = pd.concat([corpus.examples[KEY], corpus.records[KEY]], ignore_index=True)
-        self.table = span_f1.SpanTable(corpus.spans, examples, corpus.categories)
-        self.n_categories = len(corpus.categories)
+        # a corpus without configs has no category lists: the types its spans use
+        self.table = span_f1.SpanTable(corpus.spans, examples, corpus.categories or None)
+        self.n_categories = len(self.table.categories)
         rec, sp = corpus.records, corpus.spans
         self.rec_codes = self.table.codes(rec)
         self._rec = (rec["campaign"].to_numpy(), rec["annotator_group"].to_numpy())
@@ -194,18 +195,19 @@ def table6(
     comparison with none has NaN throughout). Columns: ``comparison, match, pairs, precision,
     recall, f1`` and ``<metric>_low``, ``<metric>_high``.
     """
-    rng = np.random.default_rng(seed)
     out = []
     rows = counts["row"].to_numpy()
     codes = counts["code"].to_numpy() if "code" in counts.columns else None
     if codes is None:  # counts built elsewhere: encode their keys once
         codes = pd.MultiIndex.from_frame(counts[KEY]).factorize()[0] if len(counts) else np.zeros(0, np.int64)
     values = counts[COUNT_COLUMNS[:4]].to_numpy(float)
+    keys = counts[KEY]
     for (comp, match), grp in pairs.groupby(["comparison", "match"], sort=False):
         sel = np.isin(rows, grp.index.to_numpy())
-        uniq, pos = np.unique(codes[sel], return_inverse=True)
+        uniq, first, pos = np.unique(codes[sel], return_index=True, return_inverse=True)
         n = uniq.size
-        weights = resampling.weights(n, n_boot, rng)
+        # the comparison's examples decide its replicates (not the other comparisons, nor names)
+        weights = resampling.matrix(keys[sel].iloc[first], n_boot, seed)
         # every pair's per-example counts side by side, (examples, pairs x 4): one product with the
         # weights gives every pair's replicate sums (integer counts: exact, whatever the order)
         pair_rows, pair_of = np.unique(rows[sel], return_inverse=True)

@@ -38,11 +38,10 @@ def pairs(corpus, comparisons: list[dict] | None = None) -> tuple[pd.DataFrame, 
 
     Returns ``(frame, per_example)``: ``frame`` has columns ``comparison, ref, hyp, examples,
     measure, value``; ``per_example`` holds, per pair, the per-example arrays the bootstrap
-    resamples (example codes, F1 counts, scheme counts, correlation sums).
+    resamples (the examples' keys, F1 counts, scheme counts, correlation sums).
     """
     comparisons = comparisons if comparisons is not None else span_level.load_comparisons()
     f1_pairs, f1_counts = span_level.pairwise(corpus, comparisons, matches=("hard",))
-    codes = pd.MultiIndex.from_frame(corpus.examples[KEY] if len(corpus.examples) else corpus.records[KEY])
     rows, arrays = [], []
     for i, (name, ref_set, hyp_set, ref_sp, hyp_sp, ex) in enumerate(span_level.iter_pairs(corpus, comparisons)):
         f1_row = f1_pairs.iloc[i]
@@ -85,7 +84,7 @@ def pairs(corpus, comparisons: list[dict] | None = None) -> tuple[pd.DataFrame, 
         arrays.append(
             {
                 "comparison": name,
-                "codes": codes.get_indexer(pd.MultiIndex.from_frame(ex)),
+                "examples": ex,
                 "f1": f1_by_ex,
                 "schemes": scheme_counts,
                 "sums": sums,
@@ -103,15 +102,15 @@ def table(
     ``<measure>_high``. A pair whose correlation is undefined (a constant side) is left out of
     the correlation's mean, and so of its replicates.
     """
-    rng = np.random.default_rng(seed)
     out = []
     for comp in dict.fromkeys(pair_frame["comparison"]):
         mine = [a for a in per_example if a["comparison"] == comp]
-        uniq = np.unique(np.concatenate([a["codes"] for a in mine]))
-        weights = resampling.weights(uniq.size, n_boot, rng)
+        keys = pd.concat([a["examples"] for a in mine]).drop_duplicates().sort_values(KEY).reset_index(drop=True)
+        at = pd.MultiIndex.from_frame(keys)
+        weights = resampling.matrix(keys, n_boot, seed)  # the comparison's examples decide its replicates
         reps = {m: [] for m in MEASURES}
         for a in mine:
-            w = weights[:, np.searchsorted(uniq, a["codes"])]  # (n_boot, examples of the pair)
+            w = weights[:, at.get_indexer(pd.MultiIndex.from_frame(a["examples"]))]  # (n_boot, examples of the pair)
             reps["F1 (book)"].append(span_level.prf(*(w @ a["f1"]).T)[2])
             for s, label in SCHEME_LABELS.items():
                 reps[f"{label} F1"].append(boundaries.prf(w @ a["schemes"][s], s)[2])

@@ -78,3 +78,51 @@ def fleiss_kappa(counts: np.ndarray) -> float:
     """Fleiss' kappa of (units, categories) rater counts, irrCAC's formulation (equals
     statsmodels' ``fleiss_kappa`` when every unit has every rater)."""
     return parts(counts)["fleiss_kappa"]
+
+
+# --- binary marks of raters who all rated every unit, from per-unit sums ---------------------------
+#
+# With every unit rated by the same m raters on two categories, the three coefficients are
+# functions of sums over units, so a bootstrap replicate of them is one product of resampling
+# weights with the per-unit terms (see hotelcheckspan.metrics.resampling).
+
+BINARY_TERMS = ["units", "agreeing_pairs", "error_share", "disagreeing"]
+
+
+def binary_terms(data: np.ndarray) -> np.ndarray:
+    """(units, 4) per-unit terms of a (units, m raters) 0/1 matrix, every rater on every unit
+    (:data:`BINARY_TERMS`): 1; the share of agreeing rater pairs; the share of raters marking 1;
+    ``r0 r1 / (m - 1)``, the unit's disagreeing pairs as Krippendorff's coincidences count them."""
+    data = np.asarray(data, float)
+    m = data.shape[1]
+    ones = data.sum(axis=1)
+    zeros = m - ones
+    with np.errstate(invalid="ignore", divide="ignore"):
+        agreeing = (ones * (ones - 1) + zeros * (zeros - 1)) / (m * (m - 1))
+        disagreeing = ones * zeros / (m - 1)
+    return np.stack([np.ones_like(ones), agreeing, ones / m, disagreeing], axis=1)
+
+
+def binary_from_sums(sums: np.ndarray, m: int) -> dict[str, np.ndarray]:
+    """Fleiss' kappa, Gwet's AC1, Krippendorff's alpha (nominal) and the share of 1s from summed
+    :func:`binary_terms` (rows: replicates), NaN where undefined: kappa and alpha where every
+    rating is one category (AC1 is then the observed agreement, one), all with no unit."""
+    sums = np.atleast_2d(np.asarray(sums, float))
+    units, agreeing, share, disagreeing = sums.T
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pa = agreeing / units
+        p1 = share / units
+        pe_kappa = p1**2 + (1 - p1) ** 2
+        pe_ac1 = 2 * p1 * (1 - p1)
+        n = units * m
+        n1 = share * m
+        kappa = np.where(pe_kappa < 1, (pa - pe_kappa) / (1 - pe_kappa), np.nan)
+        ac1 = np.where(pe_ac1 < 1, (pa - pe_ac1) / (1 - pe_ac1), np.nan)
+        alpha = np.where((n1 > 0) & (n1 < n), 1 - (n - 1) * disagreeing / (n1 * (n - n1)), np.nan)
+    undefined = units == 0
+    return {
+        "fleiss_kappa": np.where(undefined, np.nan, kappa),
+        "krippendorff_alpha": np.where(undefined, np.nan, alpha),
+        "gwet_ac1": np.where(undefined, np.nan, ac1),
+        "positive_share": np.where(undefined, np.nan, p1),
+    }

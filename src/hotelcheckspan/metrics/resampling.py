@@ -1,17 +1,80 @@
-"""The percentile bootstrap shared by every interval in the package.
+"""The one bootstrap under every interval of the package.
 
-A replicate draws the examples with replacement. Where a statistic is a function of per-example
-sums (span, alignment and Table 6 intervals), a replicate is a row of multinomial weights
-applied to the per-example values.
+Every estimate is a function of per-example sufficient statistics summed over examples (span
+overlaps and lengths, confusion counts, metric scores and targets), so a bootstrap replicate is
+a row of multinomial weights over the examples and every replicate of every statistic is one
+matrix product ``weights @ statistics``.
+
+The weights of a set of examples depend on nothing but those examples (their keys) and the seed:
+:func:`matrix` derives its random stream from a digest of the sorted keys, and draws in that
+sorted order. The same examples therefore get the same replicates in every run and every output,
+whatever else is in the run (another judge, a judge's folder name, the order in which frames
+list the examples): a judge's interval is a property of the judge and its examples.
 """
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
+import pandas as pd
+
+
+def _unit_labels(units) -> np.ndarray:
+    """One text label per unit: a frame's row (its columns joined) or a sequence's item."""
+    if isinstance(units, pd.DataFrame):
+        if units.shape[1] == 0:
+            return np.array(["" for _ in range(len(units))], dtype=object)
+        cols = [units[c].astype(str).to_numpy(dtype=object) for c in units.columns]
+        out = cols[0]
+        for col in cols[1:]:
+            out = out + "\x1f" + col
+        return np.asarray(out, dtype=object)
+    return np.array([str(u) for u in units], dtype=object)
+
+
+def seed_sequence(units, seed: int = 0) -> np.random.SeedSequence:
+    """The random stream of a set of units: the seed and a SHA-256 digest of the sorted unit
+    labels (:func:`matrix`)."""
+    labels = np.sort(_unit_labels(units))
+    digest = hashlib.sha256("\n".join(labels).encode("utf-8")).digest()
+    words = np.frombuffer(digest, dtype=np.uint32).tolist()
+    return np.random.SeedSequence([int(seed), *words])
+
+
+def matrix(units, n_boot: int, seed: int = 0) -> np.ndarray:
+    """(n_boot, n) float counts: how often each of ``units`` (a frame of example keys, one row per
+    example, or a sequence of labels) is drawn in each of ``n_boot`` replicates (n draws with
+    replacement). Column j belongs to unit j; the draw is made over the units sorted by label,
+    from :func:`seed_sequence`, so it depends on the set of units and the seed only."""
+    labels = _unit_labels(units)
+    n = labels.size
+    if n == 0:
+        return np.zeros((n_boot, 0))
+    order = np.argsort(labels, kind="stable")
+    rng = np.random.default_rng(seed_sequence(labels, seed))
+    out = np.empty((n_boot, n))
+    out[:, order] = counts(rng, n, n, n_boot)
+    return out
+
+
+def counts(rng: np.random.Generator, n_units: int, n: int, n_draws: int, block: int = 1 << 22) -> np.ndarray:
+    """(n_draws, n_units) float counts of ``n`` uniform draws with replacement per row (a
+    multinomial draw): uniform integers counted in blocks of rows, cheaper than one binomial per
+    unit and row."""
+    out = np.empty((n_draws, n_units))
+    step = max(1, block // max(n, 1))
+    for first in range(0, n_draws, step):
+        rows = min(n_draws, first + step) - first
+        chosen = rng.integers(0, n_units, size=(rows, n))
+        chosen += (np.arange(rows) * n_units)[:, None]  # row r's units counted in bins of their own
+        out[first : first + rows] = np.bincount(chosen.ravel(), minlength=rows * n_units).reshape(rows, n_units)
+    return out
 
 
 def weights(n: int, n_boot: int, rng: np.random.Generator) -> np.ndarray:
-    """(n_boot, n) counts: how often each of ``n`` examples is drawn in each replicate."""
+    """(n_boot, n) counts from a given generator: for resamples of units that have no keys
+    (a simulation's draws). Estimates on a corpus use :func:`matrix`."""
     if n == 0:
         return np.zeros((n_boot, 0))
     return rng.multinomial(n, np.full(n, 1 / n), size=n_boot)

@@ -482,17 +482,18 @@ def bootstrap(counts: pd.DataFrame, n_boot: int = 1000, seed: int = 0, level: fl
 
     Columns: ``category, metric, estimate, low, high``.
     """
-    rng = np.random.default_rng(seed)
     rows = []
     for cat, grp in counts.groupby("category", sort=False):
-        for name, e, low, high in interval_rows(grp[COUNT_COLUMNS[:4]].to_numpy(float), n_boot, rng, level):
+        weights = resampling.matrix(grp[KEY], n_boot, seed)
+        for name, e, low, high in interval_rows(grp[COUNT_COLUMNS[:4]].to_numpy(float), weights, level):
             rows.append({"category": cat, "metric": name, "estimate": e, "low": low, "high": high})
     return pd.DataFrame(rows)
 
 
-def interval_rows(mat: np.ndarray, n_boot: int, rng: np.random.Generator, level: float = 0.95):
-    """(metric, estimate, low, high) for P, R and F1 of per-example counts ``mat`` (n_ex, 4)."""
-    boot = resampling.weights(len(mat), n_boot, rng) @ mat
+def interval_rows(mat: np.ndarray, weights: np.ndarray, level: float = 0.95):
+    """(metric, estimate, low, high) for P, R and F1 of per-example counts ``mat`` (n_ex, 4),
+    resampled with ``weights`` (n_boot, n_ex; :func:`hotelcheckspan.metrics.resampling.matrix`)."""
+    boot = weights @ mat
     est = prf(*mat.sum(axis=0))
     dist = prf(*boot.T)
     for name, e, d in zip(("precision", "recall", "f1"), est, dist):

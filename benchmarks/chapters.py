@@ -1,0 +1,55 @@
+"""Each chapter executed cold, as a reader's rerun or the book's build executes it: a fresh kernel,
+an empty package cache (no embeddings computed before), the stored notebook's cells in order.
+Prints seconds per chapter and in total beside the budgets (a chapter in 10 s, the book in 60 s).
+
+    .venv/bin/python benchmarks/chapters.py [NN ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTER_BUDGET, BOOK_BUDGET = 10.0, 60.0
+
+
+def execute(path: Path, cache: str) -> float:
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
+    start = time.perf_counter()
+    client.execute()
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("chapters", nargs="*", help="chapter numbers (default: all)")
+    args = parser.parse_args()
+    paths = sorted((ROOT / "notebooks").glob("*.ipynb"))
+    if args.chapters:
+        paths = [p for p in paths if p.name[:2] in args.chapters]
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))
+    total = 0.0
+    print(f"{'chapter':<32} {'seconds':>8}  budget {CHAPTER_BUDGET:.0f} s")
+    with tempfile.TemporaryDirectory() as cache:
+        os.environ["HOTELCHECKSPAN_CACHE"] = cache  # cold: nothing computed before
+        for path in paths:
+            seconds = execute(path, cache)
+            total += seconds
+            flag = "" if seconds <= CHAPTER_BUDGET else "  over"
+            print(f"{path.stem:<32} {seconds:8.1f}{flag}", flush=True)
+    flag = "" if total <= BOOK_BUDGET else "  over"
+    print(f"{'all chapters':<32} {total:8.1f}  budget {BOOK_BUDGET:.0f} s{flag}")
+
+
+if __name__ == "__main__":
+    main()

@@ -750,7 +750,7 @@ def test_export_never_replaces_an_earlier_export_unasked(tiny, tmp_path):
     with pytest.raises(ValueError) as caught:
         export(tiny, out)
     said = str(caught.value)
-    assert "\n" not in said and "--force" in said and all(str(f) in said for f in kept)
+    assert "\n" not in said and "force=True" in said and all(str(f) in said for f in kept)
     # an xlsx of the same base name would write the same key: refused, naming the key alone
     with pytest.raises(ValueError) as caught:
         export(tiny, tmp_path / "r.xlsx")

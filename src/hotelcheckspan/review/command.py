@@ -36,7 +36,7 @@ def cmd_export(args) -> int:
     if not out.parent.is_dir():
         raise ValueError(f"{out.parent} is not a folder: cannot write {out.name} there")
     if not args.force:
-        refuse_to_replace(out)
+        refuse_to_replace(out, "--force")
     corpus = corpora.load(root)
     if corpus.warnings:
         n = len(corpus.warnings)

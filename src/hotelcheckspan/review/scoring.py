@@ -82,7 +82,8 @@ def _load_key(path: Path) -> tuple[dict | None, list[Problem]]:
                 name,
                 0,
                 "format",
-                f"a key of format {fmt!r}, before the sheet's flags and rules of {S.KEY_FORMAT!r}: export again",
+                f"a key of format {fmt!r}; this version reads {S.KEY_FORMAT!r} (the sheet's flags and rules): "
+                "export again",
             )
         ]
     if fmt != S.KEY_FORMAT:

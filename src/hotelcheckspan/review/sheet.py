@@ -31,9 +31,9 @@ blank for no: a span may take several flags), ``comments`` and ``reviewer`` (the
 initials, rightmost as in the guidelines). Values are exactly as listed (letter case too; spaces
 around a value do not count), and the marks of a row agree (:data:`RULES`, :func:`inconsistencies`).
 
-Flags (:data:`FLAGS`) are the study's and corpus-neutral; its "Not aspect related" (defined there
-as "not a faithfulness problem": the study's *aspect* is the quality judged, faithfulness) is
-``flag_not_faithfulness``. HotelCheckSpan's summaries each focus on one aspect of a hotel, so a
+Flags (:data:`FLAGS`): every sheet has the study's five, which fit any corpus; its "Not aspect
+related" (defined there as "not a faithfulness problem": the study's *aspect* is the quality
+judged, faithfulness) is ``flag_not_faithfulness``. HotelCheckSpan's summaries each focus on one aspect of a hotel, so a
 HotelCheckSpan sheet (:func:`hotelcheckspan.analyses.judges.is_hotelcheckspan`: the corpus has its
 four human annotator sets) has one more flag, ``flag_not_aspect_related`` (the span is about
 something other than the summary's aspect), and the outputs' aspect (:func:`sheet_flags`).
@@ -281,17 +281,18 @@ def written_files(path: Path | str) -> list[Path]:
     return [path, *([outputs_path(path)] if path.suffix.lower() == ".csv" else []), key_path(path)]
 
 
-def refuse_to_replace(path: Path | str) -> None:
-    """Raise :class:`ValueError` (one line, naming the files and ``--force``) when a file
-    :func:`export` would write for ``path`` exists: a replaced key leaves the earlier export's
-    sheets unscorable, a replaced sheet may be a reviewer's work."""
+def refuse_to_replace(path: Path | str, force: str = "force=True") -> None:
+    """Raise :class:`ValueError` (one line, naming the files and how to ``force``: the command
+    line's ``--force``, the API's ``force=True``) when a file :func:`export` would write for
+    ``path`` exists: a replaced key leaves the earlier export's sheets unscorable, a replaced
+    sheet may be a reviewer's work."""
     there = [str(f) for f in written_files(path) if os.path.lexists(f)]
     if there:
         names = there[0] if len(there) == 1 else ", ".join(there[:-1]) + " and " + there[-1]
         verb, it = ("exists", "it") if len(there) == 1 else ("exist", "them")
         raise ValueError(
             f"{names} {verb} (an earlier export: its sheets need its key to be scored): "
-            f"choose another OUT, or pass --force (force=True) to replace {it}"
+            f"choose another OUT, or pass {force} to replace {it}"
         )
 
 

@@ -11,7 +11,10 @@ from __future__ import annotations
 import argparse
 import csv
 import doctest
+import itertools
 import json
+import re
+import shutil
 import zipfile
 from pathlib import Path
 
@@ -65,6 +68,11 @@ HUMANS = {  # annotator -> {example: [(type, text)]}
     "h1": {0: [(INC, "Mirassol")], 2: [(INC, "0-0")]},
     "h2": {0: [(MIS, "a penalty")]},
 }
+
+
+# the flags of a sheet of a corpus that is not HotelCheckSpan (the tiny one): the study's, without
+# HotelCheckSpan's aspect flag
+NEUTRAL = ["flag_too_strict", "flag_not_faithfulness", "flag_repeated", "flag_hard_to_parse", "flag_implicit_span"]
 
 
 def _key(idx: int) -> dict:
@@ -121,6 +129,8 @@ def tiny(tmp_path_factory):
 def test_the_documented_examples_hold():
     result = doctest.testmod(marks, optionflags=doctest.ELLIPSIS)
     assert result.attempted >= 20 and result.failed == 0
+    result = doctest.testmod(S)
+    assert result.attempted >= 2 and result.failed == 0
 
 
 def test_marks_of_hand_made_spans(tiny):
@@ -223,7 +233,7 @@ def test_xlsx_export_layout(tiny, tmp_path):
     assert wb.sheetnames == ["spans", "outputs", "about"]
     ws = wb["spans"]
     header = [c.value for c in ws[1]]
-    assert header == S.COLUMNS and header[0] == "output_id" and header[-1] == "reviewer"
+    assert header == S.sheet_columns(NEUTRAL) and header[0] == "output_id" and header[-1] == "reviewer"
     rows = _xlsx_rows(out)
     # grouped by output: each output's rows are contiguous, outputs in corpus order
     ids = [r["output_id"] for r in rows]
@@ -239,7 +249,7 @@ def test_xlsx_export_layout(tiny, tmp_path):
     letter = {col: openpyxl.utils.get_column_letter(i + 1) for i, col in enumerate(header)}
     assert lists[letter["error_mark"]] == '"Error,Not an error,No span given,Hallucination"'
     assert lists[letter["explanation_mark"]] == '"Correct,Partially correct,Incomplete,Vague,Incorrect,Not an error"'
-    assert all(lists[letter[f]] == '"Yes"' for f in S.FLAGS)
+    assert all(lists[letter[f]] == '"Yes"' for f in NEUTRAL)
     # pre-filled where certain, and said so
     by_text = {r["text"]: r for r in rows}
     assert by_text["Santos scored"]["error_mark"] == "Hallucination"
@@ -274,7 +284,7 @@ def test_csv_export_notes_and_companion(tiny, tmp_path):
     assert any("Error | Not an error | No span given | Hallucination" in n for n in notes)
     assert any(result.export_id in n for n in notes)
     body = list(csv.DictReader(lines[len(notes) :]))
-    assert list(body[0]) == S.COLUMNS and len(body) == 11
+    assert list(body[0]) == S.sheet_columns(NEUTRAL) and len(body) == 11
     companion = list(csv.DictReader(S.outputs_path(out).read_text().splitlines()))
     assert [c["text"] for c in companion] == [OUT0, OUT1, OUT2]
     assert result.outputs_path == S.outputs_path(out)
@@ -284,7 +294,7 @@ def test_export_is_deterministic_and_seeded(tiny, tmp_path):
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     for suffix in ("xlsx", "csv"):
-        a, b = tmp_path / "a" / f"r.{suffix}", tmp_path / "b" / f"r.{suffix}"
+        a, b = tmp_path / "a" / f"r-{suffix}.{suffix}", tmp_path / "b" / f"r-{suffix}.{suffix}"
         export(tiny, a, seed=3)
         export(tiny, b, seed=3)
         assert a.read_bytes() == b.read_bytes()
@@ -402,6 +412,12 @@ def _fill_csv(path: Path, out: Path, marks_by_row: dict, reviewer: str | None, d
         writer.writerows(rows)
 
 
+def _explained(mark: str, otherwise: str) -> str:
+    """The explanation mark a consistent reviewer gives: none for "No span given", "Not an error"
+    for a span that is not an error, else ``otherwise``."""
+    return {"No span given": "", "Not an error": "Not an error"}.get(mark, otherwise)
+
+
 def _plan(key: dict) -> tuple[dict, dict]:
     """Two reviewers' marks: ann reviews every row, bob the rows of the first two outputs and
     disagrees on every third of them. Error or not: by the row's position; pre-filled marks kept."""
@@ -409,12 +425,12 @@ def _plan(key: dict) -> tuple[dict, dict]:
     for i, (rid, spec) in enumerate(sorted(key["rows"].items())):
         pre = spec["prefilled"].get("error_mark")
         mark = pre or ("Error" if i % 2 == 0 else "Not an error")
-        ann[rid] = {"error_mark": mark, "explanation_mark": "" if mark == "No span given" else "Correct"}
+        ann[rid] = {"error_mark": mark, "explanation_mark": _explained(mark, "Correct")}
         if i % 4 == 1:
             ann[rid]["flag_too_strict"] = "Yes"
         if spec["output"] in ("O001", "O002"):
             other = mark if i % 3 else ("Not an error" if mark == "Error" else "Error")
-            bob[rid] = {"error_mark": other, "explanation_mark": "" if other == "No span given" else "Vague"}
+            bob[rid] = {"error_mark": other, "explanation_mark": _explained(other, "Vague")}
     return ann, bob
 
 
@@ -426,12 +442,12 @@ def test_round_trip(tiny, tmp_path, first, second):
     ann, bob = _plan(key)
     done = []
     for who, plan, fmt in (("ann", ann, first), ("bob", bob, second)):
-        source = sheet if fmt == first else export(tiny, tmp_path / f"review.{fmt}").path
+        source = sheet if fmt == first else export(tiny, tmp_path / f"other-review.{fmt}").path
         out = tmp_path / f"{who}.{fmt}"
         (_fill_xlsx if fmt == "xlsx" else _fill_csv)(source, out, plan, who)
         done.append(out)
     if first != second:  # two formats, two keys of the same export: pass one
-        assert S.key_path(done[1].with_name("review.csv")).read_text() == S.key_path(sheet).read_text()
+        assert S.key_path(done[1].with_name("other-review.csv")).read_text() == S.key_path(sheet).read_text()
     frame, problems = read_reviews(done, key=S.key_path(sheet))
     assert not P.errors(problems)
     assert len(frame) == len(ann) + len(bob)
@@ -556,7 +572,7 @@ def test_semicolon_csv_and_header_notes_are_read(tiny, tmp_path):
 def test_damaged_sheets_report_every_problem_at_once(tiny, tmp_path):
     """Two files, five defects: an unknown category, a missing error mark and a missing
     explanation in the xlsx; a foreign row and a changed span text in the csv."""
-    xlsx, csv_sheet = tmp_path / "review.xlsx", tmp_path / "review.csv"
+    xlsx, csv_sheet = tmp_path / "review.xlsx", tmp_path / "review-csv.csv"
     export(tiny, xlsx)
     export(tiny, csv_sheet)
     key = _key_of(xlsx)
@@ -612,7 +628,7 @@ def test_sheets_that_cannot_be_read(tiny, tmp_path):
         read_reviews([tmp_path / "elsewhere" / "x.csv"])
     # a column dropped from the header
     wb = openpyxl.load_workbook(sheet)
-    wb["spans"].delete_cols(S.COLUMNS.index("error_mark") + 1)
+    wb["spans"].delete_cols(S.sheet_columns(NEUTRAL).index("error_mark") + 1)
     wb.save(tmp_path / "nocol.xlsx")
     with pytest.raises(CorpusError, match="error_mark: column missing"):
         read_reviews([tmp_path / "nocol.xlsx"], key=S.key_path(sheet))
@@ -674,6 +690,7 @@ def test_command_export_and_score(tiny, tmp_path, capsys):
     data = json.loads(text, parse_constant=refuse)
     assert data["summary"]["reviews"] == len(ann)
     assert {r["judge"] for r in data["judges"]} == set(JUDGES)
+    assert {r["flag"] for r in data["flags"]} == {S.FLAGS[f] for f in NEUTRAL}  # no aspect flag off HotelCheckSpan
     assert data["agreement"] == [] or all(r["cohen_kappa"] is None for r in data["agreement"])
     assert _run(["review", "score", str(tmp_path / "ann.xlsx"), "--n-boot", "50"]) == 0
     assert "== judges" in capsys.readouterr().out
@@ -719,3 +736,298 @@ def test_main_cli_reports_bad_input_on_one_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith("hotelcheckspan review:") and len(err.strip().splitlines()) == 1
     assert cli.main(["review", "export", str(root), "-o", str(tmp_path / "r.xlsx")]) == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# the sheet's rules (issue 34): no key replaced unasked, marks that agree, values exactly as the
+# sheet lists them, flags that follow the corpus
+
+
+def test_export_never_replaces_an_earlier_export_unasked(tiny, tmp_path):
+    out = tmp_path / "r.csv"
+    first = export(tiny, out, judges=["judge-alpha"])
+    kept = {f: f.read_bytes() for f in (out, tmp_path / "r.outputs.csv", tmp_path / "r.key.json")}
+    with pytest.raises(ValueError) as caught:
+        export(tiny, out)
+    said = str(caught.value)
+    assert "\n" not in said and "force=True" in said and all(str(f) in said for f in kept)
+    # an xlsx of the same base name would write the same key: refused, naming the key alone
+    with pytest.raises(ValueError) as caught:
+        export(tiny, tmp_path / "r.xlsx")
+    assert str(tmp_path / "r.key.json") in str(caught.value) and str(tmp_path / "r.xlsx") not in str(caught.value)
+    assert not (tmp_path / "r.xlsx").exists()
+    assert all(f.read_bytes() == data for f, data in kept.items())  # nothing touched
+    # a key left alone is refused too (its sheet may have been moved away to be filled)
+    out.unlink()
+    with pytest.raises(ValueError, match="r.outputs.csv and .*r.key.json exist"):
+        export(tiny, out)
+    second = export(tiny, out, force=True)
+    assert second.export_id != first.export_id and _key_of(out)["export_id"] == second.export_id
+
+
+def test_command_refuses_to_replace_a_key_on_one_line(tmp_path, run):
+    root = write_tiny(tmp_path / "corpus")
+    out = tmp_path / "r.xlsx"
+    assert run("review", "export", root, "-o", out, "--judges", "judge-alpha")[0] == 0
+    key = S.key_path(out).read_bytes()
+    code, said, err = run("review", "export", root, "-o", out)
+    assert code == 1 and said == "" and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert err.startswith("hotelcheckspan review:") and str(S.key_path(out)) in err and "--force" in err
+    assert S.key_path(out).read_bytes() == key
+    code, said, _ = run("review", "export", root, "-o", out, "--force")
+    assert code == 0 and len(_key_of(out)["evaluators"]) == len(JUDGES)
+
+
+def _broken(error: str, explanation: str, implicit: bool) -> set[str]:
+    """The columns the study's guidelines find wrong on a reviewed row, written out plainly: an
+    explanation is required unless no span was given; a span that is "Not an error" has the
+    explanation "Not an error" ("the error span and the explanation do not address an error"),
+    and an Error's explanation is not that; "Implicit span" is for a span not given."""
+    wrong = set()
+    if explanation == "" and error != "No span given":
+        wrong.add("explanation_mark")
+    if error == "Not an error" and explanation not in ("", "Not an error"):
+        wrong.add("explanation_mark")
+    if error == "Error" and explanation == "Not an error":
+        wrong.add("explanation_mark")
+    if implicit and error != "No span given":
+        wrong.add("flag_implicit_span")
+    return wrong
+
+
+def _csv_lines(path: Path) -> dict[str, int]:
+    """row_id -> its line in a CSV sheet (the file's own lines, notes counted)."""
+    return {line.split(",")[1]: i for i, line in enumerate(path.read_text().splitlines(), 1) if line.startswith("O")}
+
+
+def test_marks_must_agree_every_combination(tiny, tmp_path):
+    """Every error mark x explanation mark (or none) x Implicit span, each on one reviewed row
+    (six reviewers' CSV sheets hold the 56 rows): the rows the guidelines find wrong are reported,
+    every one at once, by file, line and column; the others are read as they were filled."""
+    sheet = tmp_path / "review.csv"
+    export(tiny, sheet)
+    rids = sorted(_key_of(sheet)["rows"])
+    line_of = _csv_lines(sheet)
+    combos = list(itertools.product(S.ERROR_MARKS, ["", *S.EXPLANATION_MARKS], [False, True]))
+    expected, good, files = set(), [], []
+    for k in range(0, len(combos), len(rids)):
+        out = tmp_path / f"r{k}.csv"
+        plan = {}
+        for rid, (error, explanation, implicit) in zip(rids, combos[k : k + len(rids)]):
+            plan[rid] = {"error_mark": error, "explanation_mark": explanation, "flag_implicit_span": "Yes" * implicit}
+            wrong = _broken(error, explanation, implicit)
+            expected |= {(out.name, line_of[rid], col) for col in wrong}
+            if not wrong:
+                good.append((f"r{k}", rid, error, explanation, implicit))
+        _fill_csv(sheet, out, plan, f"r{k}")
+        files.append(out)
+    with pytest.raises(CorpusError) as caught:
+        read_reviews(files, key=S.key_path(sheet))
+    assert {(Path(p.file).name, p.line, p.field) for p in caught.value.problems} == expected
+    assert len(caught.value.problems) == len(expected)  # each once
+    # the consistent rows alone read back as filled
+    for k, out in enumerate(files):
+        keep = {rid for who, rid, *_ in good if who == out.stem}
+        rows = list(csv.DictReader([x for x in out.read_text().splitlines() if not x.startswith("#")]))
+        plan = {r["row_id"]: {c: r[c] for c in ("error_mark", "explanation_mark", "flag_implicit_span")} for r in rows}
+        _fill_csv(sheet, out, {rid: plan[rid] for rid in keep}, out.stem)
+    frame, _ = read_reviews(files, key=S.key_path(sheet))
+    got = {
+        (
+            r.reviewer,
+            r.row_id,
+            r.error_mark,
+            "" if pd.isna(r.explanation_mark) else r.explanation_mark,
+            r.flag_implicit_span,
+        )
+        for r in frame.itertuples()
+    }
+    assert got == set(good)
+
+
+def test_an_inconsistent_workbook_names_sheet_and_cell(tiny, tmp_path, run):
+    sheet = tmp_path / "review.xlsx"
+    export(tiny, sheet)
+    key = _key_of(sheet)
+    ordinary = [r for r in sorted(key["rows"]) if not key["rows"][r]["prefilled"]]
+    plan = {
+        ordinary[0]: {"error_mark": "Not an error", "explanation_mark": "Correct"},  # the user's case
+        ordinary[1]: {"error_mark": "Error", "explanation_mark": "Not an error"},
+        ordinary[2]: {"error_mark": "Error", "explanation_mark": "Vague", "flag_implicit_span": "Yes"},
+        ordinary[3]: {"error_mark": "Not an error", "explanation_mark": "Not an error"},  # fine
+    }
+    _fill_xlsx(sheet, tmp_path / "ann.xlsx", plan, "ann")
+    header = [c.value for c in openpyxl.load_workbook(tmp_path / "ann.xlsx")["spans"][1]]
+    letter = {c: openpyxl.utils.get_column_letter(header.index(c) + 1) for c in header}
+    row = {r["row_id"]: i for i, r in enumerate(_xlsx_rows(sheet), 2)}
+    code, said, err = run("review", "score", tmp_path / "ann.xlsx", "--n-boot", "20")
+    assert code == 1 and said == "" and "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert lines[0] == "hotelcheckspan review: 3 errors in the review sheets:"
+    wanted = [
+        (ordinary[0], "explanation_mark"),
+        (ordinary[1], "explanation_mark"),
+        (ordinary[2], "flag_implicit_span"),
+    ]
+    for (rid, col), line in zip(wanted, lines[1:]):
+        where = f"{tmp_path / 'ann.xlsx'}:{row[rid]}: {col}: sheet 'spans', cell {letter[col]}{row[rid]}:"
+        assert line.startswith(where), line
+        assert rid in line
+    assert "'Correct' with error_mark 'Not an error'" in lines[1]
+
+
+def _notes_of(path: Path) -> list[str]:
+    """The sheet's own instructions: sheet 'about' of a workbook, the leading '# ' lines of a CSV."""
+    if path.suffix == ".xlsx":
+        return [r[0] for r in openpyxl.load_workbook(path)["about"].iter_rows(values_only=True)]
+    return [line[2:] for line in path.read_text().splitlines() if line.startswith("# ")]
+
+
+def _listed(notes: list[str]) -> dict[str, list[str]]:
+    """Review column -> the values the instructions list for it (blank aside)."""
+    out = {}
+    for line in notes:
+        if m := re.fullmatch(r"(error_mark|explanation_mark) \([^)]*\): (.+)", line):
+            out[m.group(1)] = m.group(2).split(" | ")
+        elif m := re.fullmatch(r"(flag_\w+) \([^)]*\): (\w+) or blank: .+", line):
+            out[m.group(1)] = [m.group(2)]
+    return out
+
+
+@pytest.mark.parametrize("fmt", ["xlsx", "csv"])
+def test_values_exactly_as_the_sheet_lists_them(tiny, tmp_path, fmt, run):
+    """The sheet's instructions (and its drop-down lists) and the reader agree: every value
+    listed reads, with spaces around it; another spelling of one ("yes", "Y", "no", "error")
+    is an error naming file, line and column, all at once, and its message names the value meant."""
+    sheet = tmp_path / f"review.{fmt}"
+    export(tiny, sheet)
+    listed = _listed(_notes_of(sheet))
+    assert set(listed) == {"error_mark", "explanation_mark", *NEUTRAL}
+    assert all(listed[f] == ["Yes"] for f in NEUTRAL)
+    assert any("exactly as listed" in n and "letter case too" in n for n in _notes_of(sheet))
+    if fmt == "xlsx":
+        ws = openpyxl.load_workbook(sheet)["spans"]
+        header = [c.value for c in ws[1]]
+        drop = {
+            header[openpyxl.utils.column_index_from_string(str(dv.sqref)[0]) - 1]: dv.formula1
+            for dv in ws.data_validations.dataValidation
+        }
+        assert drop == {col: '"' + ",".join(values) + '"' for col, values in listed.items()}
+    fill = _fill_xlsx if fmt == "xlsx" else _fill_csv
+    rids = sorted(_key_of(sheet)["rows"])
+    # every listed value, in consistent pairs, some with spaces around it
+    errors_ = listed["error_mark"]
+    pairs = [("Error", x) for x in listed["explanation_mark"] if x != "Not an error"]
+    pairs += [("Not an error", "Not an error"), ("Hallucination", "Not an error"), ("No span given", "")]
+    plan = {}
+    for i, (rid, (e, x)) in enumerate(zip(rids, pairs)):
+        plan[rid] = {"error_mark": f" {e} " if i % 3 == 0 else e, "explanation_mark": x}
+        plan[rid] |= {f: (" Yes" if i % 2 else "Yes") for f in NEUTRAL if f != "flag_implicit_span"}
+    assert {p["error_mark"].strip() for p in plan.values()} == set(errors_)
+    fill(sheet, tmp_path / f"ann.{fmt}", plan, "ann")
+    frame, _ = read_reviews([tmp_path / f"ann.{fmt}"], key=S.key_path(sheet))
+    got = frame.set_index("row_id")
+    for rid, p in plan.items():
+        assert got.loc[rid, "error_mark"] == p["error_mark"].strip()
+        assert (pd.isna(got.loc[rid, "explanation_mark"]) and p["explanation_mark"] == "") or (
+            got.loc[rid, "explanation_mark"] == p["explanation_mark"]
+        )
+        assert got.loc[rid, "flag_too_strict"]
+    # other spellings: each an error, all at once
+    bad_values = [
+        ("flag_too_strict", "Y", None),
+        ("flag_repeated", "no", "leave a flag blank"),
+        ("flag_hard_to_parse", "yes", "write 'Yes'"),
+        ("flag_not_faithfulness", "TRUE", None),
+        ("flag_too_strict", "x", None),
+        ("error_mark", "error", "write 'Error'"),
+        ("error_mark", "not  an error", "write 'Not an error'"),
+        ("explanation_mark", "correct", "write 'Correct'"),
+    ]
+    bad = {}
+    for rid, (col, value, _) in zip(rids, bad_values):
+        bad[rid] = {"error_mark": "Error", "explanation_mark": "Vague", col: value}
+    fill(sheet, tmp_path / f"bob.{fmt}", bad, "bob")
+    line_of = {r["row_id"]: i for i, r in enumerate(_xlsx_rows(sheet), 2)} if fmt == "xlsx" else _csv_lines(sheet)
+    with pytest.raises(CorpusError) as caught:
+        read_reviews([tmp_path / f"bob.{fmt}"], key=S.key_path(sheet))
+    problems = caught.value.problems
+    assert {(Path(p.file).name, p.line, p.field) for p in problems} == {
+        (f"bob.{fmt}", line_of[rid], col) for rid, (col, _, _) in zip(rids, bad_values)
+    }
+    for rid, (col, value, hint) in zip(rids, bad_values):
+        (p,) = [p for p in problems if p.line == line_of[rid]]
+        assert repr(value) in p.message and (hint is None or hint in p.message), p.message
+    # the same, through the command: every problem, no traceback
+    code, said, err = run("review", "score", tmp_path / f"bob.{fmt}", "--key", S.key_path(sheet))
+    assert code == 1 and said == "" and "Traceback" not in err
+    assert err.splitlines()[0] == f"hotelcheckspan review: {len(bad_values)} errors in the review sheets:"
+    assert len(err.strip().splitlines()) == 1 + len(bad_values)
+
+
+def test_flags_follow_the_corpus(tiny, toy, tmp_path):
+    """HotelCheckSpan's aspect flag only on a HotelCheckSpan sheet (the corpus has its four human
+    sets, stage 1 and 2, groups A and B: the toy corpus does, the tiny d2t-like one has none, and
+    the toy without its stage-2 campaign lacks two)."""
+    import toy as toy_corpus
+
+    d2t, hotel = tmp_path / "d2t.xlsx", tmp_path / "hotel.xlsx"
+    export(tiny, d2t)
+    export(toy, hotel)
+    for path, flags in ((d2t, NEUTRAL), (hotel, [*NEUTRAL[:2], "flag_not_aspect_related", *NEUTRAL[2:]])):
+        wb = openpyxl.load_workbook(path)
+        header = [c.value for c in wb["spans"][1]]
+        assert [c for c in header if c.startswith("flag_")] == flags
+        assert list(_key_of(path)["flags"]) == flags
+        assert list(_listed(_notes_of(path))) == ["error_mark", "explanation_mark", *flags]
+    wb = openpyxl.load_workbook(d2t)
+    everything = " ".join(str(v) for ws in wb for row in ws.iter_rows(values_only=True) for v in row if v)
+    comments = " ".join(c.comment.text for c in wb["spans"][1] if c.comment)
+    assert "aspect" not in (everything + comments).lower()
+    # the hotel sheet's outputs name each summary's aspect
+    outputs = openpyxl.load_workbook(hotel)["outputs"]
+    head = [c.value for c in outputs[1]]
+    assert head == ["output_id", "dataset", "split", "setup_id", "example_idx", "aspect", "text", "source"]
+    for values in outputs.iter_rows(min_row=2, values_only=True):
+        row = dict(zip(head, values))
+        assert row["aspect"] == toy_corpus.EXAMPLES[row["example_idx"]][1]
+    # without its stage-2 humans the toy corpus is no HotelCheckSpan: the study's flags only
+    root = toy_corpus.write(tmp_path / "toy")
+    shutil.rmtree(root / "annotations" / "human" / "stage2")
+    export(load_corpus(root), tmp_path / "partial.csv")
+    assert list(_key_of(tmp_path / "partial.csv")["flags"]) == NEUTRAL
+
+
+def test_the_aspect_flag_is_scored_on_a_hotelcheckspan_sheet(toy, tmp_path, run):
+    out = tmp_path / "hotel.csv"
+    assert run("review", "export", toy.root, "-o", out)[0] == 0
+    key = _key_of(out)
+    rids = sorted(key["rows"])
+    aspect = {rids[0], rids[2]}  # two of the four spans off the summary's aspect
+    plan = {
+        rid: {"error_mark": "Not an error", "explanation_mark": "Not an error"}
+        | ({"flag_not_aspect_related": "Yes"} if rid in aspect else {})
+        for rid in rids
+    }
+    _fill_csv(out, tmp_path / "ann.csv", plan, "ann")
+    code, said, err = run("review", "score", tmp_path / "ann.csv", "--json", "--n-boot", "20")
+    assert code == 0, err
+    flags = [r for r in json.loads(said)["flags"] if r["flag"] == "Not aspect related"]
+    judge_of = {rid: key["evaluators"][spec["evaluator"]] for rid, spec in key["rows"].items()}
+    for judge in set(judge_of.values()):
+        mine = [r for r in rids if judge_of[r] == judge]
+        (row,) = [r for r in flags if r["judge"] == judge]
+        assert row["share"] == pytest.approx(np.mean([r in aspect for r in mine]))
+    # every flag of the sheet is scored (a d2t sheet's: test_command_export_and_score)
+    labels = {r["flag"] for r in json.loads(said)["flags"]}
+    assert labels == {S.FLAGS[f] for f in [*NEUTRAL, "flag_not_aspect_related"]}
+
+
+def test_a_key_of_the_earlier_format_is_refused(tiny, tmp_path):
+    sheet = tmp_path / "review.csv"
+    export(tiny, sheet)
+    key = _key_of(sheet)
+    del key["flags"]
+    S.key_path(sheet).write_text(json.dumps(key | {"format": "hotelcheckspan-review-key/1"}))
+    with pytest.raises(CorpusError, match="format 'hotelcheckspan-review-key/1'.*export again"):
+        read_reviews([sheet])

@@ -22,8 +22,9 @@ SUFFIXES = (".xlsx", ".csv")
 
 
 def cmd_export(args) -> int:
-    """Write the review sheet of CORPUS's judges to OUT and its key beside it; say what was written."""
-    from .sheet import export
+    """Write the review sheet of CORPUS's judges to OUT and its key beside it; say what was written.
+    Files of an earlier export are replaced only with ``--force`` (checked before the corpus is read)."""
+    from .sheet import export, refuse_to_replace
 
     root, out = Path(args.corpus), Path(args.out)
     if out.suffix.lower() not in SUFFIXES:
@@ -34,6 +35,8 @@ def cmd_export(args) -> int:
         raise ValueError(f"{root} is not a corpus folder")
     if not out.parent.is_dir():
         raise ValueError(f"{out.parent} is not a folder: cannot write {out.name} there")
+    if not args.force:
+        refuse_to_replace(out, "--force")
     corpus = corpora.load(root)
     if corpus.warnings:
         n = len(corpus.warnings)
@@ -42,7 +45,7 @@ def cmd_export(args) -> int:
             "`hotelcheckspan validate` lists them)",
             file=sys.stderr,
         )
-    result = export(corpus, out, judges=args.judges, sample=args.sample, seed=args.seed)
+    result = export(corpus, out, judges=args.judges, sample=args.sample, seed=args.seed, force=args.force)
     print(result.describe())
     return 0
 
@@ -97,6 +100,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     e.add_argument("--sample", type=int, default=None, help="a stratified sample of N spans (judge x type)")
     e.add_argument("--seed", type=int, default=0, help="the evaluators' order and the sample (default 0)")
     e.add_argument("-o", "--out", required=True, help="OUT.xlsx or OUT.csv (the key goes to OUT.key.json)")
+    e.add_argument(
+        "--force",
+        action="store_true",
+        help="replace OUT, OUT.key.json (and OUT.outputs.csv) of an earlier export (default: refuse)",
+    )
     e.set_defaults(func=cmd_export)
 
     s = sub.add_parser("score", help="check completed review sheets and score the judges")

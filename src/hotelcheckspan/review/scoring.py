@@ -1,15 +1,19 @@
 """Completed review sheets in: checked against the export's key, de-anonymised, and scored.
 
 :func:`read_reviews` reads one or more completed sheets (xlsx or csv, one or several reviewers)
-and reports every defect at once, each naming its file, row and column: an unknown category
-value, a missing mark (``error_mark`` always; ``explanation_mark`` unless "No span given"; the
-reviewer on a reviewed row), a row whose id is not in the export or appears twice, a changed
-span text (the key keeps a hash of each row's text), a sheet of another export, a missing key.
-A row counts as reviewed when it has a reviewer, a comment, an explanation mark, or an error
-mark or flag other than the export pre-filled; other rows are not reviewed (a warning counts
-them). A sheet written without the reviewer column holds one reviewer's work, named after the
-file's stem; there a pre-filled row left exactly as it was (a pre-filled "No span given" with no
-explanation) is not reviewed: a comment marks it reviewed.
+and reports every defect at once, each naming its file, row and column (and in a workbook its
+sheet and cell): a value not exactly one the sheet lists (letter case too: "error", "Y", "no"
+are refused; spaces around a value do not count), a missing mark (``error_mark`` always;
+``explanation_mark`` unless "No span given"; the reviewer on a reviewed row), marks that break
+the sheet's rules (:data:`~.sheet.RULES`: "Not an error" with an explanation other than "Not an
+error", an Error explained "Not an error", Implicit span without "No span given"), a row whose
+id is not in the export or appears twice, a changed span text (the key keeps a hash of each
+row's text), a sheet of another export, a missing key. The flags are those of the export (the
+key names them). A row counts as reviewed when it has a reviewer, a comment, an explanation
+mark, or an error mark or flag other than the export pre-filled; other rows are not reviewed (a
+warning counts them). A sheet written without the reviewer column holds one reviewer's work,
+named after the file's stem; there a pre-filled row left exactly as it was (a pre-filled "No
+span given" with no explanation) is not reviewed: a comment marks it reviewed.
 
 :func:`score` gives, per judge, the share of its spans that are real errors (``Error`` among
 the reviewed spans), the distribution of error marks, of explanation marks and of flags, with
@@ -41,25 +45,26 @@ from ..metrics import coefficients, resampling
 from . import sheet as S
 
 NOT_REVIEWED = "not-reviewed"  # the warning class counting a sheet's unreviewed rows
-YES_WORDS = {"yes", "y", "x", "true", "1"}
-NO_WORDS = {"", "no", "n", "false", "0"}
-REQUIRED = ["row_id", "text", "error_mark", "explanation_mark", *S.FLAGS]
-FRAME_COLUMNS = [
-    "row_id",
-    "output_id",
-    "evaluator",
-    "judge",
-    "reviewer",
-    *KEY,
-    "type",
-    "text",
-    "error_mark",
-    "explanation_mark",
-    *S.FLAGS,
-    "comments",
-    "file",
-    "line",
-]
+
+
+def frame_columns(flags: list[str]) -> list[str]:
+    """The columns of :func:`read_reviews`' frame for an export with these flag columns."""
+    return [
+        "row_id",
+        "output_id",
+        "evaluator",
+        "judge",
+        "reviewer",
+        *KEY,
+        "type",
+        "text",
+        "error_mark",
+        "explanation_mark",
+        *flags,
+        "comments",
+        "file",
+        "line",
+    ]
 
 
 def _load_key(path: Path) -> tuple[dict | None, list[Problem]]:
@@ -70,11 +75,26 @@ def _load_key(path: Path) -> tuple[dict | None, list[Problem]]:
         return None, [Problem(name, 0, "", "no such key file")]
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
         return None, [Problem(name, 0, "", f"cannot read the key file ({type(err).__name__}: {err})")]
-    if not isinstance(key, dict) or key.get("format") != S.KEY_FORMAT:
+    fmt = key.get("format") if isinstance(key, dict) else None
+    if isinstance(fmt, str) and fmt.startswith(S.KEY_FORMAT.rsplit("/", 1)[0] + "/") and fmt != S.KEY_FORMAT:
+        return None, [
+            Problem(
+                name,
+                0,
+                "format",
+                f"a key of format {fmt!r}; this version reads {S.KEY_FORMAT!r} (the sheet's flags and rules): "
+                "export again",
+            )
+        ]
+    if fmt != S.KEY_FORMAT:
         return None, [Problem(name, 0, "format", f"not a review key (its format is not {S.KEY_FORMAT!r})")]
-    for part in ("export_id", "evaluators", "outputs", "rows"):
+    for part in ("export_id", "flags", "evaluators", "outputs", "rows"):
         if part not in key:
             return None, [Problem(name, 0, part, "missing from the key file")]
+    flags = key["flags"]
+    if not isinstance(flags, dict) or not flags or any(f not in S.FLAGS for f in flags):
+        known = ", ".join(S.FLAGS)
+        return None, [Problem(name, 0, "flags", f"not the sheet's flags (column: label; columns among {known})")]
     return key, []
 
 
@@ -87,24 +107,35 @@ def _find_key(sheet_path: Path) -> Path | None:
     return found[0] if len(found) == 1 else None
 
 
-def _canonical(value: str, allowed: list[str]) -> str | None:
-    """The allowed value ``value`` spells (case and spacing aside), or None."""
+def _value(value: str, allowed: list[str]) -> str | None:
+    """A review value as the sheet lists it: ``""`` when blank, the value when it is exactly one
+    of ``allowed`` (spaces around it aside), else None."""
+    value = value.strip()
+    return "" if not value else value if value in allowed else None
+
+
+def _refusal(value: str, allowed: list[str], flag: bool) -> str:
+    """Why a value is refused, and the value meant where it is plain (another letter case or
+    spacing; for a flag, a word for no)."""
+    value = value.strip()
+    said = f"{value!r} is not {S.YES!r} or blank" if flag else f"{value!r} is not one of {', '.join(allowed)}"
     flat = " ".join(value.split()).casefold()
-    return next((a for a in allowed if a.casefold() == flat), None)
-
-
-def _flag(value: str) -> bool | None:
-    flat = value.strip().casefold()
-    return True if flat in YES_WORDS else False if flat in NO_WORDS else None
+    meant = next((a for a in allowed if a.casefold() == flat), None)
+    if meant is not None:
+        return f"{said} (write {meant!r}: values are exactly as the sheet lists them)"
+    if flag and flat in {"no", "n", "false", "0", "-"}:
+        return f"{said} (leave a flag blank for no)"
+    return said
 
 
 def read_reviews(paths, key=None) -> tuple[pd.DataFrame, list[Problem]]:
     """Completed review sheets (a path or several) checked and de-anonymised with the export's
     key (``key``: its path; default: ``OUT.key.json`` beside each sheet, or the only key file in
     the sheet's folder). Returns one row per reviewed span and reviewer, columns
-    :data:`FRAME_COLUMNS` (``judge``: the campaign behind the evaluator; flags as booleans;
-    ``explanation_mark`` blank for "No span given" without one), and the warnings; raises
-    :class:`~hotelcheckspan.corpora.CorpusError` listing every error of every sheet."""
+    :func:`frame_columns` of the export's flags (``judge``: the campaign behind the evaluator;
+    flags as booleans; ``explanation_mark`` blank for "No span given" without one), and the
+    warnings; raises :class:`~hotelcheckspan.corpora.CorpusError` listing every error of every
+    sheet."""
     paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
     if not paths:
         raise ValueError("no review sheet given")
@@ -144,8 +175,9 @@ def read_reviews(paths, key=None) -> tuple[pd.DataFrame, list[Problem]]:
     errs = errors(problems)
     if errs:
         raise CorpusError(errs, "the review sheets")
-    frame = pd.DataFrame(records, columns=FRAME_COLUMNS)
-    for flag in S.FLAGS:
+    flags = list(next(k for k in keys.values() if k is not None)["flags"])
+    frame = pd.DataFrame(records, columns=frame_columns(flags))
+    for flag in flags:
         frame[flag] = frame[flag].astype(bool)
     return frame, problems
 
@@ -158,7 +190,10 @@ def _check_sheet(sheet: S.Sheet, key: dict, problems: list[Problem], seen_by: di
             Problem(name, 0, "", f"this sheet is of export {sheet.export_id}, the key of export {key['export_id']}")
         )
         return []
-    missing = [c for c in REQUIRED if c not in sheet.columns]
+    flags = list(key["flags"])
+    allowed = S.allowed_values(flags)
+    required = ["row_id", "text", *S.MARK_COLUMNS, *flags]
+    missing = [c for c in required if c not in sheet.columns]
     for col in missing:
         problems.append(Problem(name, sheet.header_line, col, "column missing from the header"))
     if missing:
@@ -170,87 +205,61 @@ def _check_sheet(sheet: S.Sheet, key: dict, problems: list[Problem], seen_by: di
     out, unreviewed, total = [], 0, 0
     for row in sheet.rows.to_dict("records"):
         line = int(row["line"])
-        values = {c: str(row.get(c, "") or "") for c in [*REQUIRED, "comments", "reviewer", "type"]}
+        values = {c: str(row.get(c, "") or "") for c in [*required, "comments", "reviewer", "type"]}
         rid = values["row_id"].strip()
         reviewer = values["reviewer"].strip()
-        filled = any(values[c].strip() for c in ["error_mark", "explanation_mark", *S.FLAGS, "comments", "reviewer"])
+        found: list[Problem] = []
+
+        def report(col: str, message: str) -> None:
+            found.append(Problem(name, line, col, sheet.cell(col, line) + message))
+
         if not rid:
-            if filled:
-                problems.append(Problem(name, line, "row_id", "a row with review values but no row_id"))
+            if any(values[c].strip() for c in [*S.MARK_COLUMNS, *flags, "comments", "reviewer"]):
+                report("row_id", "a row with review values but no row_id")
+            problems.extend(found)
             continue
         if rid not in rows_key:
-            problems.append(Problem(name, line, "row_id", f"row {rid!r} is not in export {key['export_id']}"))
-            continue
-        if rid in first_line:
-            problems.append(Problem(name, line, "row_id", f"row {rid} appears again (first on line {first_line[rid]})"))
+            report("row_id", f"row {rid!r} is not in export {key['export_id']}")
+        elif rid in first_line:
+            report("row_id", f"row {rid} appears again (first on line {first_line[rid]})")
+        if found:
+            problems.extend(found)
             continue
         first_line[rid] = line
         total += 1
         spec = rows_key[rid]
-        bad = False
         if S.text_hash(values["text"]) != spec.get("text_hash"):
-            problems.append(
-                Problem(name, line, "text", f"the span's text of row {rid} is not the exported text: do not edit it")
-            )
-            bad = True
-        error_mark = _canonical(values["error_mark"], S.ERROR_MARKS) if values["error_mark"].strip() else ""
-        if error_mark is None:
-            problems.append(
-                Problem(name, line, "error_mark", f"{values['error_mark']!r} is not one of {', '.join(S.ERROR_MARKS)}")
-            )
-            bad = True
-        explanation = (
-            _canonical(values["explanation_mark"], S.EXPLANATION_MARKS) if values["explanation_mark"].strip() else ""
-        )
-        if explanation is None:
-            problems.append(
-                Problem(
-                    name,
-                    line,
-                    "explanation_mark",
-                    f"{values['explanation_mark']!r} is not one of {', '.join(S.EXPLANATION_MARKS)}",
-                )
-            )
-            bad = True
-        flags = {}
-        for flag in S.FLAGS:
-            flags[flag] = _flag(values[flag])
-            if flags[flag] is None:
-                problems.append(Problem(name, line, flag, f"{values[flag]!r} is not {S.YES!r} or blank"))
-                bad = True
+            report("text", f"the span's text of row {rid} is not the exported text: do not edit it")
+        marks = {}
+        for col in [*S.MARK_COLUMNS, *flags]:
+            marks[col] = _value(values[col], allowed[col])
+            if marks[col] is None:
+                report(col, f"row {rid}: {_refusal(values[col], allowed[col], col in flags)}")
+        error_mark, explanation = marks["error_mark"], marks["explanation_mark"]
+        ticked = {f: marks[f] == S.YES for f in flags}
         prefilled = spec.get("prefilled", {})
         touched = bool(reviewer or values["comments"].strip() or explanation) or (
             error_mark != prefilled.get("error_mark", "")
-            or any(bool(flags[f]) != (prefilled.get(f) == S.YES) for f in S.FLAGS)
+            or any(ticked[f] != (prefilled.get(f) == S.YES) for f in flags)
         )
         if not touched:
             unreviewed += 1
             continue
         if has_reviewer and not reviewer:
-            problems.append(Problem(name, line, "reviewer", f"row {rid} has review values but no reviewer"))
-            bad = True
+            report("reviewer", f"row {rid} has review values but no reviewer")
         if error_mark == "":
-            problems.append(
-                Problem(name, line, "error_mark", f"row {rid} is reviewed but has no error mark (required)")
-            )
-            bad = True
+            report("error_mark", f"row {rid} is reviewed but has no error mark (required)")
         if explanation == "" and error_mark not in ("", S.NO_SPAN, None):
-            problems.append(
-                Problem(
-                    name,
-                    line,
-                    "explanation_mark",
-                    f"row {rid} has no explanation mark (required unless the error mark is {S.NO_SPAN!r})",
-                )
-            )
-            bad = True
+            unless = f"required unless error_mark is {S.NO_SPAN!r}"
+            report("explanation_mark", f"row {rid} has no explanation mark ({unless})")
+        if error_mark is not None and explanation is not None:
+            for col, message in S.inconsistencies(error_mark, explanation, ticked):
+                report(col, f"row {rid}: {message}")
         who = reviewer if has_reviewer else anonymous_reviewer
-        if (rid, who) in seen_by and not bad:
-            problems.append(
-                Problem(name, line, "reviewer", f"row {rid} was reviewed by {who} before ({seen_by[(rid, who)]})")
-            )
-            bad = True
-        if bad:
+        if (rid, who) in seen_by and not found:
+            report("reviewer", f"row {rid} was reviewed by {who} before ({seen_by[(rid, who)]})")
+        if found:
+            problems.extend(found)
             continue
         seen_by[(rid, who)] = f"{name}:{line}"
         output = outputs.get(spec["output"], {})
@@ -266,7 +275,7 @@ def _check_sheet(sheet: S.Sheet, key: dict, problems: list[Problem], seen_by: di
                 "text": values["text"],
                 "error_mark": error_mark,
                 "explanation_mark": explanation or pd.NA,
-                **flags,
+                **ticked,
                 "comments": values["comments"].strip(),
                 "file": name,
                 "line": line,
@@ -377,9 +386,10 @@ def score(frame: pd.DataFrame, n_boot: int = 1000, seed: int = 0, level: float =
     for name, (what, series, labels) in parts.items():
         spans, values = _per_span(frame, _indicators(series, labels))
         out[name] = _shares(spans, values, labels, judges, outputs, boot, level, what)
-    flag_values = frame[list(S.FLAGS)].to_numpy(float) if len(frame) else np.zeros((0, len(S.FLAGS)))
+    flags = _flags(frame)
+    flag_values = frame[flags].to_numpy(float) if len(frame) else np.zeros((0, len(flags)))
     spans, values = _per_span(frame, flag_values)
-    out["flags"] = _shares(spans, values, list(S.FLAGS.values()), judges, outputs, boot, level, "flag")
+    out["flags"] = _shares(spans, values, [S.FLAGS[f] for f in flags], judges, outputs, boot, level, "flag")
     errors_only = out["error_marks"][out["error_marks"]["mark"] == "Error"].set_index("judge")
     per_judge = frame.groupby("judge")
     head = pd.DataFrame(
@@ -400,7 +410,15 @@ def score(frame: pd.DataFrame, n_boot: int = 1000, seed: int = 0, level: float =
     return out
 
 
-FIELDS = {"error_mark": S.ERROR_MARKS, "explanation_mark": S.EXPLANATION_MARKS} | {f: [False, True] for f in S.FLAGS}
+def _flags(frame: pd.DataFrame) -> list[str]:
+    """The flag columns of a :func:`read_reviews` frame (the export's flags), in the sheet's order."""
+    return [f for f in S.FLAGS if f in frame.columns]
+
+
+def fields(frame: pd.DataFrame) -> dict[str, list]:
+    """The review fields of a frame and their categories (a flag's: False, True)."""
+    marks = {"error_mark": S.ERROR_MARKS, "explanation_mark": S.EXPLANATION_MARKS}
+    return marks | {f: [False, True] for f in _flags(frame)}
 
 
 def _cohen(a: np.ndarray, b: np.ndarray, q: int) -> float:
@@ -414,7 +432,7 @@ def _cohen(a: np.ndarray, b: np.ndarray, q: int) -> float:
 
 
 def agreement(frame: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Reviewers' agreement per review field (:data:`FIELDS`) on the spans two or more reviewers
+    """Reviewers' agreement per review field (:func:`fields`) on the spans two or more reviewers
     reviewed: ``(per field, per field and pair of reviewers)``, see :func:`score`."""
     multi = frame[frame.groupby("row_id")["reviewer"].transform("nunique") >= 2]
     multi = multi.sort_values(["row_id", "reviewer"]).drop_duplicates(["row_id", "reviewer"])
@@ -423,7 +441,7 @@ def agreement(frame: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     u = pd.Categorical(multi["row_id"], categories=units).codes
     r = pd.Categorical(multi["reviewer"], categories=reviewers).codes
     rows, pairs = [], []
-    for field, labels in FIELDS.items():
+    for field, labels in fields(frame).items():
         codes = np.full((len(units), len(reviewers)), -1)
         value = multi[field].astype(object).to_numpy()
         code = np.array([labels.index(v) if v in labels else -1 for v in value], int)

@@ -4,30 +4,44 @@ The sheet follows the review guidelines of the related d2t study (issue 27): one
 span, all spans of one output (across judges) next to each other, judges anonymised, and four
 review fields per span.
 
-Files :func:`export` writes for ``OUT.xlsx`` (or ``OUT.csv``):
+Files :func:`export` writes for ``OUT.xlsx`` (or ``OUT.csv``); it refuses to replace any of them
+unless told to (``force=True``, ``--force``): a replaced key leaves the earlier export's sheets
+unscorable.
 
 ``OUT.xlsx``
-    sheet ``spans`` (:data:`COLUMNS`, one row per span; drop-down lists on the review columns;
-    ``output_id`` links to the output's row in sheet ``outputs``), sheet ``outputs``
-    (``output_id, dataset, split, setup_id, example_idx, text, source``: the output's text and its
-    source, i.e. the input data) and sheet ``about`` (the notes below).
+    sheet ``spans`` (:func:`sheet_columns`, one row per span; drop-down lists on the review
+    columns; ``output_id`` links to the output's row in sheet ``outputs``), sheet ``outputs``
+    (``output_id, dataset, split, setup_id, example_idx``, ``aspect`` on a HotelCheckSpan sheet,
+    ``text, source``: the output's text and its source, i.e. the input data) and sheet ``about``
+    (:func:`notes`: the task, the allowed values and the rules).
 ``OUT.csv``
-    the same columns after leading ``#`` lines of notes (the allowed values of every review
-    column, the export's id; :func:`read_sheet` skips them); the outputs go to the companion
-    ``OUT.outputs.csv`` (same columns as sheet ``outputs``). UTF-8. Prefer the xlsx for Excel,
-    which may re-type a CSV's cells ("3-1" as a date): a changed span text is reported on reading.
+    the same columns after leading ``#`` lines of the same notes (:func:`read_sheet` skips them);
+    the outputs go to the companion ``OUT.outputs.csv`` (same columns as sheet ``outputs``).
+    UTF-8. Prefer the xlsx for Excel, which may re-type a CSV's cells ("3-1" as a date): a
+    changed span text is reported on reading.
 ``OUT.key.json``
-    the key, kept from reviewers: which judge each evaluator ("E1", "E2", ...) is, each output's
-    example key, and per row its output, evaluator, a hash of its span text and what the export
-    pre-filled (:mod:`.scoring` reads it to check and de-anonymise completed sheets).
+    the key, kept from reviewers: which judge each evaluator ("E1", "E2", ...) is, the sheet's
+    flags, each output's example key, and per row its output, evaluator, a hash of its span text
+    and what the export pre-filled (:mod:`.scoring` reads it to check and de-anonymise completed
+    sheets).
 
-Review columns (:data:`REVIEW_COLUMNS`): ``error_mark`` (:data:`ERROR_MARKS`, required),
-``explanation_mark`` (:data:`EXPLANATION_MARKS`, required unless "No span given"), one column per
-flag (:data:`FLAGS`; "Yes", or blank for no: a span may take several flags), ``comments`` and
-``reviewer`` (the reviewer's initials, rightmost as in the guidelines). The automatic marks
-(:mod:`.marks`) are in the ``auto_*`` columns; where one is certain the export pre-fills the review
-column (Hallucination and No span given in ``error_mark``, Yes in ``flag_repeated`` and
-``flag_hard_to_parse``) and names it in ``prefilled`` (shaded in the xlsx): reviewers may change it.
+Review columns: ``error_mark`` (:data:`ERROR_MARKS`, required), ``explanation_mark``
+(:data:`EXPLANATION_MARKS`, required unless "No span given"), one column per flag ("Yes", or
+blank for no: a span may take several flags), ``comments`` and ``reviewer`` (the reviewer's
+initials, rightmost as in the guidelines). Values are exactly as listed (letter case too; spaces
+around a value do not count), and the marks of a row agree (:data:`RULES`, :func:`inconsistencies`).
+
+Flags (:data:`FLAGS`): every sheet has the study's five, which fit any corpus; its "Not aspect
+related" (defined there as "not a faithfulness problem": the study's *aspect* is the quality
+judged, faithfulness) is ``flag_not_faithfulness``. HotelCheckSpan's summaries each focus on one aspect of a hotel, so a
+HotelCheckSpan sheet (:func:`hotelcheckspan.analyses.judges.is_hotelcheckspan`: the corpus has its
+four human annotator sets) has one more flag, ``flag_not_aspect_related`` (the span is about
+something other than the summary's aspect), and the outputs' aspect (:func:`sheet_flags`).
+
+The automatic marks (:mod:`.marks`) are in the ``auto_*`` columns; where one is certain the export
+pre-fills the review column (Hallucination and No span given in ``error_mark``, Yes in
+``flag_repeated`` and ``flag_hard_to_parse``) and names it in ``prefilled`` (shaded in the xlsx):
+reviewers may change it.
 """
 
 from __future__ import annotations
@@ -54,12 +68,27 @@ from .marks import automatic_marks
 
 ERROR_MARKS = ["Error", "Not an error", "No span given", "Hallucination"]
 EXPLANATION_MARKS = ["Correct", "Partially correct", "Incomplete", "Vague", "Incorrect", "Not an error"]
+NOT_AN_ERROR = "Not an error"  # an error mark and an explanation mark alike
+# every flag a sheet may have, column -> label, in the sheet's order (:func:`sheet_flags` chooses)
 FLAGS = {
     "flag_too_strict": "Too strict",
+    "flag_not_faithfulness": "Not a faithfulness problem",
     "flag_not_aspect_related": "Not aspect related",
     "flag_repeated": "Repeated",
     "flag_hard_to_parse": "Hard to parse",
     "flag_implicit_span": "Implicit span",
+}
+HOTELCHECKSPAN_FLAGS = ["flag_not_aspect_related"]  # on HotelCheckSpan sheets only
+FLAG_HELP = {  # what each flag means, as the sheet tells reviewers (the study's guidelines)
+    "flag_too_strict": "technically an error, but the judge is nitpicking",
+    "flag_not_faithfulness": "a problem, but not of faithfulness to the source, e.g. redundant, repetitive or "
+    "ungrammatical text",
+    "flag_not_aspect_related": "the span is about something other than the aspect the summary focuses on, "
+    "named beside the output's text",
+    "flag_repeated": "the same judge reported this span again on the same output",
+    "flag_hard_to_parse": "several spans in one, or '...' in the middle; white space or tokenisation differences "
+    "are not",
+    "flag_implicit_span": "no span given, but the reason points at one ('the data mentions X')",
 }
 YES = "Yes"
 NO_SPAN = "No span given"
@@ -72,11 +101,15 @@ AUTO = {  # sheet column -> mark of .marks
     "auto_whole_sentence": "whole_sentence",
 }
 SPAN_COLUMNS = ["output_id", "row_id", "evaluator", "type", "start", "text", "reason", "words"]
-REVIEW_COLUMNS = ["error_mark", "explanation_mark", *FLAGS, "comments"]
-COLUMNS = [*SPAN_COLUMNS, *AUTO, *REVIEW_COLUMNS, "prefilled", "reviewer"]
-OUTPUT_COLUMNS = ["output_id", *KEY, "text", "source"]
-ALLOWED = {"error_mark": ERROR_MARKS, "explanation_mark": EXPLANATION_MARKS} | {f: [YES] for f in FLAGS}
-KEY_FORMAT = "hotelcheckspan-review-key/1"
+MARK_COLUMNS = ["error_mark", "explanation_mark"]
+OUTPUT_COLUMNS = ["output_id", *KEY, "text", "source"]  # "aspect" goes before "text" on a HotelCheckSpan sheet
+VALUES = "every value exactly as listed here (letter case too; spaces around it do not count)"
+RULES = [  # the marks of a row agree: the sheet's notes state these, :func:`inconsistencies` checks them
+    f"explanation_mark is '{NOT_AN_ERROR}' exactly when error_mark is '{NOT_AN_ERROR}' (a span that is an "
+    f"Error has another explanation; Hallucination and {NO_SPAN} may take any)",
+    f"flag_implicit_span goes with error_mark '{NO_SPAN}' only",
+]
+KEY_FORMAT = "hotelcheckspan-review-key/2"  # /2: the key names the sheet's flags
 CELL_LIMIT = 32_000  # Excel holds at most 32,767 characters in a cell: longer sources are cut
 FIXED_TIME = (2000, 1, 1, 0, 0, 0)  # zip entry times and workbook dates: byte-identical exports
 _MODIFIED = re.compile(rb"(<dcterms:modified[^>]*>)[^<]*(</dcterms:modified>)")
@@ -108,6 +141,7 @@ class ExportResult:
     rows: int
     outputs: int
     judges: tuple[str, ...]
+    flags: tuple[str, ...]  # the sheet's flag columns (:func:`sheet_flags`)
     complete_outputs: int  # outputs with every span of the chosen judges in the sheet
     left_out: int  # spans not exported: their output has no text to review them against
     sample: int | None = None
@@ -119,6 +153,8 @@ class ExportResult:
             f"wrote {self.rows} span rows ({self.outputs} outputs, {len(self.judges)} judges, anonymised) "
             f"to {self.path}",
             f"key (keep it from reviewers): {self.key_path}",
+            f"flags: {', '.join(FLAGS[f] for f in self.flags)}"
+            + (" (HotelCheckSpan: with its aspect flag)" if set(HOTELCHECKSPAN_FLAGS) & set(self.flags) else ""),
         ]
         if self.outputs_path is not None:
             lines.append(f"outputs (text and source): {self.outputs_path}")
@@ -156,21 +192,108 @@ def text_hash(text: str) -> str:
     return hashlib.sha256(flat.encode("utf-8")).hexdigest()[:16]
 
 
-def notes(export_id: str, companion: str | None) -> list[str]:
-    """The sheet's notes: the task, every review column's allowed values, where the outputs are."""
+def sheet_flags(corpus: Corpus) -> list[str]:
+    """The flag columns of ``corpus``' sheet: every flag of :data:`FLAGS`, and the HotelCheckSpan
+    ones (:data:`HOTELCHECKSPAN_FLAGS`) only where the corpus is HotelCheckSpan
+    (:func:`~hotelcheckspan.analyses.judges.is_hotelcheckspan`)."""
+    from ..analyses.judges import is_hotelcheckspan
+
+    hotel = is_hotelcheckspan(corpus)
+    return [f for f in FLAGS if hotel or f not in HOTELCHECKSPAN_FLAGS]
+
+
+def review_columns(flags: list[str]) -> list[str]:
+    """The columns a reviewer fills (the reviewer's initials aside)."""
+    return [*MARK_COLUMNS, *flags, "comments"]
+
+
+def sheet_columns(flags: list[str]) -> list[str]:
+    """The columns of sheet ``spans`` with these flags."""
+    return [*SPAN_COLUMNS, *AUTO, *review_columns(flags), "prefilled", "reviewer"]
+
+
+def allowed_values(flags: list[str]) -> dict[str, list[str]]:
+    """Review column -> the values it takes (blank aside): the drop-down lists and what the reader accepts."""
+    return {"error_mark": ERROR_MARKS, "explanation_mark": EXPLANATION_MARKS} | {f: [YES] for f in flags}
+
+
+def inconsistencies(error_mark: str, explanation_mark: str, flags: dict[str, bool]) -> list[tuple[str, str]]:
+    """Where a row's marks break :data:`RULES`: ``(column, message)`` pairs, the column being the
+    one to correct. Takes valid values (blank: not given); blank marks break no rule here.
+
+    >>> [col for col, _ in inconsistencies("Not an error", "Correct", {"flag_implicit_span": True})]
+    ['explanation_mark', 'flag_implicit_span']
+    >>> inconsistencies("Error", "Vague", {}), inconsistencies(NO_SPAN, NOT_AN_ERROR, {"flag_implicit_span": True})
+    ([], [])
+    """
+    out = []
+    if error_mark in ("Error", NOT_AN_ERROR) and explanation_mark:
+        if error_mark == NOT_AN_ERROR and explanation_mark != NOT_AN_ERROR:
+            out.append(
+                (
+                    "explanation_mark",
+                    f"{explanation_mark!r} with error_mark {NOT_AN_ERROR!r}: a span that is not an error has "
+                    f"explanation_mark {NOT_AN_ERROR!r}",
+                )
+            )
+        elif error_mark == "Error" and explanation_mark == NOT_AN_ERROR:
+            out.append(
+                (
+                    "explanation_mark",
+                    f"{NOT_AN_ERROR!r} with error_mark 'Error': the explanation of an error is one of "
+                    f"{', '.join(m for m in EXPLANATION_MARKS if m != NOT_AN_ERROR)}",
+                )
+            )
+    if flags.get("flag_implicit_span") and error_mark and error_mark != NO_SPAN:
+        out.append(
+            (
+                "flag_implicit_span",
+                f"{YES!r} with error_mark {error_mark!r}: the Implicit span flag goes with {NO_SPAN!r} only",
+            )
+        )
+    return out
+
+
+def notes(export_id: str, companion: str | None, flags: list[str]) -> list[str]:
+    """The sheet's notes: the task, every review column's allowed values and meaning, the rules
+    its marks keep, where the outputs are."""
     where = f"in {companion}" if companion else "in sheet 'outputs' (output_id links there)"
     return [
         f"HotelCheckSpan review sheet, export {export_id}: one row per span an LLM judge (anonymised: evaluator) "
         "marked; all spans of one output are together.",
         f"Review all spans of one output together, against the output's text and its source ({where}).",
+        f"Review values: {VALUES}.",
         f"error_mark (required): {' | '.join(ERROR_MARKS)}",
         f"explanation_mark (required unless error_mark is '{NO_SPAN}'): {' | '.join(EXPLANATION_MARKS)}",
-        *(f"{col} ({name}): {YES} or blank (several flags may apply)" for col, name in FLAGS.items()),
+        *(f"{col} ({FLAGS[col]}): {YES} or blank: {FLAG_HELP[col]}" for col in flags),
+        "Several flags may apply to a span.",
+        *(f"Rule: {rule}." for rule in RULES),
         "comments: free text; reviewer: your initials on every row you review (a row without initials, comment "
         "or mark of yours is not reviewed)",
         "prefilled: review columns filled from a certain automatic mark; change them if you disagree",
         "Do not edit row_id or text: rows are matched to the export by row_id and their text is checked.",
     ]
+
+
+def written_files(path: Path | str) -> list[Path]:
+    """The files :func:`export` writes for ``path``: the sheet, its outputs (a CSV's), its key."""
+    path = Path(path)
+    return [path, *([outputs_path(path)] if path.suffix.lower() == ".csv" else []), key_path(path)]
+
+
+def refuse_to_replace(path: Path | str, force: str = "force=True") -> None:
+    """Raise :class:`ValueError` (one line, naming the files and how to ``force``: the command
+    line's ``--force``, the API's ``force=True``) when a file :func:`export` would write for
+    ``path`` exists: a replaced key leaves the earlier export's sheets unscorable, a replaced
+    sheet may be a reviewer's work."""
+    there = [str(f) for f in written_files(path) if os.path.lexists(f)]
+    if there:
+        names = there[0] if len(there) == 1 else ", ".join(there[:-1]) + " and " + there[-1]
+        verb, it = ("exists", "it") if len(there) == 1 else ("exist", "them")
+        raise ValueError(
+            f"{names} {verb} (an earlier export: its sheets need its key to be scored): "
+            f"choose another OUT, or pass {force} to replace {it}"
+        )
 
 
 def stratified_sample(spans: pd.DataFrame, n: int, rng: np.random.Generator) -> pd.DataFrame:
@@ -229,6 +352,7 @@ def build(corpus: Corpus, *, judges=None, sample=None, seed=0):
         )
     if not chosen:
         raise ValueError("no LLM judge to review: the corpus has no model campaign")
+    flags = sheet_flags(corpus)
     evaluator_rng, sample_rng = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
     evaluators = _evaluators(chosen, evaluator_rng)
     marks = automatic_marks(corpus, chosen)
@@ -264,7 +388,7 @@ def build(corpus: Corpus, *, judges=None, sample=None, seed=0):
         "flag_repeated": np.where(marks["repeated"].astype(bool), YES, ""),
         "flag_hard_to_parse": np.where(marks["hard_to_parse"].fillna(False).astype(bool), YES, ""),
     }
-    for col in REVIEW_COLUMNS:
+    for col in review_columns(flags):
         rows[col] = prefill.get(col, "")
     rows["prefilled"] = [", ".join(col for col in prefill if prefill[col][i]) for i in range(len(rows))]
     rows["reviewer"] = ""
@@ -273,6 +397,7 @@ def build(corpus: Corpus, *, judges=None, sample=None, seed=0):
         {
             "output_id": [output_ids[i] for i in used],
             **{k: ex[k].to_numpy() for k in KEY},
+            **({"aspect": ex["aspect"].map(cell_text).to_numpy()} if "flag_not_aspect_related" in flags else {}),
             "text": ex["summary"].map(cell_text).to_numpy(),
             "source": ex["description"].map(lambda s: _cut(cell_text(s))).to_numpy(),
         }
@@ -297,6 +422,7 @@ def build(corpus: Corpus, *, judges=None, sample=None, seed=0):
         "corpus": corpus.root.name,
         "seed": seed,
         "sample": sample,
+        "flags": {f: FLAGS[f] for f in flags},
         "evaluators": {e: j for j, e in sorted(evaluators.items(), key=lambda je: int(je[1][1:]))},
         "outputs": key_outputs,
         "rows": key_rows,
@@ -308,6 +434,7 @@ def build(corpus: Corpus, *, judges=None, sample=None, seed=0):
         "rows": len(rows),
         "outputs": len(outputs),
         "judges": tuple(chosen),
+        "flags": tuple(flags),
         "complete_outputs": complete,
         "left_out": left_out,
         "sample": None if sample is None else int(sample),
@@ -320,7 +447,7 @@ def preview(corpus: Corpus, n: int = 6, *, seed: int = 0) -> pd.DataFrame:
     """The first ``n`` rows of the sheet :func:`export` would write for the whole corpus (the
     spans of its first outputs, as the reviewer meets them; nothing is written)."""
     rows = build(corpus, seed=seed)[0]
-    return rows.head(n)[[c for c in COLUMNS if c in rows.columns]].reset_index(drop=True)
+    return rows.head(n).reset_index(drop=True)
 
 
 def _cut(text: str) -> str:
@@ -334,7 +461,9 @@ def _complete_outputs(chosen: pd.DataFrame, everything: pd.DataFrame) -> int:
     return int((have == of.reindex(have.index)).sum())
 
 
-def export(corpus: Corpus, path, *, judges=None, sample=None, seed=0, reviewer_column=True) -> ExportResult:
+def export(
+    corpus: Corpus, path, *, judges=None, sample=None, seed=0, reviewer_column=True, force=False
+) -> ExportResult:
     """Write a review sheet of the LLM judges' spans (``.xlsx`` or ``.csv``, see the module
     docstring) and its key, deterministically (the same arguments give the same bytes).
 
@@ -343,22 +472,27 @@ def export(corpus: Corpus, path, *, judges=None, sample=None, seed=0, reviewer_c
     ``seed``: the evaluators' order and the sample; ``reviewer_column=False`` leaves the reviewer
     column out (one reviewer per file: :func:`~hotelcheckspan.review.read_reviews` then names the
     reviewer after the file's stem). Spans whose output has no text are left out (``left_out``).
+    An existing sheet, outputs file or key (:func:`written_files`) is replaced only with
+    ``force=True``; each file is written whole or not at all.
 
     Raises :class:`ValueError` for an unknown judge, a sample smaller than the number of judge x
-    type strata, another file type, or nothing to review."""
+    type strata, another file type, nothing to review, or a file it would replace without ``force``."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in (".xlsx", ".csv"):
         raise ValueError(f"{path}: the review sheet must be an .xlsx or a .csv file")
+    if not force:
+        refuse_to_replace(path)
     rows, outputs, key, facts = build(corpus, judges=judges, sample=sample, seed=seed)
+    flags = list(facts["flags"])
     if not reviewer_column:
         rows = rows.drop(columns="reviewer")
     companion = None
     if suffix == ".xlsx":
-        _atomic(path, _xlsx_bytes(rows, outputs, key["export_id"]))
+        _atomic(path, _xlsx_bytes(rows, outputs, key["export_id"], flags))
     else:
         companion = outputs_path(path)
-        _atomic(path, _csv_bytes(rows, notes(key["export_id"], companion.name)))
+        _atomic(path, _csv_bytes(rows, notes(key["export_id"], companion.name, flags)))
         _atomic(companion, _csv_bytes(outputs, []))
     _atomic(key_path(path), (json.dumps(key, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
     return ExportResult(path=path, key_path=key_path(path), outputs_path=companion, **facts)
@@ -386,7 +520,7 @@ def _csv_bytes(frame: pd.DataFrame, header_notes: list[str]) -> bytes:
     return buf.getvalue().encode("utf-8")
 
 
-def _xlsx_bytes(rows: pd.DataFrame, outputs: pd.DataFrame, export_id: str) -> bytes:
+def _xlsx_bytes(rows: pd.DataFrame, outputs: pd.DataFrame, export_id: str, flags: list[str]) -> bytes:
     """The workbook: ``spans`` (drop-downs on the review columns, pre-filled cells shaded,
     output ids linked to ``outputs``), ``outputs`` and ``about``; fixed dates and zip times."""
     import datetime
@@ -410,12 +544,13 @@ def _xlsx_bytes(rows: pd.DataFrame, outputs: pd.DataFrame, export_id: str) -> by
     prefilled_fill = PatternFill("solid", fgColor="FFF2CC")
     wrap = Alignment(wrap_text=True, vertical="top")
     columns = list(rows.columns)
+    allowed = allowed_values(flags)
     for j, col in enumerate(columns, 1):
         cell = ws.cell(1, j, col)
         cell.font = bold
-        note = ", ".join(ALLOWED[col]) if col in ALLOWED else COLUMN_NOTES.get(col, "")
-        if col in ALLOWED:
-            note = f"one of: {note}" + (" (blank: no)" if col in FLAGS else "")
+        note = COLUMN_NOTES.get(col, "")
+        if col in allowed:
+            note = f"one of: {', '.join(allowed[col])}" + (f" (blank: no): {FLAG_HELP[col]}" if col in FLAGS else "")
         cell.comment = Comment(note, "hotelcheckspan")
     out_row = {o: i + 2 for i, o in enumerate(outputs["output_id"])}
     shade, last = 1, None
@@ -439,15 +574,15 @@ def _xlsx_bytes(rows: pd.DataFrame, outputs: pd.DataFrame, export_id: str) -> by
         id_cell.fill = shades[shade]
         id_cell.hyperlink = Hyperlink(ref=id_cell.coordinate, location=f"outputs!A{out_row[record['output_id']]}")
     n = len(rows) + 1
-    for col, allowed in ALLOWED.items():
+    for col, values in allowed.items():
         letter = get_column_letter(columns.index(col) + 1)
         dv = DataValidation(
             type="list",
-            formula1='"' + ",".join(allowed) + '"',
+            formula1='"' + ",".join(values) + '"',
             allow_blank=True,
             showErrorMessage=True,
             errorTitle=col,
-            error=f"{col}: one of {', '.join(allowed)}",
+            error=f"{col}: one of {', '.join(values)}",
         )
         dv.add(f"{letter}2:{letter}{max(n, 2)}")
         ws.add_data_validation(dv)
@@ -468,10 +603,11 @@ def _xlsx_bytes(rows: pd.DataFrame, outputs: pd.DataFrame, export_id: str) -> by
                 cell.data_type = "s"
             if outputs.columns[j - 1] in ("text", "source"):
                 cell.alignment = wrap
-    out_ws.column_dimensions["F"].width = 80
-    out_ws.column_dimensions["G"].width = 80
+    for j, col in enumerate(outputs.columns, 1):
+        if col in ("text", "source"):
+            out_ws.column_dimensions[get_column_letter(j)].width = 80
     out_ws.freeze_panes = "B2"
-    for i, line in enumerate(notes(export_id, None), 1):
+    for i, line in enumerate(notes(export_id, None, flags), 1):
         about.cell(i, 1, line).data_type = "s"
     about.column_dimensions["A"].width = 140
     raw = io.BytesIO()
@@ -503,7 +639,8 @@ def _fixed_zip(data: bytes) -> bytes:
 class Sheet:
     """One completed sheet as read: its rows (every column as text, plus ``line``: the row's
     spreadsheet row or CSV line), the columns it has, the line of its header, the export id its
-    notes name (or None), and what was wrong with the file itself."""
+    notes name (or None), and what was wrong with the file itself; for a workbook, the name of
+    the sheet read and each column's letter (:meth:`cell` names a cell)."""
 
     path: str
     rows: pd.DataFrame
@@ -511,6 +648,15 @@ class Sheet:
     header_line: int
     export_id: str | None
     problems: list[Problem]
+    sheet_name: str | None = None  # the workbook's sheet read (None for a CSV)
+    letters: dict[str, str] = field(default_factory=dict)  # column -> its letter in the workbook
+
+    def cell(self, column: str, line: int) -> str:
+        """Where a value is, for a message: ``"sheet 'spans', cell K12: "`` in a workbook, ``""``
+        in a CSV (whose line and column name say it)."""
+        if self.sheet_name is None or column not in self.letters:
+            return ""
+        return f"sheet {self.sheet_name!r}, cell {self.letters[column]}{line}: "
 
 
 _EXPORT_ID = re.compile(r"export ([0-9a-f]{12})")
@@ -538,9 +684,10 @@ def read_sheet(path: Path | str) -> Sheet:
         empty.problems.append(Problem(name, 0, "", "no such file" if not path.exists() else "not a regular file"))
         return empty
     suffix = path.suffix.lower()
+    sheet_name = None
     try:
         if suffix == ".xlsx":
-            records, notes_text = _xlsx_records(path)
+            records, notes_text, sheet_name = _xlsx_records(path)
         elif suffix == ".csv":
             records, notes_text = _csv_records(path)
         else:
@@ -567,15 +714,23 @@ def read_sheet(path: Path | str) -> Sheet:
     columns = [c for c in header if c]
     frame = pd.DataFrame(rows, columns=[*dict.fromkeys(columns), "line"])
     found = _EXPORT_ID.search(notes_text)
-    return Sheet(name, frame, columns, records[header_at][0], found.group(1) if found else None, [])
+    letters = {}
+    if sheet_name is not None:
+        from openpyxl.utils import get_column_letter
+
+        # a name's last column, as the rows take it
+        letters = {col: get_column_letter(j + 1) for j, col in enumerate(header) if col}
+    export_id = found.group(1) if found else None
+    return Sheet(name, frame, columns, records[header_at][0], export_id, [], sheet_name, letters)
 
 
 class _Unreadable(Exception):
     pass
 
 
-def _xlsx_records(path: Path) -> tuple[list[tuple[int, list[str]]], str]:
-    """(row number, cells) of the ``spans`` sheet and the text of sheet ``about``."""
+def _xlsx_records(path: Path) -> tuple[list[tuple[int, list[str]]], str, str]:
+    """(row number, cells) of the ``spans`` sheet (or the first), the text of sheet ``about``
+    and the name of the sheet read."""
     from openpyxl import load_workbook
 
     try:
@@ -590,7 +745,7 @@ def _xlsx_records(path: Path) -> tuple[list[tuple[int, list[str]]], str]:
             about = " ".join(_text(v) for row in wb["about"].iter_rows(values_only=True) for v in row)
     finally:
         wb.close()
-    return records, about
+    return records, about, ws.title
 
 
 def _csv_records(path: Path) -> tuple[list[tuple[int, list[str]]], str]:

@@ -13,7 +13,7 @@ export PYTHONHASHSEED := 0
 BOOK_STAMP := $(VENV)/.book-installed
 TEST_STAMP := $(VENV)/.test-installed
 
-.PHONY: book test lint exports corpus-check baselines mathjax install torch-source sources-hash notebooks standin benchmarks clean
+.PHONY: book test lint exports corpus-check baselines derived mathjax install torch-source sources-hash notebooks standin benchmarks clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -139,6 +139,12 @@ standin: $(BOOK_STAMP)
 # on a CPU, so they are computed once and committed with a digest of the texts they were computed on)
 baselines: $(BOOK_STAMP)
 	$(PY) -m hotelcheckspan.analyses.metric_validation data/hotelcheckspan data/span-annotation-d2t-test
+
+# Chapter 06's clustering of the bundled corpus (span embeddings one by one, k-means over the whole
+# search range and seeds: minutes on a CPU), computed once into data/derived/ and committed; the
+# chapter reads them where the texts and embeddings match and computes anything else
+derived: $(BOOK_STAMP)
+	$(PY) -m hotelcheckspan.analyses.clusters data/derived
 
 benchmarks: $(TEST_STAMP)
 	$(PY) benchmarks/span_f1.py

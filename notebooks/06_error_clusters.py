@@ -71,8 +71,9 @@ report.corpus_banner(corpus)
 # (choosing-k)=
 # ## Choosing k (Appendix A)
 #
-# Embeddings are cached on disk by model and text, so a rerun embeds nothing. The human spans
-# are counted in {chapter}`01`.
+# Embeddings are stored by model and text, so a rerun embeds nothing: the bundled corpus' are
+# committed with its silhouette curve and seed runs (`data/derived/`, recomputed by `make derived`),
+# any other corpus' go to the package's cache. The human spans are counted in {chapter}`01`.
 
 # %%
 error_spans = clusters.human_spans(corpus)

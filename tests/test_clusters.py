@@ -29,14 +29,14 @@ def test_offline_model_load_gives_real_embeddings(model):
 
 
 def test_embedding_cache_is_keyed_by_model_and_text(tmp_path, model):
-    texts = ["a short walk", "a rooftop bar", "a short walk"]
+    texts = ["an owl in the lobby", "a zebra crossing", "an owl in the lobby"]  # not in the committed store
     first = K.embed(texts, cache_dir=tmp_path, model=model)
     assert first.shape == (3, 384) and np.allclose(first[0], first[2])
     assert np.linalg.norm(first, axis=1) == pytest.approx(np.ones(3), abs=1e-5)
     again = K.embed(list(reversed(texts)), cache_dir=tmp_path, model=NoModel())
     assert np.array_equal(again, first[::-1])
     stored = np.load(tmp_path / "embeddings-all-MiniLM-L6-v2.npz")
-    assert len(stored.files) == 2 and K._key("a short walk") in stored.files
+    assert len(stored.files) == 2 and K._key("an owl in the lobby") in stored.files
     assert K._key("a short walk") != K._key("a short walk ")
 
 
@@ -249,3 +249,33 @@ def test_every_bundled_cluster_gets_a_name_and_a_claim_kind(corpus):
         assert overview["label"].str.strip().str.len().gt(0).all()
         assert set(overview["claim"]) <= {"soft", "concrete", "none"}
         assert overview["size"].sum() == len(spans)
+
+
+@pytest.mark.slow
+def test_the_committed_clustering_results_are_what_the_package_computes(corpus, model, tmp_path):
+    """data/derived holds chapter 06's embeddings, silhouette curve and seed runs of the bundled
+    corpus (make derived): a sample recomputed from scratch gives the same bytes and values."""
+    from hotelcheckspan import paths
+    from hotelcheckspan.reference import paper
+
+    texts = sorted(set(K.human_spans(corpus)["clean"]))
+    stored = np.load(paths.DERIVED / K.EMBEDDINGS)
+    assert sorted(stored.files) == sorted(K._key(t) for t in texts)  # every span text, no other
+    sample = [texts[i] for i in np.random.default_rng(0).choice(len(texts), 12, replace=False)]
+    assert np.array_equal(K.encode_alone(model, sample), np.stack([stored[K._key(t)] for t in sample]))
+
+    X = K.embed(list(K.human_spans(corpus)["clean"]), cache_dir=tmp_path, model=NoModel())
+    low, high = paper.figures()["clustering"]["k_search"]
+    committed = K.silhouette_curve(X, ks=range(low, high + 1), cache_dir=tmp_path)
+    assert not list(tmp_path.glob("silhouette-*.csv"))  # read from data/derived, not computed
+    some = [int(k) for k in committed["k"].iloc[[0, len(committed) // 2, -1]]]
+    fresh = pd.DataFrame(
+        [{"k": k, "silhouette": K._silhouette(X, K._fit(X, k, K.SEED).labels_)} for k in some]
+    )
+    mine = committed.set_index("k").loc[some, "silhouette"].to_numpy()
+    assert mine == pytest.approx(fresh["silhouette"].to_numpy(), rel=1e-9, abs=1e-12)
+    k = K.best_k(committed)
+    runs = K.stability(X, k, cache_dir=tmp_path)
+    assert not list(tmp_path.glob("stability-*.csv"))
+    first_pair = K.adjusted_rand_score(K._fit(X, k, 0).labels_, K._fit(X, k, 1).labels_)
+    assert runs.iloc[0]["ari"] == pytest.approx(first_pair, rel=1e-12)

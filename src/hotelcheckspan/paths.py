@@ -25,6 +25,10 @@ REAL_TEST_CORPUS = DATA_ROOT / "span-annotation-d2t-test"
 # the built-in metric baselines of each bundled corpus, computed by `make baselines` (the
 # embedding baselines take minutes on a CPU): <corpus folder name>.csv and its .sha256 of the texts
 BASELINES = DATA_ROOT / "baselines"
+# deterministic results computed once for the bundled corpora and committed (`make derived`): the
+# span embeddings, silhouette curves and seed-stability runs of chapter 06, keyed like the cache
+# (by model and text, by a digest of the embeddings); read after the cache, never written at run time
+DERIVED = DATA_ROOT / "derived"
 PAPER_FIGURES = DATA_ROOT / "paper_figures.yaml"
 CLUSTER_LABELS = DATA_ROOT / "cluster_labels.yaml"
 COMPARISONS = DATA_ROOT / "comparisons.yaml"

@@ -41,6 +41,7 @@ from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.metrics import adjusted_rand_score, silhouette_score
 from statsmodels.stats.contingency_tables import StratifiedTable, Table2x2
 from statsmodels.stats.proportion import proportion_confint
+from threadpoolctl import threadpool_limits
 
 from .. import paths
 from ..corpora import KEY, Corpus
@@ -117,25 +118,54 @@ def encode_alone(model, texts: list[str]) -> np.ndarray:
     return np.stack(vectors).astype(np.float32) if vectors else np.zeros((0, 384), np.float32)
 
 
-def embed(texts: list[str], cache_dir: Path | None = None, model=None) -> np.ndarray:
-    """Unit-length embeddings of ``texts`` (one row each), cached on disk by model and text.
+EMBEDDINGS = "embeddings-all-MiniLM-L6-v2.npz"
 
-    Only texts missing from the cache are embedded (and the model only loaded if any are), each
-    on its own (:func:`encode_alone`), so a warm cache, a cold one and one filled over several
-    runs hold the same bytes.
+
+def _stores(cache_dir: Path | None) -> list[Path]:
+    """Where computed results are looked up, in order: the cache folder (written), then the
+    committed results of the bundled corpora (:data:`hotelcheckspan.paths.DERIVED`, read only)."""
+    return [cache_dir or paths.cache_dir(), paths.DERIVED]
+
+
+def embed(texts: list[str], cache_dir: Path | None = None, model=None) -> np.ndarray:
+    """Unit-length embeddings of ``texts`` (one row each), stored on disk by model and text.
+
+    Only texts found neither in the cache nor among the committed embeddings of the bundled
+    corpora are embedded (and the model only loaded if any are), each on its own
+    (:func:`encode_alone`), so a warm cache, a cold one and one filled over several runs hold the
+    same bytes; the committed ones make the bundled corpus' chapter the same on every CPU.
     """
-    cache = (cache_dir or paths.cache_dir()) / "embeddings-all-MiniLM-L6-v2.npz"
-    stored: dict[str, np.ndarray] = dict(np.load(cache)) if cache.exists() else {}
+    cache = _stores(cache_dir)[0] / EMBEDDINGS
+    stored: dict[str, np.ndarray] = {}
+    for store in reversed(_stores(cache_dir)):  # the cache's own vectors last: they win
+        if (store / EMBEDDINGS).exists():
+            stored |= dict(np.load(store / EMBEDDINGS))
     missing = sorted({t for t in texts if _key(t) not in stored})
     if missing:
         model = model or load_model()
         vectors = encode_alone(model, missing)
-        stored.update({_key(t): v for t, v in zip(missing, vectors)})
+        own = dict(np.load(cache)) if cache.exists() else {}
+        own |= {_key(t): v for t, v in zip(missing, vectors)}
+        stored |= own
         cache.parent.mkdir(parents=True, exist_ok=True)
         tmp = cache.with_name(cache.stem + ".tmp.npz")
-        np.savez(tmp, **stored)
+        np.savez(tmp, **own)
         tmp.replace(cache)
     return np.stack([stored[_key(t)] for t in texts]) if texts else np.zeros((0, 384), np.float32)
+
+
+def _stored_csv(name: str, cache_dir: Path | None, dtype=None) -> pd.DataFrame | None:
+    """A stored result by file name (cache first, then the committed ones), or None."""
+    for store in _stores(cache_dir):
+        if (store / name).exists():
+            return pd.read_csv(store / name, dtype=dtype)
+    return None
+
+
+def _store_csv(frame: pd.DataFrame, name: str, cache_dir: Path | None) -> None:
+    folder = _stores(cache_dir)[0]
+    folder.mkdir(parents=True, exist_ok=True)
+    frame.to_csv(folder / name, index=False, float_format="%.17g")
 
 
 def human_spans(corpus: Corpus) -> pd.DataFrame:
@@ -147,7 +177,16 @@ def human_spans(corpus: Corpus) -> pd.DataFrame:
 
 
 def _fit(X: np.ndarray, k: int, seed: int) -> KMeans:
-    return KMeans(n_clusters=k, init="k-means++", n_init=N_INIT, random_state=seed).fit(X)
+    """k-means++ on one thread: its OpenMP and BLAS threads change the last bits of the inertia
+    (and so could change a tie between two runs), and on a busy machine two threads spinning on
+    two cores take twenty times as long as one."""
+    with threadpool_limits(limits=1):
+        return KMeans(n_clusters=k, init="k-means++", n_init=N_INIT, random_state=seed).fit(X)
+
+
+def _silhouette(X: np.ndarray, labels: np.ndarray) -> float:
+    with threadpool_limits(limits=1):
+        return float(silhouette_score(X, labels))
 
 
 def silhouette_curve(X: np.ndarray, ks=K_RANGE, seed: int = SEED, cache_dir: Path | None = None) -> pd.DataFrame:
@@ -156,17 +195,18 @@ def silhouette_curve(X: np.ndarray, ks=K_RANGE, seed: int = SEED, cache_dir: Pat
     Deterministic, so cached on disk by a hash of the embeddings, the k range and the seed.
     """
     digest = hashlib.sha256(np.ascontiguousarray(X).tobytes() + f"{list(ks)}{seed}".encode()).hexdigest()[:16]
-    cache = (cache_dir or paths.cache_dir()) / f"silhouette-{digest}.csv"
-    if cache.exists():
-        return pd.read_csv(cache)
+    name = f"silhouette-{digest}.csv"
+    found = _stored_csv(name, cache_dir)
+    if found is not None:
+        return found
     rows = []
     for k in ks:
         if k >= len(X):
             break
         km = _fit(X, k, seed)
-        rows.append({"k": k, "silhouette": float(silhouette_score(X, km.labels_)), "inertia": float(km.inertia_)})
+        rows.append({"k": k, "silhouette": _silhouette(X, km.labels_), "inertia": float(km.inertia_)})
     curve = pd.DataFrame(rows)
-    curve.to_csv(cache, index=False, float_format="%.17g")
+    _store_csv(curve, name, cache_dir)
     return curve
 
 
@@ -326,9 +366,10 @@ def stability(X: np.ndarray, k: int, seeds=SEEDS, cache_dir: Path | None = None)
     Deterministic, so cached on disk by a hash of the embeddings, k and the seeds."""
     seeds = list(seeds)
     digest = hashlib.sha256(np.ascontiguousarray(X).tobytes() + f"{k}{seeds}{N_INIT}".encode()).hexdigest()[:16]
-    cache = (cache_dir or paths.cache_dir()) / f"stability-{digest}.csv"
-    if cache.exists():
-        return pd.read_csv(cache, dtype={"ari": float})
+    name = f"stability-{digest}.csv"
+    found = _stored_csv(name, cache_dir, dtype={"ari": float})
+    if found is not None:
+        return found
     runs = {s: _fit(X, k, s).labels_ for s in seeds}
     out = pd.DataFrame(
         [
@@ -336,8 +377,7 @@ def stability(X: np.ndarray, k: int, seeds=SEEDS, cache_dir: Path | None = None)
             for a, b in itertools.combinations(runs, 2)
         ]
     )
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    out.to_csv(cache, index=False, float_format="%.17g")
+    _store_csv(out, name, cache_dir)
     return out
 
 
@@ -353,7 +393,7 @@ def compare_k(
     rows = []
     for reason, k in ks.items():
         labels, _ = cluster(X, k)
-        score = float(sil[k]) if k in sil.index else float(silhouette_score(X, labels))
+        score = float(sil[k]) if k in sil.index else _silhouette(X, labels)
         ari = stability(X, k, seeds, cache_dir)["ari"]
         rows.append(
             {
@@ -630,3 +670,36 @@ def p_text(p: float) -> str:
     if pd.isna(p):
         return "–"
     return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def write_derived(corpus: Corpus, folder: Path, ks: range, paper_k: int) -> list[Path]:
+    """Compute what chapter 06 clusters into ``folder`` (the bundled corpus': ``make derived``
+    writes :data:`hotelcheckspan.paths.DERIVED`): the embeddings of the corpus' human span texts,
+    the silhouette curve over ``ks`` and the seed-stability runs of its pick and of ``paper_k``.
+    Returns the files written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in [folder / EMBEDDINGS, *folder.glob("silhouette-*.csv"), *folder.glob("stability-*.csv")]:
+        old.unlink(missing_ok=True)
+    texts = list(human_spans(corpus)["clean"])
+    model = load_model()
+    vectors = encode_alone(model, sorted(set(texts)))
+    np.savez(folder / EMBEDDINGS, **{_key(t): v for t, v in zip(sorted(set(texts)), vectors)})
+    X = embed(texts, cache_dir=folder)
+    curve = silhouette_curve(X, ks=ks, cache_dir=folder)
+    for k in dict.fromkeys([best_k(curve), paper_k]):
+        stability(X, k, cache_dir=folder)
+    return sorted(p for p in folder.iterdir() if p.is_file())
+
+
+if __name__ == "__main__":  # make derived
+    import sys
+
+    from ..corpora import load
+    from ..reference import paper
+
+    figures = paper.figures()["clustering"]
+    low, high = figures["k_search"]
+    for path in write_derived(
+        load(), Path(sys.argv[1]) if len(sys.argv) > 1 else paths.DERIVED, range(low, high + 1), figures["k_chosen"]
+    ):
+        print(path)

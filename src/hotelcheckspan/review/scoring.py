@@ -18,7 +18,7 @@ span given" with no explanation) is not reviewed: a comment marks it reviewed.
 :func:`score` gives, per judge, the share of its spans that are real errors (``Error`` among
 the reviewed spans), the distribution of error marks, of explanation marks and of flags, with
 percentile intervals from a cluster bootstrap over outputs (one weights matrix,
-:func:`hotelcheckspan.metrics.resampling.weights`, resampling outputs, shared by every share), and
+:func:`hotelcheckspan.metrics.resampling.matrix`, resampling outputs, shared by every share), and
 the agreement of reviewers on spans reviewed more than once: Cohen's kappa (scikit-learn) on the
 first two reviewers of each span (by name) and per pair of reviewers, and, over all of a span's
 reviewers, Fleiss' kappa and Gwet's AC1 (:mod:`hotelcheckspan.metrics.coefficients`, with every
@@ -377,7 +377,7 @@ def score(frame: pd.DataFrame, n_boot: int = 1000, seed: int = 0, level: float =
         raise ValueError(f"n_boot must be a positive whole number, not {n_boot}")
     judges = sorted(frame["judge"].unique())
     outputs = sorted(frame["output_id"].unique())
-    boot = resampling.weights(len(outputs), n_boot, np.random.default_rng(seed)).astype(float)
+    boot = resampling.matrix(outputs, n_boot, seed)  # the outputs decide the replicates
     parts = {
         "error_marks": ("mark", frame["error_mark"], S.ERROR_MARKS),
         "explanations": ("mark", frame["explanation_mark"], S.EXPLANATION_MARKS),

@@ -122,12 +122,13 @@ test: $(TEST_STAMP) lint book
 	  tests notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 
 # Re-execute the paired notebooks from their .py sources and strip volatile metadata; NB=04 (or
-# NB="04 06") re-executes only those chapters.
+# NB="04 06") re-executes only those chapters. Single-threaded: the book executes them with the
+# machine's threads, and tests/test_reexecution.py requires the same bytes from both.
 NB ?=
 notebooks: $(TEST_STAMP)
 	cd notebooks && for f in $(if $(strip $(NB)),$(foreach n,$(NB),$(n)_*.py),*.py); do \
 	  [ -f "$$f" ] || { echo "no notebook notebooks/$$f (NB=$(NB))" >&2; exit 1; }; \
-	  ../$(VENV)/bin/jupytext --to ipynb --execute "$$f" || exit 1; \
+	  OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 ../$(VENV)/bin/jupytext --to ipynb --execute "$$f" || exit 1; \
 	  ../$(VENV)/bin/nbstripout --keep-output --keep-count "$${f%.py}.ipynb" || exit 1; \
 	done
 

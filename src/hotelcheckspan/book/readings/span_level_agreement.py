@@ -83,7 +83,15 @@ def recall_checks(figures: dict) -> dict[str, str]:
         "gpt_every": _n(float(gpt["R (every example)"])),
         "gpt_typical": _n(float(gpt["R (both marked, typical)"])),
         "gpt_vs_human": _n(t4["gpt-4o"]["total"] / (sum(human_totals) / len(human_totals)), 1),
+        "o3_typical": _n(float(o3["R (both marked, typical)"])),
         "both_verdict": "cannot" if o3["R floor (both marked)"] > r + 0.005 else "can",
+        "both_reach": (
+            "at no length the tables allow"
+            if o3["R floor (both marked)"] > r + 0.005
+            else "only at the extreme the tables allow"
+            if o3["R (both marked, typical)"] > r + 0.005
+            else "at typical lengths too"
+        ),
         "every_max_gap": _n(float((others["R (every example)"] - others["paper R_S"]).abs().max())),
         "o3_ph": _n(t6[O3_ROW]["P_H"]),
         "span_hard_reachable": "can" if hard_ok else "cannot",

@@ -18,12 +18,13 @@ from ..reference import provenance
 from . import tables
 
 # the order a passage lists the labels in (the rule decides in provenance.STATUSES' order)
-ORDER = ("set", "calibrated", "tuned", "derived", "emergent")
+ORDER = ("set", "calibrated", "tuned", "derived", provenance.BUILT, "emergent")
 MEANING = {
     "set": "generator inputs, reproduced within their stated tolerance",
     "calibrated": "terms of the calibration loss, with the distance reached",
     "tuned": "adjusted after looking at them, or a hand-set constant was chosen against them",
     "derived": "functions of figures with one of the labels above, with what of",
+    provenance.BUILT: "their direction, significance or bound is put in by the generator, whatever their size",
     "emergent": "none of these: what the simulation gives",
 }
 
@@ -41,18 +42,21 @@ def kinds(rows: Sequence[tuple]) -> dict[str, str]:
 
 
 def kind(key) -> str:
-    """The bare label of one figure key (calibrated, tuned, set, derived, emergent), for a sentence."""
+    """The bare label of one figure key (calibrated, tuned, set, derived, by construction, emergent),
+    for a sentence."""
     return provenance.kind(key)
 
 
 def reason(key, field: str = "reason") -> str:
     """What the provenance file says of a figure: its ``reason``, or (``field="tuned"``) what was
     tuned and when (the file's ``tuned`` text, else the ``why`` of each constant chosen against
-    the figure); empty when it says nothing."""
+    the figure), or (``field="built_in"``) what the generator puts in (the file's ``built_in``
+    text, else the ``why`` of each constant that builds it in); empty when it says nothing."""
     said = str(provenance.fields(key).get(field, "")).strip()
-    if field == "tuned" and not said:
+    if field in ("tuned", "built_in") and not said:
         consts = provenance.constants()
-        said = "; ".join(f"{consts[name]['why']} (`{name}`)" for name in provenance.chosen(key))
+        names = provenance.chosen(key) if field == "tuned" else provenance.builds_in(key)
+        said = "; ".join(f"{consts[name]['why']} (`{name}`)" for name in names)
     return said
 
 
@@ -62,7 +66,7 @@ def passage(rows: Sequence[tuple], corpus, lead: str = "On the simulated stand-i
     if not getattr(corpus, "simulated", False):
         return ""
     groups: dict[str, list[str]] = {k: [] for k in ORDER}
-    missed, tuned = [], {}
+    missed, tuned, built = [], {}, {}
     for measure, key, ours, decimals in map(_row, rows):
         label = tables.figure_label(key, ours, decimals)
         base = provenance.kind(key)
@@ -75,6 +79,8 @@ def passage(rows: Sequence[tuple], corpus, lead: str = "On the simulated stand-i
         )
         if base == "tuned":
             tuned.setdefault(reason(key, "tuned"), []).append(measure)
+        if base == provenance.BUILT:
+            built.setdefault(reason(key, "built_in"), []).append(measure)
     lines = [f"{lead}, by the rule of the data sheet:"]
     for k in ORDER:
         if groups[k]:
@@ -85,6 +91,10 @@ def passage(rows: Sequence[tuple], corpus, lead: str = "On the simulated stand-i
             for what, names in tuned.items():
                 if what:
                     lines.append(f"  What was tuned for {', '.join(names)}: {what}.")
+        if k == provenance.BUILT:
+            for what, names in built.items():
+                if what:
+                    lines.append(f"  What the generator puts in for {', '.join(names)}: {what}.")
     return "\n".join(lines)
 
 

@@ -216,7 +216,7 @@ readings.glue_all(
 # %% [markdown]
 # ## Summary
 #
-# - This corpus has {glue:text}`n_examples` examples in splits of {glue:text}`n_short` and
+# - {glue:md}`sizes_basis` this corpus has {glue:text}`n_examples` examples in splits of {glue:text}`n_short` and
 #   {glue:text}`n_long`, and {glue:text}`n_human_records` human records; its sizes
 #   {glue:text}`shape_reading`. It has {glue:text}`n_llm_records` LLM records, one per example
 #   for each of {glue:text}`n_llm_campaigns` campaigns. The paper never counts LLM records: the
@@ -225,12 +225,12 @@ readings.glue_all(
 #   {glue:text}`table3_campaigns` campaigns, each run on all examples
 #   ({glue:text}`table3_records` records), whose spans add up to the README's
 #   {glue:text}`table3_spans`: an inconsistency between the release and the paper, listed above.
-# - Stage 2's annotators passed a qualification: {glue:text}`q_qualified` of
+# - {glue:md}`qualification_basis` stage 2's annotators passed a qualification: {glue:text}`q_qualified` of
 #   {glue:text}`q_candidates` candidates, a pass rate of {glue:text}`q_rate` (Wilson interval
 #   {glue:text}`q_low` to {glue:text}`q_high`). Who passed, and with what score, needs the
 #   release's extra file, which nothing here can read yet.
-# - Humans marked {glue:text}`n_human_spans` spans, {glue:text}`spans_reading` the
-#   paper's {glue:text}`paper_human_spans` (a gap of {glue:text}`spans_gap_pct`%{glue:text}`spans_label`).
+# - {glue:md}`spans_basis` humans marked {glue:text}`n_human_spans` spans, {glue:text}`spans_reading`
+#   the paper's {glue:text}`paper_human_spans` (a gap of {glue:text}`spans_gap_pct`%).
 #
 # ```{glue:md} differ_block
 # :format: myst
@@ -240,6 +240,6 @@ readings.glue_all(
 # :format: myst
 # ```
 #
-# - {glue:text}`most_frequent_type` and {glue:text}`second_type` are the most frequent human
+# - {glue:md}`types_basis` {glue:text}`most_frequent_type` and {glue:text}`second_type` are the most frequent human
 #   span types, {glue:text}`type_order_reading`; the next chapter asks whether the campaigns
 #   agree on them.

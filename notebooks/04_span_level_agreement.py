@@ -282,9 +282,9 @@ tables.show(span_level.implied_recall(reported))
 tables.show(span_level.hard_soft_ratio_check(reported))
 
 # %% [markdown]
-# The paper's F1 column is also the mean of per-pair F1, not the harmonic mean of the printed P and
-# R, so the o3-mini row's soft F1 ({glue:text}`o3_f1s`) is not $2PR/(P+R)$ of its P and R
-# ({glue:text}`o3_f1s_hm`).
+# The paper's F1 column is the mean of per-pair F1, as its caption says, not the harmonic mean of
+# the printed P and R: the o3-mini row's soft F1 ({glue:text}`o3_f1s`) is not $2PR/(P+R)$ of its
+# printed P and R ({glue:text}`o3_f1s_hm`), though it is within their rounding.
 #
 # **Which pairs a row averages.** The paper says its values "are averaged over all pairwise
 # comparisons" without saying pairs of what. The second and fourth points read it as the book's
@@ -416,28 +416,31 @@ readings.glue_all(
 # %% [markdown]
 # ## Summary
 #
-# - From the paper's own figures: its Table 6 fits span F1 with every example's span lengths
-#   counted; factgenie 1.2.1's rule, which counts them only where both sides marked, reaches its
-#   o3-mini recall {glue:text}`both_reach` (unlikely, not ruled out), and the paper's prose
-#   definition cannot give its o3-mini hard precision. The book's Table 6 uses
-#   {glue:text}`book_definition`; factgenie 1.2.1 is `convention="both"`, on average
-#   {glue:text}`gap_mean` F1 away on this corpus.
-# - Soft F1 is more than {glue:text}`soft_margin_points` points above hard F1 in {glue:text}`soft_above` of the
-#   {glue:text}`n_comparisons` comparisons: annotators who find the same problem often give it
-#   different types, as the paper found.
-# - The intervals are wide: with {glue:text}`n_examples` examples, {glue:text}`overlapping_rows` of the
-#   {glue:text}`n_row_pairs` pairs of Table 6 rows (same match) have overlapping F1 intervals, and the
-#   pairs behind {glue:text}`spread_row` differ by {glue:text}`spread_reading` the human rows do.
-# - Ignoring labels gains {glue:text}`label_gain` F1 on the human rows here
+# - {glue:md}`defs_basis` its Table 6 fits span F1 with every example's span lengths counted;
+#   factgenie 1.2.1's rule, which counts them only where both sides marked, reaches its o3-mini
+#   recall {glue:text}`both_reach` (unlikely, not ruled out), and the paper's prose definition
+#   cannot give its o3-mini hard precision. The book's Table 6 uses {glue:text}`book_definition`.
+# - {glue:md}`convention_basis` factgenie 1.2.1's rule (`convention="both"`) is on average
+#   {glue:text}`gap_mean` F1 away from the book's definition.
+# - {glue:md}`soft_basis` soft F1 is more than {glue:text}`soft_margin_points` points above hard
+#   F1 in {glue:text}`soft_above` of the {glue:text}`n_comparisons` comparisons, as in the paper's
+#   Table 6; here the types come from the simulation's confusion rows, so the gap shows the
+#   simulation, not how annotators type a problem.
+# - {glue:md}`noise_basis` the intervals are wide: with {glue:text}`n_examples` examples,
+#   {glue:text}`overlapping_rows` of the {glue:text}`n_row_pairs` pairs of Table 6 rows (same
+#   match) have overlapping F1 intervals, and the pairs behind {glue:text}`spread_row` differ by
+#   {glue:text}`spread_reading` the human rows do.
+# - {glue:md}`gain_basis` ignoring labels gains {glue:text}`label_gain` F1 on the human rows here
 #   ({glue:text}`paper_label_gain` in the paper's Table 6), placement loses {glue:text}`label_loss`:
 #   {glue:text}`label_reading`, so Section 6.3's "primarily from label categorization"
 #   {glue:text}`label_claim` by the paper's own table.
-# - Where two human sets mark overlapping spans, {glue:text}`conf_same` give one type, and
-#   Misleading against Not Checkable is {glue:text}`conf_nc_mis` of the disagreements
-#   ({glue:text}`conf_nc_mis_expected` by chance).
-# - gpt-4o's soft F1 is {glue:text}`gpt_place` here; in the paper's Table 6 it is
-#   {glue:text}`paper_gpt_place`, which is what the paper calls human-level.
-# - If each Table 6 row averages pairs of annotator sets, as the book reads "averaged over all
-#   pairwise comparisons", the stage-2 group row is one pair and internally inconsistent, whatever the
-#   definition (its hard F1 is below both its P and R, and its hard and soft P/R ratios differ); if it
-#   averages pairs of individual annotators, it need not be.
+# - {glue:md}`confusion_basis` where two human sets mark overlapping spans, {glue:text}`conf_same`
+#   give one type, and Misleading against Not Checkable is {glue:text}`conf_nc_mis` of the
+#   disagreements ({glue:text}`conf_nc_mis_expected` by chance).
+# - {glue:md}`gpt_basis` gpt-4o's soft F1 is {glue:text}`gpt_place` here; in the paper's Table 6 it
+#   is {glue:text}`paper_gpt_place`, which is what the paper calls human-level.
+# - {glue:md}`rows_basis` read as one pair of annotator sets, as the book's Table 6 computes a
+#   group row, the stage-2 group row contradicts itself (its hard F1 is below both its P and R,
+#   and its hard and soft P/R ratios differ); read as the mean over pairs of individual annotators,
+#   which its caption's "averaged over all pairwise comparisons" also allows, it need not. The
+#   verdict depends on the reading, and the checks above name both.

@@ -301,20 +301,23 @@ tables.inconsistencies("06_error_clusters")
 # %% [markdown]
 # ## Summary
 #
-# - {glue:text}`k_reading` Mean ARI across seeds: {glue:text}`ari_pick` at the silhouette's
+# - {glue:md}`k_basis` {glue:text}`k_reading` Mean ARI across seeds: {glue:text}`ari_pick` at the silhouette's
 #   pick, {glue:text}`ari_paper` at the paper's k.
-# - {glue:text}`types_reading` Cramér's V is {glue:text}`cramers_v`;
+# - {glue:md}`types_basis` {glue:text}`types_reading` Cramér's V is {glue:text}`cramers_v`;
 #   {glue:text}`pairings_held` of the paper's {glue:text}`pairings_n` pairings of types with
 #   clusters are over-represented here: {glue:text}`pairings_reading`.
-# - Location: the Proximity clusters hold {glue:text}`prox_share`% {glue:text}`prox_ci` of the
+# - {glue:md}`location_basis` the Proximity clusters hold {glue:text}`prox_share`% {glue:text}`prox_ci` of the
 #   spans ({glue:text}`prox_third`; the paper's {glue:text}`paper_prox_share`%), all location
 #   clusters {glue:text}`loc_share`% {glue:text}`loc_ci` (the paper's
 #   {glue:text}`paper_loc_share`%).
-# - Consensus: {glue:text}`n_tested` spans are soft or concrete by the lexicon
+# - {glue:md}`consensus_basis` {glue:text}`n_tested` spans are soft or concrete by the lexicon
 #   ({glue:text}`n_excluded` mixed or unmatched are left out). Unstratified, the odds ratio of
 #   support (soft against concrete) is {glue:text}`crude_or` (Fisher p =
 #   {glue:text}`crude_p`); stratified by the number of annotators it is
 #   {glue:text}`cmh_or` [{glue:text}`cmh_low`, {glue:text}`cmh_high`] (CMH p =
 #   {glue:text}`cmh_p`): {glue:text}`cmh_reading`. The paper's reading that soft claims
 #   concentrate disagreement is {glue:text}`paper_claim` here.
-# - {glue:md}`sim_clusters`
+#
+# ```{glue:md} sim_clusters
+# :format: myst
+# ```

@@ -7,6 +7,10 @@ says by how much each missed set figure was missed and why (the provenance file'
 each derived figure is a function of, and what was tuned (the file's ``tuned`` text, or the
 constants chosen against the figure and why); :func:`kinds` gives the labels alone, :func:`kind`
 one figure's bare label, for a sentence that names one.
+
+:func:`basis` and :func:`paper_basis` give the lead of a Summary bullet, what it rests on: the
+paper's own figures, or this corpus' (on the stand-in, with the rule's label of each figure the
+bullet reports); every Summary bullet that glues a reading starts with one (a test checks it).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from collections.abc import Sequence
 
 from ..reference import provenance
 from . import tables
+from .readings import Passage
 
 # the order a passage lists the labels in (the rule decides in provenance.STATUSES' order)
 ORDER = ("set", "calibrated", "tuned", "derived", provenance.BUILT, "emergent")
@@ -98,4 +103,42 @@ def passage(rows: Sequence[tuple], corpus, lead: str = "On the simulated stand-i
     return "\n".join(lines)
 
 
-__all__ = ["kind", "kinds", "passage", "reason"]
+PAPER_BASIS = "From the paper's own figures:"
+
+
+def paper_basis() -> Passage:
+    """The lead of a Summary bullet that rests on the paper's figures alone (its tables and text,
+    and what they imply), not on the corpus the chapter loaded."""
+    return Passage(PAPER_BASIS)
+
+
+def basis(corpus, *figures: tuple[str, object], paper: bool = False, name: str | None = None) -> Passage:
+    """The lead of a Summary bullet that reports this corpus' figures, saying what it rests on.
+
+    ``figures`` are ``(what, key)`` pairs: the figures the bullet reports and the paper figure each
+    stands beside (a key of ``data/paper_figures.yaml``, or None for a figure the paper does not
+    report), or the generator constant (``module.NAME`` of the provenance file's ``constants``) that
+    shapes a figure the paper does not report: *tuned* if it was chosen against a paper figure,
+    else *by construction*. On a simulated corpus each gets the rule's label (:func:`kind`): "On the
+    stand-in (Table 5's votes *calibrated*; kappa *emergent*):"; on a real corpus "On this corpus:"
+    (or "On ``name``:"). With ``paper`` the bullet also rests on the paper's own figures, and says
+    so first."""
+    if getattr(corpus, "simulated", False):
+        said = "; ".join(f"{what} *{_basis_kind(key)}*" for what, key in figures)
+        where = f"on the stand-in ({said})" if said else "on the stand-in"
+    else:
+        where = f"on {name}" if name else "on this corpus"
+    lead = f"From the paper's own figures, and {where}:" if paper else f"{where[0].upper()}{where[1:]}:"
+    return Passage(lead)
+
+
+def _basis_kind(key) -> str:
+    """A figure key's label, or a generator constant's: tuned when chosen against a paper figure,
+    else by construction (it shapes the figure by hand)."""
+    consts = provenance.constants()
+    if isinstance(key, str) and key in consts:
+        return "tuned" if consts[key]["chosen_against"] else provenance.BUILT
+    return kind(key)
+
+
+__all__ = ["PAPER_BASIS", "basis", "kind", "kinds", "paper_basis", "passage", "reason"]

@@ -232,10 +232,12 @@ tables.show(masking, decimals={"below_threshold_pct": 0})
 #
 # Relations among the paper's figures that touch this chapter's (sums, shares, ratios, the kappa a
 # vote histogram implies, what a count of clear examples allows, ...), each as the rule computes
-# it beside what the paper prints, with its verdict: inconsistent ones first, then those that hold
+# it beside what the paper prints, with the reading of the paper's words it takes and its verdict
 # (`data/paper_relations.yaml`, checked by `hotelcheckspan.reference.checks`; the book's page on the
-# paper lists them all). Where this corpus comes close to a figure found inconsistent, that says
-# nothing about which of the paper's numbers is right.
+# paper lists them all). Open: those inconsistent under every reading the text allows, those that
+# hold under one reading and fail under another (both named), and statements a person reads as
+# contradicting each other; every check is in the list under them. Where this corpus comes close
+# to a figure found inconsistent, that says nothing about which of the paper's numbers is right.
 
 # %%
 tables.inconsistencies("03_example_level_agreement")

@@ -297,8 +297,9 @@ tables.show(span_level.hard_soft_ratio_check(reported))
 # row would not contradict itself, and o3-mini's precisions would have other denominators. The first
 # point holds under either reading: its floor bounds every pair's recall.
 #
-# These inconsistencies, with their arithmetic, and Section 6.3's reading of the stage-2 row
-# (all under `notes` in `data/paper_figures.yaml`):
+# These checks, with their arithmetic and the reading each takes: the stage-2 group row depends on
+# the reading of "averaged over all pairwise comparisons", and Section 6.3's own claims are
+# checked beside it (the noted ones under `notes` in `data/paper_figures.yaml`):
 
 # %%
 tables.inconsistencies("04_span_level_agreement")

@@ -290,8 +290,10 @@ readings.glue_all(
 # (inconsistencies-06)=
 # ## The paper's own inconsistencies
 #
-# Figures of the paper this chapter compares with that contradict each other or the paper's
-# other tables, each with its arithmetic (all are listed under `notes` in
+# Figures of the paper this chapter compares with, checked against each other and the paper's
+# other tables by rule, each with its arithmetic and the reading it takes: Table 7's counts and
+# shares fit no one whole, while whether Table 7 lists every cluster, "all annotated error spans"
+# and "roughly one third" depend on the reading (the noted ones under `notes` in
 # `data/paper_figures.yaml`). Where this corpus comes close to such a figure, that says nothing
 # about which of the paper's numbers is right.
 

@@ -97,9 +97,11 @@ tables.versus(shape, corpus)
 # ## Qualification for stage 2 (Section 4.3)
 #
 # Stage 2 took its annotators from a qualification task (the attention checks of stage 1 and
-# examples set aside from the short split, each with a reference error). Of {glue:text}`q_candidates`
-# candidates, {glue:text}`q_qualified` qualified; the pass rule was {glue:text}`q_rule`, which
-# Section 9 words differently (see [the paper's own inconsistencies](inconsistencies-01)).
+# examples set aside from the short split; Section 4.3 says each had a reference error, though one
+# attention check is the error-free example). Of {glue:text}`q_candidates` candidates,
+# {glue:text}`q_qualified` qualified; the pass rule was {glue:text}`q_rule`, while Section 9 pays
+# its bonus above three points: one threshold worded twice, or a pass threshold and a higher bonus
+# threshold, depending on the reading (see [the paper's own checks](inconsistencies-01)).
 
 # %%
 qualification = dataset_level.qualification(reported)

@@ -95,8 +95,8 @@ tables.dropdown(tables.show(span_level.versus_table6(t6, reported)), "Precision 
 # ({glue:text}`human_soft`); beside the highest human row, {glue:text}`best_human_row`,
 # {glue:text}`gpt_beside_best`. The paper also calls stage 2 the "highest internal consistency"
 # at $F1_S$ = {glue:text}`paper_top_soft`, the value its Table 6 prints for
-# {glue:text}`paper_top_rows`: {glue:text}`paper_top_reading` (listed with the paper's other
-# inconsistencies [below](definitions)).
+# {glue:text}`paper_top_rows`: {glue:text}`paper_top_reading` (checked with the paper's other
+# figures [below](definitions)).
 #
 # Section 6.3 also finds "higher recall but lower precision for LLMs". In its Table 6 recall is
 # above precision in both modes for {glue:text}`paper_recall_above` only, and precision above

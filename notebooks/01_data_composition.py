@@ -97,9 +97,11 @@ tables.versus(shape, corpus)
 # ## Qualification for stage 2 (Section 4.3)
 #
 # Stage 2 took its annotators from a qualification task (the attention checks of stage 1 and
-# examples set aside from the short split, each with a reference error). Of {glue:text}`q_candidates`
-# candidates, {glue:text}`q_qualified` qualified; the pass rule was {glue:text}`q_rule`, which
-# Section 9 words differently (see [the paper's own inconsistencies](inconsistencies-01)).
+# examples set aside from the short split; Section 4.3 says each had a reference error, though one
+# attention check is the error-free example). Of {glue:text}`q_candidates` candidates,
+# {glue:text}`q_qualified` qualified; the pass rule was {glue:text}`q_rule`, while Section 9 pays
+# its bonus above three points: one threshold worded twice, or a pass threshold and a higher bonus
+# threshold, depending on the reading (see [the paper's own checks](inconsistencies-01)).
 
 # %%
 qualification = dataset_level.qualification(reported)
@@ -193,10 +195,12 @@ tables.versus(spans_rows, corpus)
 #
 # Relations among the paper's figures that touch this chapter's (sums, shares, ratios, the kappa a
 # vote histogram implies, what a count of clear examples allows, ...), each as the rule computes
-# it beside what the paper prints, with its verdict: inconsistent ones first, then those that hold
+# it beside what the paper prints, with the reading of the paper's words it takes and its verdict
 # (`data/paper_relations.yaml`, checked by `hotelcheckspan.reference.checks`; the book's page on the
-# paper lists them all). Where this corpus comes close to a figure found inconsistent, that says
-# nothing about which of the paper's numbers is right.
+# paper lists them all). Open: those inconsistent under every reading the text allows, those that
+# hold under one reading and fail under another (both named), and statements a person reads as
+# contradicting each other; every check is in the list under them. Where this corpus comes close
+# to a figure found inconsistent, that says nothing about which of the paper's numbers is right.
 
 # %%
 tables.inconsistencies("01_data_composition")
@@ -216,7 +220,7 @@ readings.glue_all(
 # %% [markdown]
 # ## Summary
 #
-# - This corpus has {glue:text}`n_examples` examples in splits of {glue:text}`n_short` and
+# - {glue:md}`sizes_basis` this corpus has {glue:text}`n_examples` examples in splits of {glue:text}`n_short` and
 #   {glue:text}`n_long`, and {glue:text}`n_human_records` human records; its sizes
 #   {glue:text}`shape_reading`. It has {glue:text}`n_llm_records` LLM records, one per example
 #   for each of {glue:text}`n_llm_campaigns` campaigns. The paper never counts LLM records: the
@@ -225,12 +229,12 @@ readings.glue_all(
 #   {glue:text}`table3_campaigns` campaigns, each run on all examples
 #   ({glue:text}`table3_records` records), whose spans add up to the README's
 #   {glue:text}`table3_spans`: an inconsistency between the release and the paper, listed above.
-# - Stage 2's annotators passed a qualification: {glue:text}`q_qualified` of
+# - {glue:md}`qualification_basis` stage 2's annotators passed a qualification: {glue:text}`q_qualified` of
 #   {glue:text}`q_candidates` candidates, a pass rate of {glue:text}`q_rate` (Wilson interval
 #   {glue:text}`q_low` to {glue:text}`q_high`). Who passed, and with what score, needs the
 #   release's extra file, which nothing here can read yet.
-# - Humans marked {glue:text}`n_human_spans` spans, {glue:text}`spans_reading` the
-#   paper's {glue:text}`paper_human_spans` (a gap of {glue:text}`spans_gap_pct`%{glue:text}`spans_label`).
+# - {glue:md}`spans_basis` humans marked {glue:text}`n_human_spans` spans, {glue:text}`spans_reading`
+#   the paper's {glue:text}`paper_human_spans` (a gap of {glue:text}`spans_gap_pct`%).
 #
 # ```{glue:md} differ_block
 # :format: myst
@@ -240,6 +244,6 @@ readings.glue_all(
 # :format: myst
 # ```
 #
-# - {glue:text}`most_frequent_type` and {glue:text}`second_type` are the most frequent human
+# - {glue:md}`types_basis` {glue:text}`most_frequent_type` and {glue:text}`second_type` are the most frequent human
 #   span types, {glue:text}`type_order_reading`; the next chapter asks whether the campaigns
 #   agree on them.

@@ -118,11 +118,12 @@ tables.table4(t4)
 # ## Stage and group effects (Section 6.1)
 #
 # The paper reports that group B marked about {glue:text}`p_b_more`% more than group A, that
-# when the groups disagreed B was the one flagging an extra error in
-# {glue:text}`p_b_minority`% of cases, that stage 2 marked {glue:text}`p_volume`% less
-# than stage 1, and an inter-group agreement {glue:text}`p_agree_points` points higher in
-# stage 2 (without saying which agreement measure; we use agreement on whether an example has
-# any error).
+# when group B was in the minority during a disagreement it was almost always because B flagged
+# an additional error ({glue:text}`p_b_minority`% of those cases), that stage 2 marked
+# {glue:text}`p_volume`% less than stage 1, and an inter-group agreement
+# {glue:text}`p_agree_points` points higher in stage 2. The text does not name that agreement
+# measure: Table 6's two group rows fit it with hard span F1 and not with soft (see the checks
+# [below](inconsistencies-02)); here we use agreement on whether an example has any error.
 
 # %%
 effects = dataset_level.group_effects(corpus)
@@ -198,10 +199,12 @@ plots.type_shares(dataset_level.campaign_table(corpus, stage2, by_group=True))
 #
 # Relations among the paper's figures that touch this chapter's (sums, shares, ratios, the kappa a
 # vote histogram implies, what a count of clear examples allows, ...), each as the rule computes
-# it beside what the paper prints, with its verdict: inconsistent ones first, then those that hold
+# it beside what the paper prints, with the reading of the paper's words it takes and its verdict
 # (`data/paper_relations.yaml`, checked by `hotelcheckspan.reference.checks`; the book's page on the
-# paper lists them all). Where this corpus comes close to a figure found inconsistent, that says
-# nothing about which of the paper's numbers is right.
+# paper lists them all). Open: those inconsistent under every reading the text allows, those that
+# hold under one reading and fail under another (both named), and statements a person reads as
+# contradicting each other; every check is in the list under them. Where this corpus comes close
+# to a figure found inconsistent, that says nothing about which of the paper's numbers is right.
 
 # %%
 tables.inconsistencies("02_dataset_level_agreement")
@@ -216,15 +219,15 @@ readings.glue_all(
 # %% [markdown]
 # ## Summary
 #
-# - Table 4's own totals give group B {glue:text}`t4_b_more_s1`% more spans than group A in
+# - {glue:md}`t4_basis` Table 4's own totals give group B {glue:text}`t4_b_more_s1`% more spans than group A in
 #   stage 1 and {glue:text}`t4_b_more_s2`% more in stage 2 (the text: about
 #   {glue:text}`p_b_more`% across both stages), and stage 2 {glue:text}`t4_volume`% fewer than
 #   stage 1, which contradicts the text's {glue:text}`p_volume`% (see the inconsistencies above).
-# - Appendix B's "no significant difference" between the groups, tested on Table 4's counts:
+# - {glue:md}`appb_basis` Appendix B's "no significant difference" between the groups, tested on Table 4's counts:
 #   {glue:text}`pt_types` type tests and {glue:text}`pt_rates` rate tests fall below
 #   {glue:text}`gt_alpha`, {glue:text}`pt_reading` (with the caveat that spans are not
 #   independent draws).
-# - {glue:text}`b_more_reading`: {glue:text}`b_more_s1_pct`% in stage 1
+# - {glue:md}`groups_basis` {glue:text}`b_more_reading`: {glue:text}`b_more_s1_pct`% in stage 1
 #   ({glue:text}`b_more_s1` the paper's {glue:text}`paper_b_pct`%) and
 #   {glue:text}`b_more_s2_pct`% in stage 2 ({glue:text}`b_more_s2` it). Where a B set stands
 #   alone against the other sets, which agree, on whether an example has an error (the paper's "B in
@@ -235,7 +238,7 @@ readings.glue_all(
 # :format: myst
 # ```
 #
-# - {glue:text}`most_name` marks most, {glue:text}`most_ratio` times the mean human campaign,
+# - {glue:md}`extremes_basis` {glue:text}`most_name` marks most, {glue:text}`most_ratio` times the mean human campaign,
 #   and {glue:text}`least_name` least ({glue:text}`least_spans`), {glue:text}`extremes_reading`;
 #   the counts say nothing yet about whether anyone marked the *same* errors, which the next
 #   two chapters ask.

@@ -216,10 +216,11 @@ tables.show(masking, decimals={"below_threshold_pct": 0})
 # %% [markdown]
 # Of the {glue:text}`mk_four` examples all {glue:text}`mk_top` sets call faulty, the sets'
 # mean pairwise soft span F1 is below {glue:text}`mk_threshold` on {glue:text}`mk_four_below`
-# (median {glue:text}`mk_four_median`), and on {glue:text}`mk_none_shared` at least one pair of
-# sets shares no marked character at all; requiring the same type, {glue:text}`mk_four_below_hard`
-# fall below it. Over all {glue:text}`mk_multi` examples with two or more error votes,
-# {glue:text}`mk_multi_below` are below it: {glue:text}`mk_reading`.
+# (median {glue:text}`mk_four_median`), {glue:text}`mk_reading`; on {glue:text}`mk_none_shared`
+# at least one pair of sets shares no marked character at all, and requiring the same type,
+# {glue:text}`mk_four_below_hard` fall below it. Over all {glue:text}`mk_multi` examples with two
+# or more error votes, {glue:text}`mk_multi_below` are below it, {glue:text}`mk_multi_share` of
+# them.
 #
 # ```{glue:md} mk_note
 # :format: myst
@@ -231,10 +232,12 @@ tables.show(masking, decimals={"below_threshold_pct": 0})
 #
 # Relations among the paper's figures that touch this chapter's (sums, shares, ratios, the kappa a
 # vote histogram implies, what a count of clear examples allows, ...), each as the rule computes
-# it beside what the paper prints, with its verdict: inconsistent ones first, then those that hold
+# it beside what the paper prints, with the reading of the paper's words it takes and its verdict
 # (`data/paper_relations.yaml`, checked by `hotelcheckspan.reference.checks`; the book's page on the
-# paper lists them all). Where this corpus comes close to a figure found inconsistent, that says
-# nothing about which of the paper's numbers is right.
+# paper lists them all). Open: those inconsistent under every reading the text allows, those that
+# hold under one reading and fail under another (both named), and statements a person reads as
+# contradicting each other; every check is in the list under them. Where this corpus comes close
+# to a figure found inconsistent, that says nothing about which of the paper's numbers is right.
 
 # %%
 tables.inconsistencies("03_example_level_agreement")
@@ -260,7 +263,7 @@ readings.glue_all(
 # %% [markdown]
 # ## Summary
 #
-# - {glue:text}`share_12`% of the examples get one or two "error" votes of any type out of
+# - {glue:md}`votes_basis` {glue:text}`share_12`% of the examples get one or two "error" votes of any type out of
 #   {glue:text}`n_raters`: agreement on *whether* a summary is faulty is weak, and the
 #   chance-corrected coefficients make that explicit. Of the types,
 #   {glue:text}`top_kappa_type` gets the highest Fleiss' kappa on this corpus
@@ -269,7 +272,7 @@ readings.glue_all(
 #   {glue:text}`paper_top_kappa_type` is highest ({glue:text}`paper_kappa_order`). The stand-in's
 #   votes were fitted to that table within a distance, and a small distance can still reorder
 #   kappa: the paper's order is the one to read.
-# - The conservative alignment paradox: {glue:text}`top_agree_model`, which marks
+# - {glue:md}`paradox_basis` the conservative alignment paradox: {glue:text}`top_agree_model`, which marks
 #   {glue:text}`top_agree_marks` of the {glue:text}`top_agree_n` per-type decisions, has the
 #   highest per-type agreement ({glue:text}`top_agree`) and a balanced accuracy of
 #   {glue:text}`top_agree_bacc`, {glue:text}`top_agree_reading`.
@@ -278,11 +281,11 @@ readings.glue_all(
 #   {glue:text}`second_recall_model`); per type, with {glue:text}`maj_pooled` majority errors in
 #   all, {glue:text}`top_recall_pooled_model` has the highest pooled recall
 #   ({glue:text}`top_recall_pooled`).
-# - Section 7's masking, per example: of the {glue:text}`mk_four` examples all
+# - {glue:md}`masking_basis` Section 7's masking, per example: of the {glue:text}`mk_four` examples all
 #   {glue:text}`mk_top` sets call faulty, {glue:text}`mk_four_below` have a mean pairwise soft
 #   span F1 below {glue:text}`mk_threshold`, {glue:text}`mk_reading` (on this corpus; the note
 #   under [the section](masking) says what that is worth).
-# - This corpus' vote distributions lie at a total variation distance of {glue:text}`tvd_min` to
+# - {glue:md}`tvd_basis` this corpus' vote distributions lie at a total variation distance of {glue:text}`tvd_min` to
 #   {glue:text}`tvd_max` from Table 5's.
 #
 # ```{glue:md} sim_table5

@@ -142,7 +142,7 @@ tables.versus(
 # Section 5 adds that gpt-4o and gemma-3, instead of the minimal span, are "often highlighting
 # entire sentences". The summaries are single sentences, so that is the whole summary, yet Table 3
 # gives gpt-4o a mean span of {glue:text}`paper_gpt_words` words, {glue:text}`paper_gpt_vs_human`
-# the humans'. Here
+# the humans'. {glue:md}`whole_basis`
 # {glue:text}`whole_share` of gpt-4o's spans cover at least {glue:text}`whole_pct` of their
 # summary. The paper's own figures, side by side:
 
@@ -210,16 +210,16 @@ readings.glue_all(
 # %% [markdown]
 # ## Summary
 #
-# - {glue:text}`most_model` marks {glue:text}`most_ratio` times as much as the average human
+# - {glue:md}`volume_basis` {glue:text}`most_model` marks {glue:text}`most_ratio` times as much as the average human
 #   campaign and {glue:text}`least_models` least ({glue:text}`least_spans`); which models
 #   mark more than the humans: {glue:text}`volume_reading`. {glue:md}`volume_note`
-# - {glue:text}`top_recall` finds the most of what humans marked, with a precision of
+# - {glue:md}`recall_basis` {glue:text}`top_recall` finds the most of what humans marked, with a precision of
 #   {glue:text}`top_recall_precision` against the humans' own {glue:text}`human_precision`
 #   ({numref}`fig-llm-precision-recall`). {glue:text}`precision_reading`.
-# - Spans longer on average than the humans', on all examples: {glue:text}`paper_longer` in the
+# - {glue:md}`lengths_basis` spans longer on average than the humans', on all examples: {glue:text}`paper_longer` in the
 #   paper's Table 3, {glue:text}`ours_longer` here. Section 5's "entire sentences" does not square
 #   with gpt-4o's {glue:text}`paper_gpt_words`-word mean in Table 3.
-# - {glue:text}`bias_lean` (percentage points above the humans' share),
+# - {glue:md}`bias_basis` {glue:text}`bias_lean` (percentage points above the humans' share),
 #   {glue:text}`bias_paper_reading`; {glue:text}`bias_all_paper`, where Section 5 characterises
 #   gemma-3; {glue:text}`top_human_type` is the humans' most frequent type, and
 #   {glue:text}`top_human_reading`. {glue:md}`bias_note` The paper's o3-mini rows rest on

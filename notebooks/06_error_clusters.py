@@ -291,8 +291,10 @@ readings.glue_all(
 # (inconsistencies-06)=
 # ## The paper's own inconsistencies
 #
-# Figures of the paper this chapter compares with that contradict each other or the paper's
-# other tables, each with its arithmetic (all are listed under `notes` in
+# Figures of the paper this chapter compares with, checked against each other and the paper's
+# other tables by rule, each with its arithmetic and the reading it takes: Table 7's counts and
+# shares fit no one whole, while whether Table 7 lists every cluster, "all annotated error spans"
+# and "roughly one third" depend on the reading (the noted ones under `notes` in
 # `data/paper_figures.yaml`). Where this corpus comes close to such a figure, that says nothing
 # about which of the paper's numbers is right.
 
@@ -302,20 +304,23 @@ tables.inconsistencies("06_error_clusters")
 # %% [markdown]
 # ## Summary
 #
-# - {glue:text}`k_reading` Mean ARI across seeds: {glue:text}`ari_pick` at the silhouette's
+# - {glue:md}`k_basis` {glue:text}`k_reading` Mean ARI across seeds: {glue:text}`ari_pick` at the silhouette's
 #   pick, {glue:text}`ari_paper` at the paper's k.
-# - {glue:text}`types_reading` Cramér's V is {glue:text}`cramers_v`;
+# - {glue:md}`types_basis` {glue:text}`types_reading` Cramér's V is {glue:text}`cramers_v`;
 #   {glue:text}`pairings_held` of the paper's {glue:text}`pairings_n` pairings of types with
 #   clusters are over-represented here: {glue:text}`pairings_reading`.
-# - Location: the Proximity clusters hold {glue:text}`prox_share`% {glue:text}`prox_ci` of the
+# - {glue:md}`location_basis` the Proximity clusters hold {glue:text}`prox_share`% {glue:text}`prox_ci` of the
 #   spans ({glue:text}`prox_third`; the paper's {glue:text}`paper_prox_share`%), all location
 #   clusters {glue:text}`loc_share`% {glue:text}`loc_ci` (the paper's
 #   {glue:text}`paper_loc_share`%).
-# - Consensus: {glue:text}`n_tested` spans are soft or concrete by the lexicon
+# - {glue:md}`consensus_basis` {glue:text}`n_tested` spans are soft or concrete by the lexicon
 #   ({glue:text}`n_excluded` mixed or unmatched are left out). Unstratified, the odds ratio of
 #   support (soft against concrete) is {glue:text}`crude_or` (Fisher p =
 #   {glue:text}`crude_p`); stratified by the number of annotators it is
 #   {glue:text}`cmh_or` [{glue:text}`cmh_low`, {glue:text}`cmh_high`] (CMH p =
 #   {glue:text}`cmh_p`): {glue:text}`cmh_reading`. The paper's reading that soft claims
 #   concentrate disagreement is {glue:text}`paper_claim` here.
-# - {glue:md}`sim_clusters`
+#
+# ```{glue:md} sim_clusters
+# :format: myst
+# ```

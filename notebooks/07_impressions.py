@@ -62,8 +62,8 @@ report.corpus_banner(corpus)
 # (ttest)=
 # ## With and without errors (Section 6.5)
 #
-# Welch's t-test (unequal variances) of the impression of records without errors against
-# records with at least one, and Cohen's d with a {glue:text}`n_boot`-resample bootstrap
+# Welch's t-test (unequal variances; the paper names no variant of its t-test) of the impression
+# of records without errors against records with at least one, and Cohen's d with a {glue:text}`n_boot`-resample bootstrap
 # interval.
 
 # %%
@@ -206,7 +206,7 @@ readings.glue_all(
 # %% [markdown]
 # ## Summary
 #
-# - Records with errors are rated {glue:text}`direction`, {glue:text}`significance`
+# - {glue:md}`effect_basis` records with errors are rated {glue:text}`direction`, {glue:text}`significance`
 #   ({glue:text}`p_welch`), with a {glue:text}`effect_size` effect (Cohen's d
 #   {glue:text}`d_ci`). The no-error mean is {glue:text}`gap_no_error` {glue:text}`gap_dir` the
 #   paper's; the Incorrect drop ({glue:text}`inc_drop`) is {glue:text}`inc_drop_reading` the
@@ -219,13 +219,13 @@ readings.glue_all(
 # :format: myst
 # ```
 #
-# - The paper's order of costs, {glue:text}`paper_order`, holds {glue:text}`order_reading`.
+# - {glue:md}`order_basis` the paper's order of costs, {glue:text}`paper_order`, holds {glue:text}`order_reading`.
 #
 # ```{glue:md} order_note
 # :format: myst
 # ```
 #
-# - About {glue:text}`icc_pct`% of the variance of the ratings lies between annotators.
+# - {glue:md}`icc_basis` about {glue:text}`icc_pct`% of the variance of the ratings lies between annotators.
 #   Accounting for it {glue:text}`mixed_reading`: the any-error effect is
 #   {glue:text}`ols_coef` without and {glue:text}`mixed_coef` with a random intercept per
 #   annotator.

@@ -239,8 +239,9 @@ ssp.interval_widths(widths, corpus_size=N)
 # (power)=
 # ## Power of the impression tests (Section 6.5)
 #
-# The paper's two impression tests are Welch's t-test of records without errors against records
-# with errors and the correlation of the error count with the impression. The paper reports
+# The paper's two impression tests are a t-test of records without errors against records with
+# errors (the paper names no variant; the d below uses Student's pooled formula) and the
+# correlation of the error count with the impression. The paper reports
 # t = {glue:text}`paper_t` and r = {glue:text}`paper_r` on its {glue:text}`paper_records` human records; with
 # the group sizes its rates imply, its t means Cohen's d = {glue:text}`paper_d`
 # (`reference.checks.implied`). At these effects statsmodels' solvers (`TTestIndPower` with the
@@ -380,19 +381,21 @@ readings.glue_all(
 # %% [markdown]
 # ## Summary
 #
-# - On this corpus every pair of LLM campaigns further apart in soft span F1 than
+# - {glue:md}`gaps_basis` every pair of LLM campaigns further apart in soft span F1 than
 #   {glue:text}`gap_unsettled` is ordered as on the full set by {glue:text}`smallest_n` examples, as
-#   Shaib et al. found for summarisation systems. At the paper's own gaps (Table 6), the
-#   {glue:text}`n_examples` stage-2 examples are, for the soft order of the three models the paper
-#   compares, {glue:text}`soft_paper_word`; for their hard order they are {glue:text}`hard_paper_word`
-#   (the pair {glue:text}`hard_paper_pair` needs {glue:text}`hard_paper_n` examples).
-# - On this corpus closer pairs are not: {glue:text}`close_pairs` need {glue:text}`close_n` examples or
+#   Shaib et al. found for summarisation systems. At the paper's own gaps (Table 6), with the
+#   stand-in's spread between examples (the paper reports none), the {glue:text}`n_examples`
+#   stage-2 examples are, for the soft order of the three models the paper compares,
+#   {glue:text}`soft_paper_word`; for their hard order they are {glue:text}`hard_paper_word` (the
+#   pair {glue:text}`hard_paper_pair` needs {glue:text}`hard_paper_n` examples). On the real
+#   examples, which may spread more or less, the answer may differ.
+# - {glue:md}`close_basis` closer pairs are not: {glue:text}`close_pairs` need {glue:text}`close_n` examples or
 #   more by soft F1, and the uncertainty of that need is itself wide. A ranking of LLM annotators on
 #   a corpus of this size should report how stable each pair's order is, not only the scores.
-# - Balanced accuracy against the human majority ranks {glue:text}`bacc_vs_soft` soft span F1
+# - {glue:md}`bacc_basis` balanced accuracy against the human majority ranks {glue:text}`bacc_vs_soft` soft span F1
 #   (the median pair needs {glue:text}`bacc_median` examples against {glue:text}`soft_median`):
 #   it rests on the examples with a clear majority only, and on few majority errors among them.
-# - At the paper's effects the impression tests reach {glue:text}`target` power with
+# - {glue:md}`power_basis` at the paper's effects the impression tests reach {glue:text}`target` power with
 #   {glue:text}`paper_t80` and {glue:text}`paper_r80` records, {glue:text}`power_word` the ratings the paper
 #   collected. Interval widths {glue:text}`square_root` (log-log slope
 #   {glue:text}`w_slope`): halving an interval costs about {glue:text}`w_ratio` times the examples.

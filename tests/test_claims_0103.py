@@ -223,6 +223,12 @@ def test_masking_reading_counts_the_examples_every_set_marked(corpus):
     assert r["mk_four"] == str(len(four)) and r["mk_four_below"] == str(int((four["mean_f1"] < 0.5).sum()))
     assert r["mk_none_shared"] == str(int((four["min_f1"] == 0).sum()))
     assert "*" in r["mk_note"].text  # labels from the provenance rule, on the stand-in
+    # the reading of the examples every set calls faulty is theirs; the share over all multi-vote
+    # examples is read on its own (issue 35: 66 of 131 is more than half, not "a large minority")
+    multi = soft[soft["votes"] >= 2]
+    assert r["mk_multi_share"] == r03._share_words(int((multi["mean_f1"] < 0.5).sum()), len(multi))
+    assert r03._share_words(66, 131) == "more than half" and r03._share_words(9, 19) == "a large minority"
+    assert r03._share_words(1, 8) == "a small minority" and r03._share_words(2, 4) == "half"
 
 
 # --- chapter 01's sizes table, read honestly -------------------------------------------------------

@@ -263,3 +263,26 @@ def test_a_tables_csv_is_its_rows_and_its_cells_are_read_apart():
     ]
     # the table and its scroll box are matched whole, so the links go under the box
     assert links.TABLE.fullmatch(html)
+
+
+def test_the_exported_impression_figure_draws_the_papers_lines_as_the_chapter_does(corpus):
+    """Chapter 07 draws the paper's no-error mean and its mean over records with errors (a dashed
+    line); the exported figure draws both too (issue 35: it lacked the line)."""
+    from types import SimpleNamespace
+
+    import matplotlib.pyplot as plt
+
+    from hotelcheckspan.analyses import impressions
+    from hotelcheckspan.reference import paper
+
+    export = next(e for e in FIGURES if e.name == "figure_impression_by_count")
+    reported = paper.figures()
+    fig = export.make(SimpleNamespace(ratings=impressions.ratings(corpus), reported=reported))
+    dashed = [
+        line
+        for ax in fig.axes
+        for line in ax.get_lines()
+        if line.get_linestyle() == "--" and set(line.get_ydata()) == {reported["impressions"]["mean_with_error"]}
+    ]
+    plt.close(fig)
+    assert dashed

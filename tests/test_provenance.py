@@ -164,7 +164,8 @@ def test_a_set_figure_the_stand_in_misses_says_so(tmp_path):
     assert tables.figure_label("table6_span_level/Stage 1 - Stage 2/F1_H", 0.15) == "calibrated, off by 0.03"
     assert tables.figure_label("table5_example_level_votes/Any", None, distance=0.0491) == "calibrated, TVD 0.049"
     assert tables.figure_label("llm_majority_alignment/gpt-4o/any", 0.41) == "tuned"
-    assert tables.figure_label("impressions/r_error_count_vs_impression", -0.4) == "emergent"
+    assert tables.figure_label("impressions/r_error_count_vs_impression", -0.4) == "by construction"
+    assert tables.figure_label("impressions/high_rated_6_7_with_errors_pct", 20.0) == "emergent"
     assert tables.figure_label(None, 3) == "emergent" and tables.figure_label(0.5, 0.4) == "emergent"
     shown = tables.versus([("shortest description", "dataset/description_words/min", 47)], simulated=True).frame
     assert shown["Figure is"].tolist() == ["set, missed by 27"]
@@ -241,12 +242,31 @@ def test_every_generator_constant_is_listed_with_what_it_was_chosen_against():
         assert isinstance(entry["chosen_against"], list) and entry["why"].strip(), name
 
 
+def _named(key: str) -> list[tuple]:
+    """The figures a constant's key names: the figure and those below it; a ``*`` part is any row."""
+    parts = key.split("/")
+    if "*" not in parts:
+        paper.resolve(key)  # KeyError: not a figure of data/paper_figures.yaml
+    found = [
+        p
+        for p in _leaves(paper.figures())
+        if len(p) >= len(parts)
+        and all(a in ("*", str(b)) for a, b in zip(parts, p))
+        or "/".join(map(str, p)).startswith(key)
+    ]
+    assert found, key
+    return found
+
+
 def test_every_figure_a_constant_names_is_a_figure_and_is_tuned_or_calibrated():
     for name, entry in provenance.constants().items():
         for key in entry["chosen_against"]:
-            paper.resolve(key)  # KeyError: not a figure of data/paper_figures.yaml
-            below = [p for p in _leaves(paper.figures()) if "/".join(map(str, p)).startswith(key)]
-            assert below and all(provenance.kind(p) in ("calibrated", "tuned") for p in below), (name, key)
+            below = _named(key)
+            assert all(provenance.kind(p) in ("calibrated", "tuned") for p in below), (name, key)
+        for key in entry.get("builds_in", []):
+            # a constant that puts in a figure's direction, significance or bound: never emergent
+            below = _named(key)
+            assert all(provenance.kind(p) != "emergent" for p in below), (name, key)
         for key in entry.get("screened_on", []):
             # a seed picked by a bound on a figure is no tuning only where the figure is set or calibrated anyway
             paper.resolve(key)
@@ -273,6 +293,67 @@ def test_a_constant_makes_the_figures_below_its_key_tuned_not_those_beside_or_ab
 
 
 # --- derived figures ---------------------------------------------------------------------------------
+
+
+def test_by_construction_is_the_rules_and_ranks_below_what_sets_a_figure(tmp_path):
+    """Issue 35: a direction, significance or bound the generator puts in is labelled as such,
+    whatever its size: from a figure's ``built_in`` or a constant's ``builds_in``; a constant chosen
+    against a figure (tuned), an input (set) or a function of inputs (derived) outranks it; a ``*``
+    names any row of a table."""
+    f = tmp_path / "p.yaml"
+    f.write_text(
+        "impressions:\n  t_errors_vs_none: {built_in: every marked span lowers the rating}\n"
+        "  mean_no_error: {input: true, built_in: also an input}\n"
+        "constants:\n  m.CAP: {chosen_against: [], builds_in: [impressions/mean_when_more_than_4_errors], why: cap}\n"
+        "  m.ROWS: {chosen_against: ['table4_dataset_level_stage2_subset/*/Incorrect'], why: looked}\n"
+        "  m.BOTH: {chosen_against: [impressions/p], builds_in: [impressions/p], why: both}\n"
+    )
+    assert provenance.kind("impressions/t_errors_vs_none", f) == "by construction"
+    assert provenance.kind("impressions/mean_when_more_than_4_errors", f) == "by construction"
+    assert provenance.builds_in("impressions/mean_when_more_than_4_errors", f) == ["m.CAP"]
+    assert provenance.kind("impressions/mean_no_error", f) == "set"  # an input outranks
+    assert provenance.kind("impressions/p", f) == "tuned"  # chosen against outranks
+    assert provenance.kind("impressions/r_error_count_vs_impression", f) == "emergent"
+    t4 = "table4_dataset_level_stage2_subset"
+    assert provenance.kind(f"{t4}/gpt-4o/Incorrect", f) == "tuned" == provenance.kind(f"{t4}/St. 2B/Incorrect", f)
+    assert provenance.kind(f"{t4}/gpt-4o/Misleading", f) == "emergent"  # beside the column, not under it
+    assert provenance.kind(t4, f) == "emergent"  # above it
+    f.write_text("constants:\n  m.X: {chosen_against: [], builds_in: impressions, why: x}\n")
+    with pytest.raises(ValueError, match="builds_in"):
+        provenance.load(f)
+
+
+def test_the_figures_issue_35_names_are_not_emergent():
+    """Chapter 07's impression effect (sign and significance) and its 'no record has more than four
+    errors' are put in by the generator; Table 4's types come from the confusion rows chosen
+    against Table 2 (and Table 3's set shares), so they are tuned, not emergent."""
+    for key in (
+        "t_errors_vs_none",
+        "p",
+        "mean_with_error",
+        "r_error_count_vs_impression",
+        "mean_when_more_than_4_errors",
+    ):
+        assert provenance.kind(f"impressions/{key}") == "by construction", key
+    assert "annotators.IMPRESSION_DROP_SHARE" in provenance.builds_in("impressions/t_errors_vs_none")
+    assert provenance.builds_in("impressions/mean_when_more_than_4_errors") == ["summaries.TEMPLATES"]
+    for row in paper.figures()["table4_dataset_level_stage2_subset"]:
+        for t in ("Incorrect", "Misleading", "Not Checkable"):
+            assert provenance.kind(f"table4_dataset_level_stage2_subset/{row}/{t}") == "tuned", (row, t)
+            assert "annotators.CONFUSION" in provenance.chosen(f"table4_dataset_level_stage2_subset/{row}/{t}")
+        assert provenance.kind(f"table4_dataset_level_stage2_subset/{row}/total") == "set"
+
+
+def test_what_the_constants_build_in_holds_in_the_generator(corpus):
+    """The constructions ``builds_in`` claims, checked against the generator: a summary is built
+    from at most three claims, so no record of the bundled corpus has more than three spans; every
+    marked span takes a positive share of its type's drop, and every drop is positive."""
+    from hotelcheckspan.simulation import annotators, summaries
+
+    assert max(a + b for a, b in summaries.TEMPLATES) == 3
+    assert int(corpus.records["n_spans"].max()) <= 3
+    assert all(share > 0 for share in annotators.IMPRESSION_DROP_SHARE)
+    assert all(t["drop"] > 0 for t in paper.figures()["impressions"]["by_type"].values())
 
 
 def test_every_derived_figure_names_inputs_that_exist_and_allow_it():

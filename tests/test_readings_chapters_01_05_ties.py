@@ -132,9 +132,11 @@ def _rows(**over):
 
 def test_gamma_readings_say_what_the_intervals_allow():
     rows = _rows()
-    assert rg._below_zero(rows) == "2 comparisons below zero, i.e. chance, 1 of them with the whole interval below it"
+    below = "2 comparisons below zero, worse than chance, 1 of them with the whole interval below it"
+    assert rg._below_zero(rows) == below
     assert rg._below_zero(_rows(gamma_high=[0.4, 0.02, 0.01])).endswith("though every one's interval includes zero")
-    assert rg._below_zero(_rows(gamma=[0.3, 0.1, 0.2])) == "none below zero, i.e. chance"
+    none = "none below zero (zero is chance; below it, worse than chance)"
+    assert rg._below_zero(_rows(gamma=[0.3, 0.1, 0.2])) == none
     per_pair = rows[["gamma_examples", "examples", "pairs"]]
     # the largest move is γ's first: the sentence does not describe it twice
     assert rg._moved(rows, per_pair, "A", "A") == "It is also the comparison that moves most (F1 rank 3, γ rank 1)."

@@ -334,7 +334,7 @@ def test_implied_recall_by_hand():
     }
     row = span_level.implied_recall(figures, [{"name": "c", "ref": ["stage1/A"], "hyp": ["gemma-3"]}]).iloc[0]
     assert row["R (every example)"] == pytest.approx(0.5 * (50 * 4) / (100 * 2))
-    assert row["R floor (both marked)"] == pytest.approx(0.5 * 4 / 20)
+    assert row["R floor (both marked)"] == pytest.approx(0.5 * 1 / 20)  # one one-word span against a summary
     assert row["R (both marked, typical)"] == pytest.approx(0.5 * (1 * 4) / (2 * 2))
 
 

@@ -394,11 +394,11 @@ def implied_recall(figures: dict, comparisons: list[dict] | None = None) -> pd.D
     R = P x L_hyp / L_ref. Counting every example's lengths, L is all a set marked on the 245
     examples (Table 4 spans x mean span words, Tables 2-3). Counting only examples both sides
     marked, L_ref is at most one summary (the paper's longest, in words) per such example, since
-    one set's spans in a summary do not overlap, while L_hyp is at least the hypothesis's mean span
-    per example: R >= P x (hypothesis mean span words) / (longest summary words). Pairs are
-    averaged as Table 6 does. Columns: ``comparison, paper P_S, paper R_S, R (every example),
-    R floor (both marked), R (both marked, typical)``; the typical value uses spans per error
-    record x mean span words on each side.
+    one set's spans in a summary do not overlap, while L_hyp is at least one span of one word per
+    example (a set's mean span length says nothing of its spans in those examples): the true
+    floor is R >= P x 1 / (longest summary words). Pairs are averaged as Table 6 does. Columns:
+    ``comparison, paper P_S, paper R_S, R (every example), R floor (both marked), R (both marked,
+    typical)``; the typical value uses spans per error record x mean span words on each side.
     """
     comparisons = comparisons if comparisons is not None else load_comparisons()
     table6 = figures["table6_span_level"]
@@ -414,7 +414,7 @@ def implied_recall(figures: dict, comparisons: list[dict] | None = None) -> pd.D
             for hyp in parse_all(comp["hyp"]):
                 hyp_total, hyp_words, hyp_per_error = _marked_words(hyp, figures)
                 every.append(hyp_total / ref_total)
-                floor.append(hyp_words / longest)
+                floor.append(1 / longest)  # one span of one word against a whole summary
                 typical.append((hyp_per_error * hyp_words) / (ref_per_error * ref_words))
         p = paper["P_S"]
         rows.append(

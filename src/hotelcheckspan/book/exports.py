@@ -256,7 +256,9 @@ EXPORTS: list[Export] = [
         "07_impressions",
         "Mean impression per number of errors.",
         lambda i: plots.impression_by_count(
-            impressions.by_count(i.ratings), {"0": i.reported["impressions"]["mean_no_error"]}
+            impressions.by_count(i.ratings),
+            {"0": i.reported["impressions"]["mean_no_error"]},
+            paper_with_error=i.reported["impressions"]["mean_with_error"],
         ),
         shown_by="plots.impression_by_count(",
     ),

@@ -813,8 +813,9 @@ def review_marks(frame: pd.DataFrame) -> Table:
 
 
 class Checked:
-    """A chapter's checks of the paper's figures by rule: the inconsistent ones as a table (cards on a
-    phone), every check of the chapter in a dropdown under it."""
+    """A chapter's checks of the paper's figures by rule: the ones a reader must see (inconsistent
+    under every reading, depending on the reading, or two statements read as inconsistent) as a
+    table (cards on a phone), every check of the chapter in a dropdown under it."""
 
     def __init__(self, results: pd.DataFrame):
         self.results = results
@@ -822,7 +823,12 @@ class Checked:
     def _table(self, rows: pd.DataFrame) -> Table:
         frame = checks.for_readers(rows).drop(columns="inputs")
         frame.insert(0, "section", rows["section"].to_numpy())
-        return show(frame, headers={"section": "Paper §"}, cards=True)
+        return show(frame, headers={"section": "Paper §", "reading": "Reading"}, cards=True)
+
+    def flagged(self) -> pd.DataFrame:
+        """The checks shown open (:func:`hotelcheckspan.reference.checks.flagged`)."""
+        keep = [checks.flagged(v, o) for v, o in zip(self.results["verdict"], self.results["outcome"])]
+        return self.results[keep]
 
     def counts(self) -> dict[str, int]:
         """Checks per verdict (every verdict present, zero where none)."""
@@ -831,7 +837,7 @@ class Checked:
 
     def _repr_html_(self) -> str:
         n = self.counts()
-        bad = self.results[self.results["verdict"] == checks.INCONSISTENT]
+        bad = self.flagged()
         head = self._table(bad).to_html() if len(bad) else ""
         summary = f"All {len(self.results)} checks by rule of the paper's figures in this chapter: " + ", ".join(
             f"{k} {v}" for k, v in n.items()

@@ -14,18 +14,37 @@ unrounded inputs inside their intervals gives a value inside the reported value'
 (interval arithmetic: every rule's formula is monotone in each input, so its range over the box
 of inputs is spanned by the box's corners, which the engine evaluates). Predicates are consistent
 if the claim holds somewhere in that box (the paper gets the benefit of its rounding), and say so
-when it holds only there and not at the printed values. Verdicts: "consistent", "inconsistent",
-"not checkable" (a text against a text, or a figure the paper does not give).
+when it holds only there and not at the printed values.
+
+Readings. A relation checks one reading of the paper's words (its ``reading``, with the
+``assumptions`` it makes: both shown to readers; a rule's default reading where it gives none).
+Relations that read one claim differently share a ``readings_of`` key; relations with the same
+``reading`` under that key make one reading, which fits when each of them is consistent. A claim
+is *inconsistent* only when every reading tried fails; where one fits and another fails, each of
+its relations is "depends on the reading", naming both. A share that only largest-remainder
+rounding reproduces (the row forced to sum to 100%) is "depends on the rounding". Bounds are true
+bounds: the extreme the tables allow, never a typical value.
+
+Verdicts: "consistent", "inconsistent", "depends on the reading", "depends on the rounding",
+"not checkable" (a text against a text, read by a person, or a figure the paper does not give).
+A ``text`` relation may record the person's reading (``read_as: inconsistent``). An inconsistent
+relation names the ``problem`` it belongs to, so the headline (:func:`headline`) counts distinct
+problems, rounding conventions and alternative readings apart.
 
 Frames:
 
 ``run(relations, figures)``
-    one row per relation: ``id, section, rule, claim, inputs, computed, reported, tolerance,
-    verdict, reason`` (all text but the verdict's reasons; ``inputs`` reads ``name = value; ...``).
+    one row per relation: ``id, section, rule, claim, reading, inputs, computed, reported,
+    tolerance, verdict, reason, outcome, group, problem`` (all text; ``inputs`` reads
+    ``name = value; ...``, ``outcome`` is the relation's own reading's result: fits, fails, fits
+    by largest remainder, read as inconsistent, or –; ``group`` the claim it reads, ``problem``
+    the distinct problem it belongs to).
 ``implied(figures)``
     one row per quantity the paper's tables imply: ``id, section, quantity, inputs, value, low,
     high, shown, method`` (``value`` at the printed figures, ``low``/``high`` over their rounding,
     ``shown`` the same for readers).
+``problems(results)``
+    one row per distinct problem: ``problem, found, sections, relations, claim``.
 """
 
 from __future__ import annotations
@@ -51,8 +70,36 @@ from ..corpora.problems import CorpusError, Problem
 from . import paper
 
 RELATIONS_FILE = paths.DATA_ROOT / "paper_relations.yaml"
-CONSISTENT, INCONSISTENT, NOT_CHECKABLE = VERDICTS = ("consistent", "inconsistent", "not checkable")
-COLUMNS = ["id", "section", "rule", "claim", "inputs", "computed", "reported", "tolerance", "verdict", "reason"]
+CONSISTENT, INCONSISTENT, READING, ROUNDING, NOT_CHECKABLE = VERDICTS = (
+    "consistent",
+    "inconsistent",
+    "depends on the reading",
+    "depends on the rounding",
+    "not checkable",
+)
+FITS, FAILS, FITS_BY_REMAINDER, READ_INCONSISTENT, NO_OUTCOME = (
+    "fits",
+    "fails",
+    "fits by largest remainder",
+    "read as inconsistent",
+    "–",
+)
+COLUMNS = [
+    "id",
+    "section",
+    "rule",
+    "claim",
+    "reading",
+    "inputs",
+    "computed",
+    "reported",
+    "tolerance",
+    "verdict",
+    "reason",
+    "outcome",
+    "group",
+    "problem",
+]
 IMPLIED_COLUMNS = ["id", "section", "quantity", "inputs", "value", "low", "high", "shown", "method"]
 REQUIRED = ("id", "rule", "section", "claim", "inputs", "tolerance", "expect")
 POWER, ALPHA = 0.8, 0.05  # the power and level of implied()'s sample sizes (two-sided tests)
@@ -72,6 +119,7 @@ SECTIONS = {
     "6.5": "6.5 Errors and impression scores",
     "8": "8 Limitations",
     "9": "9 Ethical considerations",
+    "11": "11 Bibliographical references",
     "Appendix B": "Appendix B Human annotation guidelines",
     "Appendix C": "Appendix C LLM evaluation details",
     "README": "The public release's README",
@@ -359,6 +407,21 @@ class Outcome:
     reason: str = ""
 
 
+def _distinct_decimals(values, d: int, edge: float, most: int = 3) -> int:
+    """The decimals (d, or up to ``most`` more) at which no value reads as an exact rounding edge
+    of the printed precision (a half unit of ``edge`` decimals): 44.49 must not show as 44.5 beside
+    a printed 45, where 44.5 could round either way."""
+
+    def at_edge(shown: float, exact: float) -> bool:
+        k = 2 * shown * 10.0**edge  # an odd whole number at a half unit
+        return abs(k - round(k)) < 1e-6 and round(k) % 2 == 1 and abs(shown - exact) > 1e-12
+
+    for extra in range(most + 1):
+        if not any(at_edge(float(_fmt(v, d + extra)), float(v)) for v in values):
+            return d + extra
+    return d + most
+
+
 def _overlap(lo: float, hi: float, reported: Figure) -> bool:
     eps = 1e-9 * max(1.0, abs(lo), abs(hi))
     return hi >= reported.low - eps and lo <= reported.high + eps
@@ -417,8 +480,11 @@ def rule_bound(inputs, reported, params, tol) -> Outcome:
 
 
 def rule_share(inputs, reported, params, tol) -> Outcome:
-    """Percentages of a whole: each part's 100 * part / whole prints as the reported share
-    (rounded to the nearest; the whole defaults to the sum of the parts)."""
+    """Percentages of a whole: each part's 100 * part / whole prints as the reported share,
+    rounded to the nearest (the whole defaults to the sum of the parts). Where that fails but
+    largest-remainder rounding of the exact counts (of the parts, or of the whole ``row`` they
+    stand in, at ``row_index``) gives the printed shares, the verdict is "depends on the
+    rounding": a convention that forces a row to 100%, not a contradiction."""
     parts = inputs["parts"]
     whole = inputs.get("whole")
     rows, cells = [], []
@@ -430,19 +496,29 @@ def rule_share(inputs, reported, params, tol) -> Outcome:
     r_low, r_high, r_val = np.atleast_1d(reported.low), np.atleast_1d(reported.high), np.atleast_1d(reported.value)
     if len(r_val) != len(p_lo):
         raise ValueError(f"{len(p_lo)} parts but {len(r_val)} reported shares")
-    d = decimals_of(tol) + 1
+    exact_shares = 100 * np.atleast_1d(parts.value) / at_whole
+    d = _distinct_decimals(exact_shares, decimals_of(tol) + 1, decimals_of(tol))
     for i, v in enumerate(np.atleast_1d(parts.value)):
         lo, hi = 100 * p_lo[i] / w_hi, 100 * p_hi[i] / w_lo
         rows.append(_fmt(100 * v / at_whole, d) if _fmt(lo, d) == _fmt(hi, d) else f"{_fmt(lo, d)}-{_fmt(hi, d)}")
         if not _overlap(lo, hi, Figure(r_val[i], r_low[i], r_high[i], "")):
-            cells.append(f"{names[i]} {rows[-1]} printed {_fmt(r_val[i], d - 1)}")
+            cells.append(f"{names[i]} {rows[-1]} printed {_fmt(r_val[i], decimals_of(tol))}")
     computed = ", ".join(rows)
     if not cells:
         return Outcome(computed, CONSISTENT)
     reason = "; ".join(cells) if len(cells) <= 3 else f"{len(cells)} of {len(rows)} shares differ, as {cells[0]}"
-    exact = whole is None or (whole.low == whole.high and p_lo.sum() == whole.value)
-    if exact and tol == 0.5 and (p_lo == p_hi).all() and (largest_remainder(p_lo) == r_val).all():
-        reason += "; largest-remainder rounding (which forces the row to 100%) gives the printed row"
+    row = inputs.get("row")
+    if row is not None:
+        counts, at = np.atleast_1d(row.low), [int(i) for i in params.get("row_index", range(len(p_lo)))]
+        exact = bool((np.atleast_1d(row.low) == np.atleast_1d(row.high)).all())
+        exact = exact and (whole is None or (whole.low == whole.high and counts.sum() == whole.value))
+        exact = exact and bool((counts[at] == p_lo).all())
+    else:
+        counts, at = p_lo, list(range(len(p_lo)))
+        exact = whole is None or (whole.low == whole.high and p_lo.sum() == whole.value)
+    if exact and tol == 0.5 and (p_lo == p_hi).all() and (largest_remainder(counts)[at] == r_val).all():
+        reason += "; largest-remainder rounding (which forces the row to 100%) gives the printed shares"
+        return Outcome(computed, ROUNDING, reason)
     if params.get("find_whole") and (p_lo == p_hi).all():
         fits = [w for w in range(int(p_lo.max()), int(3 * at_whole) + 1) if _shares_fit(p_lo, w, r_low, r_high)]
         reason += f"; the printed shares fit a whole of {_integers(np.array(fits, int))}"
@@ -608,9 +684,28 @@ def _agreements(histograms, flagged: np.ndarray) -> tuple[np.ndarray, np.ndarray
 
 
 def _flagged(inputs: Mapping[str, Figure], units: int) -> tuple[np.ndarray, str]:
-    """How many units the judge can have flagged: from its spans and its spans per flagged
-    record (``spans``, ``per_flagged``), else at most its spans (``spans`` alone)."""
+    """How many units the judge can have flagged, over everything the tables allow.
+
+    With ``total`` and ``per_flagged`` (a campaign's spans and spans per flagged record on all
+    examples, Table 3) and ``spans`` (its spans on these units, Table 4): N records flagged in all
+    (every N that prints as the rate), of which the units hold F, with N - F flagged records
+    outside holding the other total - spans spans, at least one each; so F runs from
+    max(N - (total - spans), 1) to min(spans, N). With ``spans`` and ``per_flagged`` alone, the
+    rate is applied to these units' spans; with ``spans`` alone, at most one unit per span."""
     spans = inputs["spans"]
+    if "per_flagged" in inputs and "total" in inputs:
+        total = inputs["total"]
+        found = solve_integer(total, inputs["per_flagged"], 1.0, max(units, int(total.high)))
+        outside = int(total.high) - int(spans.low)
+        least = 1 if spans.low > 0 else 0
+        flagged = sorted(
+            {f for n in found for f in range(max(int(n) - outside, least), min(int(spans.high), int(n), units) + 1)}
+        )
+        how = (
+            f"{_integers(np.array(flagged, int))} flagged (of the {_integers(found)} records Table 3's "
+            f"{total.printed} / {inputs['per_flagged'].printed} gives, those on these examples)"
+        )
+        return np.array(flagged, int), how
     if "per_flagged" in inputs:
         found = solve_integer(spans, inputs["per_flagged"], 1.0, units)
         return found, f"{_integers(found)} flagged ({spans.printed} / {inputs['per_flagged'].printed})"
@@ -659,9 +754,42 @@ def rule_spread(inputs, reported, params, tol) -> Outcome:
     return Outcome(computed, INCONSISTENT, f"so uneven a spread has p = {p:.2g} < {alpha:g}")
 
 
+def rule_homogeneity(inputs, reported, params, tol) -> Outcome:
+    """The same distribution over categories in every row (Pearson's chi-square test of
+    homogeneity on the rows' counts, scipy): a claim of no difference (``claim: same``, the
+    default) is consistent if p >= ``alpha`` (default 0.05), a claim of a difference
+    (``claim: differ``) if p < alpha. With ``categories: k`` a row's counts are read k at a time
+    and summed (several groups' counts pooled into one row)."""
+    k = params.get("categories")
+    table = np.array(
+        [np.atleast_1d(_exact(f, n)).reshape(-1, int(k)).sum(axis=0) if k else _exact(f, n) for n, f in inputs.items()],
+        float,
+    )
+    table = table[:, table.sum(axis=0) > 0]
+    chi2, p, dof, _ = stats.chi2_contingency(table, correction=False)
+    alpha = float(params.get("alpha", 0.05))
+    shares = "; ".join(
+        f"{k} " + ", ".join(_fmt(100 * x / row.sum(), 1) for x in row) + "%" for k, row in zip(inputs, table)
+    )
+    computed = f"{shares}: chi-square {chi2:.2f} ({dof} df), p = {p:.2g}"
+    same = params.get("claim", "same") == "same"
+    if (p >= alpha) == same:
+        return Outcome(computed, CONSISTENT)
+    if same:
+        return Outcome(computed, INCONSISTENT, f"the rows differ: p = {p:.2g} < {alpha:g}")
+    return Outcome(computed, INCONSISTENT, f"no difference shown: p = {p:.2g} >= {alpha:g}")
+
+
+def _exact(f: Figure, name: str) -> np.ndarray:
+    if not np.array_equal(np.atleast_1d(f.low), np.atleast_1d(f.high)):
+        raise ValueError(f"input {name} must be exact counts")
+    return np.atleast_1d(f.value)
+
+
 def rule_text(inputs, reported, params, tol) -> Outcome:
     """A statement against a statement (or a figure the paper does not give): no arithmetic can
-    decide it; the reading is recorded with its quotes."""
+    decide it; the reading is recorded with its quotes (and the relation's ``read_as``, a
+    person's reading, is shown beside it)."""
     return Outcome("–", NOT_CHECKABLE, str(params.get("reading", "text, not numbers")))
 
 
@@ -801,9 +929,31 @@ RULES: dict[str, Callable[..., Outcome]] = {
     "kappa_from_votes": rule_kappa_from_votes,
     "clear_majority": rule_clear_majority,
     "spread": rule_spread,
+    "homogeneity": rule_homogeneity,
     "predicate": rule_predicate,
     "text": rule_text,
 }
+
+# What a relation assumes when it says nothing more (its ``reading`` adds to it): shown beside each check.
+RULE_READINGS = {
+    "sum": "the parts as printed add up to the total (counts exact, decimals at their rounding)",
+    "bound": "the parts as printed stay within the bound",
+    "share": "each share is its count over the whole, rounded to the nearest (and, where that fails, "
+    "largest-remainder rounding of the row)",
+    "ratio": "the rate is its numerator over its denominator (without one: over some whole number)",
+    "change": "the change in percent of the old value",
+    "f1": "one pair: F1 is the harmonic mean of its P and R",
+    "statcheck": "a two-sided p from the statistic and its degrees of freedom (Student's t; Pearson's r)",
+    "grim": "a mean of whole-number ratings over the records the tables allow",
+    "grimmer": "a mean and SD of whole-number ratings over the records the tables allow",
+    "kappa_from_votes": "four raters voting yes or no on each example, as Table 5 counts them",
+    "clear_majority": "clear human majority: 3-1 or 4-0 of four; the judge flags as many examples as the tables allow",
+    "spread": "a count spread over a subset in proportion to its size (exact binomial test)",
+    "homogeneity": "the rows' counts are independent draws (chi-square test of homogeneity)",
+    "predicate": "the claim as a comparison of the figures, anywhere within their rounding",
+    "text": "a statement against a statement: a person reads it, no arithmetic decides it",
+}
+TEXT_READINGS = ("inconsistent", "consistent")  # what a person may record for a text relation (``read_as``)
 
 
 # --- the relations file ---------------------------------------------------------------------------
@@ -873,6 +1023,17 @@ def validate(relations: list[Relation]) -> list[Problem]:
             problems.append(r.problem("section", f"{r['section']!r} is not one of {', '.join(SECTIONS)}"))
         if "inputs" in r.data and not isinstance(r["inputs"], dict):
             problems.append(r.problem("inputs", "inputs must be a mapping of name -> figure"))
+        if "read_as" in r.data and (r.get("rule") != "text" or r["read_as"] not in TEXT_READINGS):
+            problems.append(r.problem("read_as", f"read_as is for text relations, one of {', '.join(TEXT_READINGS)}"))
+        if "chapters" in r.data and not (isinstance(r["chapters"], list) and set(r["chapters"]) <= CHAPTERS):
+            problems.append(r.problem("chapters", f"chapters must be a list of {', '.join(sorted(CHAPTERS))}"))
+        if "assumptions" in r.data and not isinstance(r["assumptions"], list):
+            problems.append(r.problem("assumptions", "assumptions must be a list of sentences"))
+        for key in ("reading", "readings_of", "problem"):
+            if key in r.data and not (isinstance(r[key], str) and r[key].strip()):
+                problems.append(r.problem(key, f"{key} must be a non-empty text"))
+        if "readings_of" in r.data and "reading" not in r.data:
+            problems.append(r.problem("readings_of", "a relation among several readings names its own reading"))
         rid = r.get("id")
         if rid in seen:
             problems.append(r.problem("id", f"id {rid!r} repeats the relation on line {seen[rid]}"))
@@ -914,7 +1075,21 @@ def _resolve(spec, tol: float, figures: Mapping, implied_rows: Mapping[str, pd.S
         if "fields" not in spec:
             raise ValueError(f"{spec['path']} is a table; name its fields")
         value = [value[f] for f in spec["fields"]]
-    return figure_of(value, t if "tolerance" in spec else _float_tol(value, tol)), spec["path"]
+    return _capped(figure_of(value, t if "tolerance" in spec else _float_tol(value, tol)), spec), spec["path"]
+
+
+def _capped(f: Figure, spec: Mapping) -> Figure:
+    """A figure printed with one open end ("> 0.95") closed by what it is (``at_most: 1``: a share
+    is at most one; ``at_least``), so the box can span it."""
+    if "at_most" not in spec and "at_least" not in spec:
+        return f
+    if f.is_text and f.low is None:
+        raise ValueError("at_most and at_least close a number's open end, not a text")
+    low = max(float(f.low), float(spec.get("at_least", -math.inf)))
+    high = min(float(f.high), float(spec.get("at_most", math.inf)))
+    return replace(
+        f, low=low, high=high, printed=f"{f.printed} (at most {spec['at_most']})" if "at_most" in spec else f.printed
+    )
 
 
 def _float_tol(value, tol: float) -> float:
@@ -982,17 +1157,66 @@ def run(relations, figures: Mapping | None = None) -> pd.DataFrame:
                 "section": str(r["section"]),
                 "rule": r["rule"],
                 "claim": r["claim"],
+                "reading": _reading_text(r),
                 "inputs": "; ".join(texts),
                 "computed": outcome.computed,
                 "reported": "–" if reported is None else reported.printed,
                 "tolerance": _tolerance_text(tol, r.get("tolerance_note")),
                 "verdict": outcome.verdict,
                 "reason": outcome.reason or "–",
+                "outcome": _outcome(r, outcome),
+                "group": str(r.get("readings_of") or r["id"]),
+                "problem": str(r.get("problem") or "–"),
             }
         )
     if problems:
         raise CorpusError(problems, WHAT)
-    return pd.DataFrame(rows, columns=COLUMNS)
+    return _by_reading(pd.DataFrame(rows, columns=COLUMNS), {r["id"]: r for r in rels})
+
+
+def _reading_text(r: Relation) -> str:
+    """The reading a relation takes and what it assumes, for readers: its own ``reading`` (else
+    the rule's default) and its ``assumptions``."""
+    said = [str(r.get("reading") or RULE_READINGS[r["rule"]])] + [str(a) for a in r.get("assumptions") or []]
+    return "; ".join(said)
+
+
+def _outcome(r: Relation, outcome: Outcome) -> str:
+    """The relation's own reading's result, before the other readings of its claim are weighed."""
+    if r["rule"] == "text":
+        return READ_INCONSISTENT if r.get("read_as") == "inconsistent" else NO_OUTCOME
+    return {CONSISTENT: FITS, INCONSISTENT: FAILS, ROUNDING: FITS_BY_REMAINDER}.get(outcome.verdict, NO_OUTCOME)
+
+
+def _by_reading(results: pd.DataFrame, rels: Mapping[str, Relation]) -> pd.DataFrame:
+    """Weigh the readings of each claim (relations sharing ``readings_of``): a reading fits when
+    every relation of it fits (largest-remainder rounding counts as fitting) and fails when one
+    fails. Where one reading fits and another fails, every relation of the claim is "depends on
+    the reading", naming both; where every reading fails, the failing relations say so."""
+    out = results.copy()
+    for group, rows in out.groupby("group", sort=False):
+        readings: dict[str, list[str]] = {}
+        for i in rows.index:
+            readings.setdefault(str(rels[out.at[i, "id"]].get("reading") or ""), []).append(out.at[i, "outcome"])
+        if len(readings) < 2:
+            continue
+        fits = [k for k, v in readings.items() if all(o in (FITS, FITS_BY_REMAINDER) for o in v)]
+        fails = [k for k, v in readings.items() if FAILS in v]
+        if fits and fails:
+            said = f"fits read as {_quoted(fits)}; fails read as {_quoted(fails)}"
+            for i in rows.index:
+                own = out.at[i, "reason"]
+                out.at[i, "verdict"] = READING
+                out.at[i, "reason"] = said if own == "–" else f"{said} (this reading: {own})"
+        elif fails and len(fails) == len(readings):
+            for i in rows.index:
+                if out.at[i, "verdict"] == INCONSISTENT:
+                    out.at[i, "reason"] = f"{out.at[i, 'reason']}; fails under every reading tried ({_quoted(fails)})"
+    return out
+
+
+def _quoted(readings: list[str]) -> str:
+    return " and ".join(f"'{r}'" for r in readings)
 
 
 def _uses_implied(r: Relation) -> bool:
@@ -1018,10 +1242,53 @@ def by_section(results: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
 
 
 def summary(results: pd.DataFrame) -> pd.DataFrame:
-    """Relations per rule and verdict. Columns: ``rule, relations, consistent, inconsistent, not checkable``."""
+    """Relations per rule and verdict. Columns: ``rule, relations`` and one per verdict (:data:`VERDICTS`)."""
     counts = pd.crosstab(results["rule"], results["verdict"]).reindex(columns=list(VERDICTS), fill_value=0)
     counts.insert(0, "relations", counts.sum(axis=1))
     return counts.reset_index().rename_axis(columns=None)
+
+
+BY_RULE, BY_READING_TEXT = "by rule", "by a person's reading"
+
+
+def problems(results: pd.DataFrame) -> pd.DataFrame:
+    """One row per distinct problem: the relations found inconsistent under every reading (by rule)
+    and the text relations a person reads as inconsistent, grouped by the ``problem`` they name (a
+    relation that names none is a problem of its own). Columns: ``problem, found, sections,
+    relations, claim`` (``found``: by rule or by a person's reading; ``claim``: the first
+    relation's)."""
+    rows = results[(results["verdict"] == INCONSISTENT) | (results["outcome"] == READ_INCONSISTENT)]
+    out = []
+    for name, grp in rows.groupby(rows["problem"].where(rows["problem"] != "–", rows["id"]), sort=False):
+        out.append(
+            {
+                "problem": name,
+                "found": BY_RULE if (grp["verdict"] == INCONSISTENT).any() else BY_READING_TEXT,
+                "sections": ", ".join(dict.fromkeys(grp["section"])),
+                "relations": ", ".join(grp["id"]),
+                "claim": grp["claim"].iloc[0],
+            }
+        )
+    return pd.DataFrame(out, columns=["problem", "found", "sections", "relations", "claim"])
+
+
+def headline(results: pd.DataFrame) -> dict[str, int]:
+    """The counts a reader is told first: ``relations``; ``problems`` (distinct, :func:`problems`),
+    of which ``by_rule`` and ``by_reading`` (a person's reading of two statements); ``rounding``
+    (distinct printed rows that only largest-remainder rounding gives, grouped as problems are);
+    ``readings`` (claims that fit under one reading the text allows and fail under another);
+    ``inconsistent_relations`` (relations inconsistent under every reading, before grouping)."""
+    found = problems(results)
+    rounding = results[results["verdict"] == ROUNDING]
+    return {
+        "relations": len(results),
+        "problems": len(found),
+        "by_rule": int((found["found"] == BY_RULE).sum()),
+        "by_reading": int((found["found"] == BY_READING_TEXT).sum()),
+        "rounding": int(rounding["problem"].where(rounding["problem"] != "–", rounding["id"]).nunique()),
+        "readings": int(results.loc[results["verdict"] == READING, "group"].nunique()),
+        "inconsistent_relations": int((results["verdict"] == INCONSISTENT).sum()),
+    }
 
 
 # The chapter that shows each table of the paper's figures (the top level of paper_figures.yaml), and,
@@ -1056,6 +1323,9 @@ SECTION_CHAPTER = {
 }
 
 
+CHAPTERS = set(CHAPTER_FIGURES) | set(SECTION_CHAPTER.values())
+
+
 def _paths(spec) -> list[str]:
     if isinstance(spec, str):
         return [spec]
@@ -1067,7 +1337,10 @@ def _paths(spec) -> list[str]:
 def chapters(relation) -> list[str]:
     """The chapters that show a relation's figures (:data:`CHAPTER_FIGURES`): the figure it must
     reproduce, or its inputs where it reproduces none; where it reads none of the paper's tables,
-    the chapter of its section (:data:`SECTION_CHAPTER`)."""
+    the chapter of its section (:data:`SECTION_CHAPTER`). A relation that reads figures of several
+    chapters may pin its own (``chapters``: the chapter that reads its section)."""
+    if relation.get("chapters") and not _paths(relation.get("reported")):
+        return [str(c) for c in relation["chapters"]]
     reported = _paths(relation.get("reported"))  # a relation is about the figure it must reproduce
     specs = [relation.get("reported")] if reported else list((relation.get("inputs") or {}).values())
     tops = {p.split("/")[0] for spec in specs for p in _paths(spec)}
@@ -1086,16 +1359,27 @@ def for_chapter(chapter: str, results: pd.DataFrame | None = None, path: Path = 
     results = check(path) if results is None else results
     ids = [r["id"] for r in rels if chapter in chapters(r)]
     rows = results.set_index("id").loc[[i for i in ids if i in set(results["id"])]].reset_index()
-    first = (rows["verdict"] != INCONSISTENT).astype(int)
+    first = [0 if v == INCONSISTENT else 1 if flagged(v, o) else 2 for v, o in zip(rows["verdict"], rows["outcome"])]
     return rows.assign(_first=first).sort_values("_first", kind="stable").drop(columns="_first").reset_index(drop=True)
 
 
-def for_readers(results: pd.DataFrame) -> pd.DataFrame:
-    """The results as a reader's table: the verdict followed by its reason where there is one.
+def flagged(verdict: str, outcome: str) -> bool:
+    """Whether a check is one a chapter shows open: inconsistent under every reading, depending on
+    the reading, or two statements a person reads as inconsistent."""
+    return verdict in (INCONSISTENT, READING) or outcome == READ_INCONSISTENT
 
-    Columns: ``claim, rule, inputs, computed, reported, verdict``."""
-    verdict = [v if r == "–" else f"{v}: {r}" for v, r in zip(results["verdict"], results["reason"])]
-    return results[["claim", "rule", "inputs", "computed", "reported"]].assign(verdict=verdict).reset_index(drop=True)
+
+def for_readers(results: pd.DataFrame) -> pd.DataFrame:
+    """The results as a reader's table: the verdict followed by its reason where there is one (a
+    text relation's: the person's reading), and the reading each check takes.
+
+    Columns: ``claim, rule, reading, inputs, computed, reported, verdict``."""
+    verdict = [
+        (f"{v} by rule; {o}" if o == READ_INCONSISTENT else v) + ("" if r == "–" else f": {r}")
+        for v, r, o in zip(results["verdict"], results["reason"], results["outcome"])
+    ]
+    cols = ["claim", "rule", "reading", "inputs", "computed", "reported"]
+    return results[cols].assign(verdict=verdict).reset_index(drop=True)
 
 
 def noted(relations, results: pd.DataFrame, figures: Mapping | None = None) -> pd.DataFrame:

@@ -1,5 +1,5 @@
-"""How each paper figure entered the stand-in, by rule: *calibrated*, *tuned*, *set*, *derived* or
-*emergent* (the first that applies, in that order).
+"""How each paper figure entered the stand-in, by rule: *calibrated*, *tuned*, *set*, *derived*,
+*by construction* or *emergent* (the first that applies, in that order).
 
 The label of a figure is derived, never typed:
 
@@ -20,16 +20,26 @@ The label of a figure is derived, never typed:
   the same row, ``total``) and ``how`` (shown as "derived (total ÷ records)"), and every input is
   itself calibrated, tuned, set or derived: the figure agrees with the paper as far as its inputs
   do. One emergent input makes it emergent;
-- *emergent*: none of these.
+- *by construction*: the generator puts in the figure's direction, significance or bound, whatever
+  its size: the file says how under ``built_in`` (records with errors rate lower because every
+  marked record loses a share of the paper's drops), or a constant lists the figure under
+  ``builds_in`` (at most three planted claims per summary bound the errors a record can have);
+- *emergent*: none of these: no generator input was chosen with the figure or its direct causes
+  in view.
 
 The file mirrors ``data/paper_figures.yaml``: an entry's fields apply to the figure it sits on and
 everything below it, the deepest wins, and an entry keyed by a column name (``total``) applies to
 that column of every row of its table. Each entry also says the ``status`` a reader sees and a
 ``reason``; the test fails when a ``status`` differs from the rule's. Its ``constants`` section
 lists every hand-set constant of :mod:`hotelcheckspan.simulation` as ``module.NAME`` with
-``chosen_against`` (figure keys) and ``why``; a seed or draw picked among candidates by bounds on
-figures that are already set or calibrated lists those under ``screened_on`` instead (meeting a
-set figure's bound is how it is set; a bound on any other figure is a ``chosen_against``).
+``chosen_against`` (figure keys, the figures the constant was chosen looking at, and those it
+shapes through them: Table 4's types come from the confusion rows chosen against Table 2) and
+``why``; ``builds_in`` (figure keys) lists the figures whose direction, significance or bound the
+constant puts in without being chosen against them; a seed or draw picked among candidates by
+bounds on figures that are already set or calibrated lists those under ``screened_on`` instead
+(meeting a set figure's bound is how it is set; a bound on any other figure is a
+``chosen_against``). A key's part may be ``*``: any row of a table
+(``table4_dataset_level_stage2_subset/*/Incorrect``).
 """
 
 from __future__ import annotations
@@ -46,8 +56,9 @@ from .. import paths
 from . import paper, targets
 
 PROVENANCE = paths.DATA_ROOT / "standin_provenance.yaml"
-STATUSES = ("calibrated", "tuned", "set", "derived", "emergent")  # the rule's order: the first that applies
-FIELDS = ("status", "reason", "input", "tolerance", "tuned", "in_code", "derived_from", "how")
+BUILT = "by construction"
+STATUSES = ("calibrated", "tuned", "set", "derived", BUILT, "emergent")  # the rule's order: the first that applies
+FIELDS = ("status", "reason", "input", "tolerance", "tuned", "in_code", "derived_from", "how", "built_in")
 DERIVABLE = ("calibrated", "tuned", "set", "derived")  # the labels an input of a derived figure may have
 CONSTANTS = "constants"  # the section listing the generator's hand-set constants
 
@@ -68,6 +79,8 @@ def _check(node: dict, where: tuple, path: Path) -> None:
         for name, entry in node[CONSTANTS].items():
             if not isinstance(entry, dict) or not isinstance(entry.get("chosen_against"), list) or not entry.get("why"):
                 raise ValueError(f"{path.name}: constants: {name}: needs chosen_against (a list) and why")
+            if "builds_in" in entry and not isinstance(entry["builds_in"], list):
+                raise ValueError(f"{path.name}: constants: {name}: builds_in must be a list of figure keys")
         node = {k: v for k, v in node.items() if k != CONSTANTS}
     if "derived_from" in node and (not isinstance(node["derived_from"], list) or not node.get("how")):
         raise ValueError(f"{path.name}: {'/'.join(where)}: derived_from must be a list of figure keys, with how")
@@ -105,14 +118,20 @@ def load(path: Path | None = None) -> dict:
     return _read(*_stamp(path))  # re-read when the file changes
 
 
-@lru_cache(maxsize=4)
-def _chosen_index(path: Path, stamp: tuple) -> tuple[tuple[str, tuple], ...]:
-    """Every (constant, figure path it was chosen against) of the file's ``constants``."""
+@lru_cache(maxsize=8)
+def _chosen_index(path: Path, stamp: tuple, field: str = "chosen_against") -> tuple[tuple[str, tuple], ...]:
+    """Every (constant, figure path) of the file's ``constants`` under ``field`` (``chosen_against``
+    or ``builds_in``); a ``*`` part stays as it is (any row)."""
     return tuple(
-        (name, tuple(map(str, _parts(k))))
+        (name, tuple(str(k).split("/")) if "*" in str(k) else tuple(map(str, _parts(k))))
         for name, entry in (_read(path, stamp).get(CONSTANTS) or {}).items()
-        for k in entry.get("chosen_against") or []
+        for k in entry.get(field) or []
     )
+
+
+def _under(parts: tuple, above: tuple) -> bool:
+    """Whether a figure's key parts lie at or below ``above`` (whose ``*`` matches any part)."""
+    return len(parts) >= len(above) and all(a in ("*", p) for a, p in zip(above, parts))
 
 
 def _along(keys: tuple, path: Path | None) -> dict:
@@ -171,10 +190,20 @@ def chosen(key, path: Path | None = None) -> list[str]:
     """The constants (``module.NAME``) chosen against a figure: those whose ``chosen_against``
     names the figure or a figure above it (a constant chosen against Table 7 was chosen against
     each of its sizes)."""
+    return _constants_on(key, "chosen_against", path)
+
+
+def builds_in(key, path: Path | None = None) -> list[str]:
+    """The constants (``module.NAME``) that put in a figure's direction, significance or bound
+    (their ``builds_in`` names it or a figure above it)."""
+    return _constants_on(key, "builds_in", path)
+
+
+def _constants_on(key, field: str, path: Path | None) -> list[str]:
     parts = tuple(map(str, _parts(key)))
     out = []
-    for name, above in _chosen_index(*_stamp(path)):
-        if parts[: len(above)] == above and name not in out:
+    for name, above in _chosen_index(*_stamp(path), field):
+        if _under(parts, above) and name not in out:
             out.append(name)
     return out
 
@@ -220,8 +249,9 @@ def derived(value: float, inputs, how: str) -> Derived:
 def kind(key, path: Path | None = None, _seen: frozenset = frozenset()) -> str:
     """The rule's label for a figure key (``"table3_llm_campaigns/gemma-3/total"`` or its parts):
     calibrated (a loss term), tuned, set (an input), derived (a function of figures that are
-    not emergent) or emergent. A :class:`Derived` number is derived or emergent by its inputs;
-    not a key (None, or a bare number computed from the paper's figures): emergent."""
+    not emergent), by construction (its direction, significance or bound put in) or emergent. A
+    :class:`Derived` number is derived or emergent by its inputs; not a key (None, or a bare
+    number computed from the paper's figures): emergent."""
     if isinstance(key, Derived):
         ok = key.inputs and all(kind(k, path) in DERIVABLE for k in key.inputs)
         return "derived" if ok else "emergent"
@@ -238,6 +268,8 @@ def kind(key, path: Path | None = None, _seen: frozenset = frozenset()) -> str:
     if fields.get("derived_from") and parts not in _seen:
         if all(kind(k, path, _seen | {parts}) in DERIVABLE for k in inputs(parts, path)):
             return "derived"
+    if fields.get("built_in") or builds_in(parts, path):
+        return BUILT
     return "emergent"
 
 
@@ -249,7 +281,7 @@ def status(*keys: str, path: Path | None = None, default: str | None = None) -> 
 
 def fields(key, path: Path | None = None) -> dict:
     """The provenance fields in force for a figure key (``status``, ``reason``, ``input``,
-    ``tolerance``, ``tuned``, ``in_code``: each from the deepest entry that has it)."""
+    ``tolerance``, ``tuned``, ``in_code``, ``built_in``: each from the deepest entry that has it)."""
     return _along(_parts(key), path)
 
 
@@ -322,10 +354,12 @@ def label(key, ours=None, distance: float | None = None, path: Path | None = Non
 
 
 __all__ = [
+    "BUILT",
     "DERIVABLE",
     "Derived",
     "Label",
     "STATUSES",
+    "builds_in",
     "chosen",
     "constants",
     "declared",

@@ -90,6 +90,22 @@ def _qualification(corpus, q: pd.DataFrame) -> dict[str, str | Passage]:
     }
 
 
+def bases(corpus) -> dict[str, Passage]:
+    """What each Summary bullet of chapter 01 rests on (:func:`hotelcheckspan.book.labels.basis`)."""
+    return {
+        "sizes_basis": labels.basis(
+            corpus,
+            ("sizes", "dataset/examples"),
+            ("human records", "dataset/human_records"),
+            ("LLM records", "dataset/llm_records"),
+            paper=True,
+        ),
+        "qualification_basis": labels.paper_basis(),
+        "spans_basis": labels.basis(corpus, ("human spans", "dataset/human_spans")),
+        "types_basis": labels.basis(corpus, ("human type shares", "table2_human_span_types/Incorrect/pct")),
+    }
+
+
 def readings(
     corpus,
     *,
@@ -122,6 +138,7 @@ def readings(
     extra = _qualification(corpus, qualification) if qualification is not None else {}
     return (
         extra
+        | bases(corpus)
         | {
             "n_stage2": tables.number(by["stage-2 examples"]),
             "min_sources": tables.number(int(dedup["sources"].min())),

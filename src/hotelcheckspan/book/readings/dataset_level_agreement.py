@@ -168,7 +168,22 @@ def readings(
         else f"while in the paper's Table 4 {prose.names(pmost)} {'marks' if len(pmost) == 1 else 'mark'} most "
         f"and {prose.names(pleast)} least",
     }
-    return out
+    return out | bases(corpus)
+
+
+def bases(corpus) -> dict[str, Passage]:
+    """What each Summary bullet of chapter 02 rests on (:func:`hotelcheckspan.book.labels.basis`)."""
+    text = "dataset_level_text"
+    return {
+        "t4_basis": labels.paper_basis(),
+        "appb_basis": labels.paper_basis(),
+        "groups_basis": labels.basis(
+            corpus,
+            ("group B's extra spans", f"{text}/group_b_more_annotations_pct"),
+            ("B alone marking", f"{text}/group_b_minority_due_to_extra_errors_pct"),
+        ),
+        "extremes_basis": labels.basis(corpus, ("span totals", "table4_dataset_level_stage2_subset/gpt-4o/total")),
+    }
 
 
 def _t4_note() -> str:
@@ -187,7 +202,7 @@ def _t4_note() -> str:
         text += (
             f" The same models' type counts are *{labels.kind(t3_typed)}* in Table 3 and "
             f"*{labels.kind(typed)}* here: the generator reads Table 3's type shares over all examples, "
-            "not the counts on this subset."
+            "not the counts on this subset, and mixes them with the confusion rows chosen by hand."
         )
     return text
 

@@ -375,7 +375,19 @@ def readings(
             "here."
         )
     out["sim_clusters"] = simulated_only(corpus, simulation_note())
-    return out
+    return out | bases(corpus)
+
+
+def bases(corpus) -> dict[str, Passage]:
+    """What each Summary bullet of chapter 06 rests on (:func:`hotelcheckspan.book.labels.basis`)."""
+    return {
+        "k_basis": labels.basis(corpus, ("k", "clustering/k_chosen")),
+        "types_basis": labels.basis(corpus, ("each family's mix of error types", "summaries.FAMILIES")),
+        "location_basis": labels.basis(
+            corpus, ("the cluster sizes", "clustering/table7_clusters/Proximity (var.)/pct"), paper=True
+        ),
+        "consensus_basis": labels.basis(corpus, ("how doubtful supported soft claims look", "summaries.VAGUE")),
+    }
 
 
 def simulation_note() -> str:

@@ -14,7 +14,7 @@ from ... import review
 from ...analyses import judges, sample_size
 from ...annotator_sets import AnnotatorSet, display_name
 from ...corpora import KEY, slug_frame
-from .. import prose, tables
+from .. import labels, prose, tables
 from . import Passage, simulated_only
 
 DECIMALS = 2  # as tables.leaderboard shows the scores
@@ -253,6 +253,21 @@ def _review_simulation() -> str:
     )
 
 
+def bases(corpus, real=None) -> dict[str, Passage]:
+    """What each Summary bullet of chapter 10 rests on (:func:`hotelcheckspan.book.labels.basis`):
+    the judges' agreement on this corpus, and on the real test split."""
+    judges_f1 = ("the judges' span F1", "table6_span_level/Human - LLM (GPT-4o)/F1_S")
+    humans = ("the humans' agreement", "table6_span_level/Group A - Group B (Stage 2)/F1_S")
+    out = {
+        "board_basis": labels.basis(corpus, judges_f1, humans),
+        "best_basis": labels.basis(corpus, judges_f1, ("balanced accuracy", None)),
+        "neighbours_basis": labels.basis(corpus, judges_f1),
+    }
+    if real is not None:
+        out |= {"real_basis": labels.basis(real, name="real annotations (the d2t test split)")}
+    return out
+
+
 def readings(
     corpus,
     board: pd.DataFrame,
@@ -266,7 +281,7 @@ def readings(
     on ``corpus``; ``real_board`` on the real corpus), the ``evaluate_judge`` result it shows the
     Table 6 rows of, the automatic review marks (``review.marks_by_corpus``) and the planned
     pair's answers with other seeds (:func:`reseeded_answers`)."""
-    out: dict[str, str | Passage] = _board_readings(board, "")
+    out: dict[str, str | Passage] = _board_readings(board, "") | bases(corpus, real)
     out["grid_note"] = grid_note(board, answers) if answers is not None else ""
     out["n_examples"] = tables.number(
         len(judges.default_examples(corpus)) if judges.is_hotelcheckspan(corpus) else len(corpus.examples)

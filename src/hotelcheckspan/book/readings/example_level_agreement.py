@@ -151,13 +151,26 @@ def readings(
     takes them), given ``prevalence`` (:func:`example_level.prevalence`) its kappa/AC1 section's, and
     given ``masked`` (``{"soft": ..., "hard": ...}`` of :func:`example_level.masking`) and its
     ``threshold``, the section on Section 7's masking claim."""
-    out = _chapter(corpus, **computed)
+    out = _chapter(corpus, **computed) | bases(corpus)
     out["bacc_dashes"] = bacc_dashes(computed["llm"])
     if prevalence is not None:  # the section "Kappa and AC1 when errors are rare"
         out |= kappa_paradox.readings(prevalence, prefix="kp")
     if masked is not None:
         out |= masking(corpus, masked, threshold)
     return out
+
+
+def bases(corpus) -> dict[str, Passage]:
+    """What each Summary bullet of chapter 03 rests on (:func:`hotelcheckspan.book.labels.basis`)."""
+    votes = f"table5_example_level_votes/{ANY}"
+    return {
+        "votes_basis": labels.basis(corpus, ("the vote distributions", votes), ("kappa", None), paper=True),
+        "paradox_basis": labels.basis(
+            corpus, ("agreement with the majority", "llm_majority_alignment/gpt-4o/any"), ("BACC and recall", None)
+        ),
+        "masking_basis": labels.basis(corpus, ("span F1 per example", None)),
+        "tvd_basis": labels.basis(corpus, ("the vote distributions", votes)),
+    }
 
 
 def bacc_dashes(llm: pd.DataFrame) -> Passage:
@@ -193,15 +206,33 @@ def bacc_dashes(llm: pd.DataFrame) -> Passage:
     )
 
 
+def _share_words(part: int, n: int) -> str:
+    """A count's share of a whole in words, as a reader weighs it: "more than half", "half",
+    "a large minority" (a quarter or more), "a small minority"."""
+    if not n:
+        return "none"
+    share = part / n
+    return (
+        "more than half"
+        if share > 0.5
+        else "half"
+        if share == 0.5
+        else "a large minority"
+        if share >= 0.25
+        else "a small minority"
+    )
+
+
 def _masking_reading(below: int, n: int) -> str:
-    """How often agreement that a summary is faulty comes with little agreement on where."""
+    """How often full agreement that a summary is faulty comes with little agreement on where (the
+    examples every set calls faulty, ``below`` of ``n`` with a low mean span F1)."""
     share = below / n if n else float("nan")
     if not n:
         return "so this corpus has no such example to read"
     if share >= 0.5:
         return "so agreement that a summary is faulty mostly hides disagreement on where"
     if share >= 0.25:
-        return "so agreement that a summary is faulty hides disagreement on where in a large minority of them"
+        return "so full agreement that a summary is faulty hides disagreement on where in a large minority of them"
     return "so full agreement that a summary is faulty mostly comes with agreement on where"
 
 
@@ -227,6 +258,7 @@ def masking(corpus, frames: dict[str, pd.DataFrame], threshold: float) -> dict[s
         "mk_multi": tables.number(len(multi)),
         "mk_multi_below": tables.number(int((multi["mean_f1"] < threshold).sum())),
         "mk_reading": _masking_reading(below, len(four)),
+        "mk_multi_share": _share_words(int((multi["mean_f1"] < threshold).sum()), len(multi)),
         "mk_note": simulated_only(
             corpus,
             f"On the stand-in the vote distribution is *{labels.kind(key_votes)}* and the groups' span F1 "

@@ -68,7 +68,13 @@ def readings(
     means = labels.kind(f"impressions/by_type/{inc}/mean")
     t_kind, r_kind = labels.kind("impressions/t_errors_vs_none"), labels.kind("impressions/r_error_count_vs_impression")
     noise = "whose size the simulated raters' noise sets, not the paper"
-    if t_kind == r_kind == means:
+    if t_kind == r_kind == labels.provenance.BUILT:
+        stats = (
+            f"t, its p and the sign of r are *{t_kind}* ("
+            + labels.reason("impressions/t_errors_vs_none", "built_in").split(", so ")[0]
+            + "), their size is what the simulated raters' noise and the clipping give, not the paper"
+        )
+    elif t_kind == r_kind == means:
         stats = f"and so are t and r, {noise}"
     elif t_kind == r_kind:
         stats = f"t and r are *{t_kind}*, {noise}"
@@ -84,7 +90,7 @@ def readings(
         + (": the no-error mean minus the drop" if means != "emergent" else "")
         + f"; {stats}."
     )
-    return {
+    return bases(corpus) | {
         "scale_low": tables.number(low),
         "scale_high": tables.number(high),
         "n_boot": tables.number(n_boot),
@@ -127,6 +133,20 @@ def readings(
             "model's estimates stay close to the ordinary ones here. On real data, where annotators who mark more "
             "may also rate more harshly, the mixed model is the one to trust.",
         ),
+    }
+
+
+def bases(corpus) -> dict[str, Passage]:
+    """What each Summary bullet of chapter 07 rests on (:func:`hotelcheckspan.book.labels.basis`)."""
+    return {
+        "effect_basis": labels.basis(
+            corpus,
+            ("the no-error mean", "impressions/mean_no_error"),
+            ("the effect's sign and significance", "impressions/t_errors_vs_none"),
+            ("r's sign", "impressions/r_error_count_vs_impression"),
+        ),
+        "order_basis": labels.basis(corpus, ("the drops per type", "impressions/by_type/Incorrect/drop")),
+        "icc_basis": labels.basis(corpus, ("the annotators' own scales", None)),
     }
 
 

@@ -211,9 +211,11 @@ def type_readings(corpus, bias: pd.DataFrame, figures: dict) -> dict[str, str | 
         "bias_all_paper": _all_examples_lean(figures),
         "bias_note": simulated_only(
             corpus,
-            "The type biases emerge from mixing each model's type preference, "
+            "The type biases come from mixing each model's type preference, "
             f"*{tables.figure_status('table3_llm_campaigns/gpt-4o/Incorrect')}* from Table 3, with the true "
-            "status of each planted claim. " + _gemma_counts(corpus, figures),
+            "status of each planted claim through the confusion rows chosen by hand, so the types on these "
+            f"examples are *{tables.figure_status('table4_dataset_level_stage2_subset/gpt-4o/Incorrect')}*. "
+            + _gemma_counts(corpus, figures),
         ),
     }
 
@@ -272,6 +274,25 @@ def paper_bias(figures: dict) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index")[list(CATEGORIES)]
 
 
+def bases(corpus) -> dict[str, Passage]:
+    """What each Summary bullet of chapter 05 rests on (:func:`hotelcheckspan.book.labels.basis`),
+    and the sentence on whole-summary spans."""
+    t3, t4 = "table3_llm_campaigns/gpt-4o", "table4_dataset_level_stage2_subset/gpt-4o"
+    return {
+        "volume_basis": labels.basis(corpus, ("span totals", f"{t4}/total")),
+        "recall_basis": labels.basis(
+            corpus,
+            ("spans and flagged records", f"{t3}/spans_per_error_record"),
+            ("recall and precision against the humans", None),
+        ),
+        "lengths_basis": labels.basis(corpus, ("LLM span lengths", f"{t3}/avg_len"), paper=True),
+        "bias_basis": labels.basis(
+            corpus, ("type preferences", f"{t3}/Incorrect"), ("types on these examples", f"{t4}/Incorrect"), paper=True
+        ),
+        "whole_basis": labels.basis(corpus, ("the span widening behind it", f"{t3}/avg_len")),
+    }
+
+
 def readings(
     corpus,
     *,
@@ -287,7 +308,7 @@ def readings(
     ``type_bias`` on the ``stage2`` examples, ``pr`` the soft precision-recall table, ``contested``
     and ``reasons`` the examples and reasons the chapter shows."""
     figures = figures or paper.figures()
-    return {
+    return bases(corpus) | {
         "n_stage2": _n(len(stage2)),
         **precision_recall(pr),
         **volume(corpus, vol, figures),

@@ -382,6 +382,19 @@ def _paper_gap_note(gaps: dict[str, str], corpus_size: int) -> str:
     )
 
 
+def bases(corpus) -> dict[str, Passage]:
+    """What each Summary bullet of chapter 09 rests on (:func:`hotelcheckspan.book.labels.basis`):
+    the paper's gaps and effects, and the stand-in's spread between examples, which the paper does
+    not report."""
+    spread = ("the spread of the LLM rows between examples", "table6_span_level/Human - LLM (GPT-4o)/F1_S")
+    return {
+        "gaps_basis": labels.basis(corpus, spread, paper=True),
+        "close_basis": labels.basis(corpus, spread),
+        "bacc_basis": labels.basis(corpus, ("balanced accuracy", None), spread),
+        "power_basis": labels.basis(corpus, ("the interval widths", None), paper=True),
+    }
+
+
 def readings(
     corpus,
     *,
@@ -420,7 +433,7 @@ def readings(
     smallest = int(within["n"].min())
     real_n = int(real_summary["corpus_size"].iloc[0]) if real_summary is not None else None
     gaps = paper_gap_readings(needs, n) if needs is not None and len(needs) else {}
-    return {
+    return bases(corpus) | {
         "n_examples": _n(n),
         "n_llms": _n(len(systems)),
         "n_pairs": _n(len(systems) * (len(systems) - 1) // 2),

@@ -75,14 +75,14 @@ def _moved(rows: pd.DataFrame, per_pair: pd.DataFrame, moved: str, top_gamma: st
 
 
 def _below_zero(rows: pd.DataFrame) -> str:
-    """How many comparisons have γ below zero (chance), and how many of them clearly: their whole
-    interval below zero."""
+    """How many comparisons have γ below zero (chance is zero: below it, worse than chance), and how
+    many of them clearly: their whole interval below zero."""
     below = rows[rows["gamma"] < 0]
     if below.empty:
-        return "none below zero, i.e. chance"
+        return "none below zero (zero is chance; below it, worse than chance)"
     clearly = int((below["gamma_high"] < 0).sum())
     n = len(below)
-    head = f"{n} comparison{'' if n == 1 else 's'} below zero, i.e. chance"
+    head = f"{n} comparison{'' if n == 1 else 's'} below zero, worse than chance"
     if clearly == n:
         return head + (", its interval too" if n == 1 else ", their intervals too")
     if clearly == 0:

@@ -83,7 +83,15 @@ def recall_checks(figures: dict) -> dict[str, str]:
         "gpt_every": _n(float(gpt["R (every example)"])),
         "gpt_typical": _n(float(gpt["R (both marked, typical)"])),
         "gpt_vs_human": _n(t4["gpt-4o"]["total"] / (sum(human_totals) / len(human_totals)), 1),
+        "o3_typical": _n(float(o3["R (both marked, typical)"])),
         "both_verdict": "cannot" if o3["R floor (both marked)"] > r + 0.005 else "can",
+        "both_reach": (
+            "at no length the tables allow"
+            if o3["R floor (both marked)"] > r + 0.005
+            else "only at the extreme the tables allow"
+            if o3["R (both marked, typical)"] > r + 0.005
+            else "at typical lengths too"
+        ),
         "every_max_gap": _n(float((others["R (every example)"] - others["paper R_S"]).abs().max())),
         "o3_ph": _n(t6[O3_ROW]["P_H"]),
         "span_hard_reachable": "can" if hard_ok else "cannot",
@@ -290,6 +298,23 @@ def confusion_readings(overlaps: pd.DataFrame, categories, corpus=None) -> dict[
     return out
 
 
+def bases(corpus) -> dict[str, Passage]:
+    """What each Summary bullet of chapter 04 rests on (:func:`hotelcheckspan.book.labels.basis`)."""
+    human = ("the human rows' F1", f"table6_span_level/{HUMAN_ROWS[0]}/F1_H")
+    llm = ("the LLM rows' F1", f"table6_span_level/{GPT_ROW}/F1_S")
+    types = ("the types", "table2_human_span_types/Incorrect/pct")
+    return {
+        "defs_basis": labels.paper_basis(),
+        "convention_basis": labels.basis(corpus, ("F1 under factgenie 1.2.1's rule", None)),
+        "soft_basis": labels.basis(corpus, human, llm, types),
+        "noise_basis": labels.basis(corpus, human, llm, ("the spread of the pairs", None)),
+        "gain_basis": labels.basis(corpus, human, paper=True),
+        "confusion_basis": labels.basis(corpus, types),
+        "gpt_basis": labels.basis(corpus, ("gpt-4o's soft F1", f"table6_span_level/{GPT_ROW}/F1_S"), paper=True),
+        "rows_basis": labels.paper_basis(),
+    }
+
+
 def _label_note() -> str:
     """The labels of the human rows' hard and soft F1 on the stand-in, for the label-gain reading."""
     hard, soft = (labels.kind(f"table6_span_level/{HUMAN_ROWS[0]}/F1_{m}") for m in "HS")
@@ -370,7 +395,7 @@ def readings(
     takes them) and, given them, its sections' beyond F1 (``span_measures.table``) and γ
     (``span_gamma.beside_f1`` and ``rank_agreement``) and the type confusion of overlapping human
     spans (``span_level.overlapping_types``)."""
-    out = _chapter(corpus, **computed)
+    out = _chapter(corpus, **computed) | bases(corpus)
     if overlaps is not None:  # the section "Misleading or Not Checkable?"
         out |= confusion_readings(overlaps, corpus.categories, corpus)
     if beyond is not None:  # the section "Beyond F1: boundaries and error counts"

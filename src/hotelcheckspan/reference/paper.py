@@ -18,7 +18,9 @@ from ..annotator_sets import PAPER_NAMES
 @lru_cache(maxsize=1)
 def figures() -> dict:
     """The transcribed figures of the paper, as nested dicts (see the YAML's comments)."""
-    return yaml.safe_load(paths.PAPER_FIGURES.read_text(encoding="utf-8"))
+    return yaml.load(
+        paths.PAPER_FIGURES.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    )
 
 
 def versus(rows: list[tuple], label: str = "this corpus") -> pd.DataFrame:

@@ -67,7 +67,7 @@ CONSTANTS = "constants"  # the section listing the generator's hand-set constant
 def _read(path: Path, stamp: tuple) -> dict:
     if not stamp:
         return {}
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) or {}
     if not isinstance(data, dict):
         raise ValueError(f"{path.name}: expected a mapping of figures, not {type(data).__name__}")
     _check(data, (), path)

@@ -122,7 +122,7 @@ def test_provenance_lookup_takes_the_deepest_status():
     assert provenance.status("table6_span_level", "Stage 1 - Stage 2", "F1_H") == "calibrated"
     assert provenance.status("table6_span_level", "Stage 1 - Stage 2", "P_H") == "emergent"
     assert provenance.status("table6_span_level", "Human - LLM (GPT-4o)", "F1_S") == "emergent"
-    assert provenance.status("impressions", "t_errors_vs_none") == "emergent"
+    assert provenance.status("impressions", "t_errors_vs_none") == "by construction"  # the drops are put in
     assert provenance.status("impressions", "by_type", "Incorrect", "drop") == "set"
     assert provenance.status("impressions", "by_type", "Incorrect", "mean") == "derived"  # no-error mean - drop
     assert provenance.declared("impressions", "by_type", "Incorrect", "drop") == "set"

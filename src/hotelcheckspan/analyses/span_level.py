@@ -474,7 +474,8 @@ def self_overlaps(corpus, comparisons: list[dict] | None = None) -> int:
     flagged = set()
     for aset in sets:
         sp = aset.filter(corpus.spans).sort_values([*KEY, "start"])
-        prev_end = sp.groupby(KEY, sort=False)["end"].transform(lambda e: e.cummax().shift())
+        groups = sp.groupby(KEY, sort=False)
+        prev_end = groups["end"].cummax().groupby(groups.ngroup()).shift()  # the furthest end so far
         hit = sp[sp["start"] < prev_end]
         flagged |= set(map(tuple, hit[KEY].itertuples(index=False)))
     return len(flagged)

@@ -333,6 +333,7 @@ def leaderboard(
     n_outer: int = 100,
     n_inner: int = 200,
     scored: Scored | None = None,
+    progress: bool = False,
 ) -> pd.DataFrame:
     """Every judge (default: every model campaign of the corpus) ranked by soft span F1.
 
@@ -351,7 +352,8 @@ def leaderboard(
     every pair of reference sets sharing examples, BACC of each rater against the others' clear
     majority; a corpus with no such pair (one human group) has no ceiling row.
     ``board.attrs["compared"]`` says what was compared (:func:`describe`).
-    ``distinguish=False`` leaves the neighbour columns empty (they take the most time).
+    ``distinguish=False`` leaves the neighbour columns empty (they take the most time);
+    ``progress`` shows a progress bar of them on stderr.
     """
     names = judges(corpus) if names is None else list(names)
     if not names:
@@ -370,7 +372,10 @@ def leaderboard(
         out[col] = None
     if distinguish:
         ranked = out.loc[out["judge"] != CEILING, "judge"].tolist()
-        for i, (a, b) in enumerate(zip(ranked, ranked[1:])):
+        from tqdm.auto import tqdm
+
+        neighbours = tqdm(list(zip(ranked, ranked[1:])), desc="judges", disable=not progress, leave=False)
+        for i, (a, b) in enumerate(neighbours):
             res = sample_size.examples_needed(
                 corpus,
                 a,

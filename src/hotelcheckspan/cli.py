@@ -1219,7 +1219,7 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_metric)
 
     p = sub.add_parser("baselines", help="write the built-in baselines of a corpus as a scores file")
-    p.add_argument("corpus")
+    p.add_argument("corpus", help="the corpus folder (factgenie layout)")
     p.add_argument("-o", "--out", required=True, help="the scores file to write (.csv or .jsonl)")
     p.add_argument("--only", action="append", default=None, metavar="NAME", help="one baseline (repeat for several)")
     p.set_defaults(func=cmd_baselines)

@@ -160,7 +160,8 @@ def test_f1_between_groups_of_one_file(cli, toy_root):
         "by_type",
         "compared",
     }
-    assert res["compared"]["reference"] == {"file": str(stage1), "campaign": "stage1", "group": "A", "groups": ["A", "B"]}
+    reference = {"file": str(stage1), "campaign": "stage1", "group": "A", "groups": ["A", "B"]}
+    assert res["compared"]["reference"] == reference
     assert {k: res["settings"][k] for k in ("match", "metric", "convention", "ref_group", "hyp_group")} == {
         "match": "hard",
         "metric": "char",

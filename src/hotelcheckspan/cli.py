@@ -44,6 +44,10 @@ EPILOG = (
 )
 
 
+# fewer texts than this in a class of a detection target (BACC, ROC AUC): the output says so
+MIN_CLASS = 10
+
+
 class CliError(Exception):
     """A problem to report on one line, then exit 1."""
 
@@ -412,15 +416,10 @@ def _table5_notes(table5) -> list[str]:
                 "undefined" if pd.isna(r.bacc) else "one class's recall, not a balanced accuracy, and has no interval"
             )
             notes.append(f"{r.label}: the clear majority {which} (of {n}): its BACC is {value}")
-        elif min(errors, n - errors) < out_min_class():
+        elif min(errors, n - errors) < MIN_CLASS:
             fewer, what = (errors, "with the error") if errors < n - errors else (n - errors, "without it")
             notes.append(f"{r.label}: BACC rests on {fewer} example{'s' if fewer != 1 else ''} {what} of {n}")
     return notes
-
-
-def out_min_class() -> int:
-    """Fewer examples than this in a class of a detection target: the output says so."""
-    return 10
 
 
 def _interval(estimate, low, high) -> str:
@@ -582,7 +581,7 @@ def cmd_judges(args) -> int:
         for r in board.itertuples()
         if r.judge != judges.CEILING
         and not _na(r.majority_examples)
-        and 0 < min(r.majority_errors, r.majority_examples - r.majority_errors) < out_min_class()
+        and 0 < min(r.majority_errors, r.majority_examples - r.majority_errors) < MIN_CLASS
     ]
     shown = judges.readable(board, digits=3) if out.chosen_format(args) == "text" else board
     out.emit(
@@ -725,7 +724,7 @@ def _metric_tables(v, text: bool = True) -> tuple[dict, list[str], dict]:
         maj = v.data["majority"].dropna()
         n, errors = len(maj), int(maj.astype(bool).sum())
         fewer = min(errors, n - errors)
-        if n and fewer < out_min_class():
+        if n and fewer < MIN_CLASS:
             which = "error-free texts" if n - errors <= errors else "texts with an error"
             notes.append(f"majority: ROC AUC, average precision and BACC rest on {fewer} {which} of {n}")
     if c["ceiling_examples"] != c["examples"]:

@@ -58,8 +58,13 @@ def test_span_f1_returns_what_f1_json_prints(capsys, read, extra):
         convention=opts.get("--convention", "factgenie"),
         by_type="--by-type" in extra,
     )
+    settings = printed.pop("settings")  # the JSON records what it ran with; the rest is the API's result
     assert result == printed
     assert {"precision", "recall", "f1", "ref_count", "hyp_count", "examples"} <= set(result)
+    want = opts.get("--convention", "factgenie")
+    assert (settings["match"], settings["metric"]) == (opts.get("--match", "hard"), "char")
+    assert settings["convention"] == {"factgenie": "both", "all": "either"}[want]
+    assert settings["version"] and settings["command"] == "f1"
 
 
 def test_span_f1_accepts_paths_and_swaps_precision_and_recall():

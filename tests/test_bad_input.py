@@ -239,12 +239,16 @@ def test_renamed_category_is_an_error_when_compared_and_counted_in_stats(capsys,
     code, out, err = run(capsys, "f1", corpus / STAGE1 / "annotations.jsonl", corpus / STAGE2 / "annotations.jsonl")
     assert code == 1
     assert "['Not Checkable', 'Misleading', 'Incorrect'] vs ['Not Checkable', 'Misleading', 'Wrong']" in err
+    # stats pools nothing across categories that differ: one line naming both lists and how to choose
     code, out, err = run(capsys, "stats", corpus, "--json")
-    assert code == 0
+    assert code == 1 and out == "" and len(err.strip().splitlines()) == 1
+    assert "the categories of stage1 and stage2 differ" in err and "choose campaigns with --campaign" in err
+    code, out, err = run(capsys, "stats", corpus, "--campaign", "stage1", "--json")  # every judge kept, as stage1's
+    assert code == 0, err
     rows = {r["campaign"]: r for r in json.loads(out)["campaigns_all_examples"]}
-    stage2_spans = sum(len(r["annotations"]) for r in lines(corpus / STAGE2 / "annotations.jsonl"))
-    assert rows["stage2"]["Not Checkable"] + rows["stage2"]["Misleading"] + rows["stage2"]["Wrong"] == stage2_spans
-    assert rows["stage2"]["Incorrect"] == 0
+    assert "stage2" not in rows and "Wrong" not in rows["stage1"]
+    stage1_spans = sum(len(r["annotations"]) for r in lines(corpus / STAGE1 / "annotations.jsonl"))
+    assert sum(rows["stage1"][c] for c in ("Not Checkable", "Misleading", "Incorrect")) == stage1_spans
 
 
 # --- files in the wrong place or of the wrong kind ----------------------------------------------
@@ -359,8 +363,10 @@ def test_warnings_are_counted_on_stderr_and_strict_fails_on_them(capsys, corpus)
     assert run(capsys, "validate", "--strict", corpus)[0] == 1
     code, _, err = run(capsys, "stats", corpus)
     assert code == 0 and "1 warning in" in err
+    # a file given alone: its warning printed with file, line and field (validate cannot take the file)
     code, out, err = run(capsys, "f1", path, path, "--json")
-    assert code == 0 and "1 warning in" in err and json.loads(out)["examples"] == RECORDS_PER_FILE
+    assert code == 0 and json.loads(out)["examples"] == RECORDS_PER_FILE
+    assert err.splitlines()[0].startswith(f"{path}:{len(recs)}: warning: annotator_group: a second record")
     assert len(C.load(corpus).warnings) == 1
 
 

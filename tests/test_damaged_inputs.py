@@ -55,10 +55,12 @@ def test_gamma_and_pearson_without_a_config_compare_types_by_number(tmp_path, ca
     for command in ("gamma", "pearson"):
         code, out, err = run(capsys, command, root / HUMAN, lone, "--ref-group", "0", "--json")
         assert code == 0, err
-        assert "1 warning in" in err
+        # the lone file's warning, with file, line and field (validate cannot take a lone file)
+        assert err.startswith(f"{lone}: warning: no config.yaml or metadata.json beside it") and "[no-config]" in err
         code, with_config, _ = run(capsys, command, root / HUMAN, root / MODEL, "--ref-group", "0", "--json")
         lone_result, config_result = json.loads(out), json.loads(with_config)
         assert lone_result.pop("compared")["hypothesis"]["file"] == str(lone)  # each side named by its file
+        assert lone_result.pop("settings") == config_result.pop("settings")
         assert code == 0 and lone_result == {k: v for k, v in config_result.items() if k != "compared"}
 
     def numbers(result):
@@ -106,7 +108,7 @@ def test_judge_sharing_no_example_with_a_human_set_is_scored_where_it_can_be(tmp
     stage2 = {tuple(r[k] for k in KEY) for r in lines(root / "annotations/human/stage2/annotations.jsonl")}
     assert not {tuple(r[k] for k in KEY) for r in lines(judge / "annotations.jsonl")} & stage2
     code, out, err = run(capsys, "judge", root, judge, "--n-boot", "5", "--json")
-    assert code == 0, err
+    assert code == 1 and "shares no example" in err
     result = json.loads(out)  # strict JSON: undefined values are null
     assert result["rank"]["bacc"] is None and result["bacc"]["estimate"] is None
     # no span F1 either (not 0: a pair sharing no example is not compared), so no rank by it
@@ -114,8 +116,13 @@ def test_judge_sharing_no_example_with_a_human_set_is_scored_where_it_can_be(tmp
     assert all(row["pairs"] == 0 and row["f1"] is None for row in result["table6"])
     assert [row["campaign"] for row in result["table3"]] == ["acme"]  # its row of Table 3 is there
     code, out, err = run(capsys, "judge", root, judge, "--n-boot", "5")
-    assert code == 0 and "unranked by balanced accuracy" in out and "undefined [undefined, undefined]" in out
+    # the result is printed, and the exit code says it is undefined for the reason asked, on one line
+    assert code == 1 and "unranked by balanced accuracy" in out and "undefined [undefined, undefined]" in out
     assert "unranked by soft span F1" in out and "shares no example with the human annotators" in out
+    assert err.strip().splitlines()[-1] == (
+        "hotelcheckspan judge: acme shares no example with the human annotators it is compared with (the stage-2 "
+        "examples (Tables 4-6)): its span F1, balanced accuracy and rank are undefined"
+    )
 
 
 def test_a_bug_of_ours_is_one_line_not_a_traceback(tmp_path, capsys, monkeypatch):

@@ -14,9 +14,9 @@ from hotelcheckspan import paths
 from hotelcheckspan.corpora import KEY, CorpusError, load
 from hotelcheckspan.corpora.scores import (
     CONSTANT,
-    LOW_COVERAGE,
     MISSING_SCORE,
     UNKNOWN_KEY,
+    UNSCORED,
     read_scores,
     write_scores,
 )
@@ -49,7 +49,8 @@ def test_a_good_csv_is_keyed_as_the_corpus_spells_it(toy, tmp_path):
     assert s.frame["m"].tolist() == [0.25, 0.001, 0.5] and s.frame["n"].tolist() == [2.0, 3.0, 1.0]
     assert s.metrics == ["m", "n"] and s.directions == {"m": "higher", "n": "higher"}
     assert s.frame["example_idx"].dtype == toy.examples["example_idx"].dtype
-    assert s.problems == []  # 3 of 4 examples: more than half
+    assert [p.kind for p in s.problems] == [UNSCORED]  # 3 of 4 examples: one left out
+    assert "scores 3 of the corpus' 4 examples: the other 1 " in s.problems[0].message
 
 
 def test_keys_match_after_slugifying_as_factgenie_does(test_split, tmp_path):
@@ -60,7 +61,7 @@ def test_keys_match_after_slugifying_as_factgenie_does(test_split, tmp_path):
     s = read_scores(f, test_split)
     assert s.frame["setup_id"].tolist() == ["llama3.3", "llama3.3"]
     assert s.frame["dataset"].tolist() == ["d2t-gsmarena"] * 2 and s.frame["example_idx"].tolist() == [7, 8]
-    assert [p.kind for p in s.problems] == [LOW_COVERAGE]
+    assert [p.kind for p in s.problems] == [UNSCORED]
 
 
 def test_lower_is_better_is_negated_and_recorded(toy, tmp_path):
@@ -164,18 +165,21 @@ def test_warnings_unknown_key_missing_score_constant_coverage(toy, tmp_path):
     f = tmp_path / "s.csv"
     f.write_text(f"{HEADER},m,c\ntoy,short,s,0,0.5,1\nother,short,s,0,1,1\ntoy,short,s,1,NA,1\n")
     s = read_scores(f, toy)
-    # kept: examples 0 and 1, 2 of 4: not fewer than half, so no coverage warning; m has one score
-    # left (0.5) and c one value (1): both constant
+    # kept: examples 0 and 1, 2 of 4: the other two unscored; m has one score left (0.5) and c
+    # one value (1): both constant
     assert {(p.line, p.field, p.kind) for p in s.problems} == {
         (3, "example_idx", UNKNOWN_KEY),
         (4, "m", MISSING_SCORE),
         (1, "m", CONSTANT),
         (1, "c", CONSTANT),
+        (0, "", UNSCORED),
     }
+    unscored = next(p for p in s.problems if p.kind == UNSCORED)
+    assert "scores 2 of the corpus' 4 examples: the other 2 (the first: " in unscored.message
     assert all(not p.is_error for p in s.problems)
     assert len(s.frame) == 2 and math.isnan(s.frame["m"].iloc[1])
     f.write_text(f"{HEADER},m\ntoy,short,s,0,0.5\n")
-    assert {p.kind for p in read_scores(f, toy).problems} == {CONSTANT, LOW_COVERAGE}
+    assert {p.kind for p in read_scores(f, toy).problems} == {CONSTANT, UNSCORED}
 
 
 def test_a_jsonl_without_one_object_reports_its_lines_only(toy, tmp_path):
@@ -196,7 +200,8 @@ def test_a_missing_json_field_is_a_missing_score(toy, tmp_path):
         (2, MISSING_SCORE),
         (3, MISSING_SCORE),
         (0, CONSTANT),
-    }  # b: one score left
+        (0, UNSCORED),
+    }  # b: one score left; 3 of the toy's 4 examples scored
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
@@ -210,7 +215,8 @@ def test_write_then_read_round_trips(test_split, tmp_path, suffix):
     s = read_scores(path, test_split)
     expected = frame.merge(test_split.examples[KEY].reset_index(), on=KEY).sort_values("index").drop(columns="index")
     pd.testing.assert_frame_equal(s.frame, expected.reset_index(drop=True))  # floats exactly equal
-    assert s.metrics == ["m", "k"] and [p.kind for p in s.problems] == [MISSING_SCORE] * 2
+    assert s.metrics == ["m", "k"] and [p.kind for p in s.problems] == [UNSCORED] + [MISSING_SCORE] * 2
+    assert f"scores 700 of the corpus' {len(test_split.examples):,} examples: the other" in s.problems[0].message
 
 
 @given(st.lists(st.text(alphabet=st.sampled_from('toy,shr01s."\n\t{}:[]-e5NA '), max_size=30), max_size=6))

@@ -1,5 +1,7 @@
-"""The public API, matching the command line: ``load``, ``read_annotations``, ``span_f1``,
-``span_gamma``, ``span_pearson`` and ``evaluate_judge``.
+"""The public API, matching the command line: ``load`` (with its selection: ``task``, ``split``,
+``campaigns``), ``read_annotations``, ``annotations_of`` (a campaign of a loaded corpus as one
+side of a comparison), ``span_f1``, ``span_gamma``, ``span_pearson``, ``agreement`` (a whole table
+of comparisons), ``evaluate_judge``, ``leaderboard`` and ``evaluate_metric``.
 
 ``span_f1`` compares two annotation files as ``hotelcheckspan f1`` does and returns what
 ``f1 --json`` prints. Options beyond the reference and hypothesis are keyword arguments of
@@ -28,8 +30,11 @@ from .metrics import gamma as _gamma
 from .metrics import span_f1 as _metric
 
 __all__ = [
+    "agreement",
+    "annotations_of",
     "evaluate_judge",
     "evaluate_metric",
+    "leaderboard",
     "load",
     "load_with_campaign",
     "read_annotations",
@@ -38,6 +43,39 @@ __all__ = [
     "span_gamma",
     "span_pearson",
 ]
+
+
+def annotations_of(corpus: Corpus, campaign: str) -> Annotations:
+    """One campaign of a loaded corpus as one side of a comparison: what :func:`read_annotations`
+    returns for its file, read with the corpus (its ``path`` is the campaign's folder), so that
+    :func:`span_f1`, :func:`span_gamma` and :func:`span_pearson` compare two campaigns of a corpus
+    by name (``hotelcheckspan f1 CORPUS A B``). ``ValueError`` naming the campaigns when it has
+    none of that name, or none with records (a config-only campaign)."""
+    if campaign not in corpus.campaigns():
+        if campaign in corpus.empty_campaigns():
+            raise ValueError(f"campaign {campaign!r} is empty: {_empty_words(corpus, campaign)}")
+        raise ValueError(
+            f"no campaign {campaign!r} in {corpus.root} (campaigns: {', '.join(corpus.campaigns()) or 'none'})"
+        )
+    records = corpus.records[corpus.records["campaign"] == campaign].reset_index(drop=True)
+    spans = corpus.spans[corpus.spans["campaign"] == campaign].reset_index(drop=True)
+    folder = Path(corpus.root) / corpus.campaign_folders.get(campaign, campaign)
+    return Annotations(
+        folder,
+        campaign,
+        str(records["kind"].iloc[0]),
+        records,
+        spans,
+        list(corpus.campaign_categories.get(campaign, corpus.categories)),
+    )
+
+
+def _empty_words(corpus: Corpus, campaign: str) -> str:
+    folder = corpus.campaign_folders.get(campaign, "")
+    return (
+        f"its folder {folder}/ has a config and no annotation file (*.jsonl), so it has no record to score "
+        "(factgenie lists it and computes nothing with it)"
+    )
 
 
 def _side(side: Annotations | str | Path, group: int | str | None) -> tuple[Annotations, pd.DataFrame, pd.DataFrame]:
@@ -149,7 +187,7 @@ def _compared(ref: Annotations, ref_group, hyp: Annotations, hyp_group) -> dict:
         if group is not None:
             g = parse_group(group) if isinstance(group, str) else int(group)
             chosen = labels[have.index(g)] if g in have else str(group)
-        out[name] = {"file": str(ann.path), "group": chosen, "groups": labels}
+        out[name] = {"file": str(ann.path), "campaign": ann.campaign, "group": chosen, "groups": labels}
     return out
 
 
@@ -278,6 +316,9 @@ def span_pearson(
     *,
     ref_group: int | str | None = None,
     hyp_group: int | str | None = None,
+    tests: str = "factgenie",
+    seed: int = 0,
+    n_resamples: int = _error_counts.PERMUTATIONS,
 ) -> dict:
     """Pearson's r of per-example error counts, as ``factgenie iaa pearson`` computes it.
 
@@ -285,9 +326,15 @@ def span_pearson(
     macro_pearson, macro_p_value, examples, by_type}`` where ``by_type`` maps each category
     some span of either file has (factgenie's categories) to ``{pearson, p_value, ref_count,
     hyp_count}``; r is NaN where a side's counts are constant (see
-    :mod:`hotelcheckspan.metrics.error_counts`); ``compared`` as :func:`span_f1`. Raises as
-    :func:`span_f1` does.
+    :mod:`hotelcheckspan.metrics.error_counts`); ``compared`` as :func:`span_f1`. factgenie's
+    micro r is over every (example, category) cell and its macro p-value the mean of the
+    per-category p-values; ``tests="examples"`` adds ``examples_tests``, a statistician's tests
+    (:func:`~hotelcheckspan.metrics.error_counts.example_tests`: r of per-example totals with
+    its t-test, and a permutation test of macro r permuting examples, seeded by ``seed``).
+    Raises as :func:`span_f1` does.
     """
+    if tests not in ("factgenie", "examples"):
+        raise ValueError(f"tests must be factgenie or examples, not {tests!r}")
     ref_ann, ref_rec, ref_spans = _side(ref, ref_group)
     hyp_ann, hyp_rec, hyp_spans = _side(hyp, hyp_group)
     categories, (ref_spans, hyp_spans, ref_all, hyp_all) = _by_type_number(
@@ -296,8 +343,12 @@ def span_pearson(
     examples = ref_rec[KEY].drop_duplicates().merge(hyp_rec[KEY].drop_duplicates(), on=KEY)
     if examples.empty:
         raise ValueError("no example has a record on both sides (check the files and the groups)")
-    result = _error_counts.error_count_pearson(ref_spans, hyp_spans, examples, categories, all_spans=(ref_all, hyp_all))
+    cats = _error_counts.present(categories, ref_all, hyp_all)
+    counts = _error_counts.per_example(ref_spans, hyp_spans, examples.drop_duplicates(KEY), cats)
+    result = _error_counts.correlations(counts)
     result["by_type"] = result.pop("categories")
+    if tests == "examples":
+        result["examples_tests"] = _error_counts.example_tests(counts, n_resamples=n_resamples, seed=seed)
     return result | {"compared": _compared(ref_ann, ref_group, hyp_ann, hyp_group)}
 
 
@@ -319,9 +370,10 @@ def span_gamma(
     once); the default is hard γ, as ``factgenie iaa gamma`` computes it without
     ``--soft_gamma`` (factgenie's Python function defaults to soft). Returns ``gamma`` and
     ``s_empty`` (the means over the examples where each is defined; ``None`` when none),
-    ``gamma_mean`` and ``s_empty_mean`` (factgenie's: rounded to 3 decimals, 0.0 when none),
+    ``gamma_mean`` and ``s_empty_mean`` (factgenie's: the same means, 0.0 when none),
     ``gamma_examples`` and ``s_empty_examples`` (how many examples each mean is over),
-    ``examples``, ``soft`` and ``compared`` (as :func:`span_f1`). Raises as :func:`span_f1` does, and
+    ``examples``, ``soft`` and ``compared`` (as :func:`span_f1`). ``gamma_mean`` is unrounded, like
+    ``gamma`` (factgenie prints it rounded to 3 decimals). Raises as :func:`span_f1` does, and
     :class:`~hotelcheckspan.metrics.gamma.TooManyAnnotators` (a ``ValueError``) when an example
     has more than two annotators (a pooled set whose groups both marked it: choose groups).
     """
@@ -350,8 +402,8 @@ def span_gamma(
     return {
         "gamma": fg["gamma"],
         "s_empty": fg["s_empty"],
-        "gamma_mean": fg["gamma_mean"],
-        "s_empty_mean": fg["s_empty_mean"],
+        "gamma_mean": fg["gamma"] if fg["gamma"] is not None else 0.0,  # unrounded, at gamma's precision
+        "s_empty_mean": fg["s_empty"] if fg["s_empty"] is not None else 0.0,
         "gamma_examples": len(fg["gamma_scores"]),
         "s_empty_examples": len(fg["s_empty_scores"]),
         "examples": int(len(examples)),
@@ -368,12 +420,16 @@ def _outside(problem, folder: Path):
     return problem
 
 
-def load_with_campaign(corpus: str | Path | None, campaign: str | Path):
+def load_with_campaign(
+    corpus: str | Path | None, campaign: str | Path, *, task: str | None = None, split=None, campaigns=None
+):
     """The corpus at ``corpus`` (default: the active one) with one more model campaign: the
     factgenie campaign folder ``campaign`` (a ``config.yaml`` or ``metadata.json`` and its
     annotation files), read as if it sat in the corpus' folder under ``model/`` (its files are
-    linked, not copied). Returns ``(corpus, campaign name)``; raises ``ValueError`` when the
-    corpus already has a campaign of that name, :class:`CorpusError` on bad input."""
+    linked, not copied), then the selection (``task``, ``split``, ``campaigns``, as :func:`load`;
+    the added campaign belongs to every task and is always kept). Returns ``(corpus, campaign
+    name)``; raises ``ValueError`` when the folder holds no record, :class:`CorpusError` on bad
+    input."""
     from . import paths
 
     root = (Path(corpus) if corpus is not None else paths.corpus_dir()).resolve()
@@ -389,7 +445,7 @@ def load_with_campaign(corpus: str | Path | None, campaign: str | Path):
         extra.mkdir(parents=True)
         os.symlink(folder, extra / folder.name)
         try:
-            out = load(tmp)
+            out = load(tmp, task=task)
         except CorpusError as err:  # name the user's files, not the temporary folder's links
             raise CorpusError([_outside(p, folder) for p in err.problems], str(root)) from None
     finally:
@@ -399,26 +455,66 @@ def load_with_campaign(corpus: str | Path | None, campaign: str | Path):
     if not added:
         raise ValueError(f"{folder} holds no annotation record")
     out.root = root
+    named = _named(campaigns)
+    if split is not None or named:
+        out = out.select(split=split, campaigns=[*named, added[0]] if named else None)
     return out, added[0]
 
 
-def resolve_judge(corpus=None, campaign: str | Path = ""):
+def _named(campaigns) -> list[str]:
+    from .corpora.selection import _as_list
+
+    return _as_list(campaigns)
+
+
+def _looks_outside(root: Path, name: str) -> bool:
+    """Whether ``name`` is written as a path (a separator, or absolute) to a folder outside the
+    corpus at ``root``: then it is read as an added campaign, without loading the corpus twice."""
+    given = Path(name)
+    if not (given.is_absolute() or os.sep in name or "/" in name) or not given.is_dir():
+        return False
+    return not given.resolve().is_relative_to(root.resolve()) and not (root / name).exists()
+
+
+def resolve_judge(corpus=None, campaign: str | Path = "", *, task: str | None = None, split=None, campaigns=None):
     """The corpus and the name of the judge ``campaign`` names: a model campaign's name, the path
     of its folder (or of an annotation file in it) inside the corpus, or a factgenie campaign
     folder outside it, whatever its name (read and added as a model campaign, see
-    :func:`load_with_campaign`). Returns ``(corpus, name)``; ``ValueError`` naming the judges
-    when ``campaign`` is none of these or a human campaign."""
+    :func:`load_with_campaign`). ``corpus`` is a loaded corpus or a folder, read once with the
+    selection (``task``, ``split``, ``campaigns``, as :func:`load`). Returns ``(corpus, name)``;
+    ``ValueError`` naming the judges when ``campaign`` is none of these or a human campaign, and
+    saying so when it is a config-only campaign (empty) or outside the selection."""
+    from . import paths
     from .analyses import judges
     from .corpora import Corpus
 
-    loaded = corpus if isinstance(corpus, Corpus) else load(corpus)
     name = str(campaign)
+    selection = {"task": task, "split": split, "campaigns": campaigns}
+    if isinstance(corpus, Corpus):
+        loaded = corpus.select(**selection)
+    else:
+        root = Path(corpus) if corpus is not None else paths.corpus_dir()
+        if _looks_outside(root, name):
+            loaded, name = load_with_campaign(root, name, **selection)
+            return loaded, name
+        loaded = load(root, **selection)
+    if name in loaded.empty_campaigns():
+        raise ValueError(f"campaign {name!r} is empty: {_empty_words(loaded, name)}")
+    outside = loaded.selection.get("left_out", {})
+    if name in outside:
+        task_of = outside[name]
+        raise ValueError(
+            f"campaign {name!r} is outside the selection"
+            + (f" (its task is {task_of}: --task {task_of} selects it)" if task_of else " (--campaign selects it)")
+        )
     if name not in loaded.campaigns() and (Path(name).exists() or (Path(loaded.root) / name).exists()):
         inside = loaded.campaign_at(name)
+        if inside is not None and inside in loaded.empty_campaigns():
+            raise ValueError(f"campaign {inside!r} ({name}) is empty: {_empty_words(loaded, inside)}")
         if inside is not None:
             name = inside
         elif Path(name).is_dir() and not Path(name).resolve().is_relative_to(Path(loaded.root).resolve()):
-            loaded, name = load_with_campaign(loaded.root, name)
+            loaded, name = load_with_campaign(loaded.root, name, **selection)
         else:
             raise ValueError(
                 f"{campaign} is inside the corpus but is no campaign folder of it "
@@ -436,22 +532,84 @@ def resolve_judge(corpus=None, campaign: str | Path = ""):
     return loaded, name
 
 
-def evaluate_judge(corpus=None, campaign: str | Path = "", *, n_boot: int = 1000, seed: int = 0) -> dict:
+def _n_boot(n_boot) -> None:
+    if not isinstance(n_boot, int) or isinstance(n_boot, bool) or n_boot < 1:
+        raise ValueError(f"n_boot must be a positive whole number of bootstrap replicates, not {n_boot!r}")
+
+
+def evaluate_judge(
+    corpus=None,
+    campaign: str | Path = "",
+    *,
+    n_boot: int = 1000,
+    seed: int = 0,
+    task: str | None = None,
+    split=None,
+    campaigns=None,
+) -> dict:
     """Score one LLM judge as the book scores the paper's: its rows of Tables 3, 5 and 6 with
     intervals, its balanced accuracy against the human majority and its rank among the corpus'
     judges (see :func:`hotelcheckspan.analyses.judges.evaluate` for the keys).
 
     ``corpus`` is a loaded corpus or a corpus folder (default: the active corpus); ``campaign``
     is the name of one of its model campaigns, or the path of a factgenie campaign folder
-    outside it, which is then read and added to the corpus as a model campaign. Raises
-    ``ValueError`` naming the available campaigns when the name is unknown.
+    outside it, which is then read and added to the corpus as a model campaign. ``task``,
+    ``split`` and ``campaigns`` select the part of the corpus it is scored on (as :func:`load`).
+    Raises ``ValueError`` naming the available campaigns when the name is unknown, and
+    :class:`CategoryMismatch` naming the tasks when the selection holds campaigns whose
+    categories differ (nothing pools them: choose a task).
     """
     from .analyses import judges
 
-    if not isinstance(n_boot, int) or isinstance(n_boot, bool) or n_boot < 1:
-        raise ValueError(f"n_boot must be a positive whole number of bootstrap replicates, not {n_boot!r}")
-    loaded, name = resolve_judge(corpus, campaign)
+    _n_boot(n_boot)
+    loaded, name = resolve_judge(corpus, campaign, task=task, split=split, campaigns=campaigns)
+    loaded.check_categories()
     return judges.evaluate(loaded, name, n_boot=n_boot, seed=seed)
+
+
+def _accepts(func, keyword: str) -> bool:
+    import inspect
+
+    return keyword in inspect.signature(func).parameters
+
+
+def leaderboard(
+    corpus=None,
+    *,
+    n_boot: int = 1000,
+    seed: int = 0,
+    distinguish: bool = True,
+    progress: bool = False,
+    task: str | None = None,
+    split=None,
+    campaigns=None,
+):
+    """Every judge of the corpus scored and ranked at once
+    (:func:`hotelcheckspan.analyses.judges.leaderboard`; ``board.attrs["compared"]`` says what it
+    compared). ``corpus`` is a loaded corpus or a folder, with the selection of :func:`load`;
+    ``distinguish`` adds, for each judge and the next, how many examples order them (the slow
+    part); ``progress`` shows a progress bar on stderr. Raises :class:`CategoryMismatch` naming
+    the tasks when the categories of the selection differ."""
+    from .analyses import judges
+
+    _n_boot(n_boot)
+    loaded = corpus.select(task=task, split=split, campaigns=campaigns) if isinstance(corpus, Corpus) else None
+    loaded = loaded if loaded is not None else load(corpus, task=task, split=split, campaigns=campaigns)
+    loaded.check_categories()
+    extra = {"progress": progress} if _accepts(judges.leaderboard, "progress") else {}
+    return judges.leaderboard(loaded, n_boot=n_boot, seed=seed, distinguish=distinguish, **extra)
+
+
+def agreement(corpus=None, refs=None, hyps=None, *, task: str | None = None, split=None, campaigns=None, **options):
+    """A whole table of comparisons in one call (:func:`hotelcheckspan.analyses.agreement.table`):
+    every hypothesis set (default: every judge) against the reference sets (default: every human
+    annotator group), per split, dataset or system if asked, averaged over the references as
+    asked. ``corpus`` is a loaded corpus or a folder, with the selection of :func:`load`."""
+    from .analyses import agreement as _agreement
+
+    loaded = corpus.select(task=task, split=split, campaigns=campaigns) if isinstance(corpus, Corpus) else None
+    loaded = loaded if loaded is not None else load(corpus, task=task, split=split, campaigns=campaigns)
+    return _agreement.table(loaded, refs, hyps, **options)
 
 
 def evaluate_metric(
@@ -464,6 +622,10 @@ def evaluate_metric(
     baselines=None,
     n_boot: int = 1000,
     seed: int = 0,
+    task: str | None = None,
+    split=None,
+    campaigns=None,
+    progress: bool = False,
     **options,
 ):
     """Validate automatic metrics against the corpus' human annotations, as the metrics shared
@@ -473,7 +635,8 @@ def evaluate_metric(
     the corpus has several generating systems, significance clusters, beside the human ceiling
     and a random baseline, with bootstrap intervals from one resample matrix.
 
-    ``corpus`` is a loaded corpus or a folder (default: the active one); ``scores`` a scores
+    ``corpus`` is a loaded corpus or a folder (default: the active one), with the selection of
+    :func:`load` (``task``, ``split``, ``campaigns``); ``scores`` a scores
     file (CSV or JSON Lines keyed by ``dataset, split, setup_id, example_idx``, one column per
     metric, higher = more faithful unless named in ``lower_is_better``), a frame in that shape,
     or None (then the corpus' judges and any ``baselines`` are the metrics). ``baselines``:
@@ -481,15 +644,20 @@ def evaluate_metric(
     (``metric_validation.bundled_baselines``). Returns a
     :class:`~hotelcheckspan.analyses.metric_validation.Validation`; ``.to_json()`` is what
     ``hotelcheckspan metric --json`` prints. Raises :class:`CorpusError` naming every bad line of
-    a scores file."""
+    a scores file, and :class:`CategoryMismatch` naming the tasks when the categories of the
+    selection differ (the targets would pool them: choose a task)."""
     from .analyses import metric_validation
     from .corpora.scores import read_scores
 
-    loaded = corpus if isinstance(corpus, Corpus) else load(corpus)
+    loaded = corpus.select(task=task, split=split, campaigns=campaigns) if isinstance(corpus, Corpus) else None
+    loaded = loaded if loaded is not None else load(corpus, task=task, split=split, campaigns=campaigns)
+    loaded.check_categories()
     if isinstance(scores, (str, Path)):
         scores = read_scores(scores, loaded, lower_is_better=lower_is_better)
     elif scores is not None and lower_is_better:
         scores = scores.assign(**{m: -scores[m] for m in lower_is_better})
+    if progress and _accepts(metric_validation.evaluate, "progress"):
+        options["progress"] = True
     return metric_validation.evaluate(
         loaded,
         scores,

@@ -1,160 +1,157 @@
-"""``hotelcheckspan`` command line: validate, campaigns, standin, stats, f1, gamma, pearson, judge, metric,
-baselines, review.
+"""The hotelcheckspan command line: thin over the public API (``hotelcheckspan.api``).
 
 Every failure prints one clear line per problem to stderr and exits 1; no tracebacks, no hangs.
-Warnings (quirks of real exports that factgenie computes with) are counted on stderr.
+Nothing heavy is imported until a command runs, so ``hotelcheckspan --help`` answers at once;
+every command reads its corpus once, with the selection it was given (``--task``, ``--split``,
+``--campaign``), and refuses to pool span categories that differ.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import sys
 import tempfile
 from pathlib import Path
 
-import pandas as pd
-import yaml
+from . import cli_output as out
+from .cli_output import SUMMARY_AFTER
 
-from . import api, corpora
-from .analyses import dataset_level
-from .annotator_sets import parse_group
-from .corpora import problems as severity
-from .metrics import span_f1
-from .plain import plain
-from .review import command as review_command
+# span F1's definitions, as metrics.span_f1 names them (a test checks that they agree; they are
+# written here so that building the parser imports no numpy)
+F1_METRICS = ("char", "char-greedy", "span")
+F1_CONVENTIONS = ("both", "either")
+F1_ALIASES = ("factgenie", "all")
+CONVENTION_WORDS = {
+    "both": "span lengths summed over the examples both sides marked (factgenie 1.2.1)",
+    "either": "span lengths summed over every example either side marked (factgenie's May 2025 script)",
+}
+METRIC_WORDS = {
+    "char": "character overlap as factgenie 1.2.1 credits it",
+    "char-greedy": "character overlap as factgenie's May 2025 script credits it (greedy)",
+    "span": "the share of spans that overlap a span of the other side (the paper's prose)",
+}
+
+DESCRIPTION = (
+    "Read factgenie annotation exports (any corpus, one task at a time) and compute span-level agreement, "
+    "LLM judges' scores and metric validation as the HotelCheckSpan compendium does."
+)
+EPILOG = (
+    "Commands that read a corpus take --task, --split and --campaign (select before you compute); table "
+    "commands take --format text|csv|tsv|latex|json; every JSON records the settings it ran with. "
+    "hotelcheckspan COMMAND --help describes a command; the methods page of the book defines every measure."
+)
+
+
+# fewer texts than this in a class of a detection target (BACC, ROC AUC): the output says so
+MIN_CLASS = 10
 
 
 class CliError(Exception):
     """A problem to report on one line, then exit 1."""
 
 
-def _group(value: str | None) -> int | None:
-    if value is None:
-        return None
-    try:
-        return parse_group(value)
-    except ValueError as err:
-        raise CliError(str(err)) from None
+def _f1_definition(metric: str, convention: str) -> str:
+    return f"{METRIC_WORDS[metric]}, {CONVENTION_WORDS[convention]}"
 
 
-def _warn_count(warnings: list, what: str) -> None:
-    if warnings:
-        n = len(warnings)
-        print(
-            f"{n} warning{'s' if n != 1 else ''} in {what} (kept, as factgenie keeps them; "
-            "`hotelcheckspan validate` lists them)",
-            file=sys.stderr,
-        )
+# --- corpus commands ------------------------------------------------------------------------------
 
 
-SUMMARY_AFTER = 20  # with more warnings than this, validate summarises them per class and file
+def _load(args, path=None):
+    """The corpus of ``args`` (its ``corpus`` or ``path``), read once with the selection; its
+    warnings counted on stderr."""
+    from . import corpora
+
+    root = Path(path if path is not None else args.corpus)
+    if not root.is_dir():
+        raise CliError(f"{root} is not a corpus folder" if root.exists() else f"{root}: no corpus folder here")
+    corpus = corpora.load(root, task=args.task, split=args.split, campaigns=args.campaigns)
+    out.report_corpus_warnings(corpus, args)
+    return corpus
 
 
-def _warning_summary(warns: list) -> list[str]:
-    """One line per file (warnings per class) and a line of totals per class."""
-    by_file: dict[str, dict[str, int]] = {}
-    totals: dict[str, int] = {}
-    for _, kind, file, n in severity.summary(warns):
-        by_file.setdefault(file, {})[kind] = n
-        totals[kind] = totals.get(kind, 0) + n
+def _selection(corpus) -> dict:
+    from .corpora.selection import describe
 
-    def counts(d):
-        return ", ".join(f"{k} {n}" for k, n in sorted(d.items(), key=lambda kv: (-kv[1], kv[0])))
-
-    lines = [f"{len(warns)} warnings by class and file (--verbose lists every line):"]
-    lines += [f"  {file}: warning: {counts(d)}" for file, d in by_file.items()]
-    lines.append(f"  total: {counts(totals)}")
-    return lines
+    return describe(corpus)
 
 
 def cmd_validate(args) -> int:
-    corpus, problems = corpora.read_corpus(args.path)
+    from . import corpora
+    from .corpora import problems as severity
+
+    corpus, problems = corpora.read_corpus(args.path, task=args.task, split=args.split, campaigns=args.campaigns)
     errs, warns = severity.errors(problems), severity.warnings(problems)
     summarise = len(warns) > SUMMARY_AFTER and not args.verbose
     for p in errs if summarise else problems:
         print(p.tagged())
     if summarise:
-        print("\n".join(_warning_summary(warns)))
+        print("\n".join(out.summary_lines(warns)))
+    elif warns:
+        for line in out.causes(warns):
+            print(line)
     if problems:
         print(severity.count(problems), file=sys.stderr)
     if errs or (warns and args.strict):
         return 1
     extra = f", {len(warns)} warning{'s' if len(warns) != 1 else ''}" if warns else ""
+    empty = corpus.empty_campaigns()
+    extra += (
+        f", {len(empty)} config-only campaign{'s' if len(empty) != 1 else ''} ({', '.join(empty)})" if empty else ""
+    )
     print(f"ok: {len(corpus.examples)} examples, {len(corpus.records)} records, {len(corpus.spans)} spans{extra}")
     return 0
 
 
-def _write_standin(out: Path, seed: int, force: bool) -> None:
-    """Generate into a temporary folder beside ``out`` and move it into place only when complete."""
-    # imported here, not at the top: the simulation pulls in rouge-score and nltk, which
-    # validate, stats and f1 do not need and which would slow every command's start
-    from .simulation import standin
-
-    if out.exists() or out.is_symlink():
-        if not out.is_dir():
-            raise CliError(f"{out} exists and is not a folder")
-        if any(out.iterdir()) and not force:
-            raise CliError(f"{out} is not empty (use --force to replace it)")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
-    old = None
-    try:
-        standin.generate(tmp, seed=seed)
-        if out.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".old", dir=out.parent))
-            os.replace(out, old / "replaced")
-        os.replace(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        if old is not None and (old / "replaced").exists() and not out.exists():
-            os.replace(old / "replaced", out)  # put the previous folder back
-        raise
-    finally:
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-
-
-def cmd_standin(args) -> int:
-    from .simulation.standin import SEED  # see _write_standin for why this import is here
-
-    seed = SEED if args.seed is None else args.seed
-    if seed < 0:
-        raise CliError(f"--seed must be a non-negative integer, not {seed}")
-    out = Path(args.out)
-    _write_standin(out, seed, args.force)
-    print(f"wrote the stand-in corpus (seed {seed}) to {out}")
+def cmd_campaigns(args) -> int:
+    corpus = _load(args, args.path)
+    table = corpus.campaign_table()
+    tasks = corpus.tasks()
+    lines = [f"{len(table)} campaigns of {corpus.root}" + (f"; tasks: {', '.join(tasks)}" if tasks else "")]
+    notes = [
+        f"{n} is config-only (a config and no annotation file): listed with 0 records, left out of every computation"
+        for n in corpus.empty_campaigns()
+    ]
+    notes.append("names follow one rule from the folders (the methods page, Campaign names)")
+    out.emit(
+        args,
+        out.settings(args),
+        lines=lines,
+        notes=notes,
+        tables={"campaigns": table},
+        data={"tasks": tasks, "campaigns": table, "selection": _selection(corpus)},
+    )
     return 0
 
 
 def cmd_stats(args) -> int:
-    c = corpora.load(args.path)
-    _warn_count(c.warnings, args.path)
+    from .analyses import dataset_level
+
+    corpus = _load(args, args.path)
+    corpus.check_categories()
     tables = {
-        "overview_human": dataset_level.overview(c, "human"),
-        "table2_human_types": dataset_level.type_distribution(c, "human"),
-        "campaigns_all_examples": dataset_level.campaign_table(c),
+        "overview_human": dataset_level.overview(corpus, "human"),
+        "table2_human_types": dataset_level.type_distribution(corpus, "human"),
+        "campaigns_all_examples": dataset_level.campaign_table(corpus),
     }
-    if "stage2" in set(c.records["campaign"]):
+    if "stage2" in set(corpus.records["campaign"]):
         tables["campaigns_stage2_examples"] = dataset_level.campaign_table(
-            c, dataset_level.stage2_examples(c), by_group=True
+            corpus, dataset_level.stage2_examples(corpus), by_group=True
         )
-    if args.json:
-        print(json.dumps(plain(tables), indent=1, allow_nan=False))
-        return 0
-    with pd.option_context("display.width", 200, "display.max_columns", 30, "display.precision", 2):
-        for name, table in tables.items():
-            print(f"== {name}")
-            three = lambda x: f"{x:.3f}"  # noqa: E731 (fixed decimals: never 5.61e-01)
-            print(
-                pd.Series(table).to_string(float_format=three)
-                if isinstance(table, dict)
-                else table.to_string(index=False, float_format=three)
-            )
-            print()
+    lines = [f"{len(corpus.examples):,} examples, {len(corpus.records):,} records, {len(corpus.spans):,} spans"]
+    out.emit(
+        args,
+        out.settings(args, selection=_selection(corpus)),
+        lines=lines,
+        notes=out.report_left_out(corpus),
+        tables=tables,
+    )
     return 0
+
+
+# --- two sides: f1, gamma, pearson ----------------------------------------------------------------
 
 
 def _side_words(side: dict) -> str:
@@ -172,50 +169,284 @@ def _side_words(side: dict) -> str:
     return f"{side['file']}, {chosen}"
 
 
+def _group(value: str | None) -> None:
+    """A value that is no group at all: one clear line."""
+    from .annotator_sets import parse_group
+
+    if value is None:
+        return
+    try:
+        parse_group(value)
+    except ValueError as err:
+        raise CliError(str(err)) from None
+
+
+def _sides(args) -> tuple:
+    """The two sides of a pair command and their groups: two annotation files (read once; the
+    same file once), or a corpus and two annotator sets of it ("campaign" or "campaign/GROUP")."""
+    from . import api, corpora
+    from .annotator_sets import AnnotatorSet
+
+    inputs = args.inputs
+    _group(args.ref_group), _group(args.hyp_group)
+    if len(inputs) == 3:
+        corpus = _load(args, inputs[0])  # the two campaigns' categories must agree (span_f1 checks)
+        sides, groups = [], []
+        for spec, given, flag in (
+            (inputs[1], args.ref_group, "--ref-group"),
+            (inputs[2], args.hyp_group, "--hyp-group"),
+        ):
+            try:
+                s = AnnotatorSet.parse(spec)
+            except ValueError as err:
+                raise CliError(str(err)) from None
+            if s.group is not None and given is not None:
+                raise CliError(f"{spec} names a group and {flag} another: give one")
+            sides.append(api.annotations_of(corpus, s.campaign))
+            groups.append(given if s.group is None else spec.partition("/")[2])
+        return sides[0], sides[1], groups[0], groups[1], corpus
+    if len(inputs) != 2:
+        raise CliError(
+            f"{args.command} takes two annotation files (REF HYP) or a corpus folder and two annotator sets "
+            f"(CORPUS A B), not {len(inputs)} arguments"
+        )
+    if any(getattr(args, k) for k in ("task", "split", "campaigns")):
+        raise CliError("--task, --split and --campaign select within a corpus: give CORPUS A B, not two files")
+    ref_path, hyp_path = inputs
+    if Path(ref_path).is_dir():
+        raise CliError(f"{ref_path} is a folder: give two annotation files, or a corpus folder and two annotator sets")
+    first = api.read_annotations(ref_path)
+    second = first if hyp_path == ref_path else api.read_annotations(hyp_path)
+    errs = [p for s in (first, second) for p in s.errors]
+    if errs:
+        raise corpora.CorpusError(list(dict.fromkeys(errs)), " and ".join(dict.fromkeys([ref_path, hyp_path])))
+    seen = []
+    for side in (first, second):
+        if all(side is not s for s in seen):
+            seen.append(side)
+            out.report_file_warnings(side.warnings, args.verbose)
+    return first, second, args.ref_group, args.hyp_group, None
+
+
+def _compared(args, measure, **options) -> tuple[dict, object]:
+    """``measure`` (``api.span_f1``, ``span_gamma`` or ``span_pearson``) of HYP against REF; a
+    ValueError becomes one clear line; a side whose groups are pooled is said on stderr."""
+    from . import corpora
+
+    ref, hyp, ref_group, hyp_group, corpus = _sides(args)
+    try:
+        result = measure(ref, hyp, ref_group=ref_group, hyp_group=hyp_group, **options)
+    except ValueError as err:
+        if isinstance(err, corpora.CorpusError):
+            raise
+        raise CliError(str(err)) from None
+    for name, flag in (("reference", "--ref-group"), ("hypothesis", "--hyp-group")):
+        side = result["compared"][name]
+        if side["group"] is None and len(side["groups"]) > 1:
+            print(
+                f"{name} {side['file']}: its {len(side['groups'])} annotator groups are pooled, as factgenie "
+                f"pools them ({flag} or {side['campaign']}/GROUP chooses one)",
+                file=sys.stderr,
+            )
+    return result, corpus
+
+
+def _pair_settings(args, corpus, result: dict, **values) -> dict:
+    """The settings of a pair command: the groups chosen (as the result names them), the selection."""
+    cmp = result["compared"]
+    extra = {"selection": _selection(corpus) if corpus is not None else None}
+    groups = {"ref_group": cmp["reference"]["group"], "hyp_group": cmp["hypothesis"]["group"]}
+    return out.settings(args, **groups, **values) | extra
+
+
 def cmd_f1(args) -> int:
-    result = _compared(
+    from . import api
+
+    metric, convention = _resolve_f1(args.metric, args.convention)
+    result, corpus = _compared(
         args,
         api.span_f1,
         match=args.match,
-        metric=args.metric,
-        convention=args.convention,
+        metric=metric,
+        convention=convention,
         by_type=args.by_type,
         per_category=args.per_category,
     )
-    if args.json:
-        print(json.dumps(plain(result), allow_nan=False))
-        return 0
-    print(
-        f"{args.match} match, {args.metric} metric, {span_f1.resolve(args.metric, args.convention)[1]} convention, "
-        f"{result['examples']} examples, "
-        f"{result['ref_count']} reference and {result['hyp_count']} hypothesis spans"
+    definition = _f1_definition(metric, convention)
+    cfg = _pair_settings(
+        args,
+        corpus,
+        result,
+        match=args.match,
+        metric=metric,
+        convention=convention,
+        definition=definition,
+        by_type=args.by_type,
+        per_category=args.per_category,
     )
-    print(" · ".join(f"{side}: {_side_words(result['compared'][side])}" for side in ("reference", "hypothesis")))
     rows = [{"category": "all", **{k: result[k] for k in ("precision", "recall", "f1", "ref_count", "hyp_count")}}]
     rows += [{"category": cat, **vals} for cat, vals in result.get("by_type", {}).items()]
-    print(pd.DataFrame(rows).to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    lines = [
+        f"{args.match} match, {metric} metric, {convention} convention, {result['examples']} examples, "
+        f"{result['ref_count']} reference and {result['hyp_count']} hypothesis spans",
+        " · ".join(f"{side}: {_side_words(result['compared'][side])}" for side in ("reference", "hypothesis")),
+    ]
+    notes = [f"span F1 definition: {definition}"]
+    if convention == "both":
+        notes.append("hotelcheckspan judge and the book's Table 6 use --convention either (every example's lengths)")
+    out.emit(args, cfg, lines=lines, notes=notes, tables={"f1": _frame(rows)}, data=result, json_notes=False)
     return 0
 
 
-def _judge_text(result: dict) -> str:
-    """``judge`` for readers: the judge's rows of Tables 3, 5 and 6, its BACC and its rank."""
-    digits = lambda x: f"{x:.3f}"  # noqa: E731
+def _resolve_f1(metric: str, convention: str | None) -> tuple[str, str]:
+    from .metrics import span_f1
+
+    try:
+        return span_f1.resolve(metric, convention)
+    except ValueError as err:
+        raise CliError(str(err)) from None
+
+
+def _frame(rows):
+    import pandas as pd
+
+    return pd.DataFrame(rows)
+
+
+def cmd_gamma(args) -> int:
+    from . import api
+
+    result, corpus = _compared(args, api.span_gamma, soft=args.soft)
+    cfg = _pair_settings(args, corpus, result, soft=args.soft)
+
+    def show(value):
+        return "undefined" if value is None else f"{value:.3f}"
+
+    lines = [
+        f"{'soft' if args.soft else 'hard'} gamma, {result['examples']} examples",
+        f"gamma    {show(result['gamma'])}  (mean over the {result['gamma_examples']} examples both sides marked; "
+        f"factgenie's gamma_mean {result['gamma_mean']:.3f}, 0 where undefined)",
+        f"S_empty  {show(result['s_empty'])}  (mean over the {result['s_empty_examples']} others; factgenie's "
+        f"s_empty_mean {result['s_empty_mean']:.3f})",
+    ]
+    rows = [
+        {
+            "measure": "gamma",
+            "value": result["gamma"],
+            "factgenie_mean": result["gamma_mean"],
+            "examples": result["gamma_examples"],
+        },
+        {
+            "measure": "S_empty",
+            "value": result["s_empty"],
+            "factgenie_mean": result["s_empty_mean"],
+            "examples": result["s_empty_examples"],
+        },
+    ]
+    tables = {} if out.chosen_format(args) == "text" else {"gamma": _frame(rows)}
+    out.emit(args, cfg, lines=lines, tables=tables, data=result, json_notes=False)
+    return 0
+
+
+def cmd_pearson(args) -> int:
+    from . import api
+
+    result, corpus = _compared(args, api.span_pearson, tests=args.tests, seed=args.seed)
+    cfg = _pair_settings(args, corpus, result, tests=args.tests, seed=args.seed)
+    lines = [f"Pearson's r of per-example error counts, {result['examples']} examples"]
+    rows = [
+        {"category": "micro", "r": result["micro_pearson"], "p": result["micro_p_value"]},
+        {"category": "macro", "r": result["macro_pearson"], "p": result["macro_p_value"]},
+    ]
+    rows += [
+        {
+            "category": cat,
+            "r": v["pearson"],
+            "p": v["p_value"],
+            "ref_count": v["ref_count"],
+            "hyp_count": v["hyp_count"],
+        }
+        for cat, v in result["by_type"].items()
+    ]
+    notes = [
+        "factgenie's definitions: micro r over every (example, category) cell of counts; per-category r over the "
+        "examples; macro r and macro p the plain means of the per-category r and p (a mean of p-values is no "
+        "p-value; --tests examples adds a statistician's tests)"
+    ]
+    tables = {"pearson": _frame(rows).astype({"ref_count": "Int64", "hyp_count": "Int64"})}
+    st = result.get("examples_tests")
+    if st is not None:
+        tables["examples_tests"] = _frame(
+            [
+                {
+                    "statistic": "r of per-example total counts",
+                    "r": st["example_pearson"],
+                    "p": st["example_p_value"],
+                    "test": "t-test of Pearson's r, one observation per example",
+                },
+                {
+                    "statistic": "macro r (categories where defined)",
+                    "r": st["macro_pearson"],
+                    "p": st["macro_p_value_permutation"],
+                    "test": f"permutation of examples ({st['permutations']:,}{', exact' if st['exact'] else ''})",
+                },
+            ]
+        )
+    out.emit(args, cfg, lines=lines, notes=notes, tables=tables, data=result, json_notes=False)
+    return 0
+
+
+# --- judges -------------------------------------------------------------------------------------------
+
+
+def _table5_notes(table5) -> list[str]:
+    """What a reader must know about Table 5's rows: where BACC is undefined or degenerate (one
+    class only: it is then one class's recall, without an interval) and where it rests on fewer
+    than 10 examples of a class."""
+    import pandas as pd
+
+    notes = []
+    for r in table5.itertuples():
+        n, errors = int(r.examples), int(r.majority_errors)
+        if n == 0:
+            notes.append(f"{r.label}: no example with a clear human majority; agreement and BACC undefined")
+        elif errors in (0, n):
+            which = "marks no example with it" if errors == 0 else "marks every example with it"
+            value = (
+                "undefined" if pd.isna(r.bacc) else "one class's recall, not a balanced accuracy, and has no interval"
+            )
+            notes.append(f"{r.label}: the clear majority {which} (of {n}): its BACC is {value}")
+        elif min(errors, n - errors) < MIN_CLASS:
+            fewer, what = (errors, "with the error") if errors < n - errors else (n - errors, "without it")
+            notes.append(f"{r.label}: BACC rests on {fewer} example{'s' if fewer != 1 else ''} {what} of {n}")
+    return notes
+
+
+def _interval(estimate, low, high) -> str:
+    import pandas as pd
+
+    if pd.isna(estimate):
+        return "undefined"
+    bounds = " (no interval)" if pd.isna(low) or pd.isna(high) else f" [{low:.3f}, {high:.3f}]"
+    return f"{estimate:.3f}{bounds}"
+
+
+def _judge_text_lines(result: dict) -> list[str]:
+    """``judge`` for readers: what it was compared with, its BACC and its rank."""
     bacc, rank = result["bacc"], {k: "unranked" if v is None else v for k, v in result["rank"].items()}
-    bacc = {k: "undefined" if v is None or pd.isna(v) else f"{v:.3f}" for k, v in bacc.items() if k != "reason"}
-    t3 = result["table3"]
-    if not result["in_paper"]:  # its paper columns would be empty: the first line says so
-        t3 = t3[[c for c in t3.columns if not str(c).startswith("paper ")]]
+    bacc_s = {k: "undefined" if v is None else f"{v:.3f}" for k, v in bacc.items() if k != "reason"}
     cmp = result["compared"]
     refs = cmp["references"]
     ceiling = cmp["ceiling"]
-    lines = [
+    return [
         f"judge {result['judge']}" + ("" if result["in_paper"] else " (not in the paper)"),
         f"compared with: {len(refs)} human annotator set{'s' if len(refs) != 1 else ''} "
         f"({', '.join(refs[:8])}{', ...' if len(refs) > 8 else ''}) of {', '.join(cmp['human_campaigns'])}, "
         f"{cmp['human_records']} human records on the {cmp['examples']} examples compared; "
         f"{cmp['judge_examples']} of them shared with the judge "
         f"({cmp['examples_rule']})",
-        f"span F1: {cmp['f1']['definition']}",
+        f"span F1: {cmp['f1']['definition']} (hotelcheckspan f1 defaults to factgenie 1.2.1's convention both, "
+        "so its F1 of one pair can differ: --convention either gives this one)",
         f"human majority: {cmp['majority']['rule']}; {cmp['majority']['single_rater_examples']} examples have "
         "one human set",
         "human ceiling: "
@@ -226,126 +457,310 @@ def _judge_text(result: dict) -> str:
         ),
         f"rank among the corpus' {rank['of']} judges: {rank['soft']} by soft span F1, {rank['hard']} by hard, "
         f"{rank['bacc']} by balanced accuracy",
-        f"balanced accuracy against the human majority (any error): {bacc['estimate']} [{bacc['low']}, {bacc['high']}]"
-        + (f" ({result['bacc']['reason']})" if result["bacc"]["reason"] else ""),
-        *(
-            ["it shares no example with the human annotators among those judges are compared on: unranked"]
-            if len(result["table6"]) and (result["table6"]["pairs"] == 0).all()
-            else []
-        ),
-        "",
-        "== Table 3 (spans, density, length, types)",
-        t3.to_string(index=False, float_format=lambda x: f"{x:.2f}"),
-        "",
-        "== Table 5 (against the clear human majority; _low/_high: 95% interval)",
-        result["table5"]
-        .drop(columns=["model"])[
-            [
-                "label",
-                "examples",
-                "majority_errors",
-                "model_errors",
-                "agreement",
-                "agreement_low",
-                "agreement_high",
-                "bacc",
-                "bacc_low",
-                "bacc_high",
-            ]
-        ]
-        .to_string(index=False, float_format=digits),
-        "",
-        "== Table 6 (span P/R/F1 averaged over pairs; _low/_high: 95% interval)",
-        result["table6"][["comparison", "match", "pairs", "precision", "recall", "f1", "f1_low", "f1_high"]].to_string(
-            index=False, float_format=digits
-        ),
-        "",
-        "== Leaderboard (ranked by soft span F1)",
-        result["leaderboard"][["rank", "judge", "f1_soft", "f1_hard", "bacc"]].to_string(
-            index=False, float_format=digits
-        ),
+        f"balanced accuracy against the human majority (any error): {bacc_s['estimate']} "
+        f"[{bacc_s['low']}, {bacc_s['high']}]" + (f" ({bacc['reason']})" if bacc["reason"] else ""),
     ]
-    return "\n".join(lines)
+
+
+def _judge_tables(result: dict) -> dict:
+    import pandas as pd
+
+    t3 = result["table3"]
+    if not result["in_paper"]:  # its paper columns would be empty
+        t3 = t3[[c for c in t3.columns if not str(c).startswith("paper ")]]
+    t5 = result["table5"]
+    table5 = pd.DataFrame(
+        {
+            "label": t5["label"],
+            "examples": t5["examples"],
+            "majority_errors": t5["majority_errors"],
+            "model_errors": t5["model_errors"],
+            "agreement [95% CI]": [
+                _interval(*v) for v in zip(t5["agreement"], t5["agreement_low"], t5["agreement_high"])
+            ],
+            "bacc [95% CI]": [_interval(*v) for v in zip(t5["bacc"], t5["bacc_low"], t5["bacc_high"])],
+        }
+    )
+    t6 = result["table6"]
+    table6 = pd.DataFrame(
+        {
+            "comparison": t6["comparison"],
+            "match": t6["match"],
+            "pairs": t6["pairs"],
+            "precision": t6["precision"],
+            "recall": t6["recall"],
+            "f1 [95% CI]": [_interval(*v) for v in zip(t6["f1"], t6["f1_low"], t6["f1_high"])],
+        }
+    )
+    board = result["leaderboard"][["rank", "judge", "f1_soft", "f1_hard", "bacc"]]
+    return {"table3": t3, "table5": table5, "table6": table6, "leaderboard": board}
+
+
+JUDGE_TITLES = {
+    "table3": "Table 3 (spans, density, length, types)",
+    "table5": "Table 5 (against the clear human majority; [95% CI])",
+    "table6": "Table 6 (span P/R/F1 averaged over pairs; [95% CI])",
+    "leaderboard": "Leaderboard (ranked by soft span F1)",
+}
 
 
 def cmd_judge(args) -> int:
+    from . import api
+
+    _positive(args.n_boot, "--n-boot")
     root = Path(args.corpus)
-    if args.n_boot < 1:
-        raise CliError(f"--n-boot must be a positive whole number, not {args.n_boot}")
     if not root.is_dir():
         raise CliError(f"{root} is not a corpus folder")
-    corpus, name = api.resolve_judge(root, args.campaign)
-    added = corpus.campaign_folders.get(name, "").startswith(f"{corpora.ADDED}/")
-    _warn_count(corpus.warnings, args.corpus + (f" and {args.campaign}" if added else ""))
+    corpus, name = api.resolve_judge(root, args.campaign, task=args.task, split=args.split, campaigns=args.campaigns)
+    out.report_corpus_warnings(corpus, args)
+    corpus.check_categories()
     result = api.evaluate_judge(corpus, name, n_boot=args.n_boot, seed=args.seed)
-    if args.json:
-        print(json.dumps(plain(result), indent=1, allow_nan=False))
-        return 0
-    print(_judge_text(result))
+    cfg = out.settings(
+        args,
+        resamples=args.n_boot,
+        seed=args.seed,
+        match=["soft", "hard"],
+        metric=result["compared"]["f1"]["metric"],
+        convention=result["compared"]["f1"]["convention"],
+        selection=_selection(corpus),
+    )
+    notes = _table5_notes(result["table5"]) + out.report_left_out(corpus)
+    fmt = out.chosen_format(args)
+    tables = _judge_tables(result) if fmt != "json" else {}
+    out.emit(args, cfg, lines=_judge_text_lines(result), notes=notes, tables=tables, data=result, titles=JUDGE_TITLES)
+    if result["compared"]["judge_examples"] == 0:
+        print(
+            f"hotelcheckspan judge: {name} shares no example with the human annotators it is compared with "
+            f"({result['compared']['examples_rule']}): its span F1, balanced accuracy and rank are undefined",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 
-def cmd_campaigns(args) -> int:
-    corpus = corpora.load(args.path)
-    _warn_count(corpus.warnings, args.path)
-    table = corpus.campaign_table()
-    if args.json:
-        print(json.dumps(plain(table), indent=1, allow_nan=False))
-        return 0
-    print(table.to_string(index=False))
-    print(f"\nnames: {corpora.NAME_RULE.splitlines()[0]} ... (see the methods page)")
+def _positive(value: int, flag: str) -> None:
+    if value < 1:
+        raise CliError(f"{flag} must be a positive whole number, not {value}")
+
+
+def cmd_judges(args) -> int:
+    from . import api
+    from .analyses import judges
+
+    _positive(args.n_boot, "--n-boot")
+    corpus = _load(args)
+    board = api.leaderboard(
+        corpus, n_boot=args.n_boot, seed=args.seed, distinguish=args.distinguish, progress=out.progress_wanted(args)
+    )
+    cmp = board.attrs["compared"]
+    cfg = out.settings(
+        args,
+        resamples=args.n_boot,
+        seed=args.seed,
+        distinguish=args.distinguish,
+        match=["soft", "hard"],
+        metric=cmp["f1"]["metric"],
+        convention=cmp["f1"]["convention"],
+        selection=_selection(corpus),
+    )
+    refs = cmp["references"]
+    lines = [
+        f"{int((board['judge'] != judges.CEILING).sum())} judges of {corpus.root}, compared with {len(refs)} human "
+        f"annotator set{'s' if len(refs) != 1 else ''} ({', '.join(refs[:8])}{', ...' if len(refs) > 8 else ''}) "
+        f"on the {cmp['examples']} examples compared ({cmp['examples_rule']})",
+        f"span F1: {cmp['f1']['definition']}",
+        f"human majority: {cmp['majority']['rule']}",
+        "human ceiling: " + ("every pair of human sets" if cmp["ceiling"]["defined"] else cmp["ceiling"]["reason"]),
+    ]
+    notes = out.report_left_out(corpus)
+    undefined = board[(board["judge"] != judges.CEILING) & board["f1_soft"].isna()]
+    notes += [f"{j}: shares no example with the human annotators (unranked)" for j in undefined["judge"]]
+    notes += [
+        f"{r.judge}: BACC rests on {min(r.majority_errors, r.majority_examples - r.majority_errors)} examples of one "
+        f"class of {r.majority_examples}"
+        for r in board.itertuples()
+        if r.judge != judges.CEILING
+        and not _na(r.majority_examples)
+        and 0 < min(r.majority_errors, r.majority_examples - r.majority_errors) < MIN_CLASS
+    ]
+    shown = judges.readable(board, digits=3) if out.chosen_format(args) == "text" else board
+    out.emit(
+        args, cfg, lines=lines, notes=notes, tables={"leaderboard": shown}, data={"compared": cmp, "leaderboard": board}
+    )
     return 0
 
 
-def _metric_text(v) -> str:
-    """A metric validation for readers: per target, the metrics ranked by the primary statistic
-    (Kendall tau-b; ROC AUC for the majority), with intervals, the random baseline and the ceiling."""
+def _na(value) -> bool:
+    import pandas as pd
+
+    return value is None or pd.isna(value)
+
+
+# --- agreement: a table of comparisons -------------------------------------------------------------
+
+
+def cmd_agreement(args) -> int:
+    from . import api
+
+    metric, convention = _resolve_f1(args.metric, args.convention)
+    corpus = _load(args)
+    measures = args.measure or ["f1"]
+    matches = ["hard", "soft"] if args.match == "both" else [args.match]
+    average = "none" if args.matrix else args.average
+    refs, hyps = args.ref, args.hyp
+    if args.matrix:  # every set against every other: human groups and judges alike
+        from .annotator_sets import groups_of, judges
+
+        every = [g.spec for c in corpus.campaigns("human") for g in groups_of(corpus, c)] + judges(corpus)
+        refs, hyps = refs or every, hyps or every
+    table = api.agreement(
+        corpus,
+        refs,
+        hyps,
+        measures=measures,
+        match=matches,
+        metric=metric,
+        convention=convention,
+        soft_gamma=args.soft_gamma,
+        per=None if args.per == "none" else args.per,
+        average=average,
+        progress=out.progress_wanted(args),
+    )
+    used = table.attrs["settings"]
+    definition = _f1_definition(metric, convention)
+    cfg = out.settings(args, **used, definition=definition, selection=_selection(corpus))
+    lines = [
+        f"{len(used['hypotheses'])} hypothesis sets against {len(used['references'])} reference sets of "
+        f"{corpus.root}" + (f", per {args.per}" if args.per != "none" else "") + f"; averaged: {average}",
+        f"span F1 ({', '.join(matches)}): {definition}" if "f1" in measures else "",
+    ]
+    tables = {"agreement": table}
+    titles = {"agreement": f"agreement ({average} over the reference sets)"}
+    if args.matrix:
+        value = args.matrix_value or (
+            f"f1_{matches[-1]}"
+            if "f1" in measures
+            else next(c for c in ("gamma", "pearson_micro") if c in table.columns)
+        )
+        if value not in table.columns:
+            raise CliError(f"--matrix-value {value} is no column of the table ({', '.join(table.columns[5:])})")
+        matrix = table.pivot_table(index=["part", "hypothesis"], columns="reference", values=value, aggfunc="first")
+        order = [r for r in used["references"] if r in matrix.columns]
+        rows = sorted(matrix.index, key=lambda k: (k[0], used["hypotheses"].index(k[1])))
+        matrix = matrix.reindex(index=rows, columns=order)
+        tables = {"matrix": matrix.reset_index()} | tables
+        titles["matrix"] = f"matrix of {value} (rows: hypothesis, columns: reference)"
+    out.emit(
+        args,
+        cfg,
+        lines=[x for x in lines if x],
+        notes=out.report_left_out(corpus),
+        tables=tables,
+        data={"agreement": table} | ({"matrix_value": value} if args.matrix else {}),
+        titles=titles,
+    )
+    return 0
+
+
+# --- metric ---------------------------------------------------------------------------------------------
+
+
+def system_rows(v):
+    """The system-level rows with ``systems`` (the generating systems each rests on) and
+    ``texts`` (the texts: what the statistics module calls ``n``)."""
+    systems = _systems_per_metric(v)
+    out_ = v.system.assign(
+        texts=v.system["n"], systems=[systems.get((m, t)) for m, t in zip(v.system["metric"], v.system["target"])]
+    )
+    return out_[["metric", "kind", "target", "statistic", "value", "low", "high", "systems", "texts"]]
+
+
+def _metric_tables(v, text: bool = True) -> tuple[dict, list[str], dict]:
+    """Per target the metrics ranked by the primary statistic (Kendall tau-b; ROC AUC for the
+    majority), the system-level statistics and the significance clusters, with the notes a
+    reader needs (degenerate classes, the ceiling's subset)."""
+    import pandas as pd
+
     from .analyses import metric_validation as mv
 
     c = v.compared
-    lines = [
-        f"{c['examples']:,} examples with a human target ({c['human_records']:,} human records; "
-        f"{c['human_records_without_text']:,} on examples without a text left out); the human ceiling on the "
-        f"{c['ceiling_examples']:,} examples with two or more; {c['resamples']:,} bootstrap resamples shared by "
-        f"every metric; {c['orientation']}",
-    ]
+    notes = []
+    tables, titles = {}, {}
     for target in c["targets"]:
         statistic = "roc_auc" if target == "majority" else "kendall_tau_b"
         board = mv.leaderboard(v, target, statistic)
-
-        def three(x):  # never "-0.000"
-            return f"{round(float(x), 3) + 0.0:.3f}"
-
-        def cell(r):
-            return "undefined" if pd.isna(r.value) else f"{three(r.value)} [{three(r.low)}, {three(r.high)}]"
-
-        lines += ["", f"== {target}: {statistic} [95% CI] (random: the metric's own scores permuted)"]
-        rows = [
+        titles[target] = f"{target}: {statistic} [95% CI] (random: the metric's own scores permuted)"
+        tables[target] = pd.DataFrame(
             {
-                "metric": r.metric,
-                "kind": r.kind,
-                statistic: cell(r),
-                "random": "" if pd.isna(r.random) else three(r.random),
-                "n": r.n,
-                "cluster": "" if pd.isna(r.cluster) else int(r.cluster),
+                "metric": board["metric"],
+                "kind": board["kind"],
+                statistic: [_interval(*x) for x in zip(board["value"], board["low"], board["high"])],
+                "random": board["random"],
+                "texts": board["n"],
+                "cluster": board["cluster"],
             }
-            for r in board.itertuples()
-        ]
-        lines.append(pd.DataFrame(rows).to_string(index=False))
-    return "\n".join(lines)
+        )
+    if len(v.system):
+        system = system_rows(v)
+        if text:  # readers: per target, one row per metric and a column per statistic (intervals: csv, json)
+            for target, rows in system.groupby("target", sort=False):
+                wide = rows.pivot_table(
+                    index="metric", columns="statistic", values="value", aggfunc="first", sort=False
+                )
+                wide = wide.reindex(columns=[s for s in dict.fromkeys(rows["statistic"]) if s in wide.columns])
+                counts = rows.groupby("metric", sort=False)[["systems", "texts"]].first()
+                tables[f"system_{target}"] = counts.join(wide).reset_index()
+                titles[f"system_{target}"] = f"system level, {target} (values; intervals with --format csv or json)"
+        else:
+            tables["system"] = system
+    else:
+        notes.append(
+            f"no system-level statistics: the texts come from {c['systems']} generating systems (3 or more needed)"
+        )
+    if len(v.clusters):
+        tables["clusters"] = v.clusters
+        titles["clusters"] = "significance clusters (1 = the best; PERM-BOTH, mt-metrics-eval's AssignRanks)"
+    if "majority" in c["targets"] and v.data is not None:
+        maj = v.data["majority"].dropna()
+        n, errors = len(maj), int(maj.astype(bool).sum())
+        fewer = min(errors, n - errors)
+        if n and fewer < MIN_CLASS:
+            which = "error-free texts" if n - errors <= errors else "texts with an error"
+            notes.append(f"majority: ROC AUC, average precision and BACC rest on {fewer} {which} of {n}")
+    if c["ceiling_examples"] != c["examples"]:
+        notes.append(
+            f"the human ceiling is measured on {c['ceiling_examples']:,} of the {c['examples']:,} texts (those with "
+            "two or more human records), another subset than the metrics'"
+        )
+    return tables, notes, titles
+
+
+def _systems_per_metric(v) -> dict:
+    """(metric, target) -> the generating systems where both have a value (what a system row rests on)."""
+    from .analyses import metric_validation as mv
+
+    system, _ = mv.systems(v.data)
+    out_ = {}
+    for target in v.compared["targets"]:
+        if target == "majority" or target not in v.data:
+            continue
+        for metric in v.kinds:
+            keep = v.data[metric].notna().to_numpy() & v.data[target].notna().to_numpy()
+            out_[(metric, target)] = len(set(system[keep]))
+    return out_
 
 
 def cmd_metric(args) -> int:
+    from . import api
     from .corpora.scores import read_scores
 
-    if args.n_boot < 1:
-        raise CliError(f"--n-boot must be a positive whole number, not {args.n_boot}")
-    corpus = corpora.load(args.corpus)
-    _warn_count(corpus.warnings, args.corpus)
+    _positive(args.n_boot, "--n-boot")
+    corpus = _load(args)
+    corpus.check_categories()
     scores = None
     if args.scores is not None:
         scores = read_scores(args.scores, corpus, lower_is_better=args.lower_is_better or ())
-        _warn_count(scores.problems, args.scores)
+        out.report_file_warnings(scores.problems, args.verbose)
     result = api.evaluate_metric(
         corpus,
         scores,
@@ -354,11 +769,31 @@ def cmd_metric(args) -> int:
         baselines=args.baselines or None,
         n_boot=args.n_boot,
         seed=args.seed,
+        progress=out.progress_wanted(args),
     )
-    if args.json:
-        print(json.dumps(plain(result.to_json()), indent=1, allow_nan=False))
-        return 0
-    print(_metric_text(result))
+    c = result.compared
+    cfg = out.settings(
+        args,
+        resamples=args.n_boot,
+        seed=args.seed,
+        targets=c["targets"],
+        scores=args.scores,
+        lower_is_better=args.lower_is_better,
+        judges=not args.no_judges,
+        baselines=bool(args.baselines),
+        selection=_selection(corpus),
+    )
+    tables, notes, titles = _metric_tables(result, text=out.chosen_format(args) == "text")
+    notes += out.report_left_out(corpus)
+    lines = [
+        f"{c['examples']:,} texts with a human target ({c['human_records']:,} human records; "
+        f"{c['human_records_without_text']:,} on examples without a text left out); {c['resamples']:,} bootstrap "
+        f"resamples shared by every metric; {c['orientation']}",
+    ]
+    data = result.to_json()
+    data["system"] = system_rows(result) if len(result.system) else []
+    data["clusters"] = result.clusters
+    out.emit(args, cfg, lines=lines, notes=notes, tables=tables, data=data, titles=titles)
     return 0
 
 
@@ -374,158 +809,259 @@ def cmd_baselines(args) -> int:
     return 0
 
 
-def _read_sides(ref: str, hyp: str) -> list:
-    """Both annotation files read once (the same file once), errors raised, warnings counted."""
-    sides = [api.read_annotations(ref)]
-    sides.append(sides[0] if hyp == ref else api.read_annotations(hyp))
-    errs = [p for s in sides for p in s.errors]
-    if errs:
-        raise corpora.CorpusError(list(dict.fromkeys(errs)), " and ".join(dict.fromkeys([ref, hyp])))
-    for side in {id(s): s for s in sides}.values():
-        _warn_count(side.warnings, str(side.path))
-    return sides
+def _warn_count(warnings: list, what: str) -> None:
+    if warnings:
+        n = len(warnings)
+        print(
+            f"{n} warning{'s' if n != 1 else ''} in {what} (kept, as factgenie keeps them; "
+            "`hotelcheckspan validate` lists them)",
+            file=sys.stderr,
+        )
 
 
-def _compared(args, measure, **options) -> dict:
-    """``measure`` (``api.span_f1``, ``span_gamma`` or ``span_pearson``) of HYP against REF: both
-    files read once, their warnings counted, the groups passed as written (so that an absent group
-    is named as the user named it) and a ValueError turned into one clear line. A side whose
-    groups are pooled is said on stderr (the result's ``compared`` says it too)."""
-    sides = _read_sides(args.ref, args.hyp)
-    _group(args.ref_group), _group(args.hyp_group)  # a value that is no group at all: one clear line
+class _Lazy:
+    """A module imported on first use (``corpora`` for the handlers that name it at module level),
+    so that ``--help`` imports no pandas."""
+
+    def __init__(self, name: str):
+        self._name = name
+
+    def __getattr__(self, attr: str):
+        import importlib
+
+        return getattr(importlib.import_module(self._name), attr)
+
+
+corpora = _Lazy("hotelcheckspan.corpora")
+
+
+# --- standin ----------------------------------------------------------------------------------------------
+
+
+def _write_standin(out_dir: Path, seed: int, force: bool) -> None:
+    """Generate into a temporary folder beside ``out_dir`` and move it into place only when complete."""
+    # imported here: the simulation pulls in rouge-score and nltk, which no other command needs
+    from .simulation import standin
+
+    if out_dir.exists() or out_dir.is_symlink():
+        if not out_dir.is_dir():
+            raise CliError(f"{out_dir} exists and is not a folder")
+        if any(out_dir.iterdir()) and not force:
+            raise CliError(f"{out_dir} is not empty (use --force to replace it)")
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".tmp", dir=out_dir.parent))
+    old = None
     try:
-        result = measure(sides[0], sides[1], ref_group=args.ref_group, hyp_group=args.hyp_group, **options)
-    except ValueError as err:
-        if isinstance(err, corpora.CorpusError):
-            raise
-        raise CliError(str(err)) from None
-    for name, flag in (("reference", "--ref-group"), ("hypothesis", "--hyp-group")):
-        side = result["compared"][name]
-        if side["group"] is None and len(side["groups"]) > 1:
-            print(
-                f"{name} {side['file']}: its {len(side['groups'])} annotator groups are pooled, as factgenie "
-                f"pools them ({flag} chooses one)",
-                file=sys.stderr,
-            )
-    return result
+        standin.generate(tmp, seed=seed)
+        if out_dir.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".old", dir=out_dir.parent))
+            os.replace(out_dir, old / "replaced")
+        os.replace(tmp, out_dir)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if old is not None and (old / "replaced").exists() and not out_dir.exists():
+            os.replace(old / "replaced", out_dir)  # put the previous folder back
+        raise
+    finally:
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
 
 
-def cmd_gamma(args) -> int:
-    result = _compared(args, api.span_gamma, soft=args.soft)
-    if args.json:
-        print(json.dumps(plain(result), allow_nan=False))
-        return 0
+def cmd_standin(args) -> int:
+    from .simulation.standin import SEED  # see _write_standin for why this import is here
 
-    def show(value):
-        return "undefined" if value is None else f"{value:.3f}"
-
-    print(f"{'soft' if args.soft else 'hard'} gamma, {result['examples']} examples")
-    print(f"gamma    {show(result['gamma'])}  (mean over the {result['gamma_examples']} examples both sides marked)")
-    print(f"S_empty  {show(result['s_empty'])}  (mean over the {result['s_empty_examples']} others)")
+    seed = SEED if args.seed is None else args.seed
+    if seed < 0:
+        raise CliError(f"--seed must be a non-negative integer, not {seed}")
+    _write_standin(Path(args.out), seed, args.force)
+    print(f"wrote the stand-in corpus (seed {seed}) to {args.out}")
     return 0
 
 
-def cmd_pearson(args) -> int:
-    result = _compared(args, api.span_pearson)
-    if args.json:
-        print(json.dumps(plain(result), allow_nan=False))
-        return 0
-    print(f"Pearson's r of per-example error counts (factgenie iaa pearson), {result['examples']} examples")
-    rows = [
-        {"category": "micro", "r": result["micro_pearson"], "p": result["micro_p_value"]},
-        {"category": "macro", "r": result["macro_pearson"], "p": result["macro_p_value"]},
-    ]
-    rows += [{"category": cat, "r": v["pearson"], "p": v["p_value"]} | v for cat, v in result["by_type"].items()]
-    table = pd.DataFrame(rows).drop(columns=["pearson", "p_value"])
-    table = table.astype({"ref_count": "Int64", "hyp_count": "Int64"}).astype(object)
-    table["p"] = [p if pd.isna(p) else "<0.001" if p < 0.001 else f"{p:.3f}" for p in table["p"]]
-    print(table.where(table.notna(), "–").to_string(index=False, float_format=lambda x: f"{x:.3f}"))
-    return 0
+# --- the parser ---------------------------------------------------------------------------------------------
 
 
-def _pair_parser(sub, name: str, help: str, func) -> argparse.ArgumentParser:
-    """A command comparing two annotation files (REF, HYP), optionally one group of each."""
-    p = sub.add_parser(name, help=help)
-    p.add_argument("ref")
-    p.add_argument("hyp")
-    p.add_argument("--ref-group", default=None, help="annotator group of REF (default: all groups)")
-    p.add_argument("--hyp-group", default=None, help="annotator group of HYP (default: all groups)")
-    p.add_argument("--json", action="store_true")
+class _Version(argparse.Action):
+    """``--version``: the package version, looked up only when asked."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"hotelcheckspan {out.version()}")
+        parser.exit()
+
+
+def _selection_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("selection (select before you compute)")
+    g.add_argument(
+        "--task",
+        default=None,
+        help="one task of the corpus: the folder below annotations/<kind>/ (e.g. d2t-eval), or a dataset prefix "
+        "(e.g. wmt24); campaigns lists the tasks. An export holding tasks with different categories needs one",
+    )
+    g.add_argument(
+        "--split", action="append", default=None, metavar="SPLIT", help="only the records and texts of SPLIT (repeat)"
+    )
+    g.add_argument(
+        "--campaign",
+        action="append",
+        default=None,
+        dest="campaigns",
+        metavar="NAME",
+        help="only campaign NAME (a name as campaigns lists it, or its folder; repeat); the human or model "
+        "campaigns of a kind none of them is are all kept",
+    )
+
+
+def _output_args(p: argparse.ArgumentParser, table: bool = True) -> None:
+    g = p.add_argument_group("output")
+    g.add_argument(
+        "--format",
+        choices=out.FORMATS,
+        default=None,
+        help="text for readers (default); csv, tsv or latex, every table after a '# NAME' line; json: strict JSON "
+        "with the settings it ran with",
+    )
+    g.add_argument("--json", action="store_true", help="the same as --format json (undefined values are null)")
+    if table:
+        g.add_argument("--table", default=None, metavar="NAME", help="with csv, tsv or latex: only the table NAME")
+    g.add_argument(
+        "--verbose",
+        action="store_true",
+        help=f"list every warning (by default more than {SUMMARY_AFTER} are summarised per class and file)",
+    )
+
+
+def _progress_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a progress bar on stderr (default: where stderr is a terminal and the output is not JSON)",
+    )
+
+
+def _boot_args(p: argparse.ArgumentParser, what: str = "interval") -> None:
+    p.add_argument("--n-boot", type=int, default=1000, help=f"bootstrap resamples of every {what} (default 1000)")
+    p.add_argument("--seed", type=int, default=0, help="the seed of the resamples (default 0)")
+
+
+PAIR_INPUTS = (
+    "two annotation files REF HYP (factgenie *.jsonl; a config.yaml beside each names its categories), or a "
+    "corpus folder and two annotator sets of it, CORPUS A B: a campaign as campaigns lists it, optionally "
+    "/GROUP (test/A, gpt4o)"
+)
+
+
+def _pair_parser(sub, name: str, help: str, description: str, func) -> argparse.ArgumentParser:
+    """A command comparing two sides: REF HYP files, or CORPUS A B."""
+    p = sub.add_parser(
+        name,
+        help=help,
+        description=description,
+        usage=f"hotelcheckspan {name} [options] REF HYP\n       hotelcheckspan {name} [options] CORPUS A B",
+    )
+    p.add_argument("inputs", nargs="+", metavar="INPUT", help=PAIR_INPUTS)
+    p.add_argument(
+        "--ref-group",
+        default=None,
+        help="the annotator group of REF (a letter, A = 0, or a number; default: all pooled)",
+    )
+    p.add_argument(
+        "--hyp-group",
+        default=None,
+        help="the annotator group of HYP (a letter, A = 0, or a number; default: all pooled)",
+    )
+    _selection_args(p)
+    _output_args(p)
     p.set_defaults(func=func)
     return p
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="hotelcheckspan", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True)
+def _review_placeholder(sub) -> None:
+    """``review`` listed without importing it (it pulls in pandas); its own parser is built when
+    the command is ``review``."""
+    sub.add_parser(
+        "review", help="review LLM judges' spans: a sheet for reviewers, completed sheets scored", add_help=False
+    )
 
-    p = sub.add_parser("validate", help="check a corpus folder; list every error and warning")
-    p.add_argument("path")
+
+def build_parser(full: bool = True) -> argparse.ArgumentParser:
+    """The command line's parser; ``full=False`` lists ``review`` without building its parser
+    (what ``--help`` and every other command need)."""
+    parser = argparse.ArgumentParser(prog="hotelcheckspan", description=DESCRIPTION, epilog=EPILOG)
+    parser.add_argument("--version", action=_Version, help="print the package version and exit")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("validate", help="check a corpus folder; list every error and warning with file, line, field")
+    p.add_argument("path", help="the corpus folder (factgenie layout)")
     p.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
     p.add_argument(
         "--verbose",
         action="store_true",
-        help=f"list every warning (by default, more than {SUMMARY_AFTER} are summarised per class and file)",
+        help=f"list every warning (by default more than {SUMMARY_AFTER} are summarised per class and file)",
     )
+    _selection_args(p)
     p.set_defaults(func=cmd_validate)
 
-    p = sub.add_parser("campaigns", help="list a corpus' campaigns: name, kind, folder, records, groups, spans")
-    p.add_argument("path")
-    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("campaigns", help="list a corpus' campaigns: name, kind, task, folder, records, groups, spans")
+    p.add_argument("path", help="the corpus folder (factgenie layout)")
+    _selection_args(p)
+    _output_args(p)
     p.set_defaults(func=cmd_campaigns)
 
-    p = sub.add_parser("standin", help="regenerate the bundled simulated corpus")
-    p.add_argument("--out", required=True)
-    p.add_argument("--seed", type=int, default=None, help="default: the seed of the bundled corpus")
-    p.add_argument("--force", action="store_true", help="replace a non-empty folder")
-    p.set_defaults(func=cmd_standin)
-
-    p = sub.add_parser("stats", help="dataset-level tables (Tables 2-4)")
-    p.add_argument("path")
-    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("stats", help="dataset-level tables (Tables 2-4) of one task")
+    p.add_argument("path", help="the corpus folder (factgenie layout)")
+    _selection_args(p)
+    _output_args(p)
     p.set_defaults(func=cmd_stats)
 
-    p = _pair_parser(sub, "f1", "span-level precision/recall/F1 between two annotation files", cmd_f1)
-    p.add_argument("--match", choices=["hard", "soft"], default="hard")
+    p = _pair_parser(
+        sub,
+        "f1",
+        "span precision, recall and F1 between two annotation files or two campaigns",
+        "Span-level P/R/F1 of HYP against REF on the examples both annotated. Default: factgenie 1.2.1's "
+        "definition (char metric, convention both); judge and the book's Table 6 use convention either.",
+        cmd_f1,
+    )
+    p.add_argument(
+        "--match",
+        choices=["hard", "soft"],
+        default="hard",
+        help="hard: a span's category must match; soft: any category (default hard)",
+    )
     p.add_argument(
         "--metric",
-        choices=list(span_f1.METRICS),
+        choices=list(F1_METRICS),
         default="char",
-        help="char: factgenie 1.2.1's character overlap (default); char-greedy: factgenie's May 2025 "
-        "script; span: the share of spans that overlap a span of the other side",
+        help="char: factgenie 1.2.1's character overlap (default); char-greedy: factgenie's May 2025 script's "
+        "greedy overlap; span: the share of spans that overlap a span of the other side",
     )
     p.add_argument(
         "--convention",
-        choices=[*span_f1.CONVENTIONS, *span_f1.ALIASES],
+        choices=[*F1_CONVENTIONS, *F1_ALIASES],
         default=None,
-        help="whose span lengths count: both (examples both sides marked; factgenie 1.2.1) or either "
-        "(every example); default: the metric's own (both for char, either otherwise)",
+        help="whose span lengths count: both (only the examples where both sides marked a span: factgenie 1.2.1) "
+        "or either (every example; factgenie's May 2025 script, judge and Table 6); factgenie and all are old "
+        "names of both and either; default: the metric's own (both for char, either otherwise)",
     )
-    p.add_argument("--by-type", action="store_true")
+    p.add_argument("--by-type", action="store_true", help="also P/R/F1 per category")
     p.add_argument(
         "--per-category",
         choices=["factgenie", "consistent"],
         default="factgenie",
-        help="soft per-category definition (see the methods page)",
+        help="soft per-category figures: factgenie (overlap credited to the hypothesis span's category, recall "
+        "divided by the reference category's length) or consistent (see the methods page)",
     )
-
-    p = sub.add_parser(
-        "judge",
-        help="score one LLM judge: its rows of Tables 3, 5 and 6, its balanced accuracy and its rank",
-    )
-    p.add_argument("corpus", help="the corpus folder (factgenie layout)")
-    p.add_argument(
-        "campaign",
-        help="a model campaign of the corpus (its name, as `hotelcheckspan campaigns` lists it, or its folder), "
-        "or the path of a factgenie campaign folder outside it, whatever its name (added as one)",
-    )
-    p.add_argument("--n-boot", type=int, default=1000, help="bootstrap replicates of every interval (default 1000)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--json", action="store_true", help="strict JSON (no NaN: missing values are null)")
-    p.set_defaults(func=cmd_judge)
 
     p = _pair_parser(
-        sub, "gamma", "Mathet et al.'s gamma between two annotation files, as factgenie computes it", cmd_gamma
+        sub,
+        "gamma",
+        "Mathet et al.'s gamma between two annotation files or two campaigns, as factgenie computes it",
+        "Mathet et al.'s gamma per example (where both sides marked) and S_empty elsewhere, as factgenie 1.2.1's "
+        "iaa gamma computes them, averaged.",
+        cmd_gamma,
     )
     p.add_argument(
         "--soft",
@@ -533,7 +1069,119 @@ def build_parser() -> argparse.ArgumentParser:
         help="soft gamma (a span may be aligned more than once; factgenie's --soft_gamma); default: hard",
     )
 
-    _pair_parser(sub, "pearson", "correlation of per-example error counts (factgenie iaa pearson)", cmd_pearson)
+    p = _pair_parser(
+        sub,
+        "pearson",
+        "correlation of per-example error counts (factgenie's iaa pearson)",
+        "Pearson's r of the two sides' error counts per example and category, as factgenie 1.2.1 computes it: "
+        "micro r over every (example, category) cell, per-category r over the examples, macro r and macro p the "
+        "means of the per-category r and p.",
+        cmd_pearson,
+    )
+    p.add_argument(
+        "--tests",
+        choices=["factgenie", "examples"],
+        default="factgenie",
+        help="factgenie: factgenie's figures only (default); examples: also r of the per-example total counts "
+        "(one observation per example, scipy's test) and a permutation test of macro r that permutes examples",
+    )
+    p.add_argument("--seed", type=int, default=0, help="the seed of the permutation test (--tests examples)")
+
+    p = sub.add_parser(
+        "judge", help="score one LLM judge: its rows of Tables 3, 5 and 6, its balanced accuracy and its rank"
+    )
+    p.add_argument("corpus", help="the corpus folder (factgenie layout)")
+    p.add_argument(
+        "campaign",
+        help="a model campaign of the corpus (its name, as campaigns lists it, or its folder), or the path of a "
+        "factgenie campaign folder outside it, whatever its name (added as one)",
+    )
+    _boot_args(p)
+    _selection_args(p)
+    _output_args(p)
+    p.set_defaults(func=cmd_judge)
+
+    p = sub.add_parser("judges", help="score and rank every LLM judge of a corpus at once (the leaderboard)")
+    p.add_argument("corpus", help="the corpus folder (factgenie layout)")
+    _boot_args(p)
+    p.add_argument(
+        "--distinguish",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="for each judge and the next, how many examples order them by soft F1 (the slow part; default on)",
+    )
+    _progress_args(p)
+    _selection_args(p)
+    _output_args(p)
+    p.set_defaults(func=cmd_judges)
+
+    p = sub.add_parser(
+        "agreement",
+        help="a whole table of comparisons in one call: every judge against chosen human sets, per split, averaged",
+        description="Every hypothesis set (default: every judge) against the reference sets (default: every "
+        "human annotator group), with f1, gamma or pearson, per split, dataset or system, averaged over the "
+        "reference sets as asked; each cell equals what f1, gamma or pearson print for that pair.",
+    )
+    p.add_argument("corpus", help="the corpus folder (factgenie layout)")
+    p.add_argument(
+        "--ref",
+        action="append",
+        default=None,
+        metavar="SET",
+        help="a reference annotator set: a campaign, or campaign/GROUP (repeat; default: every human group)",
+    )
+    p.add_argument(
+        "--hyp",
+        action="append",
+        default=None,
+        metavar="SET",
+        help="a hypothesis annotator set (repeat; default: every judge)",
+    )
+    p.add_argument(
+        "--measure",
+        action="append",
+        choices=["f1", "gamma", "pearson"],
+        default=None,
+        help="what to compute (repeat; default f1)",
+    )
+    p.add_argument("--match", choices=["hard", "soft", "both"], default="both", help="span F1's match (default both)")
+    p.add_argument("--metric", choices=list(F1_METRICS), default="char", help="span F1's metric (as f1; default char)")
+    p.add_argument(
+        "--convention",
+        choices=[*F1_CONVENTIONS, *F1_ALIASES],
+        default=None,
+        help="span F1's length convention (as f1; default: the metric's own, both for char)",
+    )
+    p.add_argument("--soft-gamma", action="store_true", help="soft gamma (as gamma --soft)")
+    p.add_argument(
+        "--per",
+        choices=["none", "split", "dataset", "setup_id"],
+        default="none",
+        help="one block of rows per split, dataset or generating system (default none)",
+    )
+    p.add_argument(
+        "--average",
+        choices=["mean", "pooled", "none"],
+        default="mean",
+        help="over the reference sets: mean of the per-pair values (Table 6's averaging; default), pooled (the "
+        "sets as one side, as factgenie pools a file's groups) or none (one row per pair)",
+    )
+    p.add_argument(
+        "--matrix",
+        action="store_true",
+        help="every set against every other (default: every human group and judge), shown as a matrix",
+    )
+    p.add_argument(
+        "--matrix-value",
+        default=None,
+        metavar="COLUMN",
+        help="the column the matrix shows (default: f1 of the last match, else gamma or pearson_micro)",
+    )
+    _progress_args(p)
+    _selection_args(p)
+    _output_args(p)
+    p.set_defaults(func=cmd_agreement)
+
     p = sub.add_parser(
         "metric",
         help="validate automatic metrics against the human annotations (correlations, detection, system level, "
@@ -563,41 +1211,62 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--no-judges", action="store_true", help="leave the corpus' LLM judges out of the metrics")
     p.add_argument("--baselines", action="store_true", help="add the built-in baselines (ROUGE, chrF, MiniLM, ...)")
-    p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples of every interval (default 1000)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--json", action="store_true", help="strict JSON (undefined values are null)")
+    _boot_args(p)
+    _progress_args(p)
+    _selection_args(p)
+    _output_args(p)
     p.set_defaults(func=cmd_metric)
 
     p = sub.add_parser("baselines", help="write the built-in baselines of a corpus as a scores file")
-    p.add_argument("corpus")
+    p.add_argument("corpus", help="the corpus folder (factgenie layout)")
     p.add_argument("-o", "--out", required=True, help="the scores file to write (.csv or .jsonl)")
     p.add_argument("--only", action="append", default=None, metavar="NAME", help="one baseline (repeat for several)")
     p.set_defaults(func=cmd_baselines)
 
-    review_command.add_parser(sub)
+    if full:
+        from .review import command as review_command
+
+        review_command.add_parser(sub)
+    else:
+        _review_placeholder(sub)
+
+    p = sub.add_parser("standin", help="regenerate the bundled simulated corpus")
+    p.add_argument("--out", required=True, help="the folder to write (it must be empty, or --force)")
+    p.add_argument("--seed", type=int, default=None, help="default: the seed of the bundled corpus")
+    p.add_argument("--force", action="store_true", help="replace a non-empty folder")
+    p.set_defaults(func=cmd_standin)
     return parser
 
 
+def _command(argv: list[str]) -> str | None:
+    """The command word of ``argv`` (the first argument that is no option)."""
+    return next((a for a in argv if not a.startswith("-")), None)
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(full=_command(argv) == "review").parse_args(argv)
     prefix = f"hotelcheckspan {args.command}:"
     try:
         return args.func(args)
-    except CliError as err:
-        print(f"{prefix} {err}", file=sys.stderr)
-    except corpora.CorpusError as err:
-        print(f"{prefix} {err}", file=sys.stderr)
-    except (corpora.CategoryMismatch, ValueError) as err:
+    except (CliError, out.OutputError) as err:
         print(f"{prefix} {err}", file=sys.stderr)
     except OSError as err:
         where = f" {err.filename}" if err.filename else ""
         print(f"{prefix} cannot write or read{where}: {err.strerror or err}", file=sys.stderr)
-    except (UnicodeError, yaml.YAMLError, RecursionError, MemoryError) as err:
+    except (UnicodeError, RecursionError, MemoryError) as err:
         print(f"{prefix} {type(err).__name__}: {err}", file=sys.stderr)
+    except ValueError as err:  # CorpusError, CategoryMismatch and every clear refusal of the API
+        print(f"{prefix} {err}", file=sys.stderr)
     except KeyboardInterrupt:
         print(f"{prefix} interrupted", file=sys.stderr)
         return 130
     except Exception as err:  # noqa: BLE001 (a bug of ours, not of the input: one line, never a traceback)
+        import yaml
+
+        if isinstance(err, yaml.YAMLError):
+            print(f"{prefix} {type(err).__name__}: {err}", file=sys.stderr)
+            return 1
         where = err.__traceback__
         while where.tb_next is not None:
             where = where.tb_next

@@ -374,6 +374,7 @@ def leaderboard(
     n_outer: int = 100,
     n_inner: int = 200,
     scored: Scored | None = None,
+    progress: bool = False,
 ) -> pd.DataFrame:
     """Every judge (default: every model campaign of the corpus) ranked by soft span F1.
 
@@ -396,7 +397,8 @@ def leaderboard(
     Every interval resamples the examples a judge is scored on with weights that depend on those
     examples and ``seed`` only (:func:`hotelcheckspan.metrics.resampling.matrix`): a judge's
     interval is the same whatever else is in the run and whatever its folder is called.
-    ``distinguish=False`` leaves the neighbour columns empty (they take the most time).
+    ``distinguish=False`` leaves the neighbour columns empty (they take the most time);
+    ``progress`` shows a progress bar of them on stderr.
     """
     names = judges(corpus) if names is None else list(names)
     if not names:
@@ -415,7 +417,12 @@ def leaderboard(
     ranked = out.loc[out["judge"] != CEILING, "judge"].tolist()
     if distinguish and len(ranked) > 1:
         plans = sample_size.plans(
-            scored.f1_table("soft"), n_resamples=n_resamples, n_outer=n_outer, n_inner=n_inner, seed=seed
+            scored.f1_table("soft"),
+            n_resamples=n_resamples,
+            n_outer=n_outer,
+            n_inner=n_inner,
+            seed=seed,
+            progress=progress,
         )
         by_pair = {frozenset((p["better"], p["worse"])): p for _, p in plans.iterrows()}
         for i, (a, b) in enumerate(zip(ranked, ranked[1:])):

@@ -164,6 +164,7 @@ def evaluate(
     n_random: int = 200,
     cluster_on: tuple[str, str] | None = ("errors", "kendall_tau_b"),
     system_level: bool = True,
+    progress: bool = False,
 ) -> Validation:
     """Validate every metric of :func:`metric_frame` against the human targets.
 
@@ -172,7 +173,11 @@ def evaluate(
     matrix (``n_boot`` resamples of the examples with a human target, seeded) serves every
     metric and statistic; the ceiling has its own (its examples are those with two or more human
     records). ``cluster_on`` = (target, statistic) for the significance clusters (None: none).
+    ``progress`` shows a progress bar of the steps on stderr.
     """
+    from tqdm import tqdm
+
+    bar = tqdm(total=2 * len(targets or metric_targets.TARGETS) + 2, desc="metric", disable=not progress, leave=False)
     humans = metric_targets.human_targets(corpus)
     if humans.empty:
         raise ValueError("the corpus has no human record on an example with a text: nothing to validate against")
@@ -202,7 +207,9 @@ def evaluate(
             stats = me.example_level(X, y.astype(float), weights, level=level)
             random = me.random_baseline(X, y.astype(float), n_random=n_random, seed=seed)
         rows.append(_long(stats, kinds, target, random))
+        bar.update()
     rows.append(_ceiling(corpus, targets, n_boot, seed, level))
+    bar.update()
     statistics = pd.concat(rows, ignore_index=True)
 
     system = pd.DataFrame(columns=["metric", "kind", "target", "statistic", "value", "low", "high", "n"])
@@ -223,6 +230,7 @@ def evaluate(
                 seed=seed,
             )
             found.append(s.assign(kind=s["metric"].map(kinds), target=target))
+            bar.update()
         system = pd.concat(found, ignore_index=True)
 
     clusters = pd.DataFrame(columns=["target", "statistic", "metric", "value", "cluster"])
@@ -233,6 +241,7 @@ def evaluate(
         clusters = me.clusters(tests, alpha=ALPHA).assign(target=target)[
             ["target", "statistic", "metric", "value", "cluster"]
         ]
+    bar.close()
 
     coverage = metric_targets.coverage(corpus)
     compared = {

@@ -494,6 +494,7 @@ def stable_n_uncertainty(
     seed: int = 0,
     threshold: float = THRESHOLD,
     level: float = 0.95,
+    progress: bool = False,
 ) -> pd.DataFrame:
     """The sampling uncertainty of the smallest stable n: the whole procedure repeated on
     ``n_outer`` bootstrap replicates of the corpus (examples drawn with replacement), each with
@@ -507,7 +508,7 @@ def stable_n_uncertainty(
     Columns: ``measure, pair, design, n_median, n_low, n_high`` (percentiles over replicates at
     ``level``; ``inf`` where a replicate does not reach the threshold within the grid),
     ``reached`` (share of replicates that do), ``max_n``. Pairs are named by the full corpus'
-    order, as in :func:`stability`.
+    order, as in :func:`stability`. ``progress`` shows a bar of the replicates on stderr.
     """
     tables = _as_list(tables)
     n_total = tables[0].n_examples
@@ -517,6 +518,9 @@ def stable_n_uncertainty(
     replicates = rng.integers(0, n_total, size=(n_outer, n_total))
     grid = np.asarray(sizes)
     found = []
+    from tqdm import tqdm
+
+    bar = tqdm(total=n_outer * len(tables), desc="test sets", unit="replicate", disable=not progress, leave=False)
     for table in tables:
         pairs = _pairs(table.full())
         width = table.counts.shape[1]
@@ -532,7 +536,9 @@ def stable_n_uncertainty(
                 prob = _same_order(table.reduce(sums[:, b]), full, pairs)
                 prob = prob.reshape(len(sizes), n_inner, -1).mean(axis=1)
                 out[first + b] = [_first_stable(grid, prob[:, k], threshold) for k in range(prob.shape[1])]
+            bar.update(len(block))
         found.append(out)
+    bar.close()
     alpha = (1 - level) / 2
     rows = []
     for table, table_found in zip(tables, found):
@@ -794,15 +800,17 @@ def plans(
     n_outer: int = 100,
     n_inner: int = 200,
     seed: int = 0,
+    progress: bool = False,
 ) -> pd.DataFrame:
     """:func:`examples_needed`'s answer for every pair of the table's systems at once (one set of
     test sets, one matrix product per size grid, whatever the number of systems): a row per pair,
-    the better on the full set first. Columns: :data:`PLAN_COLUMNS`."""
+    the better on the full set first. Columns: :data:`PLAN_COLUMNS`. ``progress``: a bar on stderr."""
     if sizes is None:
         sizes = planning_sizes(table.n_examples)
     curve = stability(table, sizes, n_resamples, seed, replace=True)
     best = smallest_stable(curve, threshold).set_index("pair")
-    unc = stable_n_uncertainty(table, sizes, True, n_outer, n_inner, seed + 1, threshold).set_index("pair")
+    unc = stable_n_uncertainty(table, sizes, True, n_outer, n_inner, seed + 1, threshold, progress=progress)
+    unc = unc.set_index("pair")
     first = curve.drop_duplicates("pair").set_index("pair")
     out = pd.DataFrame(
         {

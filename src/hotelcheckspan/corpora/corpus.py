@@ -60,8 +60,16 @@ class Corpus:
     configs: dict[str, dict] = field(default_factory=dict)
     campaign_categories: dict[str, list[str]] = field(default_factory=dict)
     warnings: list[Problem] = field(default_factory=list)
-    # campaign name -> its folder, relative to ``root`` (POSIX); names follow layouts.NAME_RULE
+    # campaign name -> its folder, relative to ``root`` (POSIX); names follow layouts.NAME_RULE.
+    # Config-only campaigns (a folder with a config and no annotation file) are here too, with no
+    # record in the frames.
     campaign_folders: dict[str, str] = field(default_factory=dict)
+    # campaign name -> "human" | "model", and -> its task (layouts.TASK_RULE; "" where none)
+    campaign_kinds: dict[str, str] = field(default_factory=dict)
+    campaign_tasks: dict[str, str] = field(default_factory=dict)
+    # what :meth:`select` (or ``load(..., task=, split=, campaigns=)``) kept: ``task``, ``split``,
+    # ``campaigns`` as asked, and ``left_out``, the campaigns outside it (name -> task); empty: all
+    selection: dict = field(default_factory=dict)
 
     @property
     def simulated(self) -> bool:
@@ -103,20 +111,69 @@ class Corpus:
         }
 
     def campaigns(self, kind: str | None = None) -> list[str]:
+        """The campaigns with records (of ``kind``), in reading order; config-only campaigns are
+        not among them (:meth:`empty_campaigns`)."""
         recs = self.records if kind is None else self.records[self.records["kind"] == kind]
         return list(dict.fromkeys(recs["campaign"]))
 
+    def empty_campaigns(self) -> list[str]:
+        """The config-only campaigns: a folder with a config and no annotation file. They are
+        listed (``campaign_table``) and left out of every computation; outputs name them."""
+        have = set(self.records["campaign"])
+        return [n for n in self.campaign_folders if n not in have]
+
+    def tasks(self) -> list[str]:
+        """The tasks of the campaigns with records (``layouts.TASK_RULE``), sorted; [] where the
+        corpus has none."""
+        have = set(self.records["campaign"])
+        return sorted({t for n, t in self.campaign_tasks.items() if t and n in have})
+
+    def select(self, task: str | None = None, split=None, campaigns=None) -> Corpus:
+        """The part of the corpus a computation should see: one task, some splits, some
+        campaigns (see :func:`hotelcheckspan.corpora.selection.select`, which this calls)."""
+        from .selection import select
+
+        return select(self, task=task, split=split, campaigns=campaigns)
+
+    def check_categories(self) -> list[str]:
+        """The one list of span categories of the campaigns with records; where two differ (two
+        tasks in one export), :class:`CategoryMismatch` naming both campaigns, their tasks and
+        the options that select one (``--task``/``task=``, ``--campaign``/``campaigns=``).
+        Nothing pools categories that differ."""
+        have = self.campaigns()
+        lists = [(c, self.campaign_categories[c]) for c in have if c in self.campaign_categories]
+        for name, cats in lists[1:]:
+            first, first_cats = lists[0]
+            if cats != first_cats:
+                raise CategoryMismatch(
+                    self._labelled(first), first_cats, self._labelled(name), cats, hint=self._choose_hint()
+                )
+        return list(lists[0][1]) if lists else self.categories
+
+    def _labelled(self, name: str) -> str:
+        task = self.campaign_tasks.get(name, "")
+        return f"{name} (task {task})" if task else name
+
+    def _choose_hint(self) -> str:
+        tasks = self.tasks()
+        if len(tasks) > 1:
+            return f"choose one task with --task (task= in Python): {', '.join(tasks)}"
+        return "choose campaigns with --campaign (campaigns= in Python)"
+
     def campaign_table(self) -> pd.DataFrame:
-        """One row per campaign: ``campaign`` (its name, unique in the corpus), ``kind``, ``path``
-        (its folder below the corpus root), ``records, examples, groups, spans``."""
+        """One row per campaign, config-only ones included (0 records): ``campaign`` (its name,
+        unique in the corpus), ``kind``, ``task`` ("" where the corpus has none), ``path`` (its
+        folder below the corpus root), ``records, examples, groups, spans``."""
         rec, sp = self.records, self.spans
         rows = []
-        for name in self.campaigns():
+        names = self.campaigns() + [n for n in self.empty_campaigns() if n not in set(rec["campaign"])]
+        for name in names:
             mine = rec[rec["campaign"] == name]
             rows.append(
                 {
                     "campaign": name,
-                    "kind": mine["kind"].iloc[0],
+                    "kind": mine["kind"].iloc[0] if len(mine) else self.campaign_kinds.get(name, ""),
+                    "task": self.campaign_tasks.get(name, ""),
                     "path": self.campaign_folders.get(name, ""),
                     "records": len(mine),
                     "examples": len(mine[KEY].drop_duplicates()),
@@ -124,7 +181,9 @@ class Corpus:
                     "spans": int((sp["campaign"] == name).sum()),
                 }
             )
-        return pd.DataFrame(rows, columns=["campaign", "kind", "path", "records", "examples", "groups", "spans"])
+        return pd.DataFrame(
+            rows, columns=["campaign", "kind", "task", "path", "records", "examples", "groups", "spans"]
+        )
 
     def campaign_at(self, path: str | Path) -> str | None:
         """The name of the campaign whose folder (or an annotation file in it) is ``path``, a path

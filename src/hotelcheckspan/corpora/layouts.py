@@ -27,7 +27,7 @@ import pandas as pd
 from pydantic import ValidationError
 from slugify import slugify
 
-from . import files
+from . import files, words
 from .corpus import KEY
 from .problems import DUPLICATE_OUTPUT, EMPTY_CAMPAIGN, NO_INPUTS, SYMLINK_LOOP, WARNING, Problem, warning
 from .schema import ConfigIn, ExampleIn, MetadataIn, OutputIn
@@ -140,7 +140,8 @@ def _exists(path: Path) -> bool:
 
 @dataclass
 class Campaign:
-    """One campaign folder: its name, kind, validated config and annotation files."""
+    """One campaign folder: its name, kind, validated config, annotation files (none for a
+    config-only campaign) and task (:data:`TASK_RULE`; "" where the corpus has no tasks)."""
 
     name: str
     kind: str
@@ -149,6 +150,7 @@ class Campaign:
     config: dict = field(default_factory=dict)
     categories: list[str] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)
+    task: str = ""
 
     @property
     def overlap_allowed(self) -> bool:
@@ -237,10 +239,12 @@ def _kind(parts: tuple, config: dict, mode_kind: str | None) -> str:
 
 
 def discover(root: Path, problems: list[Problem]) -> list[Campaign]:
-    """Every campaign below ``root``: a folder with annotation files (``*.jsonl``) and a config.
+    """Every campaign below ``root``: a folder with a config and annotation files (``*.jsonl``).
 
-    An annotation file without a config beside it, and a config without annotation files, are
-    errors: neither is dropped silently.
+    An annotation file without a config beside it is an error; a config without annotation files
+    (a config-only campaign) is a campaign with no files and a warning: it is listed, with 0
+    records, and computes nothing. Two folders whose names (:data:`NAME_RULE`) are one are an
+    error naming both.
     """
     all_files = walk(root, problems)
     annotation_files = [p for p in all_files if p.suffix == ".jsonl" and p.parent != root]
@@ -269,11 +273,11 @@ def discover(root: Path, problems: list[Problem]) -> list[Campaign]:
                     _rel(config_file, root),
                     0,
                     "",
-                    f"campaign {rel_folder}/ has no annotation file (*.jsonl): left out, as factgenie leaves it out",
+                    f"campaign {rel_folder}/ has no annotation file (*.jsonl): listed with 0 records and left "
+                    "out of every computation, as factgenie leaves it out",
                     EMPTY_CAMPAIGN,
                 )
             )
-            continue
         if not config:
             continue  # the config's problems are already reported
         parts = folder.relative_to(root).parts
@@ -286,10 +290,11 @@ def discover(root: Path, problems: list[Problem]) -> list[Campaign]:
                 config_file,
                 config,
                 categories,
-                sorted(by_folder[folder]),
+                sorted(by_folder.get(folder, [])),
             )
         )
-    _unique_names(campaigns, root)
+    _unique_names(campaigns, root, problems)
+    _tasks(campaigns, root)
     return campaigns
 
 
@@ -309,8 +314,9 @@ def _name_parts(folder: Path, root: Path) -> list[str]:
     return parts
 
 
-def _unique_names(campaigns: list[Campaign], root: Path) -> None:
-    """Name every campaign by one rule, from its path alone (:data:`NAME_RULE`)."""
+def _unique_names(campaigns: list[Campaign], root: Path, problems: list[Problem]) -> None:
+    """Name every campaign by one rule, from its path alone (:data:`NAME_RULE`); two folders the
+    rule gives one name are an error naming both (names never merge)."""
     added = [c for c in campaigns if c.folder.relative_to(root).parts[:1] == (ADDED,)]
     own = [c for c in campaigns if c not in added]
     for kind in dict.fromkeys(c.kind for c in own):
@@ -327,11 +333,46 @@ def _unique_names(campaigns: list[Campaign], root: Path) -> None:
             c.name = f"{c.kind}-{c.name}"
     names = [c.name for c in own]
     for c in own:
-        if names.count(c.name) > 1:  # still one name (e.g. "a-b/c" and "a/b-c"): the whole path
+        if names.count(c.name) > 1:  # still one name (e.g. "a/b" in annotations/ and campaigns/): the whole path
             c.name = "-".join(c.folder.relative_to(root).parts)
+    first: dict[str, Campaign] = {}
+    for c in sorted(own, key=lambda c: c.folder.relative_to(root).as_posix()):
+        if c.name in first:  # e.g. "a-b/c" and "a/b-c": one name, "a-b-c", for two folders
+            other = first[c.name]
+            problems.append(
+                Problem(
+                    _rel(c.config_file or c.folder, root),
+                    0,
+                    "",
+                    f"campaign folders {_rel(other.folder, root)}/ and {_rel(c.folder, root)}/ both get the name "
+                    f"{c.name!r} by the naming rule (the methods page, 'Campaign names'): rename one folder "
+                    "so that the two are not scored as one",
+                )
+            )
+        else:
+            first[c.name] = c
     taken = {c.name for c in own}
     for c in added:
         c.name = c.folder.name if c.folder.name not in taken else f"{c.folder.name} (added)"
+
+
+def _tasks(campaigns: list[Campaign], root: Path) -> None:
+    """Give every campaign its task (:data:`TASK_RULE`)."""
+    own = [c for c in campaigns if c.folder.relative_to(root).parts[:1] != (ADDED,)]
+    parts = {id(c): _name_parts(c.folder, root) for c in own}
+    deep = {p[0] for p in parts.values() if len(p) > 1}
+    for c in own:
+        p = parts[id(c)]
+        c.task = p[0] if len(p) > 1 or p[0] in deep else ""
+
+
+TASK_RULE = """A campaign's task is the first folder below ``annotations/<kind>/`` (or ``campaigns/``)
+when the campaign sits deeper than that folder, or when it is that folder and other campaigns sit
+below a folder of the same name: so ``annotations/human/d2t-eval/test`` and
+``annotations/model/d2t-eval/test/gpt4o`` are task "d2t-eval", ``annotations/human/mt-eval`` is
+task "mt-eval" beside ``annotations/model/mt-eval/zeroshot/...``. A corpus whose campaigns all
+sit right below ``annotations/<kind>/`` (HotelCheckSpan's) has no tasks (""). A folder added
+from outside the corpus belongs to every task."""
 
 
 NAME_RULE = """A campaign's name is its folder's path below ``annotations/<kind>/`` (or factgenie's
@@ -340,9 +381,13 @@ by "-" (the last folder is always kept). So ``annotations/model/gpt-4o`` is "gpt
 ``annotations/model/d2t-eval/iaa/zeroshot-gpt4o`` beside five other ``d2t-eval/iaa/`` judges is
 "zeroshot-gpt4o", and ``annotations/model/mt-eval/cot/llama3-3`` beside ``mt-eval/zeroshot/...``
 is "cot-llama3-3". Where a human and a model campaign would share a name, the kind leads
-("human-x", "model-x"). A folder added from outside the corpus (``hotelcheckspan judge CORPUS
-FOLDER``) is named by its own folder, "<name> (added)" where the corpus has a campaign of that name.
-The name depends on the corpus' folders only, never on the order they are read in."""
+("human-x", "model-x"). Two folders that still get one name (``zeroshot-gpt4o/x`` and
+``zeroshot/gpt4o-x`` are both "zeroshot-gpt4o-x") are an error naming both folders: names never
+merge, so two campaigns are never scored as one. A folder added from outside the corpus
+(``hotelcheckspan judge CORPUS FOLDER``) is named by its own folder, "<name> (added)" where the
+corpus has a campaign of that name. A config-only folder (a config and no annotation file) is
+named like any other. The name depends on the corpus' folders only, never on the order they are
+read in, nor on a selection (``--task``, ``--split``, ``--campaign``)."""
 
 
 # --- texts ----------------------------------------------------------------------------------
@@ -350,15 +395,18 @@ The name depends on the corpus' folders only, never on the order they are read i
 
 @dataclass
 class Texts:
-    """The examples of a corpus and, by slugified key, each example's key and annotated text."""
+    """The examples of a corpus and, by slugified key, each example's key and annotated text;
+    ``by_orig``: the slugified key of each text that carries an ``orig_example_idx`` (as
+    factgenie's MT exports do), by (slugified dataset, split, setup_id, orig_example_idx)."""
 
     examples: pd.DataFrame
     by_key: dict[tuple, tuple[tuple, str]]
     source: str  # "inputs.jsonl", "outputs/" or "" (none)
+    by_orig: dict[tuple, tuple] = field(default_factory=dict)
 
 
 def _word_count(text: pd.Series) -> pd.Series:
-    return text.fillna("").str.split().str.len().fillna(0).astype(int)
+    return words.counts(text)
 
 
 def _sentence_count(text: pd.Series) -> pd.Series:
@@ -443,8 +491,14 @@ def _inputs(root: Path, problems: list[Problem]) -> dict[tuple, str]:
     return out
 
 
+def _orig_index(line) -> int | None:
+    """A text line's ``orig_example_idx`` (an extra field) when it is a whole number."""
+    value = (line.model_extra or {}).get("orig_example_idx")
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def _from_outputs(root: Path, problems: list[Problem]) -> Texts:
-    rows, by_key, first = [], {}, {}
+    rows, by_key, first, by_orig = [], {}, {}, {}
     inputs = _inputs(root, problems)
     out_files = [p for p in walk(root / "outputs", problems, skip_top=()) if p.suffix == ".jsonl"]
     if not out_files:
@@ -470,6 +524,9 @@ def _from_outputs(root: Path, problems: list[Problem]) -> Texts:
                 continue
             first[slug] = f"{rel}:{lineno}"
             by_key[slug] = (key, out.output)
+            orig = _orig_index(out)
+            if orig is not None:
+                by_orig.setdefault((*slug[:3], orig), slug)
             rows.append(
                 dict(zip(KEY, key))
                 | {
@@ -481,7 +538,7 @@ def _from_outputs(root: Path, problems: list[Problem]) -> Texts:
                     "segments_dropped": None,
                 }
             )
-    return Texts(_finish(rows), by_key, "outputs/")
+    return Texts(_finish(rows), by_key, "outputs/", by_orig)
 
 
 def read_texts(root: Path, problems: list[Problem]) -> Texts:

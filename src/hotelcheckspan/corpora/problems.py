@@ -27,6 +27,11 @@ NO_INPUTS = "no-inputs"  # an inputs/ file that holds no list of inputs (not sho
 SYMLINK_LOOP = "symlink-loop"  # a folder reached again through a symlink (skipped)
 EMPTY_CAMPAIGN = "empty-campaign"  # a campaign folder with its config and no annotation file (left out)
 NO_CONFIG = "no-config"  # a lone annotation file read without its campaign's config
+# a record none of whose spans is in its example's text, all of them in the text of the example
+# its orig_example_idx names (ORIG_EXAMPLE) or of another example (OTHER_EXAMPLE): one warning per
+# record says the cause, instead of a not-found per span and a duplicate-record
+ORIG_EXAMPLE = "orig-example"
+OTHER_EXAMPLE = "other-example"
 UNPLACED = (MISPLACED, NOT_FOUND, PAST_END)  # span classes whose words or place are unknown
 
 
@@ -111,8 +116,13 @@ class CorpusError(ValueError):
 
 
 class CategoryMismatch(ValueError):
-    """Two compared campaigns have different span categories."""
+    """Two compared campaigns have different span categories (``hint``: how to choose one set)."""
 
-    def __init__(self, first: str, first_categories: list[str], second: str, second_categories: list[str]):
+    def __init__(
+        self, first: str, first_categories: list[str], second: str, second_categories: list[str], hint: str = ""
+    ):
         self.categories = (first_categories, second_categories)
-        super().__init__(f"the categories of {first} and {second} differ: {first_categories} vs {second_categories}")
+        tail = f"; {hint}" if hint else ""
+        super().__init__(
+            f"the categories of {first} and {second} differ: {first_categories} vs {second_categories}{tail}"
+        )

@@ -27,7 +27,7 @@ from pathlib import Path
 import pandas as pd
 from pydantic import ValidationError
 
-from . import files, layouts
+from . import files, layouts, words
 from . import problems as P
 from .corpus import KEY, RECORD_COLUMNS, SPAN_COLUMNS, Corpus
 from .layouts import Campaign, Texts
@@ -190,6 +190,8 @@ def _read_records(
 ) -> None:
     """Append the records and spans of one annotation file; problems go to ``problems``."""
     max_group = camp.config.get("annotators_per_example")
+    file_start = len(problems)
+    elsewhere: set[int] = set()  # lines of records whose spans sit in another example's text
     for lineno, rec in files.iter_jsonl(path, RecordIn, rel, problems):
         n_before = len(problems)  # errors of this record are among problems[n_before:]
         try:
@@ -243,7 +245,15 @@ def _read_records(
         else:
             seen[dup] = f"{rel}:{lineno}"
         impression = _impression(rec.options, rel, lineno, problems)
+        n_spans_before = len(problems)
         placed = _check_spans(rec, camp, text, rel, lineno, problems)
+        if text is not None and placed and not any(placed):
+            moved = _elsewhere(rec, slug, texts)
+            if moved is not None:  # one cause instead of a symptom per span
+                kind, where = moved
+                problems[n_spans_before:] = [p for p in problems[n_spans_before:] if p.kind not in P.UNPLACED]
+                problems.append(P.warning(rel, lineno, "example_idx", where, kind))
+                elsewhere.add(lineno)
         if any(p.is_error for p in problems[n_before:]):
             continue
         stage = meta.stage if meta.stage is not None else camp.config.get("stage")
@@ -281,6 +291,62 @@ def _read_records(
                     "placed": pd.NA if texts is None else placed[order],
                 }
             )
+    if elsewhere:  # a second record "of the same example" is a symptom of the same cause
+        firsts = {f"{rel}:{line}" for line in elsewhere}
+        problems[file_start:] = [
+            p
+            for p in problems[file_start:]
+            if not (
+                p.kind == P.DUPLICATE_RECORD
+                and (p.line in elsewhere or any(f"(first at {f})" in p.message for f in firsts))
+            )
+        ]
+
+
+MAX_CANDIDATES = 2000  # other texts of one dataset, split and system searched for a record's spans
+
+
+def _text_groups(texts: Texts) -> dict[tuple, list[tuple]]:
+    """The slugified keys of ``texts`` by (dataset, split, setup_id), computed once per Texts."""
+    groups = texts.__dict__.get("_groups")
+    if groups is None:
+        groups = {}
+        for slug in texts.by_key:
+            groups.setdefault(slug[:3], []).append(slug)
+        texts.__dict__["_groups"] = groups
+    return groups
+
+
+def _elsewhere(rec: RecordIn, own: tuple, texts: Texts) -> tuple[str, str] | None:
+    """For a record none of whose spans is in its own example's text: the warning class and
+    message when every span is at its start (exactly, up to case, or a character or two away) in
+    the text of the example its ``orig_example_idx`` names (``orig-example``), or of another
+    example of the same dataset, split and system (``other-example``); None otherwise."""
+    spans = [(s.start, s.text) for s in rec.annotations]
+
+    def fits(slug) -> bool:
+        text = texts.by_key[slug][1]
+        low = text.lower()
+        return all(_place(t, st, text, low)[0] not in P.UNPLACED for st, t in spans)
+
+    n = len(spans)
+    tail = f"; counted on its own example_idx {own[3]}, as factgenie counts it"
+    orig = (rec.model_extra or {}).get("orig_example_idx")
+    if isinstance(orig, int) and not isinstance(orig, bool):
+        cand = texts.by_orig.get((*own[:3], orig))
+        if cand is not None and cand != own and fits(cand):
+            return P.ORIG_EXAMPLE, (
+                f"none of its {n} spans is in the text of its example {own[3]}, all are in the text of example "
+                f"{cand[3]}, whose orig_example_idx ({orig}) is the record's: it sits on the id of another "
+                f"example{tail}"
+            )
+    for cand in _text_groups(texts).get(own[:3], [])[:MAX_CANDIDATES]:
+        if cand != own and fits(cand):
+            return P.OTHER_EXAMPLE, (
+                f"none of its {n} spans is in the text of its example {own[3]}, all are in the text of example "
+                f"{cand[3]}: it sits on the id of another example{tail}"
+            )
+    return None
 
 
 def _frames(records: list[dict], spans: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -296,7 +362,7 @@ def _frames(records: list[dict], spans: list[dict]) -> tuple[pd.DataFrame, pd.Da
     spans_df["placed"] = spans_df["placed"].astype("boolean")
     for col in ("record_id", "annotator_group", "order", "start", "end", "type_idx"):
         spans_df[col] = spans_df[col].astype("int64")
-    spans_df["words"] = spans_df["text"].str.split().str.len().fillna(0).astype(int)
+    spans_df["words"] = words.counts(spans_df["text"])
     return records_df, spans_df
 
 
@@ -315,11 +381,57 @@ def _texts_read(texts: Texts, found: list[Problem]) -> bool:
     return bool(texts.source) and (bool(texts.by_key) or not errors(found))
 
 
-def read_corpus(root: Path | str | None = None) -> tuple[Corpus, list[Problem]]:
-    """Read the corpus at ``root`` (default: ``paths.corpus_dir()``): the corpus (records with
-    errors left out) and every problem, errors and warnings, in file and line order."""
-    from .. import paths  # the package's locations; imported here to keep corpora importable alone
+def _to_read(campaigns: list[Campaign], root: Path, task: str | None, named: list[str]) -> list[Campaign]:
+    """The campaigns whose files a selection needs (all of them when it cannot tell before
+    reading: no selection, or a task that is a dataset prefix rather than a folder)."""
+    out = campaigns
+    if task is not None and any(c.task == task for c in campaigns):
+        out = [c for c in out if c.task == task or c.folder.relative_to(root).parts[:1] == (layouts.ADDED,)]
+    if named:
+        by_name = {c.name: c for c in campaigns}
+        folders = {c.folder.resolve(): c.name for c in campaigns}
+        wanted = set()
+        for item in named:
+            if item in by_name:
+                wanted.add(item)
+                continue
+            for cand in (Path(item), root / item):  # a folder, or an annotation file in it
+                for folder in (cand, cand.parent, cand.parent.parent):
+                    hit = folders.get(folder.resolve()) if layouts._exists(folder) else None
+                    if hit:
+                        wanted.add(hit)
+        kinds = {by_name[n].kind for n in wanted if n in by_name}
+        out = [c for c in out if c.kind not in kinds or c.name in wanted]
+    return out
 
+
+def _outside_selection(problem: Problem, root: Path, task: str | None, tasks: set[str]) -> bool:
+    """Whether ``problem`` is in a campaign folder of another task than the selected one (it is
+    not reported when a task is selected: ``validate`` the whole corpus to see it)."""
+    if task is None or task not in tasks:
+        return False
+    parts = Path(problem.file).parts
+    if parts[:1] not in (("annotations",), ("campaigns",)):
+        return False
+    rest = parts[1:]
+    if rest[:1] and rest[0] in layouts.KIND_FOLDERS and len(rest) > 1:
+        rest = rest[1:]
+    return bool(rest) and rest[0] in tasks and rest[0] != task
+
+
+def read_corpus(
+    root: Path | str | None = None, *, task: str | None = None, split=None, campaigns=None
+) -> tuple[Corpus, list[Problem]]:
+    """Read the corpus at ``root`` (default: ``paths.corpus_dir()``): the corpus (records with
+    errors left out) and every problem, errors and warnings, in file and line order.
+
+    ``task``, ``split`` and ``campaigns`` select (:mod:`~hotelcheckspan.corpora.selection`): only
+    the files of the selected campaigns are read, and problems of other tasks' campaign folders
+    are not reported; campaign names are given on the whole corpus, as without a selection."""
+    from .. import paths  # the package's locations; imported here to keep corpora importable alone
+    from .selection import _as_list
+
+    asked = _as_list(campaigns)
     root = Path(root) if root is not None else paths.corpus_dir()
     problems: list[Problem] = []
     empty = Corpus(root, layouts._finish([]), *_frames([], []))
@@ -330,8 +442,8 @@ def read_corpus(root: Path | str | None = None) -> tuple[Corpus, list[Problem]]:
     n_before = len(problems)
     texts = layouts.read_texts(root, problems)
     checked = _texts_read(texts, problems[n_before:])
-    campaigns = layouts.discover(root, problems)
-    if not campaigns and not errors(problems):
+    found = layouts.discover(root, problems)
+    if not found and not errors(problems):
         problems.append(
             Problem(
                 str(root),
@@ -343,7 +455,7 @@ def read_corpus(root: Path | str | None = None) -> tuple[Corpus, list[Problem]]:
     records: list[dict] = []
     spans: list[dict] = []
     seen: dict = {}
-    for camp in campaigns:
+    for camp in _to_read(found, root, task, asked):
         for path in camp.files:
             _read_records(
                 camp, path, layouts._rel(path, root), texts if checked else None, seen, problems, records, spans
@@ -355,21 +467,38 @@ def read_corpus(root: Path | str | None = None) -> tuple[Corpus, list[Problem]]:
         texts.examples,
         records_df,
         spans_df,
-        {c.name: c.config for c in campaigns},
-        {c.name: c.categories for c in campaigns},
-        campaign_folders={c.name: c.folder.relative_to(root).as_posix() for c in campaigns},
+        {c.name: c.config for c in found},
+        {c.name: c.categories for c in found},
+        campaign_folders={c.name: c.folder.relative_to(root).as_posix() for c in found},
+        campaign_kinds={c.name: c.kind for c in found},
+        campaign_tasks={c.name: c.task for c in found},
     )
+    tasks = {c.task for c in found if c.task}
+    problems = [p for p in problems if not _outside_selection(p, root, task, tasks)]
+    if task is not None or _as_list(split) or asked:
+        if errors(problems):  # the selection cannot be made on a corpus that cannot be read
+            return corpus, ordered(problems)
+        corpus.warnings = warnings(problems)
+        corpus = corpus.select(task=task, split=split, campaigns=asked)
+        problems = errors(problems) + corpus.warnings
     return corpus, ordered(problems)
 
 
-def load(path: Path | str | None = None) -> Corpus:
+def load(path: Path | str | None = None, *, task: str | None = None, split=None, campaigns=None) -> Corpus:
     """Load a corpus (default: ``paths.corpus_dir()``, the bundled stand-in unless
-    ``$HOTELCHECKSPAN_DATA`` says otherwise).
+    ``$HOTELCHECKSPAN_DATA`` says otherwise), optionally one part of it.
+
+    ``task`` (a task folder such as ``"d2t-eval"``, or a dataset prefix), ``split`` (a split or
+    a list of them) and ``campaigns`` (names or folders) select what is read and kept, as
+    :meth:`Corpus.select` selects (see :mod:`hotelcheckspan.corpora.selection`); an export that
+    holds several tasks with different categories is loaded one task at a time.
 
     Raises :class:`CorpusError` listing every error; otherwise returns the corpus with every
     warning in ``corpus.warnings`` (the data they concern is kept, as factgenie keeps it).
+    ``ValueError`` names what there is when the selection names an unknown task, split or
+    campaign.
     """
-    corpus, problems = read_corpus(path)
+    corpus, problems = read_corpus(path, task=task, split=split, campaigns=campaigns)
     if errors(problems):
         raise CorpusError(errors(problems), str(corpus.root))
     corpus.warnings = warnings(problems)

@@ -25,7 +25,8 @@ line, column), no metric column, a ``lower_is_better`` name that is no metric co
 Warnings (kept in :attr:`Scores.problems`; ``Problem.kind`` below): a key not in the corpus
 (the row is counted and kept out), a missing score (empty cell, ``NA``, ``NaN``, JSON ``null``
 or an absent JSON field: NaN, the metric is computed on the examples it has), a metric with one
-value on every example, a file covering fewer than half of the corpus' examples.
+value on every example, a file that leaves examples of the corpus without a row (``unscored``:
+they are left out of its statistics; e.g. 42 of 84).
 """
 
 from __future__ import annotations
@@ -51,7 +52,8 @@ from .problems import CorpusError, Problem, errors, ordered, warning
 UNKNOWN_KEY = "unknown-key"  # a row whose example is not in the corpus (kept out)
 MISSING_SCORE = "missing-score"  # a row without a score for some metric (NaN)
 CONSTANT = "constant"  # a metric with one value on every example it scores
-LOW_COVERAGE = "low-coverage"  # the file scores fewer than half the corpus' examples
+UNSCORED = "unscored"  # the file leaves examples of the corpus without a row (they are left out)
+LOW_COVERAGE = UNSCORED  # the former name of the class (it was raised below half the examples only)
 
 HIGHER, LOWER = "higher", "lower"  # a metric's direction in the file (the frame is always higher = better)
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
@@ -296,14 +298,18 @@ def read_scores(path: str | os.PathLike, corpus: Corpus, *, lower_is_better=()) 
             what = "no score at all" if present.empty else f"the same score ({present.iloc[0]:g}) on every example"
             warnings.append(warning(rel, header_line, m, f"{what}: no statistic can rank examples by it", CONSTANT))
     n_examples = len(corpus.examples)
-    if len(kept) < n_examples / 2:
+    if len(kept) < n_examples:
+        scored = {p for _, p, _ in kept}
+        first = next(i for i in range(n_examples) if i not in scored)
+        example = tuple(corpus.examples[KEY].iloc[first])
         warnings.append(
             warning(
                 rel,
                 0,
                 "",
-                f"scores {len(kept)} of the corpus' {n_examples} examples (fewer than half)",
-                LOW_COVERAGE,
+                f"scores {len(kept):,} of the corpus' {n_examples:,} examples: the other {n_examples - len(kept):,} "
+                f"(the first: {example}) are left out of every statistic of its metrics",
+                UNSCORED,
             )
         )
     return Scores(frame, metrics, directions, path, ordered(warnings))

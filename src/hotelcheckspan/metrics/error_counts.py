@@ -112,3 +112,92 @@ def error_count_pearson(
     """
     cats = present(categories, *(all_spans if all_spans is not None else (ref, hyp)))
     return correlations(per_example(ref, hyp, examples.drop_duplicates(KEY), cats))
+
+
+# --- a statistician's tests beside factgenie's figures ------------------------------------------
+# factgenie's micro r treats every (example, category) cell as an observation, so an example
+# counts K times and the categories' different count levels enter r; its macro p-value is a mean
+# of p-values, which is no p-value. One observation per example, and a permutation of examples
+# (which keeps the categories of an example together), are what a statistician would test.
+
+PERMUTATIONS = 9999  # random permutations of the macro test (exact below this many orderings)
+_NULL_CHUNK = 1 << 22  # elements of one (permutations, examples, categories) working array
+
+
+def _count_arrays(counts: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """(examples, categories) counts of each side from :func:`per_example` rows."""
+    categories = list(dict.fromkeys(counts["category"]))
+    k = len(categories)
+    shape = (len(counts) // k, k)
+    return (
+        counts["ref_count"].to_numpy(float).reshape(shape),
+        counts["hyp_count"].to_numpy(float).reshape(shape),
+        categories,
+    )
+
+
+def _macro(rc: np.ndarray, hc: np.ndarray, denom: np.ndarray) -> float:
+    return float(np.mean((rc * hc).sum(axis=0) / denom))
+
+
+def macro_permutation_test(ref: np.ndarray, hyp: np.ndarray, n_resamples: int = PERMUTATIONS, seed: int = 0):
+    """Two-sided permutation test of macro r (the mean over categories of Pearson's r between the
+    columns of ``ref`` and ``hyp``, examples x categories, every column non-constant): the
+    examples of ``hyp`` are permuted, all categories of an example together. Every ordering
+    when there are at most ``n_resamples`` of them (exact), else ``n_resamples`` random ones
+    (``numpy.random.default_rng(seed)``). The p-value follows scipy's ``permutation_test``
+    (``permutation_type="pairings"``): the share of the null at least as extreme on each side
+    (plus one for the observed value when random), twice the smaller, at most 1. Returns
+    ``(macro r, p-value, permutations, exact)``."""
+    import itertools
+    import math
+
+    n = ref.shape[0]
+    rc, hc = ref - ref.mean(axis=0), hyp - hyp.mean(axis=0)
+    denom = np.sqrt((rc**2).sum(axis=0) * (hc**2).sum(axis=0))
+    observed = _macro(rc, hc, denom)
+    exact = math.factorial(n) <= n_resamples
+    if exact:
+        perms = np.array(list(itertools.permutations(range(n))), dtype=np.int64).reshape(-1, n)
+    else:
+        rng = np.random.default_rng(seed)
+        perms = rng.permuted(np.tile(np.arange(n), (n_resamples, 1)), axis=1)
+    chunk = max(1, _NULL_CHUNK // max(1, n * ref.shape[1]))
+    null = np.concatenate(
+        [
+            (np.einsum("nk,bnk->bk", rc, hc[perms[i : i + chunk]]) / denom).mean(axis=1)
+            for i in range(0, len(perms), chunk)
+        ]
+    )
+    adjustment = 0 if exact else 1
+    gamma = abs(np.finfo(float).eps * 100 * observed)
+    less = (np.count_nonzero(null <= observed + gamma) + adjustment) / (len(perms) + adjustment)
+    greater = (np.count_nonzero(null >= observed - gamma) + adjustment) / (len(perms) + adjustment)
+    return observed, float(min(1.0, 2 * min(less, greater))), int(len(perms)), bool(exact)
+
+
+def example_tests(counts: pd.DataFrame, n_resamples: int = PERMUTATIONS, seed: int = 0) -> dict:
+    """A statistician's tests from :func:`per_example` counts, beside factgenie's figures.
+
+    ``example_pearson``, ``example_p_value``: Pearson's r (scipy's ``pearsonr`` and its t-test)
+    of the two sides' total error counts per example, one observation per example;
+    ``macro_pearson``: the mean of the per-category r over the categories where it is defined
+    (``macro_categories``: both sides' counts vary), ``macro_p_value_permutation``: its
+    :func:`macro_permutation_test` (``permutations``, ``exact``). NaN where undefined."""
+    ref, hyp, categories = _count_arrays(counts)
+    n = ref.shape[0]
+    ex_r, ex_p = _pearson(ref.sum(axis=1), hyp.sum(axis=1)) if n >= 2 else (float("nan"), float("nan"))
+    varies = (ref.std(axis=0) > 0) & (hyp.std(axis=0) > 0)
+    out = {
+        "example_pearson": ex_r,
+        "example_p_value": ex_p,
+        "macro_categories": [c for c, v in zip(categories, varies) if v],
+        "macro_pearson": float("nan"),
+        "macro_p_value_permutation": float("nan"),
+        "permutations": 0,
+        "exact": False,
+    }
+    if varies.any() and n >= 3:
+        r, p, perms, exact = macro_permutation_test(ref[:, varies], hyp[:, varies], n_resamples, seed)
+        out |= {"macro_pearson": r, "macro_p_value_permutation": p, "permutations": perms, "exact": exact}
+    return out

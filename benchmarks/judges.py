@@ -1,89 +1,119 @@
-"""Scoring a judge (``hotelcheckspan judge``): the one-pass computation against the way it was
-computed before, side by side in one process, as ratios.
+"""The judges' leaderboard: today's one-pass engine against the package as it was before it
+(commit BEFORE, read from this clone's git history into a package of its own), side by side in
+one process on the same loaded corpora, as ratios.
 
-Before, ``judges.evaluate`` computed its Table 6 rows, then called the leaderboard, which
-computed its own span counts for every pair again, the models' agreement with the majority again
-and the ceiling's, and bootstrapped Table 6 one pair at a time (a dense product per pair). Now
-:class:`~hotelcheckspan.analyses.judges.Scored` counts each pair once and bootstraps all pairs
-of a comparison in one sparse product. The reference below is that former path, built from the
-same public functions (``span_level.pairwise`` per view, ``models_vs_majority`` per view, the
-former per-pair Table 6 bootstrap copied here); the span F1 and the Table 5 rows are checked
-equal (to the last bit: the counts are integers) before a ratio is printed.
+Before, the leaderboard counted its span statistics, then for each neighbouring pair of judges
+called the planning function, which counted the pair's span statistics again from the corpus and
+drew its own test sets; each judge's BACC interval had its own random stream (the seed plus the
+judge's position). Now the corpus is read once (:class:`hotelcheckspan.analyses.judges.Scored`),
+every estimate is computed from those per-example statistics, and one set of test sets, drawn
+from the examples' keys, serves every pair. The point estimates (soft and hard span F1, BACC)
+are checked equal before a ratio is printed; intervals and the Monte Carlo answers differ by
+design (the random streams are now keyed by the examples).
+
+Also printed: how many functions receive the corpus in a leaderboard call ("stops": distinct
+functions called with the corpus object among their arguments, in the order first called) and
+how often that sequence moves back into a module it had left ("returns"), for both versions.
 
     .venv/bin/python benchmarks/judges.py
 """
 
 from __future__ import annotations
 
+import importlib
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
 import numpy as np
-import pandas as pd
 from timing import timed  # noqa: E402  (benchmarks/ is the script's folder)
 
 from hotelcheckspan import load, paths
-from hotelcheckspan.analyses import example_level, judges, span_level
-from hotelcheckspan.metrics import resampling
-from hotelcheckspan.metrics.span_f1 import COUNT_COLUMNS, prf
+from hotelcheckspan.analyses import judges
+
+BEFORE = "a128227"  # main before the one engine (issue 33)
+ROOT = Path(__file__).resolve().parents[1]
+POINTS = ["f1_soft", "f1_hard", "bacc"]
 
 
-def per_pair_table6(pairs, counts, n_boot=1000, seed=0, level=0.95) -> pd.DataFrame:
-    """Table 6 as it was bootstrapped before: one dense product per pair (the former loop)."""
-    rng = np.random.default_rng(seed)
-    rows = counts["row"].to_numpy()
-    codes = counts["code"].to_numpy()
-    values = counts[COUNT_COLUMNS[:4]].to_numpy(float)
-    out = []
-    for (comp, match), grp in pairs.groupby(["comparison", "match"], sort=False):
-        sel = np.isin(rows, grp.index.to_numpy())
-        uniq, pos = np.unique(codes[sel], return_inverse=True)
-        weights = resampling.weights(uniq.size, n_boot, rng)
-        per_pair = []
-        for row in np.unique(rows[sel]):
-            in_row = rows[sel] == row
-            mat = np.zeros((uniq.size, 4))
-            mat[pos[in_row]] = values[sel][in_row]
-            per_pair.append(np.stack(prf(*(weights @ mat).T)))
-        reps = np.mean(per_pair, axis=0) if per_pair else None
-        compared = grp[grp["examples"] > 0]
-        row = {"comparison": comp, "match": match, "pairs": len(compared)}
-        for i, m in enumerate(("precision", "recall", "f1")):
-            row[m] = float(compared[m].mean()) if len(compared) else np.nan
-            row[f"{m}_low"], row[f"{m}_high"] = resampling.interval(reps[i], level) if per_pair else (np.nan, np.nan)
-        out.append(row)
-    return pd.DataFrame(out)
+def package_before(folder: Path):
+    """The package at BEFORE as ``hotelcheckspan_before`` (None without that commit here)."""
+    listing = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-tree", "-r", "--name-only", BEFORE, "src/hotelcheckspan"],
+        capture_output=True,
+        text=True,
+    )
+    if listing.returncode:
+        return None
+    for name in listing.stdout.split():
+        if not name.endswith(".py"):
+            continue
+        blob = subprocess.run(["git", "-C", str(ROOT), "show", f"{BEFORE}:{name}"], capture_output=True, text=True)
+        target = folder / "hotelcheckspan_before" / Path(name).relative_to("src/hotelcheckspan")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        # its absolute imports of itself point at itself, not at today's package
+        target.write_text(blob.stdout.replace("from hotelcheckspan.", "from hotelcheckspan_before."), encoding="utf-8")
+    sys.path.insert(0, str(folder))
+    return importlib.import_module("hotelcheckspan_before")
 
 
-def former(corpus, judge: str) -> dict:
-    """``evaluate`` as it was: every view computes what it needs."""
-    names = judges.judges(corpus)
-    examples = judges.default_examples(corpus)
-    refs = judges.references(corpus)
-    raters, min_agree = judges.majority_raters(corpus, refs)
-    t5 = example_level.models_vs_majority(corpus, names, raters=raters, examples=examples, min_agree=min_agree)
-    comps = judges.comparisons(corpus)
-    t6 = per_pair_table6(*span_level.pairwise(corpus, comps))
-    board_f1 = per_pair_table6(*span_level.pairwise(corpus, judges._board_comparisons(names, refs, examples)))
-    example_level.models_vs_majority(corpus, names, raters=raters, examples=examples, min_agree=min_agree)
-    judges._bacc_ceiling(corpus, raters, examples, min_agree, 1000, 0)
-    return {"table5": t5[t5["model"] == judge].reset_index(drop=True), "table6": t6, "f1": board_f1}
+def trace(board, corpus) -> tuple[int, int]:
+    """(stops, returns) of one leaderboard call (see the module docstring)."""
+    first: list[tuple[str, str]] = []
+
+    def profile(frame, event, arg):
+        if event != "call":
+            return
+        module = frame.f_globals.get("__name__", "")
+        if module.startswith("hotelcheckspan") and any(v is corpus for v in frame.f_locals.values()):
+            key = (module, frame.f_code.co_name)
+            if key not in first:
+                first.append(key)
+
+    sys.setprofile(profile)
+    try:
+        board(corpus)
+    finally:
+        sys.setprofile(None)
+    seen, returns, prev = set(), 0, None
+    for module, _ in first:
+        if module != prev:
+            returns += module in seen
+            seen.add(module)
+        prev = module
+    return len(first), returns
 
 
 def main() -> None:
-    print("judge scoring: one pass (Scored) against the former per-view path, equal values first")
-    for root, judge in ((paths.REAL_TEST_CORPUS, "gpt4o"), (paths.REAL_CORPUS, "zeroshot-gpt4o"), (None, "gpt-4o")):
-        corpus = load(root)
-        t_old, old = timed(lambda: former(corpus, judge), repeat=2)
-        t_new, new = timed(lambda: judges.evaluate(corpus, judge), repeat=2)
-        scored = judges.Scored(corpus, judges.judges(corpus), judges.default_examples(corpus), 1000, 0)
-        pd.testing.assert_frame_equal(new["table5"], old["table5"], check_exact=True)
-        mine = old["table6"][old["table6"]["comparison"].isin(set(new["table6"]["comparison"]))].reset_index(drop=True)
-        pd.testing.assert_frame_equal(new["table6"], mine, check_exact=True)
-        pd.testing.assert_frame_equal(scored.f1, old["f1"], check_exact=True)
-        name = (root or paths.BUNDLED_CORPUS).name
+    with tempfile.TemporaryDirectory() as tmp:
+        before = package_before(Path(tmp))
+        if before is None:
+            print(f"commit {BEFORE} is not in this clone's history: nothing to compare with")
+            return
+        old_judges = importlib.import_module("hotelcheckspan_before.analyses.judges")
+        old_load = importlib.import_module("hotelcheckspan_before.corpora").load
         print(
-            f"  {name} ({len(corpus.examples):,} examples, {len(judges.judges(corpus))} judges, "
-            f"{len(judges.references(corpus))} human sets): former / one pass x{t_old / t_new:.1f} "
-            "(Table 5, Table 6 and the leaderboard's F1 equal)"
+            f"{'corpus':<12} {'judges':>6} {'before s':>9} {'now s':>7} {'ratio':>6}  {'stops before/now':>17}  returns"
         )
+        for name, path in [
+            ("stand-in", paths.BUNDLED_CORPUS),
+            ("d2t iaa", paths.REAL_CORPUS),
+            ("d2t test", paths.REAL_TEST_CORPUS),
+        ]:
+            now_corpus, old_corpus = load(path), old_load(path)
+            t_new, new = timed(lambda: judges.leaderboard(now_corpus))
+            t_old, old = timed(lambda: old_judges.leaderboard(old_corpus))
+            a = new.set_index("judge")[POINTS].astype(float)
+            b = old.set_index("judge").loc[a.index, POINTS].astype(float)
+            assert np.allclose(a.to_numpy(), b.to_numpy(), equal_nan=True, rtol=0, atol=1e-12), (a, b)
+            stops_new, returns_new = trace(judges.leaderboard, now_corpus)
+            stops_old, returns_old = trace(old_judges.leaderboard, old_corpus)
+            print(
+                f"{name:<12} {len(a) - 1:>6} {t_old:9.1f} {t_new:7.1f} {t_old / t_new:5.1f}x"
+                f"  {stops_old:>8}/{stops_new:<8}  {returns_old}/{returns_new}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

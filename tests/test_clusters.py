@@ -269,9 +269,7 @@ def test_the_committed_clustering_results_are_what_the_package_computes(corpus, 
     committed = K.silhouette_curve(X, ks=range(low, high + 1), cache_dir=tmp_path)
     assert not list(tmp_path.glob("silhouette-*.csv"))  # read from data/derived, not computed
     some = [int(k) for k in committed["k"].iloc[[0, len(committed) // 2, -1]]]
-    fresh = pd.DataFrame(
-        [{"k": k, "silhouette": K._silhouette(X, K._fit(X, k, K.SEED).labels_)} for k in some]
-    )
+    fresh = pd.DataFrame([{"k": k, "silhouette": K._silhouette(X, K._fit(X, k, K.SEED).labels_)} for k in some])
     mine = committed.set_index("k").loc[some, "silhouette"].to_numpy()
     assert mine == pytest.approx(fresh["silhouette"].to_numpy(), rel=1e-9, abs=1e-12)
     k = K.best_k(committed)

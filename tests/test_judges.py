@@ -347,3 +347,30 @@ def test_versus_says_not_in_the_paper_for_a_judge(acme):
     assert shown.loc[f"{ACME}: total", "Paper"] == NOT_IN_PAPER
     assert shown.loc[f"{ACME}: total", "Difference"] == tables.DASH == shown.loc[f"{ACME}: total", "Figure is"]
     assert shown.loc["gpt-4o: total", "Paper"] == "272" and shown.loc["gpt-4o: total", "Difference"] == "-2"
+
+
+def test_the_leaderboard_reads_the_corpus_in_one_place(corpus):
+    """One engine: the corpus goes into few functions (the span statistics and the marks are read
+    once, in Scored), and the walk does not keep coming back to a module it left. Counted as
+    benchmarks/judges.py counts: distinct functions called with the corpus among their arguments,
+    in the order first called, and how often that order moves back into a module already left."""
+    import sys
+
+    first = []
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_globals.get("__name__", "").startswith("hotelcheckspan"):
+            if any(v is corpus for v in frame.f_locals.values()):
+                key = (frame.f_globals["__name__"], frame.f_code.co_name)
+                if key not in first:
+                    first.append(key)
+
+    sys.setprofile(profile)
+    try:
+        J.leaderboard(corpus, ["gpt-4o", "gemma-3"], n_boot=20, n_resamples=20, n_outer=2, n_inner=10)
+    finally:
+        sys.setprofile(None)
+    modules = [m for m, _ in first]
+    returns = sum(1 for i, m in enumerate(modules) if i and m != modules[i - 1] and m in modules[: i - 1])
+    assert len(first) <= 15 and returns <= 5, first
+    assert ("hotelcheckspan.analyses.sample_size", "examples_needed") not in first  # no second reading of spans

@@ -155,6 +155,7 @@ benchmarks: $(TEST_STAMP)
 	$(PY) benchmarks/load.py
 	$(PY) benchmarks/judges.py
 	$(PY) benchmarks/meta_evaluation.py
+	$(PY) benchmarks/chapters.py
 
 clean:
 	rm -rf _build .cache

@@ -43,6 +43,7 @@ output without text.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -100,6 +101,7 @@ class Output:
         return output if isinstance(output, Output) else cls(output, normalise(output))
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a pure function of its text, called several times per span
 def normalise(text: str) -> str:
     """The text as the rules compare it: NFKC, case-folded, quotes and dashes straightened, and
     no whitespace at all (so that tokenisation differences are no differences).

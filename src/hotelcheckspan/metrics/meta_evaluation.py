@@ -52,10 +52,12 @@ their definitions in their docstrings.
 
 from __future__ import annotations
 
+import heapq
 from itertools import combinations
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 from scipy import stats as sps
 from sklearn.model_selection import StratifiedKFold
 
@@ -216,41 +218,155 @@ def _spearman_w(x, y, W):
     return np.where((kx < 2) | (ky < 2), np.nan, _wpearson(rx, ry, W))
 
 
-# --- Kendall tau-b, tau-c -------------------------------------------------------------------------
+# --- sums over ordered entries, one column per resample -------------------------------------------
+
+_LEVELS = 64  # most levels one pass of _pair_signs takes; more are split into a high and a low part
+_COLUMNS = 128  # columns (resamples, draws) per chunk: the working arrays stay in the processor's cache
 
 
-def _cells(x: np.ndarray, y: np.ndarray, W: np.ndarray):
-    """Distinct (x, y) cells: their x, y and (rows, cells) weights."""
-    order = np.lexsort((y, x))
-    xs, ys = x[order], y[order]
-    new = np.r_[True, (xs[1:] != xs[:-1]) | (ys[1:] != ys[:-1])] if xs.size else np.zeros(0, bool)
-    starts = np.flatnonzero(new)
-    T = np.add.reduceat(np.take(W, order, axis=1), starts, axis=1) if xs.size else np.zeros((W.shape[0], 0))
-    return xs[starts], ys[starts], T
+def _exact_dtype(total) -> type:
+    """float32 when every sum of products of weights stays an integer below 2**24 (exact there, and
+    twice as fast in matrix products), else float64."""
+    return np.float32 if float(total) ** 2 < 2**24 else np.float64
 
 
-def _pair_form(T: np.ndarray, block) -> np.ndarray:
-    """``sum_{i<j} T_i T_j A_ij`` per row of T for a symmetric pair matrix A with a zero diagonal,
-    given in row blocks by ``block(start, stop) -> (stop - start, k)``: matrix products for all
-    rows at once, memory bounded by the block size."""
-    k = T.shape[1]
-    out = np.zeros(T.shape[0])
-    # integer sums below 2**24 are exact in float32, twice as fast in matrix products
-    dtype = np.float32 if T.sum(axis=1).max(initial=0) ** 2 < 2**24 else np.float64
-    T = T.astype(dtype)
-    step = max(1, _CHUNK // max(k, 1) // 8)
-    for s in range(0, k, step):
-        out += np.einsum("ri,ri->r", T[:, s : s + step], T @ block(s, s + step).astype(dtype).T)
-    return out / 2
+def _chunks(n_columns: int) -> list[slice]:
+    return [slice(s, min(n_columns, s + _COLUMNS)) for s in range(0, max(n_columns, 1), _COLUMNS)]
 
 
-def _sign_form(T: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Concordant minus discordant pairs, ``sum_{i<j} T_i T_j sign(a_i - a_j) sign(b_i - b_j)``."""
-    return _pair_form(T, lambda s, e: np.sign(a[s:e, None] - a[None, :]) * np.sign(b[s:e, None] - b[None, :]))
+def _cumsum0(A: np.ndarray, inplace: bool = False) -> np.ndarray:
+    """Cumulative sum along the first axis (``inplace``: into A). For wide rows (a column per
+    resample) adding whole rows is several times faster than numpy's cumsum, which walks such
+    an array across."""
+    if A.ndim == 1 or A[:1].size < 64:
+        return np.cumsum(A, axis=0, out=A if inplace else None)
+    out = A if inplace else np.array(A, copy=True)
+    for i in range(1, out.shape[0]):
+        np.add(out[i], out[i - 1], out=out[i])
+    return out
 
 
-def _tie_pairs(G: np.ndarray) -> np.ndarray:
-    return (G * (G - 1) / 2).sum(axis=1)
+def _codes(values: np.ndarray) -> tuple[np.ndarray, int]:
+    """Dense codes 0..k-1 of the values in ascending order, and k."""
+    codes = np.unique(values, return_inverse=True)[1].reshape(-1)
+    return codes, int(codes.max(initial=-1)) + 1
+
+
+def _summing(rows: np.ndarray, n_rows: int, dtype) -> sparse.csr_matrix:
+    """The sparse matrix whose product with an array sums its rows into ``rows`` (row i of the
+    array into row ``rows[i]`` of the result)."""
+    return sparse.csr_matrix((np.ones(rows.size, dtype), (rows, np.arange(rows.size))), shape=(n_rows, rows.size))
+
+
+def _sign_matrix(K: int, dtype) -> np.ndarray:
+    """``S[l, l'] = sign(l' - l)``."""
+    return np.sign(np.arange(K)[None, :] - np.arange(K)[:, None]).astype(dtype)
+
+
+def _between(H: np.ndarray, S: np.ndarray) -> np.ndarray:
+    """``sum_{g < g'} sum_{l, l'} H[g, l] H[g', l'] sign(l' - l)`` per column of H (groups, levels,
+    columns; S from :func:`_sign_matrix`): each group against the cumulative weight before it."""
+    before = _cumsum0(H) - H
+    return np.einsum("glr,glr->r", before, S @ H).astype(np.float64)
+
+
+def _pair_plan(codes: np.ndarray, dtype) -> dict:
+    """What :func:`_pair_signs` needs from the levels of the entries alone: blocks of B entries
+    with each block's (B, B) pair-sign matrix and level indicators; more than :data:`_LEVELS`
+    levels split into a high and a low part, each with about the square root of the levels."""
+    K = int(codes.max(initial=0)) + 1
+    if K > _LEVELS:
+        K2 = int(np.ceil(np.sqrt(K)))
+        hi, lo = codes // K2, codes % K2
+        by_hi = np.argsort(hi, kind="stable")
+        return {
+            "levels": K,
+            "hi": _pair_plan(hi, dtype),
+            "lo": _pair_plan(lo[by_hi], dtype),
+            "by_hi": by_hi,
+            "cells": _summing(codes, (int(hi.max()) + 1) * K2, dtype),
+            "shape": (int(hi.max()) + 1, K2),
+            "S": _sign_matrix(K2, dtype),
+        }
+    B = int(np.clip(K, 16, 64))
+    C = codes.size
+    nb = max(1, -(-C // B))
+    cb = np.zeros(nb * B, np.int64)
+    cb[:C] = codes
+    cb = cb.reshape(nb, B)
+    U = np.sign(cb[:, None, :] - cb[:, :, None]) * np.triu(np.ones((B, B), bool), 1)
+    Y = cb[:, None, :] == np.arange(K)[None, :, None]
+    if C % B:  # padding entries weigh nothing; keep them out of the level totals too
+        Y[-1, :, C % B :] = False
+    return {"levels": K, "B": B, "U": U.astype(dtype), "Y": Y.astype(dtype), "S": _sign_matrix(K, dtype)}
+
+
+def _pair_signs(plan: dict, T: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``sum_{k < k'} w_k w_k' sign(level_k' - level_k)`` for each column w of T (entries in their
+    fixed order, columns), and the weight of each level per column. The pairs inside a block
+    from a product with its (B, B) sign matrix, the pairs across blocks from each block's weight
+    per level and the weights of the blocks before (:func:`_between`): O(entries x (levels + B))
+    per column, in matrix products."""
+    C, R = T.shape
+    if "hi" in plan:
+        # pairs of different high levels; then, ordered by high level, the pairs of low levels,
+        # minus those this order puts across high levels
+        H = (plan["cells"] @ T).reshape(*plan["shape"], R)
+        s_hi, _ = _pair_signs(plan["hi"], T)
+        s_lo, _ = _pair_signs(plan["lo"], np.take(T, plan["by_hi"], axis=0))
+        return s_hi + s_lo - _between(H, plan["S"]), H.reshape(-1, R)[: plan["levels"]]
+    B, nb = plan["B"], plan["U"].shape[0]
+    if C == nb * B:
+        Wb = T.reshape(nb, B, R)
+    else:
+        Wb = np.zeros((nb * B, R), T.dtype)
+        Wb[:C] = T
+        Wb = Wb.reshape(nb, B, R)
+    within = np.einsum("bir,bir->r", Wb, plan["U"] @ Wb).astype(np.float64)
+    H = plan["Y"] @ Wb  # (blocks, levels, columns)
+    return within + _between(H, plan["S"]), H.sum(axis=0)
+
+
+def _concordance_plan(p: np.ndarray, q: np.ndarray, dtype) -> dict:
+    """What :func:`_concordance` needs from the entries' values alone: entries with equal (p, q)
+    merge into cells, ordered by the side with more distinct values (ties by the other side),
+    whose codes are the levels of :func:`_pair_signs`; the cells of one value of the ordering
+    side form a group."""
+    (gp, kp), (gq, kq) = _codes(p), _codes(q)
+    swapped = kq > kp
+    if swapped:
+        (gp, kp), (gq, kq) = (gq, kq), (gp, kp)
+    keys, cell = np.unique(gp * kq + gq, return_inverse=True)
+    positions = keys // kq
+    return {
+        "cells": _summing(cell.reshape(-1), keys.size, dtype),
+        "groups": _summing(positions, kp, dtype) if kp < keys.size else None,
+        "pairs": _pair_plan(keys % kq, dtype),
+        "swapped": swapped,
+    }
+
+
+def _concordance(plan: dict, W: np.ndarray) -> dict:
+    """Concordant minus discordant pairs, ``sum_{k < k'} w_k w_k' sign(p_k - p_k') sign(q_k - q_k')``,
+    for each column w of W (entries, columns). Summed into cells, counted by :func:`_pair_signs`,
+    which counts the pairs inside a group of the ordering side as concordant (its levels ascend
+    there): those are taken out, ``(G^2 - sum of cells^2) / 2``. Returns ``s``, the weight of each
+    distinct value of the ordering side (``G``, values x columns) and of the other side (``L``),
+    and ``swapped`` (True: the ordering side is q)."""
+    T = plan["cells"] @ W
+    s, L = _pair_signs(plan["pairs"], T)
+    if plan["groups"] is not None:
+        G = plan["groups"] @ T
+        s -= (np.einsum("gr,gr->r", G, G).astype(np.float64) - np.einsum("cr,cr->r", T, T).astype(np.float64)) / 2
+    else:
+        G = T
+    return {"s": s, "G": G, "L": L, "swapped": plan["swapped"]}
+
+
+def _tie_stats(G: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Tied pairs and distinct values present per column, from each value's weight (values x columns)."""
+    squares = np.einsum("gr,gr->r", G, G).astype(np.float64)
+    return (squares - G.sum(axis=0, dtype=np.float64)) / 2, np.count_nonzero(G, axis=0)
 
 
 def _kendall_from(s, M, n1, n2, kx, ky):
@@ -265,143 +381,408 @@ def _kendall_from(s, M, n1, n2, kx, ky):
     return np.where(undefined, np.nan, np.clip(tau_b, -1, 1)), np.where(undefined, np.nan, np.clip(tau_c, -1, 1))
 
 
-def _dense_codes(values: np.ndarray) -> tuple[np.ndarray, int]:
-    codes = np.unique(values, return_inverse=True)[1].reshape(-1)
-    return codes, int(codes.max(initial=-1)) + 1
-
-
-def _concordance_w(cx: np.ndarray, cy: np.ndarray, T: np.ndarray) -> np.ndarray:
-    """Concordant minus discordant pairs per row of cell weights T. With few distinct values on
-    one side (a target of counts or shares, a judge's counts) the cells go into a dense
-    (rows, values of x, values of y) table and each x value meets the cumulative weights of the
-    lower x values, ``O(rows * kx * ky**2)``; otherwise the quadratic form of the pair-sign
-    matrix, ``O(rows * cells**2)`` in matrix products."""
-    (gx, kx), (gy, ky) = _dense_codes(cx), _dense_codes(cy)
-    if min(kx * ky * ky, ky * kx * kx) >= cx.size**2:
-        return _sign_form(T, cx, cy)
-    if ky * kx * kx < kx * ky * ky:  # few x values: the same with the roles swapped
-        (gx, kx), (gy, ky) = (gy, ky), (gx, kx)
-    # integer sums below 2**24 are exact in float32 (half the memory traffic); chunks of rows
-    # small enough to stay in cache
-    dtype = np.float32 if T.sum(axis=1).max(initial=0) ** 2 < 2**24 else np.float64
-    S = np.sign(np.arange(ky)[None, :] - np.arange(ky)[:, None]).astype(dtype)  # S[a, b] = sign(b - a)
-    out = np.empty(T.shape[0])
-    rows = max(1, (1 << 20) // max(kx * ky, 1))
-    for r in range(0, T.shape[0], rows):
-        D = np.zeros((min(rows, T.shape[0] - r), kx, ky), dtype)
-        D[:, gx, gy] = T[r : r + rows]
-        lower = np.cumsum(D, axis=1) - D  # weight of each y value among strictly lower x values
-        out[r : r + rows] = np.einsum("rjk,rjk->r", D, lower @ S)
-    return out
-
-
 def _kendall_w(x, y, W):
-    cx, cy, T = _cells(x, y, W)
-    s = _concordance_w(cx, cy, T)
-    _, _, gx = _groups(x, W)
-    _, _, gy = _groups(y, W)
-    return _kendall_from(s, W.sum(1), _tie_pairs(gx), _tie_pairs(gy), (gx > 0).sum(1), (gy > 0).sum(1))
+    """tau-b and tau-c per row of W (module docstring: the value on the repeated data)."""
+    M = W.sum(axis=1)
+    dtype = _exact_dtype(M.max(initial=0))
+    plan = _concordance_plan(x, y, dtype)
+    s, nx, kx, ny, ky = (np.zeros(W.shape[0]) for _ in range(5))
+    for cols in _chunks(W.shape[0]):
+        out = _concordance(plan, np.ascontiguousarray(W[cols].T, dtype=dtype))
+        (a, ka), (b, kb) = _tie_stats(out["G"]), _tie_stats(out["L"])
+        if out["swapped"]:
+            (a, ka), (b, kb) = (b, kb), (a, ka)
+        s[cols], nx[cols], kx[cols], ny[cols], ky[cols] = out["s"], a, ka, b, kb
+    return _kendall_from(s, M, nx, ny, kx, ky)
+
+
+def _cells(x: np.ndarray, y: np.ndarray, W: np.ndarray):
+    """Distinct (x, y) cells: their x, y and (rows, cells) weights."""
+    order = np.lexsort((y, x))
+    xs, ys = x[order], y[order]
+    new = np.r_[True, (xs[1:] != xs[:-1]) | (ys[1:] != ys[:-1])] if xs.size else np.zeros(0, bool)
+    starts = np.flatnonzero(new)
+    T = np.add.reduceat(np.take(W, order, axis=1), starts, axis=1) if xs.size else np.zeros((W.shape[0], 0))
+    return xs[starts], ys[starts], T
+
+
+def _tie_pairs(G: np.ndarray) -> np.ndarray:
+    return (G * (G - 1) / 2).sum(axis=1)
 
 
 # --- acc23 with its tie threshold -----------------------------------------------------------------
 
-
-def _acc23_pairs(cx: np.ndarray, cy: np.ndarray):
-    """Pairs of distinct cells that can change acc23, sorted by the metric difference: their
-    indices, difference and ``v`` (+1: tied in the target, right when tied in the metric; -1:
-    concordant, right unless tied). Discordant pairs are wrong at every epsilon and dropped."""
-    ii, jj = np.triu_indices(cx.size, 1)
-    sy = np.sign(cy[ii] - cy[jj])
-    v = (sy == 0).astype(np.int8) - (np.sign(cx[ii] - cx[jj]) * sy > 0).astype(np.int8)
-    keep = np.flatnonzero(v)
-    d = np.abs(cx[ii[keep]] - cx[jj[keep]])
-    order = np.argsort(d, kind="stable")
-    keep = keep[order]
-    return ii[keep], jj[keep], d[order], v[keep]
+_SPLIT = 2  # an interval of more pairs than _SPLIT x the lookups of one evaluation is split, else scanned
+_SCAN = 1024  # pairs per block of a scan
+_COARSE = 1  # for a percentile interval, every row's bounds first halved down to _COARSE x _SPLIT x lookups
 
 
-def _max_prefix(values, n_pairs: int, n_rows: int, is_end: np.ndarray, signs: np.ndarray | None = None):
-    """Per row, the maximum of the prefix sums of ``values`` over the sorted pairs, taken at the
-    ends of runs of equal differences (``is_end``) and at a baseline 0 before the first pair;
-    its position (the first maximum; -1 for the baseline) and the row's total negative mass.
-
-    ``values(start, stop, rows)`` gives the (stop - start, len(rows)) pair values of those rows
-    (``signs``: each pair's sign when it is the same in every row). Exact, in two passes over
-    blocks of pairs: the first keeps each block's sum and positive mass (and the prefix at
-    block ends that close a run, a lower bound of the maximum); the second recomputes, for each
-    row, only the blocks that could hold a larger (or an earlier equal) prefix: those where the
-    prefix before the block plus its positive mass reaches the lower bound."""
-    rows, block = np.arange(n_rows), _BLOCK
-    starts = np.arange(0, n_pairs, block)
-    sums = np.zeros((starts.size, n_rows))
-    positive = np.zeros((starts.size, n_rows))
-    for k, s in enumerate(starts):
-        e = min(n_pairs, s + block)
-        a = values(s, e, rows)
-        sums[k] = a.sum(axis=0)
-        positive[k] = np.maximum(a, 0, out=a).sum(axis=0) if signs is None else a[signs[s:e] > 0].sum(axis=0)
-    negative = (sums - positive).sum(axis=0)
-    after = np.cumsum(sums, axis=0)
-    before = after - sums
-    # the lower bound: the baseline and the prefix at block ends that close a run
-    closes = is_end[np.minimum(starts + block, n_pairs) - 1] if n_pairs else np.zeros(0, bool)
-    best, where = np.zeros(n_rows), np.full(n_rows, -1)
-    for k in np.flatnonzero(closes):
-        better = after[k] > best
-        best, where = np.where(better, after[k], best), np.where(better, min(n_pairs, starts[k] + block) - 1, where)
-    for k, s in enumerate(starts):
-        bound = before[k] + positive[k]
-        e = min(n_pairs, s + block)
-        look = np.flatnonzero((bound > best) | ((bound == best) & (where >= s)))
-        if not look.size:
-            continue
-        f = np.cumsum(values(s, e, look), axis=0, dtype=float) + before[k, look]
-        ends = np.flatnonzero(is_end[s:e])
-        if not ends.size:
-            continue
-        at = f[ends]
-        i = np.argmax(at, axis=0)
-        top = at[i, np.arange(look.size)]
-        pos = s + ends[i]
-        better = (top > best[look]) | ((top == best[look]) & (pos < where[look]) & (where[look] >= 0))
-        best[look] = np.where(better, top, best[look])
-        where[look] = np.where(better, pos, where[look])
-    return best, where, -negative
+def _band_ends(xs: np.ndarray, E: float) -> np.ndarray:
+    """For each position i (xs ascending): the first position j with ``xs[j] - xs[i] > E``, by the
+    difference as computed (epsilon's candidates are these differences, not sums)."""
+    N = xs.size
+    H = np.searchsorted(xs, xs + E, side="right")
+    while N:
+        up = (H < N) & (xs[np.minimum(H, N - 1)] - xs <= E)
+        down = (H > 0) & (xs[np.maximum(H - 1, 0)] - xs > E)
+        if not (up.any() or down.any()):
+            break
+        H = H + up - down
+    return H
 
 
-def _acc23_w(x, y, W):
-    """acc23 and its epsilon per row of W, epsilon re-optimised in each row (module docstring).
+def _running_sums(seg: np.ndarray, pos: np.ndarray, W: np.ndarray, n_seg: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each segment s < n_seg a zero row, then the running sums, in position order, of the
+    weights ``W[pos]`` of its entries. Returns ``(keys, rows)``, keys ``seg * (N + 1) + pos`` sorted
+    (N = len(W)): segment s's weight before position h is row ``searchsorted(keys, s * (N + 1) + h) + s``."""
+    key = seg * (W.shape[0] + 1) + pos
+    order = np.argsort(key, kind="stable")
+    rows = np.arange(order.size) + seg[order] + 1
+    Z = np.zeros((order.size + n_seg, W.shape[1]), W.dtype)
+    Z[rows] = W[pos[order]]
+    for i in rows:
+        np.add(Z[i], Z[i - 1], out=Z[i])
+    return key[order], Z
 
-    acc23 = (pairs of copies of one cell + concordant pairs + max_e gain(e)) / pairs, where
-    gain(e) sums ``v w_i w_j`` over the pairs of distinct cells whose difference is at most e
-    (:func:`_max_prefix` finds the maximum; the concordant pairs are its negative mass)."""
-    cx, cy, T = _cells(x, y, W)
-    ii, jj, d, v = _acc23_pairs(cx, cy)
-    M = W.sum(1)
-    same = _tie_pairs(T)  # pairs of copies of one cell: tied in both
-    # integer sums below 2**24 are exact in float32, which halves the memory traffic
-    dtype = np.float32 if M.max(initial=0) ** 2 / 2 < 2**24 else np.float64
-    TT, vd = np.ascontiguousarray(T.T, dtype=dtype), v.astype(dtype)[:, None]
-    buffers = np.empty((2, _BLOCK, T.shape[0]), dtype)
 
-    def values(s, e, rows):
-        if rows.size == TT.shape[1]:  # all rows: into reused buffers
-            a, b = buffers[0, : e - s], buffers[1, : e - s]
-            np.take(TT, ii[s:e], axis=0, out=a)
-            np.take(TT, jj[s:e], axis=0, out=b)
+class _FixedLevels:
+    """acc23's band sums for positions (ascending scores) with fixed target levels ``levels`` and
+    weights W (positions x columns). ``at(H, cols)``: per column, ``A = sum_i w_i sum_{j < H_i} w_j
+    q(L_j, L_i)`` with ``q(b, a) = [b = a] - [b > a]`` (a pair's gain when epsilon ties it: right
+    if tied in the target, wrong instead of right if concordant) and ``T``, its part with b = a.
+    The pairs of equal levels from running sums per level; the pairs with L_j > L_i from the bits
+    of the levels: at the highest bit where they differ, i has a 0 and j a 1 under equal higher
+    bits (a wavelet split), so one running sum per node of each bit. O(positions x bits) lookups,
+    in tables with a row per column (a column's lookups read one row)."""
+
+    def __init__(self, levels: np.ndarray, W: np.ndarray):
+        N = W.shape[0]
+        K = int(levels.max(initial=0)) + 1
+        D = max(1, int(np.ceil(np.log2(K)))) if K > 1 else 1
+        pos = np.arange(N)
+        parts = [(levels, pos, K, levels, pos)]  # entries (segment, position), segments, queries
+        for d in range(D):
+            b = D - 1 - d
+            node, side = levels >> (b + 1), (levels >> b) & 1
+            asking = (side == 0) & np.isin(node, node[side == 1])  # a node without ones adds nothing
+            parts.append((node[side == 1], pos[side == 1], ((K - 1) >> (b + 1)) + 1, node[asking], pos[asking]))
+        tables, self.lookups, offset = [], [], 0
+        for seg, p, n_seg, qseg, qpos in parts:
+            keys, Z = _running_sums(seg, p, W, n_seg)
+            self.lookups.append((keys, qseg * (N + 1), qseg + offset, qpos))
+            tables.append(Z)
+            offset += Z.shape[0]
+        self.table = np.ascontiguousarray(np.concatenate(tables).T)
+        above = np.concatenate([q[3] for q in self.lookups[1:]])  # the positions asking for pairs above
+        self.WT, self.WaboveT = np.ascontiguousarray(W.T), np.ascontiguousarray(W[above].T)
+        self.W, self.levels, self.dtype, self.size = W, levels, W.dtype, N + above.size
+
+    def at(self, H: np.ndarray, cols: np.ndarray | None = None):
+        rows = np.concatenate([np.searchsorted(k, base + H[q]) + shift for k, base, shift, q in self.lookups])
+        N, R = self.W.shape
+        if cols is None or cols.size == R:
+            table, W, Wa = self.table, self.WT, self.WaboveT
         else:
-            part = np.take(TT, rows, axis=1)
-            a, b = np.take(part, ii[s:e], axis=0), np.take(part, jj[s:e], axis=0)
-        a *= b
-        a *= vd[s:e]
-        return a
+            table, W, Wa = self.table[cols], self.WT[cols], self.WaboveT[cols]
+        V = np.take(table, rows, axis=1)
+        T = np.einsum("rq,rq->r", V[:, :N], W).astype(np.float64)
+        return T - np.einsum("rq,rq->r", V[:, N:], Wa).astype(np.float64), T
 
-    is_end = np.r_[d[1:] != d[:-1], True] if d.size else np.zeros(0, bool)
-    best, where, conc = _max_prefix(values, d.size, T.shape[0], is_end, v)
-    eps = np.where(where >= 0, d[np.maximum(where, 0)] if d.size else 0.0, 0.0)
+    def signs(self, ii, jj):
+        a, b = self.levels[ii], self.levels[jj]
+        return (b == a).astype(np.int8) - (b > a)
+
+    def columns(self, cols):
+        return self.W if cols.size == self.W.shape[1] else self.W[:, cols]
+
+    @staticmethod
+    def values(W, ii, jj, signs):
+        out = np.take(W, ii, axis=0)
+        out *= np.take(W, jj, axis=0)
+        out *= signs[:, None]
+        return out
+
+
+class _VaryingLevels:
+    """The same band sums when the levels differ by column (``L``: positions x columns; the
+    random baseline's permuted targets): tables of running sums per (position, level, column)."""
+
+    def __init__(self, L: np.ndarray, W: np.ndarray, K: int):
+        N, R = W.shape
+        level = np.arange(K)[None, :, None]
+        equal = np.zeros((N + 1, K, R), W.dtype)
+        gain = np.zeros((N + 1, K, R), W.dtype)
+        equal[1:] = (L[:, None, :] == level) * W[:, None, :]
+        gain[1:] = equal[1:] - (L[:, None, :] > level) * W[:, None, :]
+        self.equal, self.gain = _cumsum0(equal, inplace=True), _cumsum0(gain, inplace=True)
+        self.L, self.W, self.K, self.size, self.dtype = L, W, K, N, W.dtype
+
+    def at(self, H: np.ndarray, cols: np.ndarray | None = None):
+        cols = np.arange(self.W.shape[1]) if cols is None else cols
+        R = self.W.shape[1]
+        flat = (H[:, None] * self.K + self.L[:, cols]) * R + cols[None, :]
+        W = self.W[:, cols]
+        T = np.einsum("qr,qr->r", np.take(self.equal, flat), W).astype(np.float64)
+        return np.einsum("qr,qr->r", np.take(self.gain, flat), W).astype(np.float64), T
+
+    def signs(self, ii, jj):
+        return None
+
+    def columns(self, cols):
+        return self.W[:, cols], self.L[:, cols]
+
+    @staticmethod
+    def values(WL, ii, jj, signs):
+        W, L = WL
+        a, b = np.take(L, ii, axis=0), np.take(L, jj, axis=0)
+        out = np.take(W, ii, axis=0)
+        out *= np.take(W, jj, axis=0)
+        out *= (b == a).astype(W.dtype) - (b > a)
+        return out
+
+
+def _pairs_between(xs: np.ndarray, H0: np.ndarray, H1: np.ndarray):
+    """The pairs (i, j), j in [H0_i, H1_i), sorted by their difference ``xs[j] - xs[i]``."""
+    counts = H1 - H0
+    ii = np.repeat(np.arange(xs.size), counts)
+    jj = np.arange(ii.size) - np.repeat(np.cumsum(counts) - counts, counts) + H0[ii]
+    d = xs[jj] - xs[ii]
+    order = np.argsort(d, kind="stable")
+    return ii[order], jj[order], d[order]
+
+
+def _scan(ev, ii, jj, d, cols, start, best, eps):
+    """Every candidate of an interval, in order: the gains at the ends of its runs of equal
+    differences (``start``: the gain before the interval), for the columns ``cols``; a column's
+    ``best`` and ``eps`` move to a larger gain, or to an equal one at a smaller epsilon (the
+    smallest maximiser wins, in whatever order the intervals come)."""
+    signs = ev.signs(ii, jj)
+    if signs is not None:  # discordant pairs never change the gain
+        keep = signs != 0
+        ii, jj, d, signs = ii[keep], jj[keep], d[keep], signs[keep]
+    ends = np.flatnonzero(np.r_[d[1:] != d[:-1], True]) if d.size else np.zeros(0, int)
+    restricted = ev.columns(cols)
+    carry = start.astype(ev.dtype)
+    for s in range(0, d.size, _SCAN):
+        e = min(d.size, s + _SCAN)
+        prefix = _cumsum0(ev.values(restricted, ii[s:e], jj[s:e], None if signs is None else signs[s:e]), inplace=True)
+        prefix += carry  # integers below 2**24 in float32: exact
+        at = ends[(ends >= s) & (ends < e)] - s
+        if at.size:
+            candidates = prefix if at.size == e - s else prefix[at]
+            top = candidates.max(axis=0)
+            look = np.flatnonzero(top >= best[cols])
+            if look.size:  # the first run end reaching the block's maximum
+                first = np.argmax(candidates[:, look] == top[look], axis=0)
+                where = d[s + at[first]]
+                c = cols[look]
+                better = (top[look] > best[c]) | (where < eps[c])  # equal gains: the smaller epsilon
+                best[c[better]], eps[c[better]] = top[look][better], where[better]
+        carry = prefix[-1].copy()
+
+
+class _Search:
+    """acc23's search over epsilon, per column: the largest gain (0 at epsilon 0) and the smallest
+    epsilon reaching it. gain(E) at a threshold E is exact (``ev.at``); on an interval (E', E] of
+    differences the gain is at most gain(E') + the interval's pairs tied in the target. Intervals
+    whose bound reaches a column's best known gain are halved (the new threshold evaluated for
+    the columns that need it), the most promising first, while they hold more than
+    ``resolution`` pairs; the rest are parked. :meth:`bounds` gives each column's gain within
+    bounds after :meth:`refine`; :meth:`exact` scans the parked intervals of the columns asked,
+    pair by pair in order of their differences (:func:`_scan`)."""
+
+    def __init__(self, xs: np.ndarray, ev, R: int):
+        self.xs, self.ev, self.R = xs, ev, R
+        N = xs.size
+        self.gend = _band_ends(xs, 0.0)
+        self.A0, self.T0 = ev.at(self.gend)
+        Ainf, Tinf = ev.at(np.full(N, N))
+        g_end, t_end = Ainf - self.A0, Tinf - self.T0
+        self.concordant = t_end - g_end  # concordant pairs of distinct scores
+        self.lb = np.maximum(0, g_end)
+        # where to halve an interval: the median of the differences among a subsample of positions
+        sub = xs[:: max(1, N // 150)]
+        i, j = np.triu_indices(sub.size, 1)
+        self.sample = np.unique(sub[j] - sub[i])
+        whole = (0.0, xs[-1] - xs[0] if N else 0.0, self.gend, np.full(N, N), np.arange(R), np.zeros(R), np.zeros(R), g_end, t_end)
+        self.parked = [whole]
+        self.best, self.eps, self.done = np.zeros(R), np.zeros(R), np.zeros(R, bool)
+
+    def refine(self, resolution: int, cols: np.ndarray | None = None):
+        """Halve the parked intervals (of the columns ``cols``; None: all) down to ``resolution`` pairs."""
+        ev, xs = self.ev, self.xs
+        pending, count, parked = [], 0, []
+        for interval in self.parked:
+            part = interval if cols is None else _restrict(interval, cols)
+            rest = None if cols is None else _restrict(interval, np.setdiff1d(interval[4], cols))
+            if part is not None:
+                heapq.heappush(pending, (0.0, count, part))
+                count += 1
+            if rest is not None:
+                parked.append(rest)
+        while pending:
+            _, _, (e0, e1, H0, H1, cols_, g0, t0, g1, t1) = heapq.heappop(pending)
+            keep = g0 + t1 - t0 >= self.lb[cols_]
+            interval = (e0, e1, H0, H1, cols_[keep], g0[keep], t0[keep], g1[keep], t1[keep])
+            e0, e1, H0, H1, cols_, g0, t0, g1, t1 = interval
+            m = int((H1 - H0).sum())
+            if not cols_.size or not m:
+                continue
+            em = self._middle(e0, e1, H0, H1) if m > max(resolution, _SPLIT * ev.size) else None
+            if em is None:
+                parked.append(interval)
+                continue
+            Hm = _band_ends(xs, em)
+            A, T = ev.at(Hm, cols_)
+            gm, tm = A - self.A0[cols_], T - self.T0[cols_]
+            self.lb[cols_] = np.maximum(self.lb[cols_], gm)
+            for half in ((e0, em, H0, Hm, cols_, g0, t0, gm, tm), (em, e1, Hm, H1, cols_, gm, tm, g1, t1)):
+                heapq.heappush(pending, (-float((half[5] + half[8] - half[6] - self.lb[cols_]).max()), count, half))
+                count += 1
+        self.parked = sorted(parked, key=lambda t: t[0])
+        return self
+
+    def _middle(self, e0, e1, H0, H1):
+        inside = self.sample[(self.sample > e0) & (self.sample < e1)]
+        if not inside.size:  # none sampled there: the interval's own differences
+            inside = _pairs_between(self.xs, H0, H1)[2]
+            inside = inside[inside < e1]
+        return float(inside[inside.size // 2]) if inside.size else None
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each column's largest gain lies in ``[low, high]`` (exact where :meth:`exact` ran)."""
+        high = self.lb.copy()
+        for _, _, _, _, cols, g0, t0, _, t1 in self.parked:
+            np.maximum.at(high, cols, g0 + t1 - t0)
+        low = np.where(self.done, self.best, self.lb)
+        return low, np.where(self.done, self.best, high)
+
+    def exact(self, cols: np.ndarray | None = None):
+        """``(gain, epsilon)`` of every column, exact for ``cols`` (None: all)."""
+        cols = np.arange(self.R) if cols is None else np.setdiff1d(cols, np.flatnonzero(self.done))
+        if cols.size:
+            self.refine(0, cols)
+            asked = np.zeros(self.R, bool)
+            asked[cols] = True
+            # the most promising intervals first, so that the best gains found prune the others
+            for e0, e1, H0, H1, c, g0, t0, g1, t1 in sorted(self.parked, key=lambda p: -float((p[5] + p[8] - p[6]).max())):
+                ub = g0 + t1 - t0
+                # a larger gain, or an equal one before the best known (a bound's position is unknown)
+                bar = np.maximum(self.lb[c], self.best[c])
+                earlier = np.where(self.best[c] >= self.lb[c], e0 < self.eps[c], True)
+                keep = asked[c] & ((ub > bar) | ((ub == bar) & earlier))
+                if keep.any():
+                    _scan(self.ev, *_pairs_between(self.xs, H0, H1), c[keep], g0[keep], self.best, self.eps)
+            self.parked = [p for p in (_restrict(p, p[4][~asked[p[4]]]) for p in self.parked) if p is not None]
+            self.done[cols] = True
+        return self.best, self.eps
+
+
+def _restrict(interval, cols):
+    """The interval for the columns ``cols`` among its own, or None."""
+    e0, e1, H0, H1, c, g0, t0, g1, t1 = interval
+    keep = np.isin(c, cols)
+    return (e0, e1, H0, H1, c[keep], g0[keep], t0[keep], g1[keep], t1[keep]) if keep.any() else None
+
+
+def _order_rows(low: np.ndarray, high: np.ndarray, level: float) -> np.ndarray:
+    """The rows whose value, known to lie in ``[low, high]`` (NaN: undefined, left out as
+    :func:`resampling.interval` does), can be one of the order statistics the percentile interval
+    at ``level`` interpolates between (numpy's linear method). Any other row lies strictly below or
+    above each of them whatever its value in its bounds, so the interval is the same with it at
+    either bound."""
+    ok = np.flatnonzero(~np.isnan(low))
+    n = ok.size
+    if not n:
+        return ok
+    alpha = (1 - level) / 2
+    ranks = {min(n - 1, int(np.floor(q * (n - 1))) + k) for q in (alpha, 1 - alpha) for k in (0, 1)}
+    lo, hi = low[ok], high[ok]
+    slo, shi = np.sort(lo), np.sort(hi)
+    near = np.zeros(n, bool)
+    for k in ranks:
+        near |= (hi >= slo[k]) & (lo <= shi[k])
+    return ok[near]
+
+
+def _acc23_w(x, y, W, level: float | None = None):
+    """acc23 and its epsilon per row of W, epsilon re-optimised in each row (module docstring):
+    ``(pairs of copies of one cell + concordant pairs + max(0, max_e gain(e))) / pairs``, the
+    positions being the distinct (score, target) cells in ascending score (:class:`_Search`).
+    With ``level``, rows 1: only feed a percentile interval at that level: those that cannot be
+    one of its order statistics (:func:`_order_rows`) are only bounded, their value a bound (the
+    interval is the same) and their epsilon NaN."""
+    M = W.sum(axis=1)
+    dtype = _exact_dtype(M.max(initial=0))
+    (gx, kx), (gy, ky) = _codes(x), _codes(y)
+    keys, cell = np.unique(gx * max(ky, 1) + gy, return_inverse=True)
+    T = _summing(cell.reshape(-1), keys.size, dtype) @ np.ascontiguousarray(W.T, dtype=dtype)
+    T64 = T.astype(np.float64)
+    same = (T64 * (T64 - 1) / 2).sum(axis=0)  # pairs of copies of one cell: tied in both
+    pairs = M * (M - 1) / 2
+    R = W.shape[0]
+    if keys.size < 2:
+        best, eps, conc = np.zeros(R), np.zeros(R), np.zeros(R)
+    else:
+        search = _Search(np.unique(x)[keys // max(ky, 1)], _FixedLevels(keys % max(ky, 1), T), R)
+        conc = search.concordant
+        if level is None or R < 2:
+            best, eps = search.exact()
+        else:
+            search.refine(_COARSE * _SPLIT * search.ev.size)
+            search.exact(np.array([0]))
+            low, high = search.bounds()
+            with np.errstate(invalid="ignore", divide="ignore"):
+                rows = _order_rows(*((same + conc + b) / pairs for b in (low, high)), level)
+            best, eps = search.exact(rows)
+            eps = np.where(search.done, eps, np.nan)
+            best = np.where(search.done, best, low)
     with np.errstate(invalid="ignore", divide="ignore"):
-        value = (same + conc + best) / (M * (M - 1) / 2)
+        value = (same + conc + best) / pairs
     return np.where(M < 2, np.nan, value), np.where(M < 2, np.nan, eps)
+
+
+def _acc23_permuted(x: np.ndarray, y: np.ndarray, perms: np.ndarray) -> np.ndarray:
+    """acc23 (epsilon optimised) of each permutation of the scores, example i getting
+    ``x[perm[i]]``. The scores in ascending order are the positions and each permutation gives
+    them targets: with few distinct scores, the (score, target) cells weighted by how many of each
+    a permutation makes (:class:`_FixedLevels`); otherwise each score a position and each
+    permutation its own levels (:class:`_VaryingLevels`), in chunks of permutations."""
+    n = x.size
+    order = np.argsort(x, kind="stable")
+    (gx, kx), (gy, K) = _codes(x[order]), _codes(y)
+    inv = np.argsort(perms, axis=1)  # the example each score goes to
+    dtype = _exact_dtype(n)
+    out = np.empty(perms.shape[0])
+    if kx * K <= n:
+        cells = gx[None, :] * K + gy[inv[:, order]]  # (permutations, positions)
+        R = cells.shape[0]
+        counts = np.bincount((cells + (np.arange(R) * kx * K)[:, None]).ravel(), minlength=R * kx * K)
+        T = np.ascontiguousarray(counts.reshape(R, kx * K).T, dtype=dtype)
+        used = np.flatnonzero(T.any(axis=1))
+        T = T[used]
+        T64 = T.astype(np.float64)
+        same = (T64 * (T64 - 1) / 2).sum(axis=0)  # equal scores and targets: tied in both
+        if used.size < 2:
+            return np.where(n < 2, np.nan, same / max(n * (n - 1) / 2, 1))
+        search = _Search(np.unique(x)[used // K], _FixedLevels(used % K, T), R)
+        return (same + search.concordant + search.exact()[0]) / (n * (n - 1) / 2)
+    xs = x[order]
+    groups = np.flatnonzero(np.r_[True, xs[1:] != xs[:-1]])
+    sizes = np.diff(np.r_[groups, n])
+    tied = np.repeat(sizes > 1, sizes)  # positions in a group of equal scores
+    group_of = np.repeat(np.arange(groups.size), sizes)[tied]
+    step = max(1, (1 << 22) // max((n + 1) * K, 1))  # permutations per chunk: tables of at most 4M entries
+    for s in range(0, perms.shape[0], step):
+        L = np.ascontiguousarray(gy[inv[s : s + step][:, order]].T)  # (positions, permutations)
+        R = L.shape[1]
+        # pairs of equal scores (tied by every epsilon) are right when tied in the target
+        key = (group_of[:, None] * K + L[tied]) + (np.arange(R) * groups.size * K)[None, :]
+        counts = np.bincount(key.ravel(), minlength=R * groups.size * K).reshape(R, -1).astype(np.float64)
+        same = (counts * (counts - 1) / 2).sum(axis=1)
+        search = _Search(xs, _VaryingLevels(L, np.ones((n, R), dtype), K), R)
+        out[s : s + step] = (same + search.concordant + search.exact()[0]) / (n * (n - 1) / 2)
+    return out
 
 
 # --- detection ------------------------------------------------------------------------------------
@@ -483,9 +864,10 @@ def _bacc_from(pred: np.ndarray, pos: np.ndarray, W: np.ndarray) -> np.ndarray:
 # --- one metric, many weight rows -----------------------------------------------------------------
 
 
-def _replicates(statistic: str, x, y, W, folds: int = 5, seed: int = 0, cache: dict | None = None):
+def _replicates(statistic: str, x, y, W, folds: int = 5, seed: int = 0, cache: dict | None = None, level=None):
     """(values, epsilons or None) of ``statistic`` per row of W (``cache``: a dict kept across
-    the statistics of one metric, so tau-b and tau-c share their pair counts)."""
+    the statistics of one metric, so tau-b and tau-c share their pair counts; ``level``: rows 1:
+    only feed a percentile interval at that level, see :func:`_acc23_w`)."""
     if statistic == "pearson":
         return _pearson_w(x, y, W), None
     if statistic == "spearman":
@@ -497,7 +879,7 @@ def _replicates(statistic: str, x, y, W, folds: int = 5, seed: int = 0, cache: d
         b, c = cache["kendall"]
         return (b if statistic == "kendall_tau_b" else c), None
     if statistic == "acc23":
-        return _acc23_w(x, y, W)
+        return _acc23_w(x, y, W, level)
     if statistic == "roc_auc":
         return _auc_w(x, y, W), None
     if statistic == "average_precision":
@@ -553,7 +935,9 @@ def example_level(
     for name, x in zip(names, X):
         keep, cache = ~np.isnan(x) & ~np.isnan(y), {}
         for statistic in statistics:
-            values, eps = _replicates(statistic, x[keep], y[keep], np.compress(keep, Wf, axis=1), cache=cache)
+            values, eps = _replicates(
+                statistic, x[keep], y[keep], np.compress(keep, Wf, axis=1), cache=cache, level=level
+            )
             rows.append(_row(name, statistic, values, level, keep.sum(), eps))
     return pd.DataFrame(rows, columns=COLUMNS)
 
@@ -663,7 +1047,7 @@ def _concordance_rows(X: np.ndarray, y: np.ndarray) -> np.ndarray:
     of a among strictly lower scores (ties excluded) meets ``sign(y_j - a)``: ``O(rows * n *
     values)``. Otherwise blocks of example pairs, ``O(rows * n**2)``."""
     R, n = X.shape
-    gy, ky = _dense_codes(y)
+    gy, ky = _codes(y)
     if 4 * ky >= n:
         ii, jj = np.triu_indices(n, 1)
         sy = np.sign(y[ii] - y[jj])
@@ -703,7 +1087,7 @@ def _kendall_hybrids(z1: np.ndarray, z2: np.ndarray, y: np.ndarray, A: np.ndarra
     concordant minus discordant is ``(a'A11a + b'A22b) / 2 + a'A12b`` (b = 1 - a) with
     ``Akl = sign(y_i - y_j) sign(zk_i - zl_j)``, three matrix products for all rows at once.
     With few target values the hybrids are scored as rows (:func:`_kendall_rows`), faster then."""
-    if 4 * _dense_codes(y)[1] < y.size:
+    if 4 * _codes(y)[1] < y.size:
         return _kendall_rows(np.where(A > 0, z1, z2), y)
     Bm = 1 - A
     s = np.zeros(A.shape[0])
@@ -789,18 +1173,79 @@ def _acc23_outcomes(x: np.ndarray, y: np.ndarray, eps: float) -> np.ndarray:
     return np.where(tie, sy == 0, np.sign(dx) * sy > 0)
 
 
-def _perm_both(statistic, a, b, y, n_permutations, seed, folds):
+def _entry_concordance(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """For each entry k, ``sum_k' sign(p_k' - p_k) sign(q_k' - q_k)`` over all entries (unit weights):
+    the counts of entries below-left, above-right, above-left and below-right of it, from the
+    cumulative counts on the grid of distinct values."""
+    (gp, kp), (gq, kq) = _codes(p), _codes(q)
+    if kp * kq > 1 << 24:  # a grid that big: the pairs directly, in chunks of entries
+        out = np.zeros(p.size)
+        step = max(1, (1 << 22) // max(p.size, 1))
+        for s in range(0, p.size, step):
+            out[s : s + step] = (
+                np.sign(p[None, :] - p[s : s + step, None]) * np.sign(q[None, :] - q[s : s + step, None])
+            ).sum(1)
+        return out
+    grid = np.zeros((kp + 1, kq + 1))
+    np.add.at(grid, (gp + 1, gq + 1), 1)
+    P2 = grid.cumsum(0).cumsum(1)  # P2[i, j]: entries with p code < i and q code < j
+    below_left = P2[gp, gq]
+    below_right = P2[gp, kq] - P2[gp, gq + 1]
+    above_left = P2[kp, gq] - P2[gp + 1, gq]
+    above_right = p.size - P2[gp + 1, kq] - P2[kp, gq + 1] + P2[gp + 1, gq + 1]
+    return below_left + above_right - below_right - above_left
+
+
+def _draws(n_permutations: int, n: int, seed: int) -> tuple[np.ndarray, list[np.ndarray]]:
+    """PERM-BOTH's swap masks, ``default_rng(seed).random((n_permutations, n)) < 0.5``, and, for
+    :func:`_hybrid_kendall`, the weights of the first-like hybrids' entries (a's scores then
+    b's: the mask, then its complement), in chunks of draws."""
+    masks = np.random.default_rng(seed).random((n_permutations, n)) < 0.5
+    dtype = _exact_dtype(n)
+    weights = [np.ascontiguousarray(np.hstack([masks[cols], ~masks[cols]]).T, dtype=dtype) for cols in _chunks(n_permutations)]
+    return masks, weights
+
+
+def _hybrid_kendall(za: np.ndarray, zb: np.ndarray, y: np.ndarray, weights: list[np.ndarray]):
+    """tau-b and tau-c of every first-like hybrid (a's score where the mask is set, b's
+    elsewhere) and every second-like one (the other scores), against y: ``(b_first, c_first,
+    b_second, c_second)``. One set of entries, a's scores then b's, weighted 1 where a hybrid
+    takes them (``weights`` of :func:`_draws`): a column per first-like hybrid, all scored at
+    once by :func:`_concordance`. A second-like hybrid weighs each entry 1 - w, and its
+    concordance is the quadratic form at 1 - w, ``S(1) - a.w + S(w)`` with ``a`` of
+    :func:`_entry_concordance`."""
+    n = za.size
+    dtype = weights[0].dtype
+    p, q = np.r_[za, zb], np.r_[y, y]
+    plan = _concordance_plan(p, q, dtype)
+    a = _entry_concordance(p, q)
+    counts = np.bincount(_codes(p)[0]).astype(dtype)[:, None]  # entries per distinct score
+    n2, ky = _tie_stats(np.bincount(_codes(y)[0])[:, None])
+    first, second = [], []
+    for w in weights:
+        out = _concordance(plan, w)
+        X = out["L"] if out["swapped"] else out["G"]  # the weight of each distinct score
+        s_second = out["s"] + a.sum() / 2 - a @ w
+        first.append((out["s"], *_tie_stats(X)))
+        second.append((s_second, *_tie_stats(counts - X)))
+    taus = []
+    for s, n1, kx in (map(np.concatenate, zip(*first)), map(np.concatenate, zip(*second))):
+        taus.extend(_kendall_from(s, np.full(s.size, float(n)), n1, n2, kx, ky))
+    return tuple(taus)
+
+
+def _perm_both(statistic, a, b, y, draws, folds, seed):
     """PERM-BOTH (mt-metrics-eval ``PermutationSigDiff``, without early stopping) of
-    ``statistic(a) > statistic(b)``: (value a, value b, delta, permuted deltas)."""
+    ``statistic(a) > statistic(b)`` with the swap masks of ``draws`` (:func:`_draws`): (value a,
+    value b, delta, permuted deltas)."""
+    masks, weights = draws
     za, zb = _zscore(a), _zscore(b)
-    masks = np.random.default_rng(seed).random((n_permutations, y.size)) < 0.5
-    A = masks.astype(float)
     if statistic in ("kendall_tau_b", "kendall_tau_c"):
+        ones = np.ones((1, y.size))
         k = 0 if statistic == "kendall_tau_b" else 1
-        va, vb = (_kendall_rows(np.vstack([za, zb]), y)[k]).tolist()
-        # hybrid "second-like" takes b's score where the mask is set, "first-like" a's
-        second_like = _kendall_hybrids(zb, za, y, A)[k]
-        first_like = _kendall_hybrids(za, zb, y, A)[k]
+        va, vb = float(_kendall_w(za, y, ones)[k][0]), float(_kendall_w(zb, y, ones)[k][0])
+        b_first, c_first, b_second, c_second = _hybrid_kendall(za, zb, y, weights)
+        first_like, second_like = (b_first, b_second) if k == 0 else (c_first, c_second)
     else:
         va, vb = _rows(statistic, np.vstack([za, zb]), y, folds, seed).tolist()
         second_like = _rows(statistic, np.where(masks, zb, za), y, folds, seed)
@@ -868,7 +1313,9 @@ def permutation_test(
     )
 
 
-def _test(statistic, a, b, y, first, second, n_permutations, seed, alternative, folds) -> dict:
+def _test(statistic, a, b, y, first, second, n_permutations, seed, alternative, folds, draws=None) -> dict:
+    """One comparison's row; ``draws``: PERM-BOTH's masks and their transpose (:func:`_draws`)
+    when the caller has them already."""
     if y.size < 2:
         va = vb = delta = p = float("nan")
         n_perm = 0
@@ -876,7 +1323,8 @@ def _test(statistic, a, b, y, first, second, n_permutations, seed, alternative, 
         va, vb, delta, p = _pairs_test(a, b, y, alternative)
         n_perm = 0
     else:
-        va, vb, delta, null = _perm_both(statistic, a, b, y, n_permutations, seed, folds)
+        draws = _draws(n_permutations, y.size, seed) if draws is None else draws
+        va, vb, delta, null = _perm_both(statistic, a, b, y, draws, folds, seed)
         with np.errstate(invalid="ignore"):
             # draws within rounding of the observed difference reach it (the unswapped draw must)
             hit = np.abs(null) >= abs(delta) - 1e-9 if alternative == "two-sided" else null >= delta - 1e-9
@@ -915,12 +1363,18 @@ def significance(
         keep = ~np.isnan(x) & ~np.isnan(y)
         values[name] = float(_replicates(statistic, x[keep], y[keep], np.ones((1, keep.sum())), folds, seed)[0][0])
     ranked = sorted(names, key=lambda m: (-np.nan_to_num(values[m], nan=-np.inf), m))
-    rows = []
+    rows, draws = [], {}  # the draws depend only on the number of examples: drawn once per number
     for i, j in combinations(range(len(ranked)), 2):
         a, b = X[names.index(ranked[i])], X[names.index(ranked[j])]
         keep = ~np.isnan(a) & ~np.isnan(b) & ~np.isnan(y)
+        n = int(keep.sum())
+        if statistic != "acc23" and n >= 2 and n not in draws:
+            draws[n] = _draws(n_permutations, n, seed)
         rows.append(
-            _test(statistic, a[keep], b[keep], y[keep], ranked[i], ranked[j], n_permutations, seed, "greater", folds)
+            _test(
+                statistic, a[keep], b[keep], y[keep], ranked[i], ranked[j], n_permutations, seed, "greater", folds,
+                draws.get(n),
+            )
         )
     frame = pd.DataFrame(
         rows,
@@ -984,28 +1438,27 @@ def clusters(tests: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
 _EXACT = {"pearson": 0.0, "spearman": 0.0, "kendall_tau_b": 0.0, "kendall_tau_c": 0.0, "roc_auc": 0.5}
 
 
-def _acc23_permuted(x: np.ndarray, y: np.ndarray, perms: np.ndarray) -> np.ndarray:
-    """acc23 (epsilon optimised) of each permutation of the scores: example i gets
-    ``x[perm[i]]``. The multiset of score differences does not change, so the pairs of score
-    positions are sorted once and each permutation only changes which target pair they meet."""
+def _kendall_permuted(x: np.ndarray, y: np.ndarray, perms: np.ndarray):
+    """tau-b and tau-c of each permutation of the scores, example i getting ``x[perm[i]]``:
+    the (score, target) cells weighted by how many of each a permutation makes, scored by
+    :func:`_concordance`; the ties of either side are those of x and y. With many cells (two
+    sides of many values: faster) the permuted rows one by one (:func:`_kendall_rows`)."""
     n = x.size
-    ii, jj = np.triu_indices(n, 1)
-    d = np.abs(x[ii] - x[jj])
-    order = np.argsort(d, kind="stable")
-    ii, jj, d = ii[order], jj[order], d[order]
-    sx = np.sign(x[ii] - x[jj])[:, None]
-    codes = np.unique(y, return_inverse=True)[1].astype(np.int32)
-    YT = np.ascontiguousarray(codes[np.argsort(perms, axis=1)].T)  # (positions, permutations)
-
-    def values(s, e, rows):
-        part = YT if rows.size == YT.shape[1] else np.take(YT, rows, axis=1)
-        sy = np.sign(np.take(part, ii[s:e], axis=0) - np.take(part, jj[s:e], axis=0))
-        return (sy == 0).astype(np.float32) - (sx[s:e] * sy > 0)
-
-    is_end = np.r_[d[1:] != d[:-1], True] if d.size else np.zeros(0, bool)
-    best, _, conc = _max_prefix(values, d.size, perms.shape[0], is_end)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return (conc + best) / (n * (n - 1) / 2)
+    if n < 2:
+        return np.full(perms.shape[0], np.nan), np.full(perms.shape[0], np.nan)
+    (gx, kx), (gy, K) = _codes(x), _codes(y)
+    if kx * K > 8 * n:
+        return _kendall_rows(x[perms], y)
+    cells = gx[perms] * K + gy[None, :]  # (permutations, examples): the cell each example lands in
+    R = perms.shape[0]
+    dtype = _exact_dtype(n)
+    counts = np.bincount((cells + (np.arange(R) * kx * K)[:, None]).ravel(), minlength=R * kx * K)
+    T = counts.reshape(R, kx * K).T.astype(dtype)
+    grid = np.arange(kx * K)
+    plan = _concordance_plan(grid // K, grid % K, dtype)
+    s = np.concatenate([_concordance(plan, np.ascontiguousarray(T[:, cols]))["s"] for cols in _chunks(R)])
+    (n1, k1), (n2, k2) = (_tie_stats(np.bincount(g)[:, None].astype(np.float64)) for g in (gx, gy))
+    return _kendall_from(s, np.full(R, float(n)), n1[0], n2[0], k1[0], k2[0])
 
 
 def random_baseline(
@@ -1037,9 +1490,14 @@ def random_baseline(
         keep = ~np.isnan(x) & ~np.isnan(y)
         xk, yk = x[keep], y[keep]
         perms = np.random.default_rng([seed, m]).random((n_random, xk.size)).argsort(axis=1)
+        kendall = None
         for statistic in statistics:
             if statistic == "acc23":
                 values = _acc23_permuted(xk, yk, perms) if xk.size >= 2 else np.full(n_random, np.nan)
+            elif statistic in ("kendall_tau_b", "kendall_tau_c"):
+                if kendall is None:
+                    kendall = _kendall_permuted(xk, yk, perms)
+                values = kendall[0 if statistic == "kendall_tau_b" else 1]
             else:
                 values = _rows(statistic, xk[perms], yk, folds, seed)
             low, high = resampling.interval(values, level)

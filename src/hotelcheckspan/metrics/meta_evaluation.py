@@ -52,6 +52,7 @@ their definitions in their docstrings.
 
 from __future__ import annotations
 
+import functools
 import heapq
 from itertools import combinations
 
@@ -60,6 +61,7 @@ import pandas as pd
 from scipy import sparse
 from scipy import stats as sps
 from sklearn.model_selection import StratifiedKFold
+from threadpoolctl import threadpool_limits
 
 from hotelcheckspan.corpora.problems import CorpusError, Problem
 from hotelcheckspan.metrics import resampling
@@ -80,6 +82,19 @@ COLUMNS = ["metric", "statistic", "value", "low", "high", "n", "epsilon"]
 
 _CHUNK = 1 << 24  # elements of a working array (chunks of resamples or of pairs)
 _BLOCK = 2048  # pairs per block of the acc23 search
+
+
+def _one_blas_thread(fn):
+    """Run ``fn`` with one BLAS thread. Its matrix products are many and small: on a busy machine,
+    BLAS threads waiting for each other make one of them cost hundreds of milliseconds instead of
+    one (the setting is restored on return)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with threadpool_limits(1, user_api="blas"):
+            return fn(*args, **kwargs)
+
+    return wrapper
 
 
 # --- inputs ---------------------------------------------------------------------------------------
@@ -205,17 +220,46 @@ def _wpearson(X, Y, W: np.ndarray) -> np.ndarray:
     return np.where(flat, np.nan, np.clip(r, -1, 1))
 
 
+def _value_weights(values: np.ndarray, WT: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each example's value code (0..k-1, ascending) and the weight of each distinct value per
+    column of WT (examples x columns): (k, columns)."""
+    codes, k = _codes(values)
+    return codes, _summing(codes, k, WT.dtype) @ WT
+
+
 def _pearson_w(x, y, W):
-    _, _, gx = _groups(x, W)
-    _, _, gy = _groups(y, W)
-    r = _wpearson(x, y, W)
-    return np.where(((gx > 0).sum(1) < 2) | ((gy > 0).sum(1) < 2), np.nan, r)
+    """Frequency-weighted Pearson per row of W, from sums of the values shifted by their means on
+    the full sample (matrix-vector products; the shift keeps the sums' cancellation small); NaN
+    where a side has a single distinct value."""
+    WT = np.ascontiguousarray(W.T, dtype=np.float64)
+    u, v = x - x.mean(), y - y.mean()
+    M, Su, Sv = W.sum(axis=1), u @ WT, v @ WT
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sxx, syy = (u * u) @ WT - Su * Su / M, (v * v) @ WT - Sv * Sv / M
+        r = ((u * v) @ WT - Su * Sv / M) / np.sqrt(sxx * syy)
+    single = (np.count_nonzero(_value_weights(x, WT)[1], axis=0) < 2) | (np.count_nonzero(_value_weights(y, WT)[1], axis=0) < 2)
+    return np.where(single | (sxx <= 0) | (syy <= 0), np.nan, np.clip(r, -1, 1))
 
 
 def _spearman_w(x, y, W):
-    rx, kx = _midranks(x, W)
-    ry, ky = _midranks(y, W)
-    return np.where((kx < 2) | (ky < 2), np.nan, _wpearson(rx, ry, W))
+    """Spearman per row of W: Pearson of the mid-ranks of the expanded data. A value's mid-rank
+    is the weight below it plus (its weight + 1) / 2; the mean mid-rank is (M + 1) / 2; every sum
+    goes over the distinct (x, y) cells (exact: half-integers times counts)."""
+    WT = np.ascontiguousarray(W.T, dtype=np.float64)
+    M = W.sum(axis=1)
+    center = (M + 1) / 2
+    (cx, Gx), (cy, Gy) = _value_weights(x, WT), _value_weights(y, WT)
+    rx = _cumsum0(Gx) - Gx / 2 + 0.5 - center  # mid-rank minus the mean, per distinct value
+    ry = _cumsum0(Gy) - Gy / 2 + 0.5 - center
+    keys, cell = np.unique(cx * (cy.max(initial=0) + 1) + cy, return_inverse=True)
+    T = _summing(cell.reshape(-1), keys.size, np.float64) @ WT
+    kx, ky = keys // (cy.max(initial=0) + 1), keys % (cy.max(initial=0) + 1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sxy = np.einsum("cr,cr->r", T, rx[kx] * ry[ky])
+        sxx, syy = np.einsum("gr,gr->r", Gx, rx * rx), np.einsum("gr,gr->r", Gy, ry * ry)
+        r = sxy / np.sqrt(sxx * syy)
+    single = (np.count_nonzero(Gx, axis=0) < 2) | (np.count_nonzero(Gy, axis=0) < 2)
+    return np.where(single | (sxx <= 0) | (syy <= 0) | (M < 2), np.nan, np.clip(r, -1, 1))
 
 
 # --- sums over ordered entries, one column per resample -------------------------------------------
@@ -472,21 +516,23 @@ class _FixedLevels:
             self.lookups.append((keys, qseg * (N + 1), qseg + offset, qpos))
             tables.append(Z)
             offset += Z.shape[0]
-        self.table = np.ascontiguousarray(np.concatenate(tables).T)
+        self.table = np.concatenate(tables)  # a row per lookup: all columns at once
+        self.tableT = np.ascontiguousarray(self.table.T)  # a row per column: some columns
         above = np.concatenate([q[3] for q in self.lookups[1:]])  # the positions asking for pairs above
-        self.WT, self.WaboveT = np.ascontiguousarray(W.T), np.ascontiguousarray(W[above].T)
+        self.Wabove = W[above]
+        self.WT, self.WaboveT = np.ascontiguousarray(W.T), np.ascontiguousarray(self.Wabove.T)
         self.W, self.levels, self.dtype, self.size = W, levels, W.dtype, N + above.size
 
     def at(self, H: np.ndarray, cols: np.ndarray | None = None):
         rows = np.concatenate([np.searchsorted(k, base + H[q]) + shift for k, base, shift, q in self.lookups])
         N, R = self.W.shape
         if cols is None or cols.size == R:
-            table, W, Wa = self.table, self.WT, self.WaboveT
-        else:
-            table, W, Wa = self.table[cols], self.WT[cols], self.WaboveT[cols]
-        V = np.take(table, rows, axis=1)
-        T = np.einsum("rq,rq->r", V[:, :N], W).astype(np.float64)
-        return T - np.einsum("rq,rq->r", V[:, N:], Wa).astype(np.float64), T
+            V = np.take(self.table, rows, axis=0)
+            T = np.einsum("qr,qr->r", V[:N], self.W).astype(np.float64)
+            return T - np.einsum("qr,qr->r", V[N:], self.Wabove).astype(np.float64), T
+        V = np.take(self.tableT[cols], rows, axis=1)
+        T = np.einsum("rq,rq->r", V[:, :N], self.WT[cols]).astype(np.float64)
+        return T - np.einsum("rq,rq->r", V[:, N:], self.WaboveT[cols]).astype(np.float64), T
 
     def signs(self, ii, jj):
         a, b = self.levels[ii], self.levels[jj]
@@ -820,21 +866,30 @@ def _folds(pos: np.ndarray, folds: int, seed: int):
     return list(StratifiedKFold(n_splits=folds, shuffle=True, random_state=seed).split(np.zeros(pos.size), pos))
 
 
-def _cv_predictions(X: np.ndarray, pos: np.ndarray, folds: int, seed: int) -> np.ndarray | None:
+def _cv_predictions(X: np.ndarray, pos: np.ndarray, folds: int, seed: int, order=None) -> np.ndarray | None:
     """Held-out "has an error" predictions (rows, n) for each row of scores X: in each fold the
     threshold t maximising balanced accuracy on the training folds (predict an error where
     score < t; t is -inf, +inf or the midpoint between consecutive distinct training scores; the
-    smallest maximiser), applied to the held-out fold. None when the folds cannot be made."""
+    smallest maximiser), applied to the held-out fold. None when the folds cannot be made.
+    ``order``: each row's examples in ascending score, when known (the order of equal scores
+    does not matter)."""
     splits = _folds(pos, folds, seed)
     if splits is None:
         return None
-    R = X.shape[0]
+    R, n = X.shape
     pred = np.zeros(X.shape, bool)
     for train, test in splits:
-        Xt = np.take(X, train, axis=1)
-        order = np.argsort(Xt, axis=1, kind="stable")
-        xs = np.take_along_axis(Xt, order, axis=1)
-        err = pos[train][order]
+        if order is None:
+            Xt = np.take(X, train, axis=1)
+            sorted_train = np.argsort(Xt, axis=1, kind="stable")
+            xs = np.take_along_axis(Xt, sorted_train, axis=1)
+            err = pos[train][sorted_train]
+        else:
+            in_train = np.zeros(n, bool)
+            in_train[train] = True
+            sorted_train = order[in_train[order]].reshape(R, train.size)
+            xs = np.take_along_axis(X, sorted_train, axis=1)
+            err = pos[sorted_train]
         k = train.size
         n_err = err[0].sum()
         n_ok = k - n_err
@@ -914,6 +969,7 @@ def _check_statistics(statistics, allowed, what):
         )
 
 
+@_one_blas_thread
 def example_level(
     scores: pd.DataFrame,
     target,
@@ -942,6 +998,7 @@ def example_level(
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
+@_one_blas_thread
 def detection(
     scores: pd.DataFrame,
     majority,
@@ -973,6 +1030,7 @@ def detection(
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
+@_one_blas_thread
 def difference(
     scores: pd.DataFrame,
     target,
@@ -1037,8 +1095,8 @@ def _pearson_rows(X: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.where(flat, np.nan, np.clip(r, -1, 1))
 
 
-def _spearman_rows(X, y):
-    return _pearson_rows(sps.rankdata(X, axis=1), sps.rankdata(y))
+def _spearman_rows(X, y, ranks=None):
+    return _pearson_rows(sps.rankdata(X, axis=1) if ranks is None else ranks, sps.rankdata(y))
 
 
 def _concordance_rows(X: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -1105,18 +1163,20 @@ def _kendall_hybrids(z1: np.ndarray, z2: np.ndarray, y: np.ndarray, A: np.ndarra
     return _kendall_from(s, np.full(A.shape[0], float(n)), n1, n2, kx, ky)
 
 
-def _auc_rows(X, pos):
-    ranks = sps.rankdata(-X, axis=1)
+def _auc_rows(X, pos, ranks=None):
+    """ROC AUC per row (``ranks``: the mid-ranks of -X, when known)."""
+    ranks = sps.rankdata(-X, axis=1) if ranks is None else ranks
     P, N = pos.sum(), (1 - pos).sum()
     with np.errstate(invalid="ignore", divide="ignore"):
         auc = (ranks @ pos - P * (P + 1) / 2) / (P * N)
     return np.full(X.shape[0], np.nan) if P == 0 or N == 0 else auc
 
 
-def _ap_rows(X, pos):
-    """Average precision of "has an error" ranked by -X, per row (ties as scikit-learn)."""
+def _ap_rows(X, pos, order=None):
+    """Average precision of "has an error" ranked by -X, per row (ties as scikit-learn;
+    ``order``: each row's examples in ascending score, when known)."""
     R, n = X.shape
-    order = np.argsort(X, axis=1, kind="stable")  # ascending score = descending -score
+    order = np.argsort(X, axis=1, kind="stable") if order is None else order  # ascending score = descending -score
     xs = np.take_along_axis(X, order, axis=1)
     tp = np.cumsum(pos[order], axis=1)
     end = np.ones((R, n), bool)
@@ -1272,6 +1332,7 @@ def _pairs_test(a, b, y, alternative: str = "greater"):
     return va, vb, va - vb, p
 
 
+@_one_blas_thread
 def permutation_test(
     scores: pd.DataFrame,
     target,
@@ -1343,6 +1404,7 @@ def _test(statistic, a, b, y, first, second, n_permutations, seed, alternative, 
     }
 
 
+@_one_blas_thread
 def significance(
     scores: pd.DataFrame,
     target,
@@ -1447,20 +1509,82 @@ def _kendall_permuted(x: np.ndarray, y: np.ndarray, perms: np.ndarray):
     if n < 2:
         return np.full(perms.shape[0], np.nan), np.full(perms.shape[0], np.nan)
     (gx, kx), (gy, K) = _codes(x), _codes(y)
-    if kx * K > 8 * n:
-        return _kendall_rows(x[perms], y)
-    cells = gx[perms] * K + gy[None, :]  # (permutations, examples): the cell each example lands in
+    (n1, k1), (n2, k2) = (_tie_stats(np.bincount(g)[:, None].astype(np.float64)) for g in (gx, gy))
     R = perms.shape[0]
+    if kx * K > 8 * n and K > _LEVELS:
+        return _kendall_rows(x[perms], y)
+    if kx * K > 8 * n:  # each permutation gives the ascending scores their target levels
+        inv = np.empty_like(perms)
+        np.put_along_axis(inv, perms, np.arange(n)[None, :], axis=1)
+        order = np.argsort(x, kind="stable")
+        L = gy[inv[:, order]]  # (permutations, positions)
+        tied = 0.0
+        if kx < n:  # equal scores: their levels sorted, and the pairs of distinct levels among them taken out
+            keys = np.sort(gx[order][None, :] * K + L, axis=1)
+            L = keys - gx[order][None, :] * K
+            new = np.ones(keys.shape, bool)
+            new[:, 1:] = keys[:, 1:] != keys[:, :-1]
+            at = np.arange(n)[None, :]
+            equal_pairs = (at - np.maximum.accumulate(np.where(new, at, 0), axis=1)).sum(axis=1)
+            tied = n1[0] - equal_pairs
+        s = _pair_signs_levels(np.ascontiguousarray(L.T), K) - tied
+        return _kendall_from(s, np.full(R, float(n)), n1[0], n2[0], k1[0], k2[0])
+    cells = gx[perms] * K + gy[None, :]  # (permutations, examples): the cell each example lands in
     dtype = _exact_dtype(n)
     counts = np.bincount((cells + (np.arange(R) * kx * K)[:, None]).ravel(), minlength=R * kx * K)
     T = counts.reshape(R, kx * K).T.astype(dtype)
     grid = np.arange(kx * K)
     plan = _concordance_plan(grid // K, grid % K, dtype)
     s = np.concatenate([_concordance(plan, np.ascontiguousarray(T[:, cols]))["s"] for cols in _chunks(R)])
-    (n1, k1), (n2, k2) = (_tie_stats(np.bincount(g)[:, None].astype(np.float64)) for g in (gx, gy))
     return _kendall_from(s, np.full(R, float(n)), n1[0], n2[0], k1[0], k2[0])
 
 
+def _pair_signs_levels(L: np.ndarray, K: int) -> np.ndarray:
+    """``sum_{k < k'} sign(L_k' - L_k)`` per column of L (positions x columns of level codes, unit
+    weights): the pairs inside blocks of 16 positions compared directly, the pairs across blocks
+    from each block's count per level (:func:`_between`)."""
+    C, R = L.shape
+    B = 16
+    nb = -(-C // B)
+    Lb = np.full((nb * B, R), -1, np.int64)
+    Lb[:C] = L
+    Lb = Lb.reshape(nb, B, R)
+    valid = Lb >= 0
+    upper = np.triu(np.ones((B, B), bool), 1)[None, :, :, None]
+    signs = np.sign(Lb[:, None, :, :] - Lb[:, :, None, :]).astype(np.int8)  # [b, i, j] = sign(L_j - L_i)
+    pairs = upper & valid[:, :, None, :] & valid[:, None, :, :]
+    within = np.where(pairs, signs, 0).sum(axis=(0, 1, 2), dtype=np.int64)
+    blocks = np.repeat(np.arange(nb), B)[:, None]
+    key = ((blocks * K + Lb.reshape(-1, R)) * R + np.arange(R))[valid.reshape(-1, R)]
+    dtype = _exact_dtype(C)
+    H = np.bincount(key, minlength=nb * K * R).reshape(nb, K, R).astype(dtype)
+    return within + _between(H, _sign_matrix(K, dtype))
+
+
+def _permuted(statistic: str, x, y, perms, folds: int, seed: int) -> np.ndarray:
+    """``statistic`` of each permutation of the scores against y (example i gets
+    ``x[perm[i]]``), sorting the scores once: a row's ranks are the permuted ranks of x, its
+    examples in ascending score the inverse permutation of the ascending order of x."""
+    R, n = perms.shape
+    if n < 2:
+        return np.full(R, np.nan)
+    X = x[perms]
+    inv = np.empty_like(perms)
+    np.put_along_axis(inv, perms, np.arange(n)[None, :], axis=1)
+    order = inv[:, np.argsort(x, kind="stable")]  # each row's examples, ascending score
+    if statistic == "spearman":
+        return _spearman_rows(X, y, sps.rankdata(x)[perms])
+    if statistic == "roc_auc":
+        return _auc_rows(X, y, sps.rankdata(-x)[perms])
+    if statistic == "average_precision":
+        return _ap_rows(X, y, order)
+    if statistic == "bacc":
+        pred = _cv_predictions(X, y, folds, seed, order)
+        return np.full(R, np.nan) if pred is None else _bacc_from(pred, y, np.ones((1, n)))
+    return _rows(statistic, X, y, folds, seed)
+
+
+@_one_blas_thread
 def random_baseline(
     scores: pd.DataFrame,
     target,
@@ -1499,7 +1623,7 @@ def random_baseline(
                     kendall = _kendall_permuted(xk, yk, perms)
                 values = kendall[0 if statistic == "kendall_tau_b" else 1]
             else:
-                values = _rows(statistic, xk[perms], yk, folds, seed)
+                values = _permuted(statistic, xk, yk, perms, folds, seed)
             low, high = resampling.interval(values, level)
             if statistic in _EXACT:
                 defined = np.isfinite(values).any()
@@ -1650,6 +1774,54 @@ def _soft_pairwise_accuracy(x, y, sys_codes, S, item_codes, n_items, n_permutati
     return 1 - float(gap.mean()) if gap.size else float("nan")
 
 
+def _within_systems(x, y, sc, S, WT):
+    """Per column of WT (examples x columns): the systems' weighted means of x and y (columns x
+    systems; NaN for a system without weight) and the Pearson correlation of the residuals
+    within systems (FRANK's partial correlation). Sums per system of the values offset by the
+    system's first value, so a system of equal values has exactly that mean and no spread."""
+    firsts = _firsts(sc, S)
+    onehot = np.zeros((sc.size, S))
+    onehot[np.arange(sc.size), sc] = 1
+    u = (x - x[np.maximum(firsts, 0)][sc])[:, None] * onehot
+    v = (y - y[np.maximum(firsts, 0)][sc])[:, None] * onehot
+    W = WT.T
+    n_s, u1, v1 = W @ onehot, W @ u, W @ v
+    u2, v2, uv = W @ (u * u), W @ (v * v), W @ (u * v)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mx = np.where(firsts >= 0, x[np.maximum(firsts, 0)], np.nan) + u1 / n_s
+        my = np.where(firsts >= 0, y[np.maximum(firsts, 0)], np.nan) + v1 / n_s
+        here = n_s > 0
+        cxx = np.where(here, u2 - u1 * u1 / n_s, 0).sum(axis=1)
+        cyy = np.where(here, v2 - v1 * v1 / n_s, 0).sum(axis=1)
+        r = np.where(here, uv - u1 * v1 / n_s, 0).sum(axis=1) / np.sqrt(cxx * cyy)
+    M = WT.sum(axis=0)
+    return mx, my, np.where((cxx <= 0) | (cyy <= 0) | (M < 2), np.nan, np.clip(r, -1, 1))
+
+
+def _ranks_within_systems(x, y, sc, S, WT):
+    """FRANK's partial Spearman per column of WT: the mid-ranks of x and y in the column's expanded
+    data (per distinct value: the weight below + (its weight + 1) / 2), their residuals within
+    systems, correlated; every sum over the distinct (x, y, system) cells, in half-integers."""
+    (cx, Gx), (cy, Gy) = _value_weights(x, WT), _value_weights(y, WT)
+    rx, ry = _cumsum0(Gx) - Gx / 2 + 0.5, _cumsum0(Gy) - Gy / 2 + 0.5  # mid-rank of each distinct value
+    ky = int(cy.max(initial=0)) + 1
+    keys, cell = np.unique((cx * ky + cy) * S + sc, return_inverse=True)
+    T = _summing(cell.reshape(-1), keys.size, WT.dtype) @ WT
+    gx, gy, gs = keys // S // ky, keys // S % ky, keys % S
+    per_system = _summing(gs, S, WT.dtype)
+    a, b = rx[gx], ry[gy]
+    n_s, s_x, s_y = per_system @ T, per_system @ (T * a), per_system @ (T * b)
+    s_xx, s_yy, s_xy = per_system @ (T * a * a), per_system @ (T * b * b), per_system @ (T * a * b)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        here = n_s > 0
+        cxx = np.where(here, s_xx - s_x * s_x / n_s, 0).sum(axis=0)
+        cyy = np.where(here, s_yy - s_y * s_y / n_s, 0).sum(axis=0)
+        r = np.where(here, s_xy - s_x * s_y / n_s, 0).sum(axis=0) / np.sqrt(cxx * cyy)
+    M = WT.sum(axis=0)
+    return np.where((cxx <= 0) | (cyy <= 0) | (M < 2), np.nan, np.clip(r, -1, 1))
+
+
+@_one_blas_thread
 def system_level(
     scores: pd.DataFrame,
     target,
@@ -1701,7 +1873,8 @@ def system_level(
         keep = ~np.isnan(x) & ~np.isnan(y)
         xk, yk, sc, Wk = x[keep], y[keep], sys_all[keep], np.compress(keep, Wf, axis=1)
         n = int(keep.sum())
-        (mx, rx), (my, ry) = _group_residuals(xk, sc, S, Wk), _group_residuals(yk, sc, S, Wk)
+        WT = np.ascontiguousarray(Wk.T)
+        mx, my, partial = _within_systems(xk, yk, sc, S, WT)
         out = {
             "pearson": _masked_pearson(mx, my),
             "kendall_tau_b": _masked_kendall_b(mx, my),
@@ -1710,9 +1883,8 @@ def system_level(
         ic = item_all[keep] if item_all is not None else None
         spa = _soft_pairwise_accuracy(xk, yk, sc, S, ic, len(items) if items else 0, n_permutations, seed)
         out["soft_pairwise_accuracy"] = np.r_[spa, np.full(W.shape[0], np.nan)]
-        out["partial_pearson"] = _wpearson(rx, ry, Wk)
-        (_, rrx), (_, rry) = (_group_residuals(_midranks(v, Wk)[0], sc, S, Wk) for v in (xk, yk))
-        out["partial_spearman"] = _wpearson(rrx, rry, Wk)
+        out["partial_pearson"] = partial
+        out["partial_spearman"] = _ranks_within_systems(xk, yk, sc, S, WT)
         if ic is not None:
             out |= _item_averaged(xk, yk, sc, S, ic, len(items), Wk)
         for statistic, values in out.items():

@@ -814,18 +814,18 @@ def _acc23_permuted(x: np.ndarray, y: np.ndarray, perms: np.ndarray) -> np.ndarr
         search = _Search(np.unique(x)[used // K], _FixedLevels(used % K, T), R)
         return (same + search.concordant + search.exact()[0]) / (n * (n - 1) / 2)
     xs = x[order]
-    groups = np.flatnonzero(np.r_[True, xs[1:] != xs[:-1]])
-    sizes = np.diff(np.r_[groups, n])
+    sizes = np.diff(np.r_[np.flatnonzero(np.r_[True, xs[1:] != xs[:-1]]), n])
     tied = np.repeat(sizes > 1, sizes)  # positions in a group of equal scores
-    group_of = np.repeat(np.arange(groups.size), sizes)[tied]
-    step = max(1, (1 << 22) // max((n + 1) * K, 1))  # permutations per chunk: tables of at most 4M entries
+    group_of = np.repeat(np.arange((sizes > 1).sum()), sizes[sizes > 1])
+    n_tied = max(1, int((sizes > 1).sum()))
+    step = max(1, (1 << 23) // max((n + 1) * K, 1))  # permutations per chunk: tables of at most 8M entries
     for s in range(0, perms.shape[0], step):
         L = np.ascontiguousarray(gy[inv[s : s + step][:, order]].T)  # (positions, permutations)
         R = L.shape[1]
         # pairs of equal scores (tied by every epsilon) are right when tied in the target
-        key = (group_of[:, None] * K + L[tied]) + (np.arange(R) * groups.size * K)[None, :]
-        counts = np.bincount(key.ravel(), minlength=R * groups.size * K).reshape(R, -1).astype(np.float64)
-        same = (counts * (counts - 1) / 2).sum(axis=1)
+        key = (group_of[:, None] * K + L[tied]) + (np.arange(R) * n_tied * K)[None, :]
+        counts = np.bincount(key.ravel(), minlength=R * n_tied * K).astype(np.float64)
+        same = (counts * (counts - 1) / 2).reshape(R, -1).sum(axis=1)
         search = _Search(xs, _VaryingLevels(L, np.ones((n, R), dtype), K), R)
         out[s : s + step] = (same + search.concordant + search.exact()[0]) / (n * (n - 1) / 2)
     return out

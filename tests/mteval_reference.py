@@ -21,5 +21,5 @@ FOLDER = _folder()
 STATS = PCE = None
 if FOLDER is not None:
     sys.path.insert(0, str(FOLDER))
-    from mt_metrics_eval import pce as PCE  # noqa: N812
-    from mt_metrics_eval import stats as STATS  # noqa: N812
+    from mt_metrics_eval import pce as PCE  # noqa: F401, N812
+    from mt_metrics_eval import stats as STATS  # noqa: F401, N812

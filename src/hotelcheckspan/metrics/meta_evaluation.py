@@ -80,8 +80,7 @@ SYSTEM_STATISTICS = (
 )
 COLUMNS = ["metric", "statistic", "value", "low", "high", "n", "epsilon"]
 
-_CHUNK = 1 << 24  # elements of a working array (chunks of resamples or of pairs)
-_BLOCK = 2048  # pairs per block of the acc23 search
+_BLOCK = 2048  # pairs per block of the pair-by-pair Kendall of many rows
 
 
 def _one_blas_thread(fn):
@@ -198,28 +197,6 @@ def _groups(values: np.ndarray, W: np.ndarray):
     return v[starts], code, G
 
 
-def _midranks(values: np.ndarray, W: np.ndarray):
-    """Mid-ranks of each example in each row's expanded data (rows, n), and the number of
-    distinct values present in each row."""
-    _, code, G = _groups(values, W)
-    below = np.cumsum(G, axis=1) - G
-    return np.take(below + (G + 1) / 2, code, axis=1), (G > 0).sum(axis=1)
-
-
-def _wpearson(X, Y, W: np.ndarray) -> np.ndarray:
-    """Frequency-weighted Pearson per row of W (X, Y: (n,) or (rows, n)), two-pass; NaN where a
-    side has no spread (callers also check for a single distinct value, which rounding can
-    hide)."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        M = W.sum(axis=1)
-        dx = X - ((W * X).sum(axis=1) / M)[:, None]
-        dy = Y - ((W * Y).sum(axis=1) / M)[:, None]
-        sxx, syy = (W * dx * dx).sum(axis=1), (W * dy * dy).sum(axis=1)
-        r = (W * dx * dy).sum(axis=1) / np.sqrt(sxx * syy)
-        flat = (sxx <= 0) | (syy <= 0) | (M < 2)
-    return np.where(flat, np.nan, np.clip(r, -1, 1))
-
-
 def _value_weights(values: np.ndarray, WT: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each example's value code (0..k-1, ascending) and the weight of each distinct value per
     column of WT (examples x columns): (k, columns)."""
@@ -232,12 +209,14 @@ def _pearson_w(x, y, W):
     the full sample (matrix-vector products; the shift keeps the sums' cancellation small); NaN
     where a side has a single distinct value."""
     WT = np.ascontiguousarray(W.T, dtype=np.float64)
-    u, v = x - x.mean(), y - y.mean()
+    u, v = (x - x.mean(), y - y.mean()) if x.size else (x, y)
     M, Su, Sv = W.sum(axis=1), u @ WT, v @ WT
     with np.errstate(invalid="ignore", divide="ignore"):
         sxx, syy = (u * u) @ WT - Su * Su / M, (v * v) @ WT - Sv * Sv / M
         r = ((u * v) @ WT - Su * Sv / M) / np.sqrt(sxx * syy)
-    single = (np.count_nonzero(_value_weights(x, WT)[1], axis=0) < 2) | (np.count_nonzero(_value_weights(y, WT)[1], axis=0) < 2)
+    single = (np.count_nonzero(_value_weights(x, WT)[1], axis=0) < 2) | (
+        np.count_nonzero(_value_weights(y, WT)[1], axis=0) < 2
+    )
     return np.where(single | (sxx <= 0) | (syy <= 0), np.nan, np.clip(r, -1, 1))
 
 
@@ -440,20 +419,6 @@ def _kendall_w(x, y, W):
     return _kendall_from(s, M, nx, ny, kx, ky)
 
 
-def _cells(x: np.ndarray, y: np.ndarray, W: np.ndarray):
-    """Distinct (x, y) cells: their x, y and (rows, cells) weights."""
-    order = np.lexsort((y, x))
-    xs, ys = x[order], y[order]
-    new = np.r_[True, (xs[1:] != xs[:-1]) | (ys[1:] != ys[:-1])] if xs.size else np.zeros(0, bool)
-    starts = np.flatnonzero(new)
-    T = np.add.reduceat(np.take(W, order, axis=1), starts, axis=1) if xs.size else np.zeros((W.shape[0], 0))
-    return xs[starts], ys[starts], T
-
-
-def _tie_pairs(G: np.ndarray) -> np.ndarray:
-    return (G * (G - 1) / 2).sum(axis=1)
-
-
 # --- acc23 with its tie threshold -----------------------------------------------------------------
 
 _SPLIT = 2  # an interval of more pairs than _SPLIT x the lookups of one evaluation is split, else scanned
@@ -650,7 +615,17 @@ class _Search:
         sub = xs[:: max(1, N // 150)]
         i, j = np.triu_indices(sub.size, 1)
         self.sample = np.unique(sub[j] - sub[i])
-        whole = (0.0, xs[-1] - xs[0] if N else 0.0, self.gend, np.full(N, N), np.arange(R), np.zeros(R), np.zeros(R), g_end, t_end)
+        whole = (
+            0.0,
+            xs[-1] - xs[0] if N else 0.0,
+            self.gend,
+            np.full(N, N),
+            np.arange(R),
+            np.zeros(R),
+            np.zeros(R),
+            g_end,
+            t_end,
+        )
         self.parked = [whole]
         self.best, self.eps, self.done = np.zeros(R), np.zeros(R), np.zeros(R, bool)
 
@@ -711,7 +686,9 @@ class _Search:
             asked = np.zeros(self.R, bool)
             asked[cols] = True
             # the most promising intervals first, so that the best gains found prune the others
-            for e0, e1, H0, H1, c, g0, t0, g1, t1 in sorted(self.parked, key=lambda p: -float((p[5] + p[8] - p[6]).max())):
+            for e0, e1, H0, H1, c, g0, t0, g1, t1 in sorted(
+                self.parked, key=lambda p: -float((p[5] + p[8] - p[6]).max())
+            ):
                 ub = g0 + t1 - t0
                 # a larger gain, or an equal one before the best known (a bound's position is unknown)
                 bar = np.maximum(self.lb[c], self.best[c])
@@ -760,7 +737,7 @@ def _acc23_w(x, y, W, level: float | None = None):
     interval is the same) and their epsilon NaN."""
     M = W.sum(axis=1)
     dtype = _exact_dtype(M.max(initial=0))
-    (gx, kx), (gy, ky) = _codes(x), _codes(y)
+    (gx, _), (gy, ky) = _codes(x), _codes(y)
     keys, cell = np.unique(gx * max(ky, 1) + gy, return_inverse=True)
     T = _summing(cell.reshape(-1), keys.size, dtype) @ np.ascontiguousarray(W.T, dtype=dtype)
     T64 = T.astype(np.float64)
@@ -1140,29 +1117,6 @@ def _kendall_rows(X: np.ndarray, y: np.ndarray):
     return _kendall_from(s, np.full(R, float(n)), n1, n2, kx, ky)
 
 
-def _kendall_hybrids(z1: np.ndarray, z2: np.ndarray, y: np.ndarray, A: np.ndarray):
-    """tau-b and tau-c of the hybrids ``where(A, z1, z2)`` (A: (rows, n) of 0/1) against y:
-    concordant minus discordant is ``(a'A11a + b'A22b) / 2 + a'A12b`` (b = 1 - a) with
-    ``Akl = sign(y_i - y_j) sign(zk_i - zl_j)``, three matrix products for all rows at once.
-    With few target values the hybrids are scored as rows (:func:`_kendall_rows`), faster then."""
-    if 4 * _codes(y)[1] < y.size:
-        return _kendall_rows(np.where(A > 0, z1, z2), y)
-    Bm = 1 - A
-    s = np.zeros(A.shape[0])
-    n = y.size
-    step = max(1, _CHUNK // max(n, 1) // 8)
-    for a in range(0, n, step):
-        sy = np.sign(y[a : a + step, None] - y[None, :])
-        for zl, zr, left, right, half in ((z1, z1, A, A, True), (z2, z2, Bm, Bm, True), (z1, z2, A, Bm, False)):
-            block = sy * np.sign(zl[a : a + step, None] - zr[None, :])
-            part = np.einsum("ri,ri->r", left[:, a : a + step], right @ block.T)
-            s += part / 2 if half else part
-    H = np.sort(np.where(A > 0, z1, z2), axis=1)
-    n1, kx = _ties_sorted(H)
-    n2, ky = _ties_sorted(np.sort(y)[None, :])
-    return _kendall_from(s, np.full(A.shape[0], float(n)), n1, n2, kx, ky)
-
-
 def _auc_rows(X, pos, ranks=None):
     """ROC AUC per row (``ranks``: the mid-ranks of -X, when known)."""
     ranks = sps.rankdata(-X, axis=1) if ranks is None else ranks
@@ -1262,7 +1216,9 @@ def _draws(n_permutations: int, n: int, seed: int) -> tuple[np.ndarray, list[np.
     b's: the mask, then its complement), in chunks of draws."""
     masks = np.random.default_rng(seed).random((n_permutations, n)) < 0.5
     dtype = _exact_dtype(n)
-    weights = [np.ascontiguousarray(np.hstack([masks[cols], ~masks[cols]]).T, dtype=dtype) for cols in _chunks(n_permutations)]
+    weights = [
+        np.ascontiguousarray(np.hstack([masks[cols], ~masks[cols]]).T, dtype=dtype) for cols in _chunks(n_permutations)
+    ]
     return masks, weights
 
 
@@ -1434,7 +1390,16 @@ def significance(
             draws[n] = _draws(n_permutations, n, seed)
         rows.append(
             _test(
-                statistic, a[keep], b[keep], y[keep], ranked[i], ranked[j], n_permutations, seed, "greater", folds,
+                statistic,
+                a[keep],
+                b[keep],
+                y[keep],
+                ranked[i],
+                ranked[j],
+                n_permutations,
+                seed,
+                "greater",
+                folds,
                 draws.get(n),
             )
         )
@@ -1697,26 +1662,6 @@ def _firsts(codes: np.ndarray, k: int) -> np.ndarray:
     return out
 
 
-def _group_residuals(X: np.ndarray, codes: np.ndarray, k: int, W: np.ndarray):
-    """Weighted group means (rows, k) of X ((n,) or (rows, n)) and the residuals (rows, n).
-
-    The means are offsets from each group's first value, so a group of equal values has
-    exactly that mean and exactly zero residuals; a group without weight in a row has a NaN
-    mean and zero residuals (its examples weigh nothing there)."""
-    X2 = np.broadcast_to(X, W.shape)
-    onehot = np.zeros((codes.size, k))
-    onehot[np.arange(codes.size), codes] = 1
-    firsts = _firsts(codes, k)
-    ref = (
-        np.where(firsts >= 0, X2[:, np.maximum(firsts, 0)], np.nan) if codes.size else np.full((W.shape[0], k), np.nan)
-    )
-    dev = X2 - np.take(ref, codes, axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        means = ref + ((W * dev) @ onehot) / (W @ onehot)
-    residuals = X2 - np.take(means, codes, axis=1)
-    return means, np.where(np.isnan(residuals), 0.0, residuals)
-
-
 def _matrix(values: np.ndarray, rows_codes: np.ndarray, cols_codes: np.ndarray, shape) -> np.ndarray:
     """(rows, cols) mean of values per (row code, column code), NaN where empty."""
     total = np.zeros(shape)
@@ -1779,6 +1724,9 @@ def _within_systems(x, y, sc, S, WT):
     systems; NaN for a system without weight) and the Pearson correlation of the residuals
     within systems (FRANK's partial correlation). Sums per system of the values offset by the
     system's first value, so a system of equal values has exactly that mean and no spread."""
+    if not sc.size:
+        nothing = np.full((WT.shape[1], S), np.nan)
+        return nothing, nothing.copy(), np.full(WT.shape[1], np.nan)
     firsts = _firsts(sc, S)
     onehot = np.zeros((sc.size, S))
     onehot[np.arange(sc.size), sc] = 1
@@ -1802,6 +1750,8 @@ def _ranks_within_systems(x, y, sc, S, WT):
     """FRANK's partial Spearman per column of WT: the mid-ranks of x and y in the column's expanded
     data (per distinct value: the weight below + (its weight + 1) / 2), their residuals within
     systems, correlated; every sum over the distinct (x, y, system) cells, in half-integers."""
+    if not sc.size:
+        return np.full(WT.shape[1], np.nan)
     (cx, Gx), (cy, Gy) = _value_weights(x, WT), _value_weights(y, WT)
     rx, ry = _cumsum0(Gx) - Gx / 2 + 0.5, _cumsum0(Gy) - Gy / 2 + 0.5  # mid-rank of each distinct value
     ky = int(cy.max(initial=0)) + 1

@@ -16,26 +16,38 @@ called on ``np.repeat(x, w)`` (the tests check this). In particular two copies o
 form a pair tied in both the metric and the target, and the Kendall variants count it as such.
 Nothing is expanded: the statistics are computed from the weights.
 
-* Kendall tau-b and tau-c (scipy's ``kendalltau`` variants): concordant minus discordant pairs
-  is ``sum_{i<j} w_i w_j sign(x_i - x_j) sign(y_i - y_j)``, computed for all resamples at once
-  over the distinct (score, target) cells: with few distinct values on one side (targets of
-  counts or shares, judges' counts) from a dense table of cell weights and its cumulative sums,
-  otherwise as the quadratic form ``w' (Sx * Sy) w / 2`` of the pair-sign matrices in matrix
-  products; the ties come from the weight of each distinct value.
+* Kendall tau-b and tau-c (scipy's ``kendalltau`` variants, mt-metrics-eval's
+  ``KendallVariants``): concordant minus discordant pairs is ``sum_{i<j} w_i w_j sign(x_i - x_j)
+  sign(y_i - y_j)``, for all resamples at once (a column of weights each) over the distinct
+  (score, target) cells: the cells in the order of the side with more distinct values, the
+  other side's codes their levels, and ``sum_{k<k'} w_k w_k' sign(level_k' - level_k)`` in blocks
+  of cells, the pairs inside a block by a product with its pair-sign matrix, the pairs across
+  blocks from each block's weight per level against the cumulative weight before it; the pairs
+  tied on the ordering side are taken out. O(cells x (levels + block)) per resample in matrix
+  products; more than 64 levels (both sides continuous) are split into two parts of about the
+  square root of the levels each. The ties come from the weight of each distinct value.
 * acc23 (Deutsch et al. 2023, "Ties matter"; mt-metrics-eval ``KendallWithTiesOpt`` with
   ``sample_rate=1``): pairwise accuracy with ties, ``(concordant + tied in both) / pairs``, where a
   metric pair is tied when its absolute difference is at most epsilon, and epsilon is chosen to
   maximise it among 0 and every distinct absolute difference of the metric's scores (the
   smallest maximiser, as ``np.nanargmax`` over the sorted candidates). Epsilon is re-optimised
   in every resample: the interval then includes the calibration's own variability (with a
-  fixed epsilon it would be too narrow, and the point estimate optimistic for it). Exact and
-  vectorised: the pairs of distinct cells sorted once by difference, and per resample the best
-  prefix sum of the pair weights ``w_i w_j`` (signed: +1 target-tied, -1 concordant), searched
-  in blocks of pairs of which only the few that can hold the maximum are summed in full
-  (:func:`_max_prefix`). The slowest statistic: about a second per metric for 1,200
-  continuous scores and 1,000 resamples (``benchmarks/meta_evaluation.py``).
+  fixed epsilon it would be too narrow, and the point estimate optimistic for it). Exact, by a
+  bounded search per resample (:class:`_Search`): the gain of tying every pair within a
+  threshold E (+1 a pair tied in the target, -1 a concordant one) is computed exactly for all
+  resamples in O(cells x bits of the target's levels) lookups of running sums
+  (:class:`_FixedLevels`), and between two thresholds the gain can rise at most by the pairs
+  tied in the target; intervals of differences that can still hold a resample's maximum are
+  halved, and the last ones scanned pair by pair in order of difference. O(n log n) per
+  resample and threshold; the thresholds and scans a resample needs depend on how flat its
+  curve is near the maximum (a few for a curve falling from epsilon 0, tens of thousands of
+  pairs where it is flat). In :func:`example_level` only the resamples that can be the
+  interval's ends are searched to the end (:func:`_order_rows`; the others are bounded, which
+  places them below or above those ends): the value, epsilon and interval are those of every
+  resample searched.
 * Spearman: Pearson of the mid-ranks of the expanded data, computed from the weight of each
-  distinct value; Pearson: the frequency-weighted Pearson.
+  distinct value (sums over the distinct cells, exact); Pearson: the frequency-weighted Pearson,
+  from sums of the values shifted by their full-sample means (matrix-vector products).
 * Detection (target ``majority``, the positive class is "has an error", ranked by the negated
   score): ROC AUC and average precision (scikit-learn's definitions, with ties); balanced
   accuracy at a threshold chosen by stratified k-fold cross-validation (on the training folds,
@@ -1312,11 +1324,13 @@ def permutation_test(
     statistic(second-like)`` is at least the observed ``delta`` (``alternative="two-sided"``:
     whose absolute value is at least ``|delta|``), a draw within 1e-9 of it counting as reaching
     it (the unswapped draw must, whatever the rounding). No early stopping (mt-metrics-eval
-    with ``block_size >= k``). For ``acc23`` the test is WMT23/24's
-    ``PairwisePermutationSigDiff`` (each metric's epsilon fixed at its optimum on these
-    examples, pair outcomes swapped), with the exact p-value (see ``_pairs_test``). Returns
-    one row: ``first, second, statistic, value_first, value_second, delta, p_value, n,
-    n_permutations``."""
+    with ``block_size >= k``). For the Kendall variants every draw's two hybrids are scored at
+    once: one set of entries (first's scores, then second's), a first-like hybrid a column of
+    0/1 weights over them (:func:`_hybrid_kendall`), the second-like one its complement. For
+    ``acc23`` the test is WMT23/24's ``PairwisePermutationSigDiff`` (each metric's epsilon fixed
+    at its optimum on these examples, pair outcomes swapped), with the exact p-value (see
+    ``_pairs_test``). Returns one row: ``first, second, statistic, value_first, value_second,
+    delta, p_value, n, n_permutations``."""
     binary = statistic in DETECTION_STATISTICS
     _check_statistics([statistic], EXAMPLE_STATISTICS + DETECTION_STATISTICS, "example-level or detection")
     if alternative not in ("greater", "two-sided"):
@@ -1568,7 +1582,10 @@ def random_baseline(
     ROC AUC (``how = "exact"``; NaN where the statistic is undefined), the mean over the
     permutations for acc23 (epsilon re-optimised on each), average precision and bacc
     (``how = "mean of permutations"``). ``low, high``: the central ``level`` range of the
-    permutations' values (the range a random metric falls in on this sample). Returns
+    permutations' values (the range a random metric falls in on this sample). The scores are
+    sorted once: a permutation's ranks are the permuted ranks, its examples in ascending score
+    the permuted order; its Kendall S and acc23 come from the (score, target) cells it fills or
+    from the targets it gives the ascending scores. Returns
     ``metric, statistic, value, low, high, n, how``."""
     allowed = EXAMPLE_STATISTICS + DETECTION_STATISTICS
     _check_statistics(statistics, allowed, "example-level or detection")
@@ -1797,7 +1814,8 @@ def system_level(
       high NaN): a permutation test inside each resample is not computed;
     * ``partial_pearson``, ``partial_spearman``: FRANK's partial correlation with the system
       regressed out: metric and target (for Spearman their mid-ranks) minus their system
-      means, i.e. the residuals of a regression on system dummies, then Pearson;
+      means, i.e. the residuals of a regression on system dummies, then Pearson (from the
+      sums per system of each resample, :func:`_within_systems`, :func:`_ranks_within_systems`);
     * with ``item``: ``item_pearson``, ``item_kendall_tau_b``: mt-metrics-eval's
       ``average_by="item"`` correlation: per item across its systems, items where it is
       undefined dropped, averaged.

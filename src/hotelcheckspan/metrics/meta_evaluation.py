@@ -373,8 +373,10 @@ def _concordance_plan(p: np.ndarray, q: np.ndarray, dtype) -> dict:
         (gp, kp), (gq, kq) = (gq, kq), (gp, kp)
     keys, cell = np.unique(gp * kq + gq, return_inverse=True)
     positions = keys // kq
+    cell = cell.reshape(-1)
     return {
-        "cells": _summing(cell.reshape(-1), keys.size, dtype),
+        "cells": _summing(cell, keys.size, dtype),
+        "order": np.argsort(cell) if keys.size == cell.size else None,  # no two entries share a cell
         "groups": _summing(positions, kp, dtype) if kp < keys.size else None,
         "pairs": _pair_plan(keys % kq, dtype),
         "swapped": swapped,
@@ -388,7 +390,7 @@ def _concordance(plan: dict, W: np.ndarray) -> dict:
     there): those are taken out, ``(G^2 - sum of cells^2) / 2``. Returns ``s``, the weight of each
     distinct value of the ordering side (``G``, values x columns) and of the other side (``L``),
     and ``swapped`` (True: the ordering side is q)."""
-    T = plan["cells"] @ W
+    T = np.take(W, plan["order"], axis=0) if plan["order"] is not None else plan["cells"] @ W
     s, L = _pair_signs(plan["pairs"], T)
     if plan["groups"] is not None:
         G = plan["groups"] @ T
@@ -435,6 +437,7 @@ def _kendall_w(x, y, W):
 
 _SPLIT = 2  # an interval of more pairs than _SPLIT x the lookups of one evaluation is split, else scanned
 _SCAN = 1024  # pairs per block of a scan
+_TABLE = 1 << 23  # entries of acc23's running-sum tables at a time: more columns go in chunks
 _COARSE = 1  # for a percentile interval, every row's bounds first halved down to _COARSE x _SPLIT x lookups
 
 
@@ -756,22 +759,36 @@ def _acc23_w(x, y, W, level: float | None = None):
     same = (T64 * (T64 - 1) / 2).sum(axis=0)  # pairs of copies of one cell: tied in both
     pairs = M * (M - 1) / 2
     R = W.shape[0]
-    if keys.size < 2:
-        best, eps, conc = np.zeros(R), np.zeros(R), np.zeros(R)
-    else:
-        search = _Search(np.unique(x)[keys // max(ky, 1)], _FixedLevels(keys % max(ky, 1), T), R)
-        conc = search.concordant
+    best, eps, conc = np.zeros(R), np.zeros(R), np.zeros(R)
+    if keys.size > 1:
+        xs, levels = np.unique(x)[keys // max(ky, 1)], keys % max(ky, 1)
+        lookups = keys.size * (1 + int(np.ceil(np.log2(max(int(levels.max()) + 1, 2)))))
+        step = max(1, _TABLE // lookups)  # columns per search: tables of at most _TABLE entries
+
+        def searches(cols):
+            for s in range(0, cols.size, step):
+                part = cols[s : s + step]
+                yield part, _Search(xs, _FixedLevels(levels, np.ascontiguousarray(T[:, part])), part.size)
+
         if level is None or R < 2:
-            best, eps = search.exact()
+            for part, search in searches(np.arange(R)):
+                conc[part] = search.concordant
+                best[part], eps[part] = search.exact()
         else:
-            search.refine(_COARSE * _SPLIT * search.ev.size)
-            search.exact(np.array([0]))
-            low, high = search.bounds()
+            low, high = np.zeros(R), np.zeros(R)
+            for part, search in searches(np.arange(R)):
+                conc[part] = search.concordant
+                search.refine(_COARSE * _SPLIT * search.ev.size)
+                if part[0] == 0:  # the full sample: its value and epsilon
+                    search.exact(np.array([0]))
+                    best[0], eps[0] = search.best[0], search.eps[0]
+                low[part], high[part] = search.bounds()
             with np.errstate(invalid="ignore", divide="ignore"):
-                rows = _order_rows(*((same + conc + b) / pairs for b in (low, high)), level)
-            best, eps = search.exact(rows)
-            eps = np.where(search.done, eps, np.nan)
-            best = np.where(search.done, best, low)
+                bounds = [(same + conc + b) / pairs for b in (low, high)]
+            rows = _order_rows(bounds[0][1:], bounds[1][1:], level) + 1
+            best[1:], eps[1:] = low[1:], np.nan
+            for part, search in searches(rows):
+                best[part], eps[part] = search.exact()
     with np.errstate(invalid="ignore", divide="ignore"):
         value = (same + conc + best) / pairs
     return np.where(M < 2, np.nan, value), np.where(M < 2, np.nan, eps)
@@ -1247,19 +1264,29 @@ def _hybrid_kendall(za: np.ndarray, zb: np.ndarray, y: np.ndarray, weights: list
     p, q = np.r_[za, zb], np.r_[y, y]
     plan = _concordance_plan(p, q, dtype)
     a = _entry_concordance(p, q)
-    counts = np.bincount(_codes(p)[0]).astype(dtype)[:, None]  # entries per distinct score
+    counts = np.bincount(_codes(p)[0]).astype(np.float64)  # entries per distinct score
     n2, ky = _tie_stats(np.bincount(_codes(y)[0])[:, None])
-    first, second = [], []
+    parts = []
     for w in weights:
         out = _concordance(plan, w)
         X = out["L"] if out["swapped"] else out["G"]  # the weight of each distinct score
-        s_second = out["s"] + a.sum() / 2 - a @ w
-        first.append((out["s"], *_tie_stats(X)))
-        second.append((s_second, *_tie_stats(counts - X)))
-    taus = []
-    for s, n1, kx in (map(np.concatenate, zip(*first)), map(np.concatenate, zip(*second))):
-        taus.extend(_kendall_from(s, np.full(s.size, float(n)), n1, n2, kx, ky))
-    return tuple(taus)
+        # a hybrid takes one entry per example: its weights sum to n; the second-like ones are
+        # counts - X, whose squares sum to counts^2 - 2 counts.X + X^2
+        squares = np.einsum("gr,gr->r", X, X).astype(np.float64)
+        squares_second = counts @ counts - 2 * (counts.astype(dtype) @ X) + squares
+        parts.append(
+            (
+                out["s"],
+                out["s"] + a.sum() / 2 - a @ w,
+                (squares - n) / 2,
+                (squares_second - n) / 2,
+                np.count_nonzero(X, axis=0),
+                np.count_nonzero(X != counts[:, None].astype(dtype), axis=0),
+            )
+        )
+    s1, s2, n1, n1_second, k1, k1_second = map(np.concatenate, zip(*parts))
+    M = np.full(s1.size, float(n))
+    return (*_kendall_from(s1, M, n1, n2, k1, ky), *_kendall_from(s2, M, n1_second, n2, k1_second, ky))
 
 
 def _perm_both(statistic, a, b, y, draws, folds, seed):

@@ -530,40 +530,41 @@ class _FixedLevels:
 
 
 class _VaryingLevels:
-    """The same band sums when the levels differ by column (``L``: positions x columns; the
-    random baseline's permuted targets): tables of running sums per (position, level, column)."""
+    """The same band sums when every position weighs 1 and the levels differ by column (``L``:
+    positions x columns; the random baseline's permuted targets): tables of counts per
+    (position, level, column), in 16 bits where the counts fit."""
 
-    def __init__(self, L: np.ndarray, W: np.ndarray, K: int):
-        N, R = W.shape
+    def __init__(self, L: np.ndarray, K: int, dtype):
+        N, R = L.shape
+        counts = np.int16 if N < 2**15 else np.int32
         level = np.arange(K)[None, :, None]
-        equal = np.zeros((N + 1, K, R), W.dtype)
-        gain = np.zeros((N + 1, K, R), W.dtype)
-        equal[1:] = (L[:, None, :] == level) * W[:, None, :]
-        gain[1:] = equal[1:] - (L[:, None, :] > level) * W[:, None, :]
+        equal = np.zeros((N + 1, K, R), counts)
+        gain = np.zeros((N + 1, K, R), counts)
+        equal[1:] = L[:, None, :] == level
+        gain[1:] = equal[1:]
+        gain[1:] -= L[:, None, :] > level
         self.equal, self.gain = _cumsum0(equal, inplace=True), _cumsum0(gain, inplace=True)
-        self.L, self.W, self.K, self.size, self.dtype = L, W, K, N, W.dtype
+        self.L, self.K, self.size, self.dtype = L, K, N, dtype
 
     def at(self, H: np.ndarray, cols: np.ndarray | None = None):
-        cols = np.arange(self.W.shape[1]) if cols is None else cols
-        R = self.W.shape[1]
+        R = self.L.shape[1]
+        cols = np.arange(R) if cols is None else cols
         flat = (H[:, None] * self.K + self.L[:, cols]) * R + cols[None, :]
-        W = self.W[:, cols]
-        T = np.einsum("qr,qr->r", np.take(self.equal, flat), W).astype(np.float64)
-        return np.einsum("qr,qr->r", np.take(self.gain, flat), W).astype(np.float64), T
+        T = np.take(self.equal, flat).sum(axis=0, dtype=np.float64)
+        return np.take(self.gain, flat).sum(axis=0, dtype=np.float64), T
 
     def signs(self, ii, jj):
         return None
 
     def columns(self, cols):
-        return self.W[:, cols], self.L[:, cols]
+        return self.L[:, cols], self.dtype
 
     @staticmethod
-    def values(WL, ii, jj, signs):
-        W, L = WL
+    def values(restricted, ii, jj, signs):
+        L, dtype = restricted
         a, b = np.take(L, ii, axis=0), np.take(L, jj, axis=0)
-        out = np.take(W, ii, axis=0)
-        out *= np.take(W, jj, axis=0)
-        out *= (b == a).astype(W.dtype) - (b > a)
+        out = (b == a).astype(dtype)
+        out -= b > a
         return out
 
 
@@ -832,7 +833,7 @@ def _acc23_permuted(x: np.ndarray, y: np.ndarray, perms: np.ndarray) -> np.ndarr
         key = (group_of[:, None] * K + L[tied]) + (np.arange(R) * n_tied * K)[None, :]
         counts = np.bincount(key.ravel(), minlength=R * n_tied * K).astype(np.float64)
         same = (counts * (counts - 1) / 2).reshape(R, -1).sum(axis=1)
-        search = _Search(xs, _VaryingLevels(L, np.ones((n, R), dtype), K), R)
+        search = _Search(xs, _VaryingLevels(L, K, dtype), R)
         out[s : s + step] = (same + search.concordant + search.exact()[0]) / (n * (n - 1) / 2)
     return out
 

@@ -1252,14 +1252,14 @@ def _draws(n_permutations: int, n: int, seed: int) -> tuple[np.ndarray, list[np.
     return masks, weights
 
 
-def _hybrid_kendall(za: np.ndarray, zb: np.ndarray, y: np.ndarray, weights: list[np.ndarray]):
+def _hybrid_kendall(za: np.ndarray, zb: np.ndarray, y: np.ndarray, weights: list[np.ndarray], tau_c: bool = True):
     """tau-b and tau-c of every first-like hybrid (a's score where the mask is set, b's
     elsewhere) and every second-like one (the other scores), against y: ``(b_first, c_first,
     b_second, c_second)``. One set of entries, a's scores then b's, weighted 1 where a hybrid
     takes them (``weights`` of :func:`_draws`): a column per first-like hybrid, all scored at
     once by :func:`_concordance`. A second-like hybrid weighs each entry 1 - w, and its
     concordance is the quadratic form at 1 - w, ``S(1) - a.w + S(w)`` with ``a`` of
-    :func:`_entry_concordance`."""
+    :func:`_entry_concordance`. ``tau_c=False``: tau-c (its distinct values) left out, NaN."""
     n = za.size
     dtype = weights[0].dtype
     p, q = np.r_[za, zb], np.r_[y, y]
@@ -1281,13 +1281,17 @@ def _hybrid_kendall(za: np.ndarray, zb: np.ndarray, y: np.ndarray, weights: list
                 out["s"] + a.sum() / 2 - a @ w,
                 (squares - n) / 2,
                 (squares_second - n) / 2,
-                np.count_nonzero(X, axis=0),
-                np.count_nonzero(X != counts[:, None].astype(dtype), axis=0),
+                np.count_nonzero(X, axis=0) if tau_c else np.zeros(X.shape[1]),
+                np.count_nonzero(X != counts[:, None].astype(dtype), axis=0) if tau_c else np.zeros(X.shape[1]),
             )
         )
     s1, s2, n1, n1_second, k1, k1_second = map(np.concatenate, zip(*parts))
     M = np.full(s1.size, float(n))
-    return (*_kendall_from(s1, M, n1, n2, k1, ky), *_kendall_from(s2, M, n1_second, n2, k1_second, ky))
+    b1, c1 = _kendall_from(s1, M, n1, n2, k1, ky)
+    b2, c2 = _kendall_from(s2, M, n1_second, n2, k1_second, ky)
+    if not tau_c:
+        c1, c2 = np.full(c1.shape, np.nan), np.full(c2.shape, np.nan)
+    return b1, c1, b2, c2
 
 
 def _perm_both(statistic, a, b, y, draws, folds, seed):
@@ -1300,7 +1304,7 @@ def _perm_both(statistic, a, b, y, draws, folds, seed):
         ones = np.ones((1, y.size))
         k = 0 if statistic == "kendall_tau_b" else 1
         va, vb = float(_kendall_w(za, y, ones)[k][0]), float(_kendall_w(zb, y, ones)[k][0])
-        b_first, c_first, b_second, c_second = _hybrid_kendall(za, zb, y, weights)
+        b_first, c_first, b_second, c_second = _hybrid_kendall(za, zb, y, weights, tau_c=k == 1)
         first_like, second_like = (b_first, b_second) if k == 0 else (c_first, c_second)
     else:
         va, vb = _rows(statistic, np.vstack([za, zb]), y, folds, seed).tolist()
@@ -1748,18 +1752,27 @@ def _unpaired_p_values(pooled: list[np.ndarray], n_permutations: int, seed: int)
     return p
 
 
-def _soft_pairwise_accuracy(x, y, sys_codes, S, item_codes, n_items, n_permutations, seed) -> float:
+def _soft_pairwise_accuracy(x, y, sys_codes, S, item_codes, n_items, n_permutations, seed, cache=None) -> float:
     """1 - PCE (Thompson et al. 2024; mt-metrics-eval ``pce.py``): for each system pair the
     permutation p-value that the first system beats the second, by the metric and by the
-    humans with the same draws; SPA = 1 - mean |p_metric - p_human| over the pairs."""
+    humans with the same draws; SPA = 1 - mean |p_metric - p_human| over the pairs. ``cache``:
+    a dict kept across the metrics of one target (the humans' p-values depend only on the
+    examples)."""
     if item_codes is not None:
         signs = np.where(np.random.default_rng(seed).random((n_permutations, n_items)) < 0.5, 1.0, -1.0)
-        pm = _paired_p_values(_matrix(x, sys_codes, item_codes, (S, n_items)), signs)
-        ph = _paired_p_values(_matrix(y, sys_codes, item_codes, (S, n_items)), signs)
+
+        def p_values(v):
+            return _paired_p_values(_matrix(v, sys_codes, item_codes, (S, n_items)), signs)
     else:
-        pm = _unpaired_p_values([x[sys_codes == s] for s in range(S)], n_permutations, seed)
-        ph = _unpaired_p_values([y[sys_codes == s] for s in range(S)], n_permutations, seed)
-    gap = np.abs(pm - ph)[np.triu_indices(S, 1)]
+
+        def p_values(v):
+            return _unpaired_p_values([v[sys_codes == s] for s in range(S)], n_permutations, seed)
+
+    cache = {} if cache is None else cache
+    key = (y.tobytes(), sys_codes.tobytes(), None if item_codes is None else item_codes.tobytes())
+    if key not in cache:
+        cache[key] = p_values(y)
+    gap = np.abs(p_values(x) - cache[key])[np.triu_indices(S, 1)]
     gap = gap[~np.isnan(gap)]
     return 1 - float(gap.mean()) if gap.size else float("nan")
 
@@ -1864,7 +1877,7 @@ def system_level(
     items = sorted(set(item_labels.tolist()), key=str) if item_labels is not None else None
     item_all = np.array([items.index(i) for i in item_labels]) if items is not None else None
     Wf = _with_full(W)
-    rows = []
+    rows, humans = [], {}
     for name, x in zip(names, X):
         keep = ~np.isnan(x) & ~np.isnan(y)
         xk, yk, sc, Wk = x[keep], y[keep], sys_all[keep], np.compress(keep, Wf, axis=1)
@@ -1877,7 +1890,7 @@ def system_level(
             "pairwise_accuracy": _masked_pairwise_accuracy(mx, my),
         }
         ic = item_all[keep] if item_all is not None else None
-        spa = _soft_pairwise_accuracy(xk, yk, sc, S, ic, len(items) if items else 0, n_permutations, seed)
+        spa = _soft_pairwise_accuracy(xk, yk, sc, S, ic, len(items) if items else 0, n_permutations, seed, humans)
         out["soft_pairwise_accuracy"] = np.r_[spa, np.full(W.shape[0], np.nan)]
         out["partial_pearson"] = partial
         out["partial_spearman"] = _ranks_within_systems(xk, yk, sc, S, WT)

@@ -1,175 +1,206 @@
-"""Metric meta-evaluation: the shared-resample path against the references called per resample, as ratios.
+"""Metric meta-evaluation against mt-metrics-eval's own functions, side by side in one process, as
+ratios; then the whole ``evaluate_metric`` of chapter 11 on the d2t test split (our seconds).
 
-The case the brief sets: 10 metrics x 1,200 examples x 1,000 bootstrap resamples, the
-example-level statistics of ``hotelcheckspan.metrics.meta_evaluation.example_level`` (Kendall
-tau-b and tau-c, acc23 with its epsilon re-optimised in every resample, Spearman, Pearson).
-Simulated data shaped like the d2t test split: a target with many ties (minus the mean error
-spans of one or two human records per text), metrics of decreasing quality, a third of them
-rounded to integers (judge-like counts, many ties), the rest continuous.
+Data: the d2t test split (1,200 texts; targets ``errors`` and ``error_free``), the metrics of
+chapter 11 (six judges, bundled baselines), 1,000 resamples plus the full sample. For each
+statistic, mt-metrics-eval's function (``tests/mteval_reference.py``: the shared reference
+folder's ``stats.py``; skipped without it) runs on the repeated data ``np.repeat(x, w)`` of the
+first resamples, its time scaled to all of them, and its values are checked equal to ours on
+those resamples before a ratio is printed:
 
-References, each on the repeated data ``np.repeat(x, w)`` of a resample: scipy's ``kendalltau``
-(variants b and c), ``spearmanr`` and ``pearsonr``; for acc23, its definition (mt-metrics-eval's
-``tau_optimization`` with ``sample_rate=1``) in plain numpy: all pairs of the repeated data
-sorted by score difference, a cumulative sum of their outcomes, the best run end (mt-metrics-eval
-itself is not installed here, and its pure-Python search is not timed). The references are
-slow, so they run on the first ``--reference`` resamples (default 20) and their time is scaled
-to 1,000; the values of both paths on those resamples are checked equal before a ratio is
-printed. Also: detection (ROC AUC, average precision) against scikit-learn per resample, and
-PERM-BOTH (Kendall tau-b, 1,000 draws) against scipy per permuted pair of hybrids.
+* Kendall tau-b and tau-c: ``KendallVariants`` per resample; ours ``example_level``;
+* acc23 with epsilon re-optimised per resample: ``KendallWithTiesOpt(sample_rate=1)`` per
+  resample (seconds a call: it runs on one resample); ours ``example_level`` (which computes
+  exactly only the resamples that can be its interval's ends) and every resample exactly;
+* the random baseline's acc23: ``KendallWithTiesOpt`` per permutation of the scores;
+* PERM-BOTH (Kendall tau-b, 1,000 draws): ``PermutationSigDiff`` fed our swap masks; ours
+  ``permutation_test``; and all 78 pairs of chapter 11's clusters (``significance``) against
+  the reference's per-pair time times 78;
+* system-level pairwise accuracy: ``Agreement`` on the system means of each resample of the
+  inputs; ours on all resamples at once, the same means.
 
-Prints ratios (reference time / ours; higher is better; ours the best of two runs) and our
-seconds for the whole case. The machine's other load shows in both sides' times.
+Ratio = reference seconds (scaled) / ours; higher is better. The machine's other load shows in
+both sides' times; CPU seconds are printed for the whole evaluation too.
 
-    .venv/bin/python benchmarks/meta_evaluation.py [--reference N]
+    .venv/bin/python benchmarks/meta_evaluation.py [--resamples N]
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
+import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import scipy.stats as sps
-from sklearn.metrics import average_precision_score, roc_auc_score
 from timing import timed  # noqa: E402  (benchmarks/ is the script's folder)
 
-from hotelcheckspan.metrics import meta_evaluation as me
-from hotelcheckspan.metrics import resampling
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from mteval_reference import STATS  # noqa: E402
 
-N, METRICS, RESAMPLES = 1200, 10, 1000
+import hotelcheckspan  # noqa: E402
+from hotelcheckspan import paths  # noqa: E402
+from hotelcheckspan.analyses import metric_targets  # noqa: E402
+from hotelcheckspan.analyses import metric_validation as mv  # noqa: E402
+from hotelcheckspan.corpora import KEY  # noqa: E402
+from hotelcheckspan.metrics import meta_evaluation as me  # noqa: E402
+from hotelcheckspan.metrics import resampling  # noqa: E402
 
-
-def simulated(seed: int = 0) -> tuple[pd.DataFrame, pd.Series]:
-    rng = np.random.default_rng(seed)
-    records = rng.integers(1, 3, N)
-    errors = rng.poisson(0.8, (N, 2))
-    target = -np.where(records == 1, errors[:, 0], errors.mean(axis=1))
-    columns = {}
-    for m in range(METRICS):
-        x = target + rng.normal(scale=0.6 + 0.4 * m, size=N)
-        columns[f"metric{m}"] = np.round(x) if m % 3 == 0 else x
-    return pd.DataFrame(columns), pd.Series(target, name="target")
+BOOT = 1000
 
 
-def acc23_numpy(x: np.ndarray, y: np.ndarray) -> float:
-    """acc23 at the best epsilon on one data set, by its definition, in plain numpy."""
-    i, j = np.triu_indices(x.size, 1)
-    dx, sy = x[i] - x[j], np.sign(y[i] - y[j])
-    d = np.abs(dx)
-    order = np.argsort(d, kind="stable")
-    v = ((sy == 0).astype(np.int64) - (np.sign(dx) * sy > 0))[order]
-    ends = np.r_[d[order][1:] != d[order][:-1], True]
-    best = max(0, int(np.cumsum(v)[ends].max()))
-    return (int((np.sign(dx) * sy > 0).sum()) + best) / d.size
+def rep(values, w):
+    return np.repeat(np.asarray(values), np.asarray(w).astype(int))
 
 
-REFERENCES = {
-    "kendall_tau_b": lambda x, y: sps.kendalltau(x, y).statistic,
-    "kendall_tau_c": lambda x, y: sps.kendalltau(x, y, variant="c").statistic,
-    "acc23": acc23_numpy,
-    "spearman": lambda x, y: sps.spearmanr(x, y).statistic,
-    "pearson": lambda x, y: sps.pearsonr(x, y).statistic,
-}
-
-
-def reference(statistic, scores, target, W):
-    x_all, y = scores.to_numpy().T, target.to_numpy()
-    return np.array([[REFERENCES[statistic](np.repeat(x, w), np.repeat(y, w)) for w in W.astype(int)] for x in x_all])
-
-
-def ours_on(statistic, scores, target, W):
-    """Our per-resample values (the internal the public call computes its interval from)."""
-    y = target.to_numpy()
-    return np.array([me._replicates(statistic, x, y, W)[0] for x in scores.to_numpy().T])
-
-
-def bench_example_level(n_reference: int) -> None:
-    scores, target = simulated()
-    W = resampling.weights(N, RESAMPLES, np.random.default_rng(1))
-    sub = W[:n_reference]
+def line(statistic: str, case: str, reference: float, ours: float, equal: bool, note: str = "") -> None:
     print(
-        f"  example level, {METRICS} metrics x {N:,} examples x {RESAMPLES:,} resamples "
-        f"(references on {n_reference} resamples, scaled to {RESAMPLES:,}):"
-    )
-    total_ours = total_ref = 0.0
-    for statistic in me.EXAMPLE_STATISTICS:
-        t_ref, want = timed(lambda: reference(statistic, scores, target, sub))
-        got = ours_on(statistic, scores, target, sub)
-        assert np.allclose(got, want, rtol=0, atol=1e-10), f"{statistic}: ours and the reference disagree"
-        t_ours, _ = timed(lambda: me.example_level(scores, target, W, statistics=(statistic,)), repeat=2)
-        scaled = t_ref * RESAMPLES / n_reference
-        total_ours, total_ref = total_ours + t_ours, total_ref + scaled
-        name = "numpy per resample" if statistic == "acc23" else "scipy per resample"
-        print(
-            f"    {statistic:<14} {name} x{scaled / t_ours:,.0f} (ours {t_ours:.2f} s; "
-            f"identical on the {n_reference} compared)",
-            flush=True,
-        )
-    t_all, _ = timed(lambda: me.example_level(scores, target, W))
-    print(
-        f"    all five in one example_level call: {t_all:.1f} s; the references together x{total_ref / t_all:,.0f}",
+        f"  {statistic:<30} {case:<34} {reference:>9.2f} {ours:>8.3f} {reference / ours:>9,.0f}x  "
+        f"{'yes' if equal else 'NO':<5} {note}",
         flush=True,
     )
 
 
-def bench_detection(n_reference: int) -> None:
-    scores, target = simulated(2)
-    err = pd.Series(target.to_numpy() < -0.5)
-    W = resampling.weights(N, RESAMPLES, np.random.default_rng(3))
-    sub = W[:n_reference].astype(int)
-    e = err.to_numpy()
-    for statistic, fn in (("roc_auc", roc_auc_score), ("average_precision", average_precision_score)):
-
-        def ref():
-            return np.array([[fn(np.repeat(e, w), -np.repeat(x, w)) for w in sub] for x in scores.to_numpy().T])
-
-        t_ref, want = timed(ref)
-        got = np.array([me._replicates(statistic, x, e.astype(float), sub)[0] for x in scores.to_numpy().T])
-        assert np.allclose(got, want, rtol=0, atol=1e-10), f"{statistic}: ours and scikit-learn disagree"
-        t_ours, _ = timed(lambda: me.detection(scores, err, W, statistics=(statistic,)))
-        print(
-            f"  detection {statistic}: scikit-learn per resample x{t_ref * RESAMPLES / n_reference / t_ours:,.0f} "
-            f"(ours {t_ours:.2f} s; identical on the {n_reference} compared)",
-            flush=True,
-        )
+def corpus():
+    real = hotelcheckspan.load(paths.real_corpus_dir(paths.REAL_TEST_CORPUS))
+    baselines, _ = mv.bundled_baselines(real)
+    return real, baselines
 
 
-def bench_permutation(n_reference: int) -> None:
-    scores, target = simulated(4)
-    y = target.to_numpy()
-    a, b = scores["metric0"].to_numpy(), scores["metric1"].to_numpy()
-    za, zb = sps.zscore(a), sps.zscore(b)
-    masks = np.random.default_rng(0).random((1000, N)) < 0.5
+def bench_example_level(data: pd.DataFrame, n_ref: int) -> None:
+    W = resampling.weights(len(data), BOOT, np.random.default_rng(0))
+    Wf = me._with_full(W)
+    for target in ("errors", "error_free"):
+        y = data[target].astype(float).to_numpy()
+        for metric in ("o3-mini", "rouge1_precision", "minilm_support"):
+            x = data[metric].to_numpy(float)
+            case = f"{metric} / {target}"
+            for statistic, variant in (("kendall_tau_b", "b"), ("kendall_tau_c", "c")):
+                t_ref, want = timed(
+                    lambda: [STATS.KendallVariants(rep(y, w), rep(x, w), variant=variant)[0] for w in Wf[:n_ref]]
+                )
+                t_ours, table = timed(
+                    lambda: me.example_level(data[[metric]], data[target].astype(float), W, statistics=(statistic,))
+                )
+                got = me._kendall_w(x, y, Wf[:n_ref])[0 if variant == "b" else 1]
+                equal = np.allclose(got, want, rtol=0, atol=1e-12, equal_nan=True)
+                line(statistic, case, t_ref * (BOOT + 1) / n_ref, t_ours, equal)
+            # acc23: one resample of the reference takes seconds
+            t_ref, (tau, eps, _) = timed(
+                lambda: STATS.KendallWithTiesOpt(rep(y, Wf[1]), rep(x, Wf[1]), variant="acc23", sample_rate=1.0)
+            )
+            t_ours, _ = timed(
+                lambda: me.example_level(data[[metric]], data[target].astype(float), W, statistics=("acc23",))
+            )
+            t_all, (values, epsilons) = timed(lambda: me._acc23_w(x, y, Wf))
+            equal = abs(values[1] - tau) < 1e-12 and epsilons[1] == eps
+            line("acc23 (example_level)", case, t_ref * (BOOT + 1), t_ours, equal)
+            line("acc23 (every resample exact)", case, t_ref * (BOOT + 1), t_all, equal)
 
-    def ref():
-        return np.array(
-            [
-                sps.kendalltau(np.where(m, za, zb), y).statistic - sps.kendalltau(np.where(m, zb, za), y).statistic
-                for m in masks[: n_reference * 5]
-            ]
-        )
 
-    t_ref, want = timed(ref)
-    got = me._perm_both("kendall_tau_b", a, b, y, 1000, 0, 5)[3][: n_reference * 5]
-    assert np.allclose(got, want, rtol=0, atol=1e-10), "PERM-BOTH: ours and scipy disagree"
-    t_ours, _ = timed(lambda: me.permutation_test(scores, target, "metric0", "metric1", "kendall_tau_b"))
-    print(
-        f"  PERM-BOTH, Kendall tau-b, 1,000 draws: scipy per draw x{t_ref * 1000 / (n_reference * 5) / t_ours:,.0f} "
-        f"(ours {t_ours:.2f} s; identical on the {n_reference * 5} compared)",
-        flush=True,
+def bench_random_acc23(data: pd.DataFrame) -> None:
+    for target in ("errors", "error_free"):
+        y = data[target].astype(float).to_numpy()
+        for m, metric in enumerate(("o3-mini", "minilm_support")):
+            x = data[metric].to_numpy(float)
+            perms = np.random.default_rng([0, m]).random((200, x.size)).argsort(axis=1)
+            t_ref, (tau, _, _) = timed(
+                lambda: STATS.KendallWithTiesOpt(y, x[perms[0]], variant="acc23", sample_rate=1.0)
+            )
+            t_ours, values = timed(lambda: me._acc23_permuted(x, y, perms))
+            line(
+                "random baseline acc23 (200)", f"{metric} / {target}", t_ref * 200, t_ours, abs(values[0] - tau) < 1e-12
+            )
+
+
+def permutation_sig_diff(first, second, y, masks):
+    """PermutationSigDiff (KendallVariants tau-b, no early stopping) with our swap masks."""
+    draws = iter(masks.astype(int))
+    real = STATS.np.random.binomial
+    STATS.np.random.binomial = lambda n, p, size: next(draws)
+    try:
+        c1, c2 = (STATS.Correlation(1, list(y), list(v)) for v in (second, first))
+        params = STATS.PermutationSigDiffParams(block_size=len(masks))
+        _, delta, _, corrs = STATS.PermutationSigDiff(c1, c2, STATS.KendallVariants, k=len(masks), params=params)
+    finally:
+        STATS.np.random.binomial = real
+    return delta, np.array([b - a for b, a in corrs])
+
+
+def bench_perm_both(data: pd.DataFrame, kinds: dict, n_ref: int) -> None:
+    y = data["errors"].astype(float)
+    first, second = "o3-mini", "rouge1_precision"
+    a, b = data[first].to_numpy(float), data[second].to_numpy(float)
+    draws = me._draws(1000, len(y), 0)
+    t_ref, (delta, null) = timed(lambda: permutation_sig_diff(a, b, y.to_numpy(), draws[0][:n_ref]))
+    t_ours, _ = timed(
+        lambda: me.permutation_test(data[[first, second]], y, first, second, "kendall_tau_b", n_permutations=1000)
     )
+    _, _, ours_delta, ours_null = me._perm_both("kendall_tau_b", a, b, y.to_numpy(), draws, 5, 0)
+    equal = abs(ours_delta - delta) < 1e-12 and np.allclose(ours_null[:n_ref], null, rtol=0, atol=1e-12)
+    per_pair = t_ref * 1000 / n_ref
+    line("PERM-BOTH tau-b (1,000 draws)", f"{first} vs {second}", per_pair, t_ours, equal)
+    names = list(kinds)
+    pairs = len(names) * (len(names) - 1) // 2
+    t_sig, _ = timed(lambda: me.significance(data[names], y, "kendall_tau_b", n_permutations=1000))
+    line(
+        f"significance ({pairs} pairs)",
+        "chapter 11's clusters",
+        per_pair * pairs,
+        t_sig,
+        equal,
+        "(ref: per pair x pairs)",
+    )
+
+
+def bench_system_level(data: pd.DataFrame, n_ref: int) -> None:
+    """Pairwise accuracy over the systems' means in each resample of the inputs (the means
+    computed once for both sides)."""
+    system, item = mv.systems(data)
+    codes, systems = pd.factorize(system, sort=True)
+    Wf = me._with_full(me.cluster_weights(item, BOOT, np.random.default_rng(0)))
+    y = data["errors"].astype(float).to_numpy()
+    x = data["rouge1_precision"].to_numpy(float)
+    mx, my, _ = me._within_systems(x, y, codes, len(systems), np.ascontiguousarray(Wf.T))
+    t_ref, want = timed(lambda: [np.divide(*STATS.Agreement(list(b), list(a))) for a, b in zip(mx[:n_ref], my)])
+    t_ours, got = timed(lambda: me._masked_pairwise_accuracy(mx, my))
+    line(
+        "system pairwise accuracy",
+        "rouge1_precision / errors",
+        t_ref * (BOOT + 1) / n_ref,
+        t_ours,
+        np.allclose(got[:n_ref], want, rtol=0, atol=1e-12),
+        f"({len(systems)} systems' means)",
+    )
+
+
+def bench_evaluate(real, baselines) -> None:
+    wall, cpu = time.perf_counter(), time.process_time()
+    hotelcheckspan.evaluate_metric(real, baselines=baselines)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    print(f"  evaluate_metric on the d2t test split, as chapter 11 calls it: {wall:.1f} s ({cpu:.1f} s of CPU)")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reference", type=int, default=20, help="resamples the references run on (default 20)")
+    parser.add_argument("--resamples", type=int, default=20, help="resamples the quick references run on (default 20)")
     args = parser.parse_args()
-    print(
-        "metric meta-evaluation: shared-resample path vs references (ratio = reference time / ours; higher is better)"
-    )
-    bench_example_level(args.reference)
-    bench_detection(args.reference)
-    bench_permutation(args.reference)
+    real, baselines = corpus()
+    if STATS is None:
+        print("mt-metrics-eval's reference folder is absent: only our evaluation is timed")
+    else:
+        metrics, kinds = mv.metric_frame(real, None, baseline_names=baselines)
+        data = metric_targets.human_targets(real).merge(metrics, on=KEY, how="left")
+        print(
+            "metric statistics vs mt-metrics-eval's own functions, d2t test split (ratio = reference / ours)\n"
+            f"  {'statistic':<30} {'case':<34} {'ref s':>9} {'ours s':>8} {'ratio':>10}  equal"
+        )
+        bench_example_level(data, args.resamples)
+        bench_random_acc23(data)
+        bench_perm_both(data, kinds, args.resamples * 5)
+        bench_system_level(data, args.resamples * 10)
+    bench_evaluate(real, baselines)
 
 
 if __name__ == "__main__":

@@ -167,9 +167,11 @@ def test_acc23_and_epsilon_equal_the_reference_on_random_data_with_ties(x, draw)
 
 @pytest.mark.parametrize("block", [1, 2, 5])
 def test_acc23_search_in_small_blocks_is_exact(monkeypatch, block):
-    """The two-pass block search (bounds per block, then only the blocks that can win) against
-    the reference, with blocks small enough that every branch runs."""
-    monkeypatch.setattr(me, "_BLOCK", block)
+    """The bounded search (exact gains at thresholds, intervals halved while they can hold the
+    maximum, then scanned pair by pair) against the reference, with intervals and scan blocks
+    small enough that every branch runs."""
+    monkeypatch.setattr(me, "_SPLIT", 0.01 * block)
+    monkeypatch.setattr(me, "_SCAN", block)
     rng = np.random.default_rng(block)
     for _ in range(15):
         n = int(rng.integers(3, 11))

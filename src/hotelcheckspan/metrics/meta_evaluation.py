@@ -16,26 +16,38 @@ called on ``np.repeat(x, w)`` (the tests check this). In particular two copies o
 form a pair tied in both the metric and the target, and the Kendall variants count it as such.
 Nothing is expanded: the statistics are computed from the weights.
 
-* Kendall tau-b and tau-c (scipy's ``kendalltau`` variants): concordant minus discordant pairs
-  is ``sum_{i<j} w_i w_j sign(x_i - x_j) sign(y_i - y_j)``, computed for all resamples at once
-  over the distinct (score, target) cells: with few distinct values on one side (targets of
-  counts or shares, judges' counts) from a dense table of cell weights and its cumulative sums,
-  otherwise as the quadratic form ``w' (Sx * Sy) w / 2`` of the pair-sign matrices in matrix
-  products; the ties come from the weight of each distinct value.
+* Kendall tau-b and tau-c (scipy's ``kendalltau`` variants, mt-metrics-eval's
+  ``KendallVariants``): concordant minus discordant pairs is ``sum_{i<j} w_i w_j sign(x_i - x_j)
+  sign(y_i - y_j)``, for all resamples at once (a column of weights each) over the distinct
+  (score, target) cells: the cells in the order of the side with more distinct values, the
+  other side's codes their levels, and ``sum_{k<k'} w_k w_k' sign(level_k' - level_k)`` in blocks
+  of cells, the pairs inside a block by a product with its pair-sign matrix, the pairs across
+  blocks from each block's weight per level against the cumulative weight before it; the pairs
+  tied on the ordering side are taken out. O(cells x (levels + block)) per resample in matrix
+  products; more than 64 levels (both sides continuous) are split into two parts of about the
+  square root of the levels each. The ties come from the weight of each distinct value.
 * acc23 (Deutsch et al. 2023, "Ties matter"; mt-metrics-eval ``KendallWithTiesOpt`` with
   ``sample_rate=1``): pairwise accuracy with ties, ``(concordant + tied in both) / pairs``, where a
   metric pair is tied when its absolute difference is at most epsilon, and epsilon is chosen to
   maximise it among 0 and every distinct absolute difference of the metric's scores (the
   smallest maximiser, as ``np.nanargmax`` over the sorted candidates). Epsilon is re-optimised
   in every resample: the interval then includes the calibration's own variability (with a
-  fixed epsilon it would be too narrow, and the point estimate optimistic for it). Exact and
-  vectorised: the pairs of distinct cells sorted once by difference, and per resample the best
-  prefix sum of the pair weights ``w_i w_j`` (signed: +1 target-tied, -1 concordant), searched
-  in blocks of pairs of which only the few that can hold the maximum are summed in full
-  (:func:`_max_prefix`). The slowest statistic: about a second per metric for 1,200
-  continuous scores and 1,000 resamples (``benchmarks/meta_evaluation.py``).
+  fixed epsilon it would be too narrow, and the point estimate optimistic for it). Exact, by a
+  bounded search per resample (:class:`_Search`): the gain of tying every pair within a
+  threshold E (+1 a pair tied in the target, -1 a concordant one) is computed exactly for all
+  resamples in O(cells x bits of the target's levels) lookups of running sums
+  (:class:`_FixedLevels`), and between two thresholds the gain can rise at most by the pairs
+  tied in the target; intervals of differences that can still hold a resample's maximum are
+  halved, and the last ones scanned pair by pair in order of difference. O(n log n) per
+  resample and threshold; the thresholds and scans a resample needs depend on how flat its
+  curve is near the maximum (a few for a curve falling from epsilon 0, tens of thousands of
+  pairs where it is flat). In :func:`example_level` only the resamples that can be the
+  interval's ends are searched to the end (:func:`_order_rows`; the others are bounded, which
+  places them below or above those ends): the value, epsilon and interval are those of every
+  resample searched.
 * Spearman: Pearson of the mid-ranks of the expanded data, computed from the weight of each
-  distinct value; Pearson: the frequency-weighted Pearson.
+  distinct value (sums over the distinct cells, exact); Pearson: the frequency-weighted Pearson,
+  from sums of the values shifted by their full-sample means (matrix-vector products).
 * Detection (target ``majority``, the positive class is "has an error", ranked by the negated
   score): ROC AUC and average precision (scikit-learn's definitions, with ties); balanced
   accuracy at a threshold chosen by stratified k-fold cross-validation (on the training folds,
@@ -52,12 +64,16 @@ their definitions in their docstrings.
 
 from __future__ import annotations
 
+import functools
+import heapq
 from itertools import combinations
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 from scipy import stats as sps
 from sklearn.model_selection import StratifiedKFold
+from threadpoolctl import threadpool_limits
 
 from hotelcheckspan.corpora.problems import CorpusError, Problem
 from hotelcheckspan.metrics import resampling
@@ -76,8 +92,20 @@ SYSTEM_STATISTICS = (
 )
 COLUMNS = ["metric", "statistic", "value", "low", "high", "n", "epsilon"]
 
-_CHUNK = 1 << 24  # elements of a working array (chunks of resamples or of pairs)
-_BLOCK = 2048  # pairs per block of the acc23 search
+_BLOCK = 2048  # pairs per block of the pair-by-pair Kendall of many rows
+
+
+def _one_blas_thread(fn):
+    """Run ``fn`` with one BLAS thread. Its matrix products are many and small: on a busy machine,
+    BLAS threads waiting for each other make one of them cost hundreds of milliseconds instead of
+    one (the setting is restored on return)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with threadpool_limits(1, user_api="blas"):
+            return fn(*args, **kwargs)
+
+    return wrapper
 
 
 # --- inputs ---------------------------------------------------------------------------------------
@@ -181,76 +209,201 @@ def _groups(values: np.ndarray, W: np.ndarray):
     return v[starts], code, G
 
 
-def _midranks(values: np.ndarray, W: np.ndarray):
-    """Mid-ranks of each example in each row's expanded data (rows, n), and the number of
-    distinct values present in each row."""
-    _, code, G = _groups(values, W)
-    below = np.cumsum(G, axis=1) - G
-    return np.take(below + (G + 1) / 2, code, axis=1), (G > 0).sum(axis=1)
-
-
-def _wpearson(X, Y, W: np.ndarray) -> np.ndarray:
-    """Frequency-weighted Pearson per row of W (X, Y: (n,) or (rows, n)), two-pass; NaN where a
-    side has no spread (callers also check for a single distinct value, which rounding can
-    hide)."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        M = W.sum(axis=1)
-        dx = X - ((W * X).sum(axis=1) / M)[:, None]
-        dy = Y - ((W * Y).sum(axis=1) / M)[:, None]
-        sxx, syy = (W * dx * dx).sum(axis=1), (W * dy * dy).sum(axis=1)
-        r = (W * dx * dy).sum(axis=1) / np.sqrt(sxx * syy)
-        flat = (sxx <= 0) | (syy <= 0) | (M < 2)
-    return np.where(flat, np.nan, np.clip(r, -1, 1))
+def _value_weights(values: np.ndarray, WT: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each example's value code (0..k-1, ascending) and the weight of each distinct value per
+    column of WT (examples x columns): (k, columns)."""
+    codes, k = _codes(values)
+    return codes, _summing(codes, k, WT.dtype) @ WT
 
 
 def _pearson_w(x, y, W):
-    _, _, gx = _groups(x, W)
-    _, _, gy = _groups(y, W)
-    r = _wpearson(x, y, W)
-    return np.where(((gx > 0).sum(1) < 2) | ((gy > 0).sum(1) < 2), np.nan, r)
+    """Frequency-weighted Pearson per row of W, from sums of the values shifted by their means on
+    the full sample (matrix-vector products; the shift keeps the sums' cancellation small); NaN
+    where a side has a single distinct value."""
+    WT = np.ascontiguousarray(W.T, dtype=np.float64)
+    u, v = (x - x.mean(), y - y.mean()) if x.size else (x, y)
+    M, Su, Sv = W.sum(axis=1), u @ WT, v @ WT
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sxx, syy = (u * u) @ WT - Su * Su / M, (v * v) @ WT - Sv * Sv / M
+        r = ((u * v) @ WT - Su * Sv / M) / np.sqrt(sxx * syy)
+    single = (np.count_nonzero(_value_weights(x, WT)[1], axis=0) < 2) | (
+        np.count_nonzero(_value_weights(y, WT)[1], axis=0) < 2
+    )
+    return np.where(single | (sxx <= 0) | (syy <= 0), np.nan, np.clip(r, -1, 1))
 
 
 def _spearman_w(x, y, W):
-    rx, kx = _midranks(x, W)
-    ry, ky = _midranks(y, W)
-    return np.where((kx < 2) | (ky < 2), np.nan, _wpearson(rx, ry, W))
+    """Spearman per row of W: Pearson of the mid-ranks of the expanded data. A value's mid-rank
+    is the weight below it plus (its weight + 1) / 2; the mean mid-rank is (M + 1) / 2; every sum
+    goes over the distinct (x, y) cells (exact: half-integers times counts)."""
+    WT = np.ascontiguousarray(W.T, dtype=np.float64)
+    M = W.sum(axis=1)
+    center = (M + 1) / 2
+    (cx, Gx), (cy, Gy) = _value_weights(x, WT), _value_weights(y, WT)
+    rx = _cumsum0(Gx) - Gx / 2 + 0.5 - center  # mid-rank minus the mean, per distinct value
+    ry = _cumsum0(Gy) - Gy / 2 + 0.5 - center
+    keys, cell = np.unique(cx * (cy.max(initial=0) + 1) + cy, return_inverse=True)
+    T = _summing(cell.reshape(-1), keys.size, np.float64) @ WT
+    kx, ky = keys // (cy.max(initial=0) + 1), keys % (cy.max(initial=0) + 1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sxy = np.einsum("cr,cr->r", T, rx[kx] * ry[ky])
+        sxx, syy = np.einsum("gr,gr->r", Gx, rx * rx), np.einsum("gr,gr->r", Gy, ry * ry)
+        r = sxy / np.sqrt(sxx * syy)
+    single = (np.count_nonzero(Gx, axis=0) < 2) | (np.count_nonzero(Gy, axis=0) < 2)
+    return np.where(single | (sxx <= 0) | (syy <= 0) | (M < 2), np.nan, np.clip(r, -1, 1))
 
 
-# --- Kendall tau-b, tau-c -------------------------------------------------------------------------
+# --- sums over ordered entries, one column per resample -------------------------------------------
+
+_LEVELS = 64  # most levels one pass of _pair_signs takes; more are split into a high and a low part
+_COLUMNS = 128  # columns (resamples, draws) per chunk: the working arrays stay in the processor's cache
 
 
-def _cells(x: np.ndarray, y: np.ndarray, W: np.ndarray):
-    """Distinct (x, y) cells: their x, y and (rows, cells) weights."""
-    order = np.lexsort((y, x))
-    xs, ys = x[order], y[order]
-    new = np.r_[True, (xs[1:] != xs[:-1]) | (ys[1:] != ys[:-1])] if xs.size else np.zeros(0, bool)
-    starts = np.flatnonzero(new)
-    T = np.add.reduceat(np.take(W, order, axis=1), starts, axis=1) if xs.size else np.zeros((W.shape[0], 0))
-    return xs[starts], ys[starts], T
+def _exact_dtype(total) -> type:
+    """float32 when every sum of products of weights stays an integer below 2**24 (exact there, and
+    twice as fast in matrix products), else float64."""
+    return np.float32 if float(total) ** 2 < 2**24 else np.float64
 
 
-def _pair_form(T: np.ndarray, block) -> np.ndarray:
-    """``sum_{i<j} T_i T_j A_ij`` per row of T for a symmetric pair matrix A with a zero diagonal,
-    given in row blocks by ``block(start, stop) -> (stop - start, k)``: matrix products for all
-    rows at once, memory bounded by the block size."""
-    k = T.shape[1]
-    out = np.zeros(T.shape[0])
-    # integer sums below 2**24 are exact in float32, twice as fast in matrix products
-    dtype = np.float32 if T.sum(axis=1).max(initial=0) ** 2 < 2**24 else np.float64
-    T = T.astype(dtype)
-    step = max(1, _CHUNK // max(k, 1) // 8)
-    for s in range(0, k, step):
-        out += np.einsum("ri,ri->r", T[:, s : s + step], T @ block(s, s + step).astype(dtype).T)
-    return out / 2
+def _chunks(n_columns: int) -> list[slice]:
+    return [slice(s, min(n_columns, s + _COLUMNS)) for s in range(0, max(n_columns, 1), _COLUMNS)]
 
 
-def _sign_form(T: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Concordant minus discordant pairs, ``sum_{i<j} T_i T_j sign(a_i - a_j) sign(b_i - b_j)``."""
-    return _pair_form(T, lambda s, e: np.sign(a[s:e, None] - a[None, :]) * np.sign(b[s:e, None] - b[None, :]))
+def _cumsum0(A: np.ndarray, inplace: bool = False) -> np.ndarray:
+    """Cumulative sum along the first axis (``inplace``: into A). For wide rows (a column per
+    resample) adding whole rows is several times faster than numpy's cumsum, which walks such
+    an array across."""
+    if A.ndim == 1 or A[:1].size < 64:
+        return np.cumsum(A, axis=0, out=A if inplace else None)
+    out = A if inplace else np.array(A, copy=True)
+    for i in range(1, out.shape[0]):
+        np.add(out[i], out[i - 1], out=out[i])
+    return out
 
 
-def _tie_pairs(G: np.ndarray) -> np.ndarray:
-    return (G * (G - 1) / 2).sum(axis=1)
+def _codes(values: np.ndarray) -> tuple[np.ndarray, int]:
+    """Dense codes 0..k-1 of the values in ascending order, and k."""
+    codes = np.unique(values, return_inverse=True)[1].reshape(-1)
+    return codes, int(codes.max(initial=-1)) + 1
+
+
+def _summing(rows: np.ndarray, n_rows: int, dtype) -> sparse.csr_matrix:
+    """The sparse matrix whose product with an array sums its rows into ``rows`` (row i of the
+    array into row ``rows[i]`` of the result)."""
+    return sparse.csr_matrix((np.ones(rows.size, dtype), (rows, np.arange(rows.size))), shape=(n_rows, rows.size))
+
+
+def _sign_matrix(K: int, dtype) -> np.ndarray:
+    """``S[l, l'] = sign(l' - l)``."""
+    return np.sign(np.arange(K)[None, :] - np.arange(K)[:, None]).astype(dtype)
+
+
+def _between(H: np.ndarray, S: np.ndarray) -> np.ndarray:
+    """``sum_{g < g'} sum_{l, l'} H[g, l] H[g', l'] sign(l' - l)`` per column of H (groups, levels,
+    columns; S from :func:`_sign_matrix`): each group against the cumulative weight before it."""
+    before = _cumsum0(H) - H
+    return np.einsum("glr,glr->r", before, S @ H).astype(np.float64)
+
+
+def _pair_plan(codes: np.ndarray, dtype) -> dict:
+    """What :func:`_pair_signs` needs from the levels of the entries alone: blocks of B entries
+    with each block's (B, B) pair-sign matrix and level indicators; more than :data:`_LEVELS`
+    levels split into a high and a low part, each with about the square root of the levels."""
+    K = int(codes.max(initial=0)) + 1
+    if K > _LEVELS:
+        K2 = int(np.ceil(np.sqrt(K)))
+        hi, lo = codes // K2, codes % K2
+        by_hi = np.argsort(hi, kind="stable")
+        return {
+            "levels": K,
+            "hi": _pair_plan(hi, dtype),
+            "lo": _pair_plan(lo[by_hi], dtype),
+            "by_hi": by_hi,
+            "cells": _summing(codes, (int(hi.max()) + 1) * K2, dtype),
+            "shape": (int(hi.max()) + 1, K2),
+            "S": _sign_matrix(K2, dtype),
+        }
+    B = int(np.clip(K, 16, 64))
+    C = codes.size
+    nb = max(1, -(-C // B))
+    cb = np.zeros(nb * B, np.int64)
+    cb[:C] = codes
+    cb = cb.reshape(nb, B)
+    U = np.sign(cb[:, None, :] - cb[:, :, None]) * np.triu(np.ones((B, B), bool), 1)
+    Y = cb[:, None, :] == np.arange(K)[None, :, None]
+    if C % B:  # padding entries weigh nothing; keep them out of the level totals too
+        Y[-1, :, C % B :] = False
+    return {"levels": K, "B": B, "U": U.astype(dtype), "Y": Y.astype(dtype), "S": _sign_matrix(K, dtype)}
+
+
+def _pair_signs(plan: dict, T: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``sum_{k < k'} w_k w_k' sign(level_k' - level_k)`` for each column w of T (entries in their
+    fixed order, columns), and the weight of each level per column. The pairs inside a block
+    from a product with its (B, B) sign matrix, the pairs across blocks from each block's weight
+    per level and the weights of the blocks before (:func:`_between`): O(entries x (levels + B))
+    per column, in matrix products."""
+    C, R = T.shape
+    if "hi" in plan:
+        # pairs of different high levels; then, ordered by high level, the pairs of low levels,
+        # minus those this order puts across high levels
+        H = (plan["cells"] @ T).reshape(*plan["shape"], R)
+        s_hi, _ = _pair_signs(plan["hi"], T)
+        s_lo, _ = _pair_signs(plan["lo"], np.take(T, plan["by_hi"], axis=0))
+        return s_hi + s_lo - _between(H, plan["S"]), H.reshape(-1, R)[: plan["levels"]]
+    B, nb = plan["B"], plan["U"].shape[0]
+    if C == nb * B:
+        Wb = T.reshape(nb, B, R)
+    else:
+        Wb = np.zeros((nb * B, R), T.dtype)
+        Wb[:C] = T
+        Wb = Wb.reshape(nb, B, R)
+    within = np.einsum("bir,bir->r", Wb, plan["U"] @ Wb).astype(np.float64)
+    H = plan["Y"] @ Wb  # (blocks, levels, columns)
+    return within + _between(H, plan["S"]), H.sum(axis=0)
+
+
+def _concordance_plan(p: np.ndarray, q: np.ndarray, dtype) -> dict:
+    """What :func:`_concordance` needs from the entries' values alone: entries with equal (p, q)
+    merge into cells, ordered by the side with more distinct values (ties by the other side),
+    whose codes are the levels of :func:`_pair_signs`; the cells of one value of the ordering
+    side form a group."""
+    (gp, kp), (gq, kq) = _codes(p), _codes(q)
+    swapped = kq > kp
+    if swapped:
+        (gp, kp), (gq, kq) = (gq, kq), (gp, kp)
+    keys, cell = np.unique(gp * kq + gq, return_inverse=True)
+    positions = keys // kq
+    cell = cell.reshape(-1)
+    return {
+        "cells": _summing(cell, keys.size, dtype),
+        "order": np.argsort(cell) if keys.size == cell.size else None,  # no two entries share a cell
+        "groups": _summing(positions, kp, dtype) if kp < keys.size else None,
+        "pairs": _pair_plan(keys % kq, dtype),
+        "swapped": swapped,
+    }
+
+
+def _concordance(plan: dict, W: np.ndarray) -> dict:
+    """Concordant minus discordant pairs, ``sum_{k < k'} w_k w_k' sign(p_k - p_k') sign(q_k - q_k')``,
+    for each column w of W (entries, columns). Summed into cells, counted by :func:`_pair_signs`,
+    which counts the pairs inside a group of the ordering side as concordant (its levels ascend
+    there): those are taken out, ``(G^2 - sum of cells^2) / 2``. Returns ``s``, the weight of each
+    distinct value of the ordering side (``G``, values x columns) and of the other side (``L``),
+    and ``swapped`` (True: the ordering side is q)."""
+    T = np.take(W, plan["order"], axis=0) if plan["order"] is not None else plan["cells"] @ W
+    s, L = _pair_signs(plan["pairs"], T)
+    if plan["groups"] is not None:
+        G = plan["groups"] @ T
+        s -= (np.einsum("gr,gr->r", G, G).astype(np.float64) - np.einsum("cr,cr->r", T, T).astype(np.float64)) / 2
+    else:
+        G = T
+    return {"s": s, "G": G, "L": L, "swapped": plan["swapped"]}
+
+
+def _tie_stats(G: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Tied pairs and distinct values present per column, from each value's weight (values x columns)."""
+    squares = np.einsum("gr,gr->r", G, G).astype(np.float64)
+    return (squares - G.sum(axis=0, dtype=np.float64)) / 2, np.count_nonzero(G, axis=0)
 
 
 def _kendall_from(s, M, n1, n2, kx, ky):
@@ -265,143 +418,424 @@ def _kendall_from(s, M, n1, n2, kx, ky):
     return np.where(undefined, np.nan, np.clip(tau_b, -1, 1)), np.where(undefined, np.nan, np.clip(tau_c, -1, 1))
 
 
-def _dense_codes(values: np.ndarray) -> tuple[np.ndarray, int]:
-    codes = np.unique(values, return_inverse=True)[1].reshape(-1)
-    return codes, int(codes.max(initial=-1)) + 1
-
-
-def _concordance_w(cx: np.ndarray, cy: np.ndarray, T: np.ndarray) -> np.ndarray:
-    """Concordant minus discordant pairs per row of cell weights T. With few distinct values on
-    one side (a target of counts or shares, a judge's counts) the cells go into a dense
-    (rows, values of x, values of y) table and each x value meets the cumulative weights of the
-    lower x values, ``O(rows * kx * ky**2)``; otherwise the quadratic form of the pair-sign
-    matrix, ``O(rows * cells**2)`` in matrix products."""
-    (gx, kx), (gy, ky) = _dense_codes(cx), _dense_codes(cy)
-    if min(kx * ky * ky, ky * kx * kx) >= cx.size**2:
-        return _sign_form(T, cx, cy)
-    if ky * kx * kx < kx * ky * ky:  # few x values: the same with the roles swapped
-        (gx, kx), (gy, ky) = (gy, ky), (gx, kx)
-    # integer sums below 2**24 are exact in float32 (half the memory traffic); chunks of rows
-    # small enough to stay in cache
-    dtype = np.float32 if T.sum(axis=1).max(initial=0) ** 2 < 2**24 else np.float64
-    S = np.sign(np.arange(ky)[None, :] - np.arange(ky)[:, None]).astype(dtype)  # S[a, b] = sign(b - a)
-    out = np.empty(T.shape[0])
-    rows = max(1, (1 << 20) // max(kx * ky, 1))
-    for r in range(0, T.shape[0], rows):
-        D = np.zeros((min(rows, T.shape[0] - r), kx, ky), dtype)
-        D[:, gx, gy] = T[r : r + rows]
-        lower = np.cumsum(D, axis=1) - D  # weight of each y value among strictly lower x values
-        out[r : r + rows] = np.einsum("rjk,rjk->r", D, lower @ S)
-    return out
-
-
 def _kendall_w(x, y, W):
-    cx, cy, T = _cells(x, y, W)
-    s = _concordance_w(cx, cy, T)
-    _, _, gx = _groups(x, W)
-    _, _, gy = _groups(y, W)
-    return _kendall_from(s, W.sum(1), _tie_pairs(gx), _tie_pairs(gy), (gx > 0).sum(1), (gy > 0).sum(1))
+    """tau-b and tau-c per row of W (module docstring: the value on the repeated data)."""
+    M = W.sum(axis=1)
+    dtype = _exact_dtype(M.max(initial=0))
+    plan = _concordance_plan(x, y, dtype)
+    s, nx, kx, ny, ky = (np.zeros(W.shape[0]) for _ in range(5))
+    for cols in _chunks(W.shape[0]):
+        out = _concordance(plan, np.ascontiguousarray(W[cols].T, dtype=dtype))
+        (a, ka), (b, kb) = _tie_stats(out["G"]), _tie_stats(out["L"])
+        if out["swapped"]:
+            (a, ka), (b, kb) = (b, kb), (a, ka)
+        s[cols], nx[cols], kx[cols], ny[cols], ky[cols] = out["s"], a, ka, b, kb
+    return _kendall_from(s, M, nx, ny, kx, ky)
 
 
 # --- acc23 with its tie threshold -----------------------------------------------------------------
 
+_SPLIT = 2  # an interval of more pairs than _SPLIT x the lookups of one evaluation is split, else scanned
+_SCAN = 1024  # pairs per block of a scan
+_TABLE = 1 << 23  # entries of acc23's running-sum tables at a time: more columns go in chunks
+_COARSE = 1  # for a percentile interval, every row's bounds first halved down to _COARSE x _SPLIT x lookups
 
-def _acc23_pairs(cx: np.ndarray, cy: np.ndarray):
-    """Pairs of distinct cells that can change acc23, sorted by the metric difference: their
-    indices, difference and ``v`` (+1: tied in the target, right when tied in the metric; -1:
-    concordant, right unless tied). Discordant pairs are wrong at every epsilon and dropped."""
-    ii, jj = np.triu_indices(cx.size, 1)
-    sy = np.sign(cy[ii] - cy[jj])
-    v = (sy == 0).astype(np.int8) - (np.sign(cx[ii] - cx[jj]) * sy > 0).astype(np.int8)
-    keep = np.flatnonzero(v)
-    d = np.abs(cx[ii[keep]] - cx[jj[keep]])
+
+def _band_ends(xs: np.ndarray, E: float) -> np.ndarray:
+    """For each position i (xs ascending): the first position j with ``xs[j] - xs[i] > E``, by the
+    difference as computed (epsilon's candidates are these differences, not sums)."""
+    N = xs.size
+    H = np.searchsorted(xs, xs + E, side="right")
+    while N:
+        up = (H < N) & (xs[np.minimum(H, N - 1)] - xs <= E)
+        down = (H > 0) & (xs[np.maximum(H - 1, 0)] - xs > E)
+        if not (up.any() or down.any()):
+            break
+        H = H + up - down
+    return H
+
+
+def _running_sums(seg: np.ndarray, pos: np.ndarray, W: np.ndarray, n_seg: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each segment s < n_seg a zero row, then the running sums, in position order, of the
+    weights ``W[pos]`` of its entries. Returns ``(keys, rows)``, keys ``seg * (N + 1) + pos`` sorted
+    (N = len(W)): segment s's weight before position h is row ``searchsorted(keys, s * (N + 1) + h) + s``."""
+    key = seg * (W.shape[0] + 1) + pos
+    order = np.argsort(key, kind="stable")
+    rows = np.arange(order.size) + seg[order] + 1
+    Z = np.zeros((order.size + n_seg, W.shape[1]), W.dtype)
+    Z[rows] = W[pos[order]]
+    for i in rows:
+        np.add(Z[i], Z[i - 1], out=Z[i])
+    return key[order], Z
+
+
+class _FixedLevels:
+    """acc23's band sums for positions (ascending scores) with fixed target levels ``levels`` and
+    weights W (positions x columns). ``at(H, cols)``: per column, ``A = sum_i w_i sum_{j < H_i} w_j
+    q(L_j, L_i)`` with ``q(b, a) = [b = a] - [b > a]`` (a pair's gain when epsilon ties it: right
+    if tied in the target, wrong instead of right if concordant) and ``T``, its part with b = a.
+    The pairs of equal levels from running sums per level; the pairs with L_j > L_i from the bits
+    of the levels: at the highest bit where they differ, i has a 0 and j a 1 under equal higher
+    bits (a wavelet split), so one running sum per node of each bit. O(positions x bits) lookups,
+    in tables with a row per column (a column's lookups read one row)."""
+
+    def __init__(self, levels: np.ndarray, W: np.ndarray):
+        N = W.shape[0]
+        K = int(levels.max(initial=0)) + 1
+        D = max(1, int(np.ceil(np.log2(K)))) if K > 1 else 1
+        pos = np.arange(N)
+        parts = [(levels, pos, K, levels, pos)]  # entries (segment, position), segments, queries
+        for d in range(D):
+            b = D - 1 - d
+            node, side = levels >> (b + 1), (levels >> b) & 1
+            asking = (side == 0) & np.isin(node, node[side == 1])  # a node without ones adds nothing
+            parts.append((node[side == 1], pos[side == 1], ((K - 1) >> (b + 1)) + 1, node[asking], pos[asking]))
+        tables, self.lookups, offset = [], [], 0
+        for seg, p, n_seg, qseg, qpos in parts:
+            keys, Z = _running_sums(seg, p, W, n_seg)
+            self.lookups.append((keys, qseg * (N + 1), qseg + offset, qpos))
+            tables.append(Z)
+            offset += Z.shape[0]
+        self.table = np.concatenate(tables)  # a row per lookup: all columns at once
+        self.tableT = np.ascontiguousarray(self.table.T)  # a row per column: some columns
+        above = np.concatenate([q[3] for q in self.lookups[1:]])  # the positions asking for pairs above
+        self.Wabove = W[above]
+        self.WT, self.WaboveT = np.ascontiguousarray(W.T), np.ascontiguousarray(self.Wabove.T)
+        self.W, self.levels, self.dtype, self.size = W, levels, W.dtype, N + above.size
+
+    def at(self, H: np.ndarray, cols: np.ndarray | None = None):
+        rows = np.concatenate([np.searchsorted(k, base + H[q]) + shift for k, base, shift, q in self.lookups])
+        N, R = self.W.shape
+        if cols is None or cols.size == R:
+            V = np.take(self.table, rows, axis=0)
+            T = np.einsum("qr,qr->r", V[:N], self.W).astype(np.float64)
+            return T - np.einsum("qr,qr->r", V[N:], self.Wabove).astype(np.float64), T
+        V = np.take(self.tableT[cols], rows, axis=1)
+        T = np.einsum("rq,rq->r", V[:, :N], self.WT[cols]).astype(np.float64)
+        return T - np.einsum("rq,rq->r", V[:, N:], self.WaboveT[cols]).astype(np.float64), T
+
+    def signs(self, ii, jj):
+        a, b = self.levels[ii], self.levels[jj]
+        return (b == a).astype(np.int8) - (b > a)
+
+    def columns(self, cols):
+        return self.W if cols.size == self.W.shape[1] else self.W[:, cols]
+
+    @staticmethod
+    def values(W, ii, jj, signs):
+        out = np.take(W, ii, axis=0)
+        out *= np.take(W, jj, axis=0)
+        out *= signs[:, None]
+        return out
+
+
+class _VaryingLevels:
+    """The same band sums when every position weighs 1 and the levels differ by column (``L``:
+    positions x columns; the random baseline's permuted targets): tables of counts per
+    (position, level, column), in 16 bits where the counts fit."""
+
+    def __init__(self, L: np.ndarray, K: int, dtype):
+        N, R = L.shape
+        counts = np.int16 if N < 2**15 else np.int32
+        level = np.arange(K)[None, :, None]
+        equal = np.zeros((N + 1, K, R), counts)
+        gain = np.zeros((N + 1, K, R), counts)
+        equal[1:] = L[:, None, :] == level
+        gain[1:] = equal[1:]
+        gain[1:] -= L[:, None, :] > level
+        self.equal, self.gain = _cumsum0(equal, inplace=True), _cumsum0(gain, inplace=True)
+        self.L, self.K, self.size, self.dtype = L, K, N, dtype
+
+    def at(self, H: np.ndarray, cols: np.ndarray | None = None):
+        R = self.L.shape[1]
+        cols = np.arange(R) if cols is None else cols
+        flat = (H[:, None] * self.K + self.L[:, cols]) * R + cols[None, :]
+        T = np.take(self.equal, flat).sum(axis=0, dtype=np.float64)
+        return np.take(self.gain, flat).sum(axis=0, dtype=np.float64), T
+
+    def signs(self, ii, jj):
+        return None
+
+    def columns(self, cols):
+        return self.L[:, cols], self.dtype
+
+    @staticmethod
+    def values(restricted, ii, jj, signs):
+        L, dtype = restricted
+        a, b = np.take(L, ii, axis=0), np.take(L, jj, axis=0)
+        out = (b == a).astype(dtype)
+        out -= b > a
+        return out
+
+
+def _pairs_between(xs: np.ndarray, H0: np.ndarray, H1: np.ndarray):
+    """The pairs (i, j), j in [H0_i, H1_i), sorted by their difference ``xs[j] - xs[i]``."""
+    counts = H1 - H0
+    ii = np.repeat(np.arange(xs.size), counts)
+    jj = np.arange(ii.size) - np.repeat(np.cumsum(counts) - counts, counts) + H0[ii]
+    d = xs[jj] - xs[ii]
     order = np.argsort(d, kind="stable")
-    keep = keep[order]
-    return ii[keep], jj[keep], d[order], v[keep]
+    return ii[order], jj[order], d[order]
 
 
-def _max_prefix(values, n_pairs: int, n_rows: int, is_end: np.ndarray, signs: np.ndarray | None = None):
-    """Per row, the maximum of the prefix sums of ``values`` over the sorted pairs, taken at the
-    ends of runs of equal differences (``is_end``) and at a baseline 0 before the first pair;
-    its position (the first maximum; -1 for the baseline) and the row's total negative mass.
-
-    ``values(start, stop, rows)`` gives the (stop - start, len(rows)) pair values of those rows
-    (``signs``: each pair's sign when it is the same in every row). Exact, in two passes over
-    blocks of pairs: the first keeps each block's sum and positive mass (and the prefix at
-    block ends that close a run, a lower bound of the maximum); the second recomputes, for each
-    row, only the blocks that could hold a larger (or an earlier equal) prefix: those where the
-    prefix before the block plus its positive mass reaches the lower bound."""
-    rows, block = np.arange(n_rows), _BLOCK
-    starts = np.arange(0, n_pairs, block)
-    sums = np.zeros((starts.size, n_rows))
-    positive = np.zeros((starts.size, n_rows))
-    for k, s in enumerate(starts):
-        e = min(n_pairs, s + block)
-        a = values(s, e, rows)
-        sums[k] = a.sum(axis=0)
-        positive[k] = np.maximum(a, 0, out=a).sum(axis=0) if signs is None else a[signs[s:e] > 0].sum(axis=0)
-    negative = (sums - positive).sum(axis=0)
-    after = np.cumsum(sums, axis=0)
-    before = after - sums
-    # the lower bound: the baseline and the prefix at block ends that close a run
-    closes = is_end[np.minimum(starts + block, n_pairs) - 1] if n_pairs else np.zeros(0, bool)
-    best, where = np.zeros(n_rows), np.full(n_rows, -1)
-    for k in np.flatnonzero(closes):
-        better = after[k] > best
-        best, where = np.where(better, after[k], best), np.where(better, min(n_pairs, starts[k] + block) - 1, where)
-    for k, s in enumerate(starts):
-        bound = before[k] + positive[k]
-        e = min(n_pairs, s + block)
-        look = np.flatnonzero((bound > best) | ((bound == best) & (where >= s)))
-        if not look.size:
-            continue
-        f = np.cumsum(values(s, e, look), axis=0, dtype=float) + before[k, look]
-        ends = np.flatnonzero(is_end[s:e])
-        if not ends.size:
-            continue
-        at = f[ends]
-        i = np.argmax(at, axis=0)
-        top = at[i, np.arange(look.size)]
-        pos = s + ends[i]
-        better = (top > best[look]) | ((top == best[look]) & (pos < where[look]) & (where[look] >= 0))
-        best[look] = np.where(better, top, best[look])
-        where[look] = np.where(better, pos, where[look])
-    return best, where, -negative
+def _scan(ev, ii, jj, d, cols, start, best, eps):
+    """Every candidate of an interval, in order: the gains at the ends of its runs of equal
+    differences (``start``: the gain before the interval), for the columns ``cols``; a column's
+    ``best`` and ``eps`` move to a larger gain, or to an equal one at a smaller epsilon (the
+    smallest maximiser wins, in whatever order the intervals come)."""
+    signs = ev.signs(ii, jj)
+    if signs is not None:  # discordant pairs never change the gain
+        keep = signs != 0
+        ii, jj, d, signs = ii[keep], jj[keep], d[keep], signs[keep]
+    ends = np.flatnonzero(np.r_[d[1:] != d[:-1], True]) if d.size else np.zeros(0, int)
+    restricted = ev.columns(cols)
+    carry = start.astype(ev.dtype)
+    for s in range(0, d.size, _SCAN):
+        e = min(d.size, s + _SCAN)
+        prefix = _cumsum0(ev.values(restricted, ii[s:e], jj[s:e], None if signs is None else signs[s:e]), inplace=True)
+        prefix += carry  # integers below 2**24 in float32: exact
+        at = ends[(ends >= s) & (ends < e)] - s
+        if at.size:
+            candidates = prefix if at.size == e - s else prefix[at]
+            top = candidates.max(axis=0)
+            look = np.flatnonzero(top >= best[cols])
+            if look.size:  # the first run end reaching the block's maximum
+                first = np.argmax(candidates[:, look] == top[look], axis=0)
+                where = d[s + at[first]]
+                c = cols[look]
+                better = (top[look] > best[c]) | (where < eps[c])  # equal gains: the smaller epsilon
+                best[c[better]], eps[c[better]] = top[look][better], where[better]
+        carry = prefix[-1].copy()
 
 
-def _acc23_w(x, y, W):
-    """acc23 and its epsilon per row of W, epsilon re-optimised in each row (module docstring).
+class _Search:
+    """acc23's search over epsilon, per column: the largest gain (0 at epsilon 0) and the smallest
+    epsilon reaching it. gain(E) at a threshold E is exact (``ev.at``); on an interval (E', E] of
+    differences the gain is at most gain(E') + the interval's pairs tied in the target. Intervals
+    whose bound reaches a column's best known gain are halved (the new threshold evaluated for
+    the columns that need it), the most promising first, while they hold more than
+    ``resolution`` pairs; the rest are parked. :meth:`bounds` gives each column's gain within
+    bounds after :meth:`refine`; :meth:`exact` scans the parked intervals of the columns asked,
+    pair by pair in order of their differences (:func:`_scan`)."""
 
-    acc23 = (pairs of copies of one cell + concordant pairs + max_e gain(e)) / pairs, where
-    gain(e) sums ``v w_i w_j`` over the pairs of distinct cells whose difference is at most e
-    (:func:`_max_prefix` finds the maximum; the concordant pairs are its negative mass)."""
-    cx, cy, T = _cells(x, y, W)
-    ii, jj, d, v = _acc23_pairs(cx, cy)
-    M = W.sum(1)
-    same = _tie_pairs(T)  # pairs of copies of one cell: tied in both
-    # integer sums below 2**24 are exact in float32, which halves the memory traffic
-    dtype = np.float32 if M.max(initial=0) ** 2 / 2 < 2**24 else np.float64
-    TT, vd = np.ascontiguousarray(T.T, dtype=dtype), v.astype(dtype)[:, None]
-    buffers = np.empty((2, _BLOCK, T.shape[0]), dtype)
+    def __init__(self, xs: np.ndarray, ev, R: int):
+        self.xs, self.ev, self.R = xs, ev, R
+        N = xs.size
+        self.gend = _band_ends(xs, 0.0)
+        self.A0, self.T0 = ev.at(self.gend)
+        Ainf, Tinf = ev.at(np.full(N, N))
+        g_end, t_end = Ainf - self.A0, Tinf - self.T0
+        self.concordant = t_end - g_end  # concordant pairs of distinct scores
+        self.lb = np.maximum(0, g_end)
+        # where to halve an interval: the median of the differences among a subsample of positions
+        sub = xs[:: max(1, N // 150)]
+        i, j = np.triu_indices(sub.size, 1)
+        self.sample = np.unique(sub[j] - sub[i])
+        whole = (
+            0.0,
+            xs[-1] - xs[0] if N else 0.0,
+            self.gend,
+            np.full(N, N),
+            np.arange(R),
+            np.zeros(R),
+            np.zeros(R),
+            g_end,
+            t_end,
+        )
+        self.parked = [whole]
+        self.best, self.eps, self.done = np.zeros(R), np.zeros(R), np.zeros(R, bool)
 
-    def values(s, e, rows):
-        if rows.size == TT.shape[1]:  # all rows: into reused buffers
-            a, b = buffers[0, : e - s], buffers[1, : e - s]
-            np.take(TT, ii[s:e], axis=0, out=a)
-            np.take(TT, jj[s:e], axis=0, out=b)
+    def refine(self, resolution: int, cols: np.ndarray | None = None):
+        """Halve the parked intervals (of the columns ``cols``; None: all) down to ``resolution`` pairs."""
+        ev, xs = self.ev, self.xs
+        pending, count, parked = [], 0, []
+        for interval in self.parked:
+            part = interval if cols is None else _restrict(interval, cols)
+            rest = None if cols is None else _restrict(interval, np.setdiff1d(interval[4], cols))
+            if part is not None:
+                heapq.heappush(pending, (0.0, count, part))
+                count += 1
+            if rest is not None:
+                parked.append(rest)
+        while pending:
+            _, _, (e0, e1, H0, H1, cols_, g0, t0, g1, t1) = heapq.heappop(pending)
+            keep = g0 + t1 - t0 >= self.lb[cols_]
+            interval = (e0, e1, H0, H1, cols_[keep], g0[keep], t0[keep], g1[keep], t1[keep])
+            e0, e1, H0, H1, cols_, g0, t0, g1, t1 = interval
+            m = int((H1 - H0).sum())
+            if not cols_.size or not m:
+                continue
+            em = self._middle(e0, e1, H0, H1) if m > max(resolution, _SPLIT * ev.size) else None
+            if em is None:
+                parked.append(interval)
+                continue
+            Hm = _band_ends(xs, em)
+            A, T = ev.at(Hm, cols_)
+            gm, tm = A - self.A0[cols_], T - self.T0[cols_]
+            self.lb[cols_] = np.maximum(self.lb[cols_], gm)
+            for half in ((e0, em, H0, Hm, cols_, g0, t0, gm, tm), (em, e1, Hm, H1, cols_, gm, tm, g1, t1)):
+                heapq.heappush(pending, (-float((half[5] + half[8] - half[6] - self.lb[cols_]).max()), count, half))
+                count += 1
+        self.parked = sorted(parked, key=lambda t: t[0])
+        return self
+
+    def _middle(self, e0, e1, H0, H1):
+        inside = self.sample[(self.sample > e0) & (self.sample < e1)]
+        if not inside.size:  # none sampled there: the interval's own differences
+            inside = _pairs_between(self.xs, H0, H1)[2]
+            inside = inside[inside < e1]
+        return float(inside[inside.size // 2]) if inside.size else None
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each column's largest gain lies in ``[low, high]`` (exact where :meth:`exact` ran)."""
+        high = self.lb.copy()
+        for _, _, _, _, cols, g0, t0, _, t1 in self.parked:
+            np.maximum.at(high, cols, g0 + t1 - t0)
+        low = np.where(self.done, self.best, self.lb)
+        return low, np.where(self.done, self.best, high)
+
+    def exact(self, cols: np.ndarray | None = None):
+        """``(gain, epsilon)`` of every column, exact for ``cols`` (None: all)."""
+        cols = np.arange(self.R) if cols is None else np.setdiff1d(cols, np.flatnonzero(self.done))
+        if cols.size:
+            self.refine(0, cols)
+            asked = np.zeros(self.R, bool)
+            asked[cols] = True
+            # the most promising intervals first, so that the best gains found prune the others
+            for e0, e1, H0, H1, c, g0, t0, g1, t1 in sorted(
+                self.parked, key=lambda p: -float((p[5] + p[8] - p[6]).max())
+            ):
+                ub = g0 + t1 - t0
+                # a larger gain, or an equal one before the best known (a bound's position is unknown)
+                bar = np.maximum(self.lb[c], self.best[c])
+                earlier = np.where(self.best[c] >= self.lb[c], e0 < self.eps[c], True)
+                keep = asked[c] & ((ub > bar) | ((ub == bar) & earlier))
+                if keep.any():
+                    _scan(self.ev, *_pairs_between(self.xs, H0, H1), c[keep], g0[keep], self.best, self.eps)
+            self.parked = [p for p in (_restrict(p, p[4][~asked[p[4]]]) for p in self.parked) if p is not None]
+            self.done[cols] = True
+        return self.best, self.eps
+
+
+def _restrict(interval, cols):
+    """The interval for the columns ``cols`` among its own, or None."""
+    e0, e1, H0, H1, c, g0, t0, g1, t1 = interval
+    keep = np.isin(c, cols)
+    return (e0, e1, H0, H1, c[keep], g0[keep], t0[keep], g1[keep], t1[keep]) if keep.any() else None
+
+
+def _order_rows(low: np.ndarray, high: np.ndarray, level: float) -> np.ndarray:
+    """The rows whose value, known to lie in ``[low, high]`` (NaN: undefined, left out as
+    :func:`resampling.interval` does), can be one of the order statistics the percentile interval
+    at ``level`` interpolates between (numpy's linear method). Any other row lies strictly below or
+    above each of them whatever its value in its bounds, so the interval is the same with it at
+    either bound."""
+    ok = np.flatnonzero(~np.isnan(low))
+    n = ok.size
+    if not n:
+        return ok
+    alpha = (1 - level) / 2
+    ranks = {min(n - 1, int(np.floor(q * (n - 1))) + k) for q in (alpha, 1 - alpha) for k in (0, 1)}
+    lo, hi = low[ok], high[ok]
+    slo, shi = np.sort(lo), np.sort(hi)
+    near = np.zeros(n, bool)
+    for k in ranks:
+        near |= (hi >= slo[k]) & (lo <= shi[k])
+    return ok[near]
+
+
+def _acc23_w(x, y, W, level: float | None = None):
+    """acc23 and its epsilon per row of W, epsilon re-optimised in each row (module docstring):
+    ``(pairs of copies of one cell + concordant pairs + max(0, max_e gain(e))) / pairs``, the
+    positions being the distinct (score, target) cells in ascending score (:class:`_Search`).
+    With ``level``, rows 1: only feed a percentile interval at that level: those that cannot be
+    one of its order statistics (:func:`_order_rows`) are only bounded, their value a bound (the
+    interval is the same) and their epsilon NaN."""
+    M = W.sum(axis=1)
+    dtype = _exact_dtype(M.max(initial=0))
+    (gx, _), (gy, ky) = _codes(x), _codes(y)
+    keys, cell = np.unique(gx * max(ky, 1) + gy, return_inverse=True)
+    T = _summing(cell.reshape(-1), keys.size, dtype) @ np.ascontiguousarray(W.T, dtype=dtype)
+    T64 = T.astype(np.float64)
+    same = (T64 * (T64 - 1) / 2).sum(axis=0)  # pairs of copies of one cell: tied in both
+    pairs = M * (M - 1) / 2
+    R = W.shape[0]
+    best, eps, conc = np.zeros(R), np.zeros(R), np.zeros(R)
+    if keys.size > 1:
+        xs, levels = np.unique(x)[keys // max(ky, 1)], keys % max(ky, 1)
+        lookups = keys.size * (1 + int(np.ceil(np.log2(max(int(levels.max()) + 1, 2)))))
+        step = max(1, _TABLE // lookups)  # columns per search: tables of at most _TABLE entries
+
+        def searches(cols):
+            for s in range(0, cols.size, step):
+                part = cols[s : s + step]
+                yield part, _Search(xs, _FixedLevels(levels, np.ascontiguousarray(T[:, part])), part.size)
+
+        if level is None or R < 2:
+            for part, search in searches(np.arange(R)):
+                conc[part] = search.concordant
+                best[part], eps[part] = search.exact()
         else:
-            part = np.take(TT, rows, axis=1)
-            a, b = np.take(part, ii[s:e], axis=0), np.take(part, jj[s:e], axis=0)
-        a *= b
-        a *= vd[s:e]
-        return a
-
-    is_end = np.r_[d[1:] != d[:-1], True] if d.size else np.zeros(0, bool)
-    best, where, conc = _max_prefix(values, d.size, T.shape[0], is_end, v)
-    eps = np.where(where >= 0, d[np.maximum(where, 0)] if d.size else 0.0, 0.0)
+            low, high = np.zeros(R), np.zeros(R)
+            for part, search in searches(np.arange(R)):
+                conc[part] = search.concordant
+                search.refine(_COARSE * _SPLIT * search.ev.size)
+                if part[0] == 0:  # the full sample: its value and epsilon
+                    search.exact(np.array([0]))
+                    best[0], eps[0] = search.best[0], search.eps[0]
+                low[part], high[part] = search.bounds()
+            with np.errstate(invalid="ignore", divide="ignore"):
+                bounds = [(same + conc + b) / pairs for b in (low, high)]
+            rows = _order_rows(bounds[0][1:], bounds[1][1:], level) + 1
+            best[1:], eps[1:] = low[1:], np.nan
+            for part, search in searches(rows):
+                best[part], eps[part] = search.exact()
     with np.errstate(invalid="ignore", divide="ignore"):
-        value = (same + conc + best) / (M * (M - 1) / 2)
+        value = (same + conc + best) / pairs
     return np.where(M < 2, np.nan, value), np.where(M < 2, np.nan, eps)
+
+
+def _acc23_permuted(x: np.ndarray, y: np.ndarray, perms: np.ndarray) -> np.ndarray:
+    """acc23 (epsilon optimised) of each permutation of the scores, example i getting
+    ``x[perm[i]]``. The scores in ascending order are the positions and each permutation gives
+    them targets: with few distinct scores, the (score, target) cells weighted by how many of each
+    a permutation makes (:class:`_FixedLevels`); otherwise each score a position and each
+    permutation its own levels (:class:`_VaryingLevels`), in chunks of permutations."""
+    n = x.size
+    order = np.argsort(x, kind="stable")
+    (gx, kx), (gy, K) = _codes(x[order]), _codes(y)
+    inv = np.argsort(perms, axis=1)  # the example each score goes to
+    dtype = _exact_dtype(n)
+    out = np.empty(perms.shape[0])
+    if kx * K <= n:
+        cells = gx[None, :] * K + gy[inv[:, order]]  # (permutations, positions)
+        R = cells.shape[0]
+        counts = np.bincount((cells + (np.arange(R) * kx * K)[:, None]).ravel(), minlength=R * kx * K)
+        T = np.ascontiguousarray(counts.reshape(R, kx * K).T, dtype=dtype)
+        used = np.flatnonzero(T.any(axis=1))
+        T = T[used]
+        T64 = T.astype(np.float64)
+        same = (T64 * (T64 - 1) / 2).sum(axis=0)  # equal scores and targets: tied in both
+        if used.size < 2:
+            return np.where(n < 2, np.nan, same / max(n * (n - 1) / 2, 1))
+        search = _Search(np.unique(x)[used // K], _FixedLevels(used % K, T), R)
+        return (same + search.concordant + search.exact()[0]) / (n * (n - 1) / 2)
+    xs = x[order]
+    sizes = np.diff(np.r_[np.flatnonzero(np.r_[True, xs[1:] != xs[:-1]]), n])
+    tied = np.repeat(sizes > 1, sizes)  # positions in a group of equal scores
+    group_of = np.repeat(np.arange((sizes > 1).sum()), sizes[sizes > 1])
+    n_tied = max(1, int((sizes > 1).sum()))
+    step = max(1, (1 << 23) // max((n + 1) * K, 1))  # permutations per chunk: tables of at most 8M entries
+    for s in range(0, perms.shape[0], step):
+        L = np.ascontiguousarray(gy[inv[s : s + step][:, order]].T)  # (positions, permutations)
+        R = L.shape[1]
+        # pairs of equal scores (tied by every epsilon) are right when tied in the target
+        key = (group_of[:, None] * K + L[tied]) + (np.arange(R) * n_tied * K)[None, :]
+        counts = np.bincount(key.ravel(), minlength=R * n_tied * K).astype(np.float64)
+        same = (counts * (counts - 1) / 2).reshape(R, -1).sum(axis=1)
+        search = _Search(xs, _VaryingLevels(L, K, dtype), R)
+        out[s : s + step] = (same + search.concordant + search.exact()[0]) / (n * (n - 1) / 2)
+    return out
 
 
 # --- detection ------------------------------------------------------------------------------------
@@ -439,21 +873,30 @@ def _folds(pos: np.ndarray, folds: int, seed: int):
     return list(StratifiedKFold(n_splits=folds, shuffle=True, random_state=seed).split(np.zeros(pos.size), pos))
 
 
-def _cv_predictions(X: np.ndarray, pos: np.ndarray, folds: int, seed: int) -> np.ndarray | None:
+def _cv_predictions(X: np.ndarray, pos: np.ndarray, folds: int, seed: int, order=None) -> np.ndarray | None:
     """Held-out "has an error" predictions (rows, n) for each row of scores X: in each fold the
     threshold t maximising balanced accuracy on the training folds (predict an error where
     score < t; t is -inf, +inf or the midpoint between consecutive distinct training scores; the
-    smallest maximiser), applied to the held-out fold. None when the folds cannot be made."""
+    smallest maximiser), applied to the held-out fold. None when the folds cannot be made.
+    ``order``: each row's examples in ascending score, when known (the order of equal scores
+    does not matter)."""
     splits = _folds(pos, folds, seed)
     if splits is None:
         return None
-    R = X.shape[0]
+    R, n = X.shape
     pred = np.zeros(X.shape, bool)
     for train, test in splits:
-        Xt = np.take(X, train, axis=1)
-        order = np.argsort(Xt, axis=1, kind="stable")
-        xs = np.take_along_axis(Xt, order, axis=1)
-        err = pos[train][order]
+        if order is None:
+            Xt = np.take(X, train, axis=1)
+            sorted_train = np.argsort(Xt, axis=1, kind="stable")
+            xs = np.take_along_axis(Xt, sorted_train, axis=1)
+            err = pos[train][sorted_train]
+        else:
+            in_train = np.zeros(n, bool)
+            in_train[train] = True
+            sorted_train = order[in_train[order]].reshape(R, train.size)
+            xs = np.take_along_axis(X, sorted_train, axis=1)
+            err = pos[sorted_train]
         k = train.size
         n_err = err[0].sum()
         n_ok = k - n_err
@@ -483,9 +926,10 @@ def _bacc_from(pred: np.ndarray, pos: np.ndarray, W: np.ndarray) -> np.ndarray:
 # --- one metric, many weight rows -----------------------------------------------------------------
 
 
-def _replicates(statistic: str, x, y, W, folds: int = 5, seed: int = 0, cache: dict | None = None):
+def _replicates(statistic: str, x, y, W, folds: int = 5, seed: int = 0, cache: dict | None = None, level=None):
     """(values, epsilons or None) of ``statistic`` per row of W (``cache``: a dict kept across
-    the statistics of one metric, so tau-b and tau-c share their pair counts)."""
+    the statistics of one metric, so tau-b and tau-c share their pair counts; ``level``: rows 1:
+    only feed a percentile interval at that level, see :func:`_acc23_w`)."""
     if statistic == "pearson":
         return _pearson_w(x, y, W), None
     if statistic == "spearman":
@@ -497,7 +941,7 @@ def _replicates(statistic: str, x, y, W, folds: int = 5, seed: int = 0, cache: d
         b, c = cache["kendall"]
         return (b if statistic == "kendall_tau_b" else c), None
     if statistic == "acc23":
-        return _acc23_w(x, y, W)
+        return _acc23_w(x, y, W, level)
     if statistic == "roc_auc":
         return _auc_w(x, y, W), None
     if statistic == "average_precision":
@@ -532,6 +976,7 @@ def _check_statistics(statistics, allowed, what):
         )
 
 
+@_one_blas_thread
 def example_level(
     scores: pd.DataFrame,
     target,
@@ -553,11 +998,14 @@ def example_level(
     for name, x in zip(names, X):
         keep, cache = ~np.isnan(x) & ~np.isnan(y), {}
         for statistic in statistics:
-            values, eps = _replicates(statistic, x[keep], y[keep], np.compress(keep, Wf, axis=1), cache=cache)
+            values, eps = _replicates(
+                statistic, x[keep], y[keep], np.compress(keep, Wf, axis=1), cache=cache, level=level
+            )
             rows.append(_row(name, statistic, values, level, keep.sum(), eps))
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
+@_one_blas_thread
 def detection(
     scores: pd.DataFrame,
     majority,
@@ -589,6 +1037,7 @@ def detection(
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
+@_one_blas_thread
 def difference(
     scores: pd.DataFrame,
     target,
@@ -653,8 +1102,8 @@ def _pearson_rows(X: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.where(flat, np.nan, np.clip(r, -1, 1))
 
 
-def _spearman_rows(X, y):
-    return _pearson_rows(sps.rankdata(X, axis=1), sps.rankdata(y))
+def _spearman_rows(X, y, ranks=None):
+    return _pearson_rows(sps.rankdata(X, axis=1) if ranks is None else ranks, sps.rankdata(y))
 
 
 def _concordance_rows(X: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -663,7 +1112,7 @@ def _concordance_rows(X: np.ndarray, y: np.ndarray) -> np.ndarray:
     of a among strictly lower scores (ties excluded) meets ``sign(y_j - a)``: ``O(rows * n *
     values)``. Otherwise blocks of example pairs, ``O(rows * n**2)``."""
     R, n = X.shape
-    gy, ky = _dense_codes(y)
+    gy, ky = _codes(y)
     if 4 * ky >= n:
         ii, jj = np.triu_indices(n, 1)
         sy = np.sign(y[ii] - y[jj])
@@ -698,41 +1147,20 @@ def _kendall_rows(X: np.ndarray, y: np.ndarray):
     return _kendall_from(s, np.full(R, float(n)), n1, n2, kx, ky)
 
 
-def _kendall_hybrids(z1: np.ndarray, z2: np.ndarray, y: np.ndarray, A: np.ndarray):
-    """tau-b and tau-c of the hybrids ``where(A, z1, z2)`` (A: (rows, n) of 0/1) against y:
-    concordant minus discordant is ``(a'A11a + b'A22b) / 2 + a'A12b`` (b = 1 - a) with
-    ``Akl = sign(y_i - y_j) sign(zk_i - zl_j)``, three matrix products for all rows at once.
-    With few target values the hybrids are scored as rows (:func:`_kendall_rows`), faster then."""
-    if 4 * _dense_codes(y)[1] < y.size:
-        return _kendall_rows(np.where(A > 0, z1, z2), y)
-    Bm = 1 - A
-    s = np.zeros(A.shape[0])
-    n = y.size
-    step = max(1, _CHUNK // max(n, 1) // 8)
-    for a in range(0, n, step):
-        sy = np.sign(y[a : a + step, None] - y[None, :])
-        for zl, zr, left, right, half in ((z1, z1, A, A, True), (z2, z2, Bm, Bm, True), (z1, z2, A, Bm, False)):
-            block = sy * np.sign(zl[a : a + step, None] - zr[None, :])
-            part = np.einsum("ri,ri->r", left[:, a : a + step], right @ block.T)
-            s += part / 2 if half else part
-    H = np.sort(np.where(A > 0, z1, z2), axis=1)
-    n1, kx = _ties_sorted(H)
-    n2, ky = _ties_sorted(np.sort(y)[None, :])
-    return _kendall_from(s, np.full(A.shape[0], float(n)), n1, n2, kx, ky)
-
-
-def _auc_rows(X, pos):
-    ranks = sps.rankdata(-X, axis=1)
+def _auc_rows(X, pos, ranks=None):
+    """ROC AUC per row (``ranks``: the mid-ranks of -X, when known)."""
+    ranks = sps.rankdata(-X, axis=1) if ranks is None else ranks
     P, N = pos.sum(), (1 - pos).sum()
     with np.errstate(invalid="ignore", divide="ignore"):
         auc = (ranks @ pos - P * (P + 1) / 2) / (P * N)
     return np.full(X.shape[0], np.nan) if P == 0 or N == 0 else auc
 
 
-def _ap_rows(X, pos):
-    """Average precision of "has an error" ranked by -X, per row (ties as scikit-learn)."""
+def _ap_rows(X, pos, order=None):
+    """Average precision of "has an error" ranked by -X, per row (ties as scikit-learn;
+    ``order``: each row's examples in ascending score, when known)."""
     R, n = X.shape
-    order = np.argsort(X, axis=1, kind="stable")  # ascending score = descending -score
+    order = np.argsort(X, axis=1, kind="stable") if order is None else order  # ascending score = descending -score
     xs = np.take_along_axis(X, order, axis=1)
     tp = np.cumsum(pos[order], axis=1)
     end = np.ones((R, n), bool)
@@ -789,18 +1217,95 @@ def _acc23_outcomes(x: np.ndarray, y: np.ndarray, eps: float) -> np.ndarray:
     return np.where(tie, sy == 0, np.sign(dx) * sy > 0)
 
 
-def _perm_both(statistic, a, b, y, n_permutations, seed, folds):
+def _entry_concordance(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """For each entry k, ``sum_k' sign(p_k' - p_k) sign(q_k' - q_k)`` over all entries (unit weights):
+    the counts of entries below-left, above-right, above-left and below-right of it, from the
+    cumulative counts on the grid of distinct values."""
+    (gp, kp), (gq, kq) = _codes(p), _codes(q)
+    if kp * kq > 1 << 24:  # a grid that big: the pairs directly, in chunks of entries
+        out = np.zeros(p.size)
+        step = max(1, (1 << 22) // max(p.size, 1))
+        for s in range(0, p.size, step):
+            out[s : s + step] = (
+                np.sign(p[None, :] - p[s : s + step, None]) * np.sign(q[None, :] - q[s : s + step, None])
+            ).sum(1)
+        return out
+    grid = np.zeros((kp + 1, kq + 1))
+    np.add.at(grid, (gp + 1, gq + 1), 1)
+    P2 = grid.cumsum(0).cumsum(1)  # P2[i, j]: entries with p code < i and q code < j
+    below_left = P2[gp, gq]
+    below_right = P2[gp, kq] - P2[gp, gq + 1]
+    above_left = P2[kp, gq] - P2[gp + 1, gq]
+    above_right = p.size - P2[gp + 1, kq] - P2[kp, gq + 1] + P2[gp + 1, gq + 1]
+    return below_left + above_right - below_right - above_left
+
+
+def _draws(n_permutations: int, n: int, seed: int) -> tuple[np.ndarray, list[np.ndarray]]:
+    """PERM-BOTH's swap masks, ``default_rng(seed).random((n_permutations, n)) < 0.5``, and, for
+    :func:`_hybrid_kendall`, the weights of the first-like hybrids' entries (a's scores then
+    b's: the mask, then its complement), in chunks of draws."""
+    masks = np.random.default_rng(seed).random((n_permutations, n)) < 0.5
+    dtype = _exact_dtype(n)
+    weights = [
+        np.ascontiguousarray(np.hstack([masks[cols], ~masks[cols]]).T, dtype=dtype) for cols in _chunks(n_permutations)
+    ]
+    return masks, weights
+
+
+def _hybrid_kendall(za: np.ndarray, zb: np.ndarray, y: np.ndarray, weights: list[np.ndarray], tau_c: bool = True):
+    """tau-b and tau-c of every first-like hybrid (a's score where the mask is set, b's
+    elsewhere) and every second-like one (the other scores), against y: ``(b_first, c_first,
+    b_second, c_second)``. One set of entries, a's scores then b's, weighted 1 where a hybrid
+    takes them (``weights`` of :func:`_draws`): a column per first-like hybrid, all scored at
+    once by :func:`_concordance`. A second-like hybrid weighs each entry 1 - w, and its
+    concordance is the quadratic form at 1 - w, ``S(1) - a.w + S(w)`` with ``a`` of
+    :func:`_entry_concordance`. ``tau_c=False``: tau-c (its distinct values) left out, NaN."""
+    n = za.size
+    dtype = weights[0].dtype
+    p, q = np.r_[za, zb], np.r_[y, y]
+    plan = _concordance_plan(p, q, dtype)
+    a = _entry_concordance(p, q)
+    counts = np.bincount(_codes(p)[0]).astype(np.float64)  # entries per distinct score
+    n2, ky = _tie_stats(np.bincount(_codes(y)[0])[:, None])
+    parts = []
+    for w in weights:
+        out = _concordance(plan, w)
+        X = out["L"] if out["swapped"] else out["G"]  # the weight of each distinct score
+        # a hybrid takes one entry per example: its weights sum to n; the second-like ones are
+        # counts - X, whose squares sum to counts^2 - 2 counts.X + X^2
+        squares = np.einsum("gr,gr->r", X, X).astype(np.float64)
+        squares_second = counts @ counts - 2 * (counts.astype(dtype) @ X) + squares
+        parts.append(
+            (
+                out["s"],
+                out["s"] + a.sum() / 2 - a @ w,
+                (squares - n) / 2,
+                (squares_second - n) / 2,
+                np.count_nonzero(X, axis=0) if tau_c else np.zeros(X.shape[1]),
+                np.count_nonzero(X != counts[:, None].astype(dtype), axis=0) if tau_c else np.zeros(X.shape[1]),
+            )
+        )
+    s1, s2, n1, n1_second, k1, k1_second = map(np.concatenate, zip(*parts))
+    M = np.full(s1.size, float(n))
+    b1, c1 = _kendall_from(s1, M, n1, n2, k1, ky)
+    b2, c2 = _kendall_from(s2, M, n1_second, n2, k1_second, ky)
+    if not tau_c:
+        c1, c2 = np.full(c1.shape, np.nan), np.full(c2.shape, np.nan)
+    return b1, c1, b2, c2
+
+
+def _perm_both(statistic, a, b, y, draws, folds, seed):
     """PERM-BOTH (mt-metrics-eval ``PermutationSigDiff``, without early stopping) of
-    ``statistic(a) > statistic(b)``: (value a, value b, delta, permuted deltas)."""
+    ``statistic(a) > statistic(b)`` with the swap masks of ``draws`` (:func:`_draws`): (value a,
+    value b, delta, permuted deltas)."""
+    masks, weights = draws
     za, zb = _zscore(a), _zscore(b)
-    masks = np.random.default_rng(seed).random((n_permutations, y.size)) < 0.5
-    A = masks.astype(float)
     if statistic in ("kendall_tau_b", "kendall_tau_c"):
+        ones = np.ones((1, y.size))
         k = 0 if statistic == "kendall_tau_b" else 1
-        va, vb = (_kendall_rows(np.vstack([za, zb]), y)[k]).tolist()
-        # hybrid "second-like" takes b's score where the mask is set, "first-like" a's
-        second_like = _kendall_hybrids(zb, za, y, A)[k]
-        first_like = _kendall_hybrids(za, zb, y, A)[k]
+        va, vb = float(_kendall_w(za, y, ones)[k][0]), float(_kendall_w(zb, y, ones)[k][0])
+        b_first, c_first, b_second, c_second = _hybrid_kendall(za, zb, y, weights, tau_c=k == 1)
+        first_like, second_like = (b_first, b_second) if k == 0 else (c_first, c_second)
     else:
         va, vb = _rows(statistic, np.vstack([za, zb]), y, folds, seed).tolist()
         second_like = _rows(statistic, np.where(masks, zb, za), y, folds, seed)
@@ -827,6 +1332,7 @@ def _pairs_test(a, b, y, alternative: str = "greater"):
     return va, vb, va - vb, p
 
 
+@_one_blas_thread
 def permutation_test(
     scores: pd.DataFrame,
     target,
@@ -850,11 +1356,13 @@ def permutation_test(
     statistic(second-like)`` is at least the observed ``delta`` (``alternative="two-sided"``:
     whose absolute value is at least ``|delta|``), a draw within 1e-9 of it counting as reaching
     it (the unswapped draw must, whatever the rounding). No early stopping (mt-metrics-eval
-    with ``block_size >= k``). For ``acc23`` the test is WMT23/24's
-    ``PairwisePermutationSigDiff`` (each metric's epsilon fixed at its optimum on these
-    examples, pair outcomes swapped), with the exact p-value (see ``_pairs_test``). Returns
-    one row: ``first, second, statistic, value_first, value_second, delta, p_value, n,
-    n_permutations``."""
+    with ``block_size >= k``). For the Kendall variants every draw's two hybrids are scored at
+    once: one set of entries (first's scores, then second's), a first-like hybrid a column of
+    0/1 weights over them (:func:`_hybrid_kendall`), the second-like one its complement. For
+    ``acc23`` the test is WMT23/24's ``PairwisePermutationSigDiff`` (each metric's epsilon fixed
+    at its optimum on these examples, pair outcomes swapped), with the exact p-value (see
+    ``_pairs_test``). Returns one row: ``first, second, statistic, value_first, value_second,
+    delta, p_value, n, n_permutations``."""
     binary = statistic in DETECTION_STATISTICS
     _check_statistics([statistic], EXAMPLE_STATISTICS + DETECTION_STATISTICS, "example-level or detection")
     if alternative not in ("greater", "two-sided"):
@@ -868,7 +1376,9 @@ def permutation_test(
     )
 
 
-def _test(statistic, a, b, y, first, second, n_permutations, seed, alternative, folds) -> dict:
+def _test(statistic, a, b, y, first, second, n_permutations, seed, alternative, folds, draws=None) -> dict:
+    """One comparison's row; ``draws``: PERM-BOTH's masks and their transpose (:func:`_draws`)
+    when the caller has them already."""
     if y.size < 2:
         va = vb = delta = p = float("nan")
         n_perm = 0
@@ -876,7 +1386,8 @@ def _test(statistic, a, b, y, first, second, n_permutations, seed, alternative, 
         va, vb, delta, p = _pairs_test(a, b, y, alternative)
         n_perm = 0
     else:
-        va, vb, delta, null = _perm_both(statistic, a, b, y, n_permutations, seed, folds)
+        draws = _draws(n_permutations, y.size, seed) if draws is None else draws
+        va, vb, delta, null = _perm_both(statistic, a, b, y, draws, folds, seed)
         with np.errstate(invalid="ignore"):
             # draws within rounding of the observed difference reach it (the unswapped draw must)
             hit = np.abs(null) >= abs(delta) - 1e-9 if alternative == "two-sided" else null >= delta - 1e-9
@@ -895,6 +1406,7 @@ def _test(statistic, a, b, y, first, second, n_permutations, seed, alternative, 
     }
 
 
+@_one_blas_thread
 def significance(
     scores: pd.DataFrame,
     target,
@@ -915,12 +1427,27 @@ def significance(
         keep = ~np.isnan(x) & ~np.isnan(y)
         values[name] = float(_replicates(statistic, x[keep], y[keep], np.ones((1, keep.sum())), folds, seed)[0][0])
     ranked = sorted(names, key=lambda m: (-np.nan_to_num(values[m], nan=-np.inf), m))
-    rows = []
+    rows, draws = [], {}  # the draws depend only on the number of examples: drawn once per number
     for i, j in combinations(range(len(ranked)), 2):
         a, b = X[names.index(ranked[i])], X[names.index(ranked[j])]
         keep = ~np.isnan(a) & ~np.isnan(b) & ~np.isnan(y)
+        n = int(keep.sum())
+        if statistic != "acc23" and n >= 2 and n not in draws:
+            draws[n] = _draws(n_permutations, n, seed)
         rows.append(
-            _test(statistic, a[keep], b[keep], y[keep], ranked[i], ranked[j], n_permutations, seed, "greater", folds)
+            _test(
+                statistic,
+                a[keep],
+                b[keep],
+                y[keep],
+                ranked[i],
+                ranked[j],
+                n_permutations,
+                seed,
+                "greater",
+                folds,
+                draws.get(n),
+            )
         )
     frame = pd.DataFrame(
         rows,
@@ -984,30 +1511,91 @@ def clusters(tests: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
 _EXACT = {"pearson": 0.0, "spearman": 0.0, "kendall_tau_b": 0.0, "kendall_tau_c": 0.0, "roc_auc": 0.5}
 
 
-def _acc23_permuted(x: np.ndarray, y: np.ndarray, perms: np.ndarray) -> np.ndarray:
-    """acc23 (epsilon optimised) of each permutation of the scores: example i gets
-    ``x[perm[i]]``. The multiset of score differences does not change, so the pairs of score
-    positions are sorted once and each permutation only changes which target pair they meet."""
+def _kendall_permuted(x: np.ndarray, y: np.ndarray, perms: np.ndarray):
+    """tau-b and tau-c of each permutation of the scores, example i getting ``x[perm[i]]``:
+    the (score, target) cells weighted by how many of each a permutation makes, scored by
+    :func:`_concordance`; the ties of either side are those of x and y. With many cells (two
+    sides of many values: faster) the permuted rows one by one (:func:`_kendall_rows`)."""
     n = x.size
-    ii, jj = np.triu_indices(n, 1)
-    d = np.abs(x[ii] - x[jj])
-    order = np.argsort(d, kind="stable")
-    ii, jj, d = ii[order], jj[order], d[order]
-    sx = np.sign(x[ii] - x[jj])[:, None]
-    codes = np.unique(y, return_inverse=True)[1].astype(np.int32)
-    YT = np.ascontiguousarray(codes[np.argsort(perms, axis=1)].T)  # (positions, permutations)
+    if n < 2:
+        return np.full(perms.shape[0], np.nan), np.full(perms.shape[0], np.nan)
+    (gx, kx), (gy, K) = _codes(x), _codes(y)
+    (n1, k1), (n2, k2) = (_tie_stats(np.bincount(g)[:, None].astype(np.float64)) for g in (gx, gy))
+    R = perms.shape[0]
+    if kx * K > 8 * n and K > _LEVELS:
+        return _kendall_rows(x[perms], y)
+    if kx * K > 8 * n:  # each permutation gives the ascending scores their target levels
+        inv = np.empty_like(perms)
+        np.put_along_axis(inv, perms, np.arange(n)[None, :], axis=1)
+        order = np.argsort(x, kind="stable")
+        L = gy[inv[:, order]]  # (permutations, positions)
+        tied = 0.0
+        if kx < n:  # equal scores: their levels sorted, and the pairs of distinct levels among them taken out
+            keys = np.sort(gx[order][None, :] * K + L, axis=1)
+            L = keys - gx[order][None, :] * K
+            new = np.ones(keys.shape, bool)
+            new[:, 1:] = keys[:, 1:] != keys[:, :-1]
+            at = np.arange(n)[None, :]
+            equal_pairs = (at - np.maximum.accumulate(np.where(new, at, 0), axis=1)).sum(axis=1)
+            tied = n1[0] - equal_pairs
+        s = _pair_signs_levels(np.ascontiguousarray(L.T), K) - tied
+        return _kendall_from(s, np.full(R, float(n)), n1[0], n2[0], k1[0], k2[0])
+    cells = gx[perms] * K + gy[None, :]  # (permutations, examples): the cell each example lands in
+    dtype = _exact_dtype(n)
+    counts = np.bincount((cells + (np.arange(R) * kx * K)[:, None]).ravel(), minlength=R * kx * K)
+    T = counts.reshape(R, kx * K).T.astype(dtype)
+    grid = np.arange(kx * K)
+    plan = _concordance_plan(grid // K, grid % K, dtype)
+    s = np.concatenate([_concordance(plan, np.ascontiguousarray(T[:, cols]))["s"] for cols in _chunks(R)])
+    return _kendall_from(s, np.full(R, float(n)), n1[0], n2[0], k1[0], k2[0])
 
-    def values(s, e, rows):
-        part = YT if rows.size == YT.shape[1] else np.take(YT, rows, axis=1)
-        sy = np.sign(np.take(part, ii[s:e], axis=0) - np.take(part, jj[s:e], axis=0))
-        return (sy == 0).astype(np.float32) - (sx[s:e] * sy > 0)
 
-    is_end = np.r_[d[1:] != d[:-1], True] if d.size else np.zeros(0, bool)
-    best, _, conc = _max_prefix(values, d.size, perms.shape[0], is_end)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return (conc + best) / (n * (n - 1) / 2)
+def _pair_signs_levels(L: np.ndarray, K: int) -> np.ndarray:
+    """``sum_{k < k'} sign(L_k' - L_k)`` per column of L (positions x columns of level codes, unit
+    weights): the pairs inside blocks of 16 positions compared directly, the pairs across blocks
+    from each block's count per level (:func:`_between`)."""
+    C, R = L.shape
+    B = 16
+    nb = -(-C // B)
+    Lb = np.full((nb * B, R), -1, np.int64)
+    Lb[:C] = L
+    Lb = Lb.reshape(nb, B, R)
+    valid = Lb >= 0
+    upper = np.triu(np.ones((B, B), bool), 1)[None, :, :, None]
+    signs = np.sign(Lb[:, None, :, :] - Lb[:, :, None, :]).astype(np.int8)  # [b, i, j] = sign(L_j - L_i)
+    pairs = upper & valid[:, :, None, :] & valid[:, None, :, :]
+    within = np.where(pairs, signs, 0).sum(axis=(0, 1, 2), dtype=np.int64)
+    blocks = np.repeat(np.arange(nb), B)[:, None]
+    key = ((blocks * K + Lb.reshape(-1, R)) * R + np.arange(R))[valid.reshape(-1, R)]
+    dtype = _exact_dtype(C)
+    H = np.bincount(key, minlength=nb * K * R).reshape(nb, K, R).astype(dtype)
+    return within + _between(H, _sign_matrix(K, dtype))
 
 
+def _permuted(statistic: str, x, y, perms, folds: int, seed: int) -> np.ndarray:
+    """``statistic`` of each permutation of the scores against y (example i gets
+    ``x[perm[i]]``), sorting the scores once: a row's ranks are the permuted ranks of x, its
+    examples in ascending score the inverse permutation of the ascending order of x."""
+    R, n = perms.shape
+    if n < 2:
+        return np.full(R, np.nan)
+    X = x[perms]
+    inv = np.empty_like(perms)
+    np.put_along_axis(inv, perms, np.arange(n)[None, :], axis=1)
+    order = inv[:, np.argsort(x, kind="stable")]  # each row's examples, ascending score
+    if statistic == "spearman":
+        return _spearman_rows(X, y, sps.rankdata(x)[perms])
+    if statistic == "roc_auc":
+        return _auc_rows(X, y, sps.rankdata(-x)[perms])
+    if statistic == "average_precision":
+        return _ap_rows(X, y, order)
+    if statistic == "bacc":
+        pred = _cv_predictions(X, y, folds, seed, order)
+        return np.full(R, np.nan) if pred is None else _bacc_from(pred, y, np.ones((1, n)))
+    return _rows(statistic, X, y, folds, seed)
+
+
+@_one_blas_thread
 def random_baseline(
     scores: pd.DataFrame,
     target,
@@ -1026,7 +1614,10 @@ def random_baseline(
     ROC AUC (``how = "exact"``; NaN where the statistic is undefined), the mean over the
     permutations for acc23 (epsilon re-optimised on each), average precision and bacc
     (``how = "mean of permutations"``). ``low, high``: the central ``level`` range of the
-    permutations' values (the range a random metric falls in on this sample). Returns
+    permutations' values (the range a random metric falls in on this sample). The scores are
+    sorted once: a permutation's ranks are the permuted ranks, its examples in ascending score
+    the permuted order; its Kendall S and acc23 come from the (score, target) cells it fills or
+    from the targets it gives the ascending scores. Returns
     ``metric, statistic, value, low, high, n, how``."""
     allowed = EXAMPLE_STATISTICS + DETECTION_STATISTICS
     _check_statistics(statistics, allowed, "example-level or detection")
@@ -1037,11 +1628,16 @@ def random_baseline(
         keep = ~np.isnan(x) & ~np.isnan(y)
         xk, yk = x[keep], y[keep]
         perms = np.random.default_rng([seed, m]).random((n_random, xk.size)).argsort(axis=1)
+        kendall = None
         for statistic in statistics:
             if statistic == "acc23":
                 values = _acc23_permuted(xk, yk, perms) if xk.size >= 2 else np.full(n_random, np.nan)
+            elif statistic in ("kendall_tau_b", "kendall_tau_c"):
+                if kendall is None:
+                    kendall = _kendall_permuted(xk, yk, perms)
+                values = kendall[0 if statistic == "kendall_tau_b" else 1]
             else:
-                values = _rows(statistic, xk[perms], yk, folds, seed)
+                values = _permuted(statistic, xk, yk, perms, folds, seed)
             low, high = resampling.interval(values, level)
             if statistic in _EXACT:
                 defined = np.isfinite(values).any()
@@ -1115,26 +1711,6 @@ def _firsts(codes: np.ndarray, k: int) -> np.ndarray:
     return out
 
 
-def _group_residuals(X: np.ndarray, codes: np.ndarray, k: int, W: np.ndarray):
-    """Weighted group means (rows, k) of X ((n,) or (rows, n)) and the residuals (rows, n).
-
-    The means are offsets from each group's first value, so a group of equal values has
-    exactly that mean and exactly zero residuals; a group without weight in a row has a NaN
-    mean and zero residuals (its examples weigh nothing there)."""
-    X2 = np.broadcast_to(X, W.shape)
-    onehot = np.zeros((codes.size, k))
-    onehot[np.arange(codes.size), codes] = 1
-    firsts = _firsts(codes, k)
-    ref = (
-        np.where(firsts >= 0, X2[:, np.maximum(firsts, 0)], np.nan) if codes.size else np.full((W.shape[0], k), np.nan)
-    )
-    dev = X2 - np.take(ref, codes, axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        means = ref + ((W * dev) @ onehot) / (W @ onehot)
-    residuals = X2 - np.take(means, codes, axis=1)
-    return means, np.where(np.isnan(residuals), 0.0, residuals)
-
-
 def _matrix(values: np.ndarray, rows_codes: np.ndarray, cols_codes: np.ndarray, shape) -> np.ndarray:
     """(rows, cols) mean of values per (row code, column code), NaN where empty."""
     total = np.zeros(shape)
@@ -1176,22 +1752,84 @@ def _unpaired_p_values(pooled: list[np.ndarray], n_permutations: int, seed: int)
     return p
 
 
-def _soft_pairwise_accuracy(x, y, sys_codes, S, item_codes, n_items, n_permutations, seed) -> float:
+def _soft_pairwise_accuracy(x, y, sys_codes, S, item_codes, n_items, n_permutations, seed, cache=None) -> float:
     """1 - PCE (Thompson et al. 2024; mt-metrics-eval ``pce.py``): for each system pair the
     permutation p-value that the first system beats the second, by the metric and by the
-    humans with the same draws; SPA = 1 - mean |p_metric - p_human| over the pairs."""
+    humans with the same draws; SPA = 1 - mean |p_metric - p_human| over the pairs. ``cache``:
+    a dict kept across the metrics of one target (the humans' p-values depend only on the
+    examples)."""
     if item_codes is not None:
         signs = np.where(np.random.default_rng(seed).random((n_permutations, n_items)) < 0.5, 1.0, -1.0)
-        pm = _paired_p_values(_matrix(x, sys_codes, item_codes, (S, n_items)), signs)
-        ph = _paired_p_values(_matrix(y, sys_codes, item_codes, (S, n_items)), signs)
+
+        def p_values(v):
+            return _paired_p_values(_matrix(v, sys_codes, item_codes, (S, n_items)), signs)
     else:
-        pm = _unpaired_p_values([x[sys_codes == s] for s in range(S)], n_permutations, seed)
-        ph = _unpaired_p_values([y[sys_codes == s] for s in range(S)], n_permutations, seed)
-    gap = np.abs(pm - ph)[np.triu_indices(S, 1)]
+
+        def p_values(v):
+            return _unpaired_p_values([v[sys_codes == s] for s in range(S)], n_permutations, seed)
+
+    cache = {} if cache is None else cache
+    key = (y.tobytes(), sys_codes.tobytes(), None if item_codes is None else item_codes.tobytes())
+    if key not in cache:
+        cache[key] = p_values(y)
+    gap = np.abs(p_values(x) - cache[key])[np.triu_indices(S, 1)]
     gap = gap[~np.isnan(gap)]
     return 1 - float(gap.mean()) if gap.size else float("nan")
 
 
+def _within_systems(x, y, sc, S, WT):
+    """Per column of WT (examples x columns): the systems' weighted means of x and y (columns x
+    systems; NaN for a system without weight) and the Pearson correlation of the residuals
+    within systems (FRANK's partial correlation). Sums per system of the values offset by the
+    system's first value, so a system of equal values has exactly that mean and no spread."""
+    if not sc.size:
+        nothing = np.full((WT.shape[1], S), np.nan)
+        return nothing, nothing.copy(), np.full(WT.shape[1], np.nan)
+    firsts = _firsts(sc, S)
+    onehot = np.zeros((sc.size, S))
+    onehot[np.arange(sc.size), sc] = 1
+    u = (x - x[np.maximum(firsts, 0)][sc])[:, None] * onehot
+    v = (y - y[np.maximum(firsts, 0)][sc])[:, None] * onehot
+    W = WT.T
+    n_s, u1, v1 = W @ onehot, W @ u, W @ v
+    u2, v2, uv = W @ (u * u), W @ (v * v), W @ (u * v)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mx = np.where(firsts >= 0, x[np.maximum(firsts, 0)], np.nan) + u1 / n_s
+        my = np.where(firsts >= 0, y[np.maximum(firsts, 0)], np.nan) + v1 / n_s
+        here = n_s > 0
+        cxx = np.where(here, u2 - u1 * u1 / n_s, 0).sum(axis=1)
+        cyy = np.where(here, v2 - v1 * v1 / n_s, 0).sum(axis=1)
+        r = np.where(here, uv - u1 * v1 / n_s, 0).sum(axis=1) / np.sqrt(cxx * cyy)
+    M = WT.sum(axis=0)
+    return mx, my, np.where((cxx <= 0) | (cyy <= 0) | (M < 2), np.nan, np.clip(r, -1, 1))
+
+
+def _ranks_within_systems(x, y, sc, S, WT):
+    """FRANK's partial Spearman per column of WT: the mid-ranks of x and y in the column's expanded
+    data (per distinct value: the weight below + (its weight + 1) / 2), their residuals within
+    systems, correlated; every sum over the distinct (x, y, system) cells, in half-integers."""
+    if not sc.size:
+        return np.full(WT.shape[1], np.nan)
+    (cx, Gx), (cy, Gy) = _value_weights(x, WT), _value_weights(y, WT)
+    rx, ry = _cumsum0(Gx) - Gx / 2 + 0.5, _cumsum0(Gy) - Gy / 2 + 0.5  # mid-rank of each distinct value
+    ky = int(cy.max(initial=0)) + 1
+    keys, cell = np.unique((cx * ky + cy) * S + sc, return_inverse=True)
+    T = _summing(cell.reshape(-1), keys.size, WT.dtype) @ WT
+    gx, gy, gs = keys // S // ky, keys // S % ky, keys % S
+    per_system = _summing(gs, S, WT.dtype)
+    a, b = rx[gx], ry[gy]
+    n_s, s_x, s_y = per_system @ T, per_system @ (T * a), per_system @ (T * b)
+    s_xx, s_yy, s_xy = per_system @ (T * a * a), per_system @ (T * b * b), per_system @ (T * a * b)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        here = n_s > 0
+        cxx = np.where(here, s_xx - s_x * s_x / n_s, 0).sum(axis=0)
+        cyy = np.where(here, s_yy - s_y * s_y / n_s, 0).sum(axis=0)
+        r = np.where(here, s_xy - s_x * s_y / n_s, 0).sum(axis=0) / np.sqrt(cxx * cyy)
+    M = WT.sum(axis=0)
+    return np.where((cxx <= 0) | (cyy <= 0) | (M < 2), np.nan, np.clip(r, -1, 1))
+
+
+@_one_blas_thread
 def system_level(
     scores: pd.DataFrame,
     target,
@@ -1217,7 +1855,8 @@ def system_level(
       high NaN): a permutation test inside each resample is not computed;
     * ``partial_pearson``, ``partial_spearman``: FRANK's partial correlation with the system
       regressed out: metric and target (for Spearman their mid-ranks) minus their system
-      means, i.e. the residuals of a regression on system dummies, then Pearson;
+      means, i.e. the residuals of a regression on system dummies, then Pearson (from the
+      sums per system of each resample, :func:`_within_systems`, :func:`_ranks_within_systems`);
     * with ``item``: ``item_pearson``, ``item_kendall_tau_b``: mt-metrics-eval's
       ``average_by="item"`` correlation: per item across its systems, items where it is
       undefined dropped, averaged.
@@ -1238,23 +1877,23 @@ def system_level(
     items = sorted(set(item_labels.tolist()), key=str) if item_labels is not None else None
     item_all = np.array([items.index(i) for i in item_labels]) if items is not None else None
     Wf = _with_full(W)
-    rows = []
+    rows, humans = [], {}
     for name, x in zip(names, X):
         keep = ~np.isnan(x) & ~np.isnan(y)
         xk, yk, sc, Wk = x[keep], y[keep], sys_all[keep], np.compress(keep, Wf, axis=1)
         n = int(keep.sum())
-        (mx, rx), (my, ry) = _group_residuals(xk, sc, S, Wk), _group_residuals(yk, sc, S, Wk)
+        WT = np.ascontiguousarray(Wk.T)
+        mx, my, partial = _within_systems(xk, yk, sc, S, WT)
         out = {
             "pearson": _masked_pearson(mx, my),
             "kendall_tau_b": _masked_kendall_b(mx, my),
             "pairwise_accuracy": _masked_pairwise_accuracy(mx, my),
         }
         ic = item_all[keep] if item_all is not None else None
-        spa = _soft_pairwise_accuracy(xk, yk, sc, S, ic, len(items) if items else 0, n_permutations, seed)
+        spa = _soft_pairwise_accuracy(xk, yk, sc, S, ic, len(items) if items else 0, n_permutations, seed, humans)
         out["soft_pairwise_accuracy"] = np.r_[spa, np.full(W.shape[0], np.nan)]
-        out["partial_pearson"] = _wpearson(rx, ry, Wk)
-        (_, rrx), (_, rry) = (_group_residuals(_midranks(v, Wk)[0], sc, S, Wk) for v in (xk, yk))
-        out["partial_spearman"] = _wpearson(rrx, rry, Wk)
+        out["partial_pearson"] = partial
+        out["partial_spearman"] = _ranks_within_systems(xk, yk, sc, S, WT)
         if ic is not None:
             out |= _item_averaged(xk, yk, sc, S, ic, len(items), Wk)
         for statistic, values in out.items():

@@ -148,6 +148,7 @@ benchmarks: $(TEST_STAMP)
 	$(PY) benchmarks/load.py
 	$(PY) benchmarks/judges.py
 	$(PY) benchmarks/meta_evaluation.py
+	$(PY) benchmarks/baselines.py
 
 clean:
 	rm -rf _build .cache

@@ -149,7 +149,7 @@ FIVE_SOURCES = [*SOURCES, SOURCES[1], SOURCES[0]]
 def _fake_support(calls):
     """A stand-in for minilm_support that records its calls and returns a value per text."""
 
-    def compute(summaries, sources, model=None, workers=None):
+    def compute(summaries, sources, **_):
         calls.append(list(summaries))
         return np.array([[len(s) / 100, -len(d) / 100] for s, d in zip(summaries, sources)])
 
@@ -161,6 +161,19 @@ def no_models(monkeypatch):
     """The models "load" as a placeholder: the fakes above are all that runs."""
     monkeypatch.setattr("hotelcheckspan.analyses.clusters.load_model", lambda: "no model")
     monkeypatch.setattr(bl, "load_bertscore", lambda: "no model")
+
+
+def test_chunks_keep_a_sources_texts_together():
+    """Whole sources per chunk while they fit, a source with more texts than a chunk cut; every
+    key once, the sources in order."""
+    todo = {
+        f"{source}{i}": (f"text {i}", source)
+        for source, n in [("a", 3), ("b", 2), ("c", 7), ("d", 1)]
+        for i in range(n)
+    }
+    chunks = bl._chunks(todo, 4)
+    assert chunks == [["a0", "a1", "a2"], ["b0", "b1"], ["c0", "c1", "c2", "c3"], ["c4", "c5", "c6", "d0"]]
+    assert bl._chunks(todo, 100) == [sorted(todo)]
 
 
 def test_the_cache_answers_the_second_run(three, tmp_path, monkeypatch, no_models):
@@ -382,6 +395,9 @@ def test_empty_texts_have_no_support(toy, tmp_path):
     names = ["minilm_support", "minilm_support_min", "bertscore_precision"]
     got = bl.baselines(corpus_of(toy, ["", "Fine."], ["Fine.", ""]), names, cache_dir=tmp_path)
     assert got[names].isna().all().all()
+    # a text the tokenizer reads no word piece in (a zero-width space) is empty to BERTScore too
+    got = bl.bertscore_precision(["\u200b", "Fine."], ["Fine.", "\u200b"])
+    assert np.isnan(got).all()
 
 
 OFFLINE_SCRIPT = """

@@ -283,15 +283,15 @@ def length_batches(lengths: list[int], max_tokens: int = BATCH_TOKENS) -> list[l
 
 def run_batches(forward: Callable, inputs: list, workers: int | None = None) -> list:
     """``[forward(x) for x in inputs]``, on ``workers`` threads (default: :func:`default_workers`)
-    with torch on one thread in each: two batches at once instead of one batch split between the
-    cores, which waits for the slower core at every layer and sums in an order that depends on
-    the number of threads."""
+    with torch on one thread in each: one batch per core at a time, instead of each batch split
+    between the cores, which waits for the slowest core at every operation (on a shared machine,
+    often) and sums in an order that depends on the number of threads."""
     import torch
 
     workers = workers or default_workers()
 
     def alone(x):
-        torch.set_num_threads(1)  # the calling thread's setting: each worker sets its own
+        torch.set_num_threads(1)  # in each worker: a new thread takes the setting it makes itself
         with torch.inference_mode():
             return forward(x)
 
@@ -343,23 +343,25 @@ def _support(summary_vectors: np.ndarray, unit_vectors: np.ndarray) -> tuple[flo
     return float(best.mean()), float(best.min())
 
 
-def minilm_support(summaries: list[str], sources: list[str], model=None, workers: int | None = None) -> np.ndarray:
+def minilm_support(
+    summaries: list[str], sources: list[str], model=None, workers: int | None = None, memo: dict | None = None
+) -> np.ndarray:
     """(n, 2): mean and minimum over the summary's sentences of the best cosine similarity with
     a unit of the source (NaN for a summary or source without any); embeddings by
     :func:`encode_texts` with ``model`` (default: :func:`~hotelcheckspan.analyses.clusters.load_model`),
-    each distinct sentence or unit once."""
+    each distinct sentence or unit once: once per run when the calls of a run share ``memo``
+    (text -> vector; a text's vector does not depend on its batch, so reusing it changes nothing)."""
     from ..analyses.clusters import load_model
 
     summary_sents = [sentences(s) for s in summaries]
     units = [source_units(d) for d in sources]
-    texts = list(dict.fromkeys(t for group in (*summary_sents, *units) for t in group))
-    if texts and model is None:
-        model = load_model()
-    vectors = encode_texts(model, texts, workers) if texts else np.zeros((0, 384), np.float32)
-    row = {t: i for i, t in enumerate(texts)}
+    memo = {} if memo is None else memo
+    new = [t for t in dict.fromkeys(t for group in (*summary_sents, *units) for t in group) if t not in memo]
+    if new:
+        memo.update(zip(new, encode_texts(model if model is not None else load_model(), new, workers)))
 
     def rows(group: list[str]) -> np.ndarray:
-        return vectors[[row[t] for t in group]].astype(float) if group else np.zeros((0, vectors.shape[1]))
+        return np.array([memo[t] for t in group], dtype=float) if group else np.zeros((0, 1))
 
     return np.array([_support(rows(s), rows(u)) for s, u in zip(summary_sents, units)], dtype=float).reshape(-1, 2)
 
@@ -439,6 +441,24 @@ def _hash(family: str, summary: str, source: str) -> str:
     return hashlib.sha256(f"{family}-v{VERSION}\0{summary}\0{source}".encode()).hexdigest()[:32]
 
 
+def _chunks(todo: dict[str, tuple[str, str]], size: int) -> list[list[str]]:
+    """The keys of ``todo`` (key -> (summary, source)) in chunks of about ``size``: the texts of
+    one source in one chunk (so that its source is encoded once), in the order of the sources,
+    a source with more than ``size`` texts cut into chunks of ``size``."""
+    by_source: dict[str, list[str]] = {}
+    for key in sorted(todo, key=lambda k: (todo[k][1], k)):
+        by_source.setdefault(todo[key][1], []).append(key)
+    chunks: list[list[str]] = [[]]
+    for keys in by_source.values():
+        if chunks[-1] and len(chunks[-1]) + len(keys) > size:
+            chunks.append([])
+        for start in range(0, len(keys), size):
+            if len(chunks[-1]) >= size:
+                chunks.append([])
+            chunks[-1] += keys[start : start + size]
+    return [c for c in chunks if c]
+
+
 def _cached(
     family: str,
     summaries: list[str],
@@ -464,7 +484,6 @@ def _cached(
         stored = {}  # an unreadable cache is rebuilt
     keys = [_hash(family, s, d) for s, d in zip(summaries, sources)]
     todo = {k: (s, d) for k, s, d in zip(keys, summaries, sources) if k not in stored}
-    order = sorted(todo, key=lambda k: (todo[k][1], k))
     distinct = len(set(keys))
     disable = None if progress is None else not progress
     bar = tqdm(
@@ -472,9 +491,7 @@ def _cached(
         file=sys.stderr, disable=disable, dynamic_ncols=True,
     )  # fmt: skip
     with bar:
-        chunk = chunk or CHUNK
-        for start in range(0, len(order), chunk):
-            part = order[start : start + chunk]
+        for part in _chunks(todo, chunk or CHUNK):
             values = compute([todo[k][0] for k in part], [todo[k][1] for k in part])
             stored.update(
                 {k: [None if np.isnan(v) else float(v) for v in row] for k, row in zip(part, np.asarray(values))}
@@ -509,6 +526,7 @@ def baselines(
     summaries = corpus.examples["summary"].fillna("").astype(str).tolist()
     sources = corpus.examples["description"].fillna("").astype(str).tolist()
     models: dict[str, object] = {}  # each model loaded once, and only if a text needs it
+    vectors: dict[str, np.ndarray] = {}  # MiniLM's sentence and unit vectors, for the chunks of this run
 
     def loaded(family: str):
         if family not in models:
@@ -521,7 +539,7 @@ def baselines(
         "rouge": rouge_precision,
         "chrf": chrf,
         "length": lambda s, _: length(s),
-        "minilm": lambda s, d: minilm_support(s, d, model=loaded("minilm"), workers=workers),
+        "minilm": lambda s, d: minilm_support(s, d, model=loaded("minilm"), workers=workers, memo=vectors),
         "bertscore": lambda s, d: bertscore_precision(s, d, model=loaded("bertscore"), workers=workers),
     }
     out = corpus.examples[KEY].reset_index(drop=True)

@@ -365,6 +365,13 @@ def test_progress_is_silent_when_disabled_and_counts_texts_when_shown(three, tmp
     bl.baselines(five, ["minilm_support"], cache_dir=tmp_path / "c", progress=True)
     err = capfd.readouterr().err
     assert "3/5" in err and "5/5" in err
+    # through the metric validation (api.evaluate_metric's options reach it), as asked
+    from hotelcheckspan.analyses import metric_validation
+
+    monkeypatch.setenv("HOTELCHECKSPAN_CACHE", str(tmp_path / "d"))
+    for shown in (False, True):
+        metric_validation.metric_frame(three, with_judges=False, baseline_names=["minilm_support"], progress=shown)
+        assert ("MiniLM support" in capfd.readouterr().err) is shown
 
 
 def test_the_command_shows_progress_and_its_help_says_where_the_cache_is(tmp_path, monkeypatch, capfd, no_models):

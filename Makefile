@@ -156,6 +156,7 @@ benchmarks: $(TEST_STAMP)
 	$(PY) benchmarks/judges.py
 	$(PY) benchmarks/meta_evaluation.py
 	$(PY) benchmarks/chapters.py
+	$(PY) benchmarks/baselines.py
 
 clean:
 	rm -rf _build .cache

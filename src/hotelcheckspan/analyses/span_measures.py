@@ -154,7 +154,7 @@ def _correlations(x: np.ndarray, y: np.ndarray, pair_of: np.ndarray, present: li
     ``x`` and ``y`` are the (groups, categories) counts, ``present`` each pair's categories."""
     n_pairs = len(present)
     for p in range(n_pairs):  # factgenie's errors, the first pair's first
-        if not present[p].size:
+        if not present[p].size or not n_ex[p]:
             raise ValueError("neither side marked any span: there are no categories to correlate")
         if n_ex[p] < 2:
             raise ValueError("the correlation of error counts needs at least two examples")
@@ -191,7 +191,7 @@ def table(
     the correlation's mean, and so of its replicates.
     """
     out = []
-    for comp in dict.fromkeys(pair_frame["comparison"]):
+    for comp in pd.unique(pair_frame["comparison"]):
         mine = [a for a in per_example if a["comparison"] == comp]
         codes = np.unique(np.concatenate([a["codes"] for a in mine]))
         keys = mine[0]["all_examples"].iloc[codes].reset_index(drop=True)
@@ -215,7 +215,7 @@ def table(
         )
         row = {"comparison": comp, "pairs": len(mine)}
         for m in MEASURES:
-            row[m] = float(est[m].mean())
+            row[m] = float(est[m].mean()) if m in est else np.nan  # (a measure undefined for every pair)
             stacked = np.ascontiguousarray(reps[m].T)  # (pairs, n_boot)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", RuntimeWarning)  # a replicate where every r is undefined

@@ -155,17 +155,58 @@ def test_a_batch_of_continua_has_the_gamma_of_each_alone(soft):
 
 def test_the_sampler_redraws_durations_below_the_shortest_segment(monkeypatch):
     """The tiny case above is one where pyannote's shortest segment makes the sampler draw a
-    duration again: more normal draws than two per unit and one per annotator and sample."""
+    duration again: the placed draws flag it, and the step-by-step draws read more normals than
+    one per annotator and sample and two per unit."""
     tiny = continua_cases(np.random.default_rng(5))[-1]
     c = gamma.Continua.build(1, np.zeros(6, int), np.repeat([0, 1], 3), *(np.concatenate(a) for a in zip(*tiny)))
+    stats = gamma._statistics(c)
+    assert gamma._sample_units(stats, gamma.N_SAMPLES, gamma._Streams(1, gamma.SEED, 1 << 14))[-1].all()
     draws = []
     normal = gamma._Streams.normal
     monkeypatch.setattr(
         gamma._Streams, "normal", lambda self, rows, *a: draws.append(rows.size) or normal(self, rows, *a)
     )
-    drawn = gamma._sample(gamma._statistics(c), gamma.N_SAMPLES, gamma.SEED)
-    assert (drawn.end - drawn.start >= gamma.SEGMENT_PRECISION).all()
-    assert sum(draws) > 2 * gamma.N_SAMPLES + 2 * drawn.start.size
+    _, row, *_ = gamma._sample_steps(stats, gamma.N_SAMPLES, gamma._Streams(1, gamma.SEED, 1 << 14))
+    assert sum(draws) > 2 * gamma.N_SAMPLES + 2 * row.size
+
+
+def test_placed_draws_equal_draws_step_by_step():
+    """Each unit's place found from its row's first (binary lifting over the stream) reads what
+    the sampler reads one normal and one uniform at a time."""
+    cases = continua_cases(np.random.default_rng(9))[:-1]  # (no duration drawn again)
+    parts = [
+        (np.full(len(s), i), np.full(len(s), k), s, e, c) for i, u in enumerate(cases) for k, (s, e, c) in enumerate(u)
+    ]
+    stats = gamma._statistics(gamma.Continua.build(len(cases), *(np.concatenate(a) for a in zip(*parts))))
+    n = len(cases) * gamma.N_SAMPLES
+    counts, *placed, redrawn = gamma._sample_units(stats, gamma.N_SAMPLES, gamma._Streams(len(cases), 42, 1 << 16))
+    assert not redrawn.any()
+    step_counts, *stepped = gamma._sample_steps(stats, gamma.N_SAMPLES, gamma._Streams(len(cases), 42, 1 << 16))
+    assert np.array_equal(counts, step_counts)
+    got = gamma._drawn_continua(n, counts.ravel(), *placed)
+    want = gamma._drawn_continua(n, step_counts.ravel(), *stepped)
+    for a, b in zip(dataclasses.astuple(got), dataclasses.astuple(want)):
+        assert np.array_equal(a, b)
+
+
+def test_drawn_units_are_placed_as_the_general_sort_places_them():
+    """The sampler places units row by row and sorts only rows whose starts go backwards; rows
+    with equal starts (and repeated units) take the general sort. Both give Continua.build's."""
+    rng = np.random.default_rng(4)
+    counts = rng.integers(0, 6, 40)
+    row = np.repeat(np.arange(40), counts)
+    index = np.concatenate([np.arange(c) for c in counts])
+    for starts in ("ascending", "backwards", "equal"):
+        start = np.concatenate([np.sort(rng.normal(size=c)) for c in counts])
+        if starts != "ascending":
+            start = rng.normal(size=row.size).round(0 if starts == "equal" else 6)
+        end = start + rng.integers(1, 3, row.size)
+        cat = rng.integers(0, 2, row.size)
+        shuffled = rng.permutation(row.size)
+        got = gamma._drawn_continua(20, counts, *(a[shuffled] for a in (row, index, start, end, cat)))
+        want = gamma.Continua.build(20, row >> 1, row & 1, start, end, cat)
+        for a, b in zip(dataclasses.astuple(got), dataclasses.astuple(want)):
+            assert np.array_equal(a, b), starts
 
 
 def test_per_example_equals_the_per_example_path(bundled):

@@ -100,7 +100,7 @@ def pairwise(
         len(all_ex), row, names[idx], sp["start"].to_numpy()[idx], sp["end"].to_numpy()[idx], label[idx]
     )
     pair_of = np.repeat(np.arange(len(plan)), n_ex)
-    crowded = pair_of[grouped.annotators > 2]
+    crowded = set(pair_of[grouped.annotators > 2].tolist())
     for p, (_, ref_set, hyp_set, _) in enumerate(plan):
         corpus.categories_of(ref_set.campaign, hyp_set.campaign)  # raises when they cannot be compared
         if p in crowded:

@@ -33,14 +33,18 @@ the example); more raise :class:`TooManyAnnotators` (pygamma's exact search is e
 the number of annotators).
 
 Speed: every continuum of a run (all the examples of all the pairs of a table, and their 30
-chance continua each) is one :class:`Continua` batch of flat unit arrays. The sampler runs
-pygamma's draws for every continuum at once: each continuum reads the same seeded stream of
-doubles at its own position, and a normal draw (numpy's legacy polar method, which keeps its
-second value for the next call) is a look-up in arrays computed once per stream. Alignment costs
-are computed per shape (units of each annotator) on whole arrays; where no unit could pair with
-two others the best matching is every cheap pair, elsewhere ``linear_sum_assignment`` decides;
-float32 sums are taken row-wise over rows of one length, which is numpy's summation of each row
-alone. The per-example reference these replace is kept in ``tests/beyond_f1_reference.py``.
+chance continua each) is one :class:`Continua` batch of flat unit arrays. The sampler draws for
+every continuum at once: each continuum reads the same seeded stream of doubles at its own
+position, numpy's legacy normal (the polar method, which keeps its second value for the next
+call) is a look-up in arrays computed once per stream, and since a sampled unit reads one
+accepted pair and one double whatever its values, every unit's place in the stream follows from
+its row's first by binary lifting (a continuum whose draws include a duration drawn again is
+drawn step by step). Alignment costs are computed per shape (units of each annotator) on whole
+arrays; where no unit could pair with two others the best matching is every cheap pair, where
+the units of one side have one cheap partner each it is the cheapest pair of each unit of the
+other side, elsewhere ``linear_sum_assignment`` decides; float32 sums are taken row-wise over
+rows of one length, which is numpy's summation of each row alone. The one-continuum-at-a-time
+reference these replace is kept in ``tests/beyond_f1_reference.py``.
 
 factgenie's two defaults differ: its Python function ``compute_gamma`` has ``soft_gamma=True``,
 its command line ``factgenie iaa gamma`` computes hard γ unless ``--soft_gamma`` is given.
@@ -190,7 +194,13 @@ class _Streams:
     the unit disc, the first value is returned and the second kept for the next ``normal`` call;
     ``uniform()`` is the next double. Which pair is accepted from a position, and its two
     values, are computed once for every position of the stream (``log`` is the C library's, as
-    numpy's, through ``math.log``)."""
+    numpy's, through ``math.log``).
+
+    A unit of a sampled annotator reads two normals and a uniform: one accepted pair (its first
+    value and, kept from before or kept for after, a second one) and the double after it, and it
+    leaves the kept value's presence as it found it. From a unit's position the next unit's is
+    therefore ``next_ok + 3``, whatever the values: :meth:`places` follows that map i steps
+    at once (binary lifting), for every unit of every continuum."""
 
     def __init__(self, n: int, seed: int, length: int):
         u = np.random.RandomState(seed).random_sample(length)
@@ -211,6 +221,10 @@ class _Streams:
         self.pos = np.zeros(n, np.int64)
         self.kept = np.zeros(n, bool)
         self.value = np.zeros(n)
+        # a unit's map, the last place standing for "beyond the stream" (a pair and a double after it)
+        beyond = self.next_ok.size
+        step = np.where(self.next_ok + 2 < length, self.next_ok + 3, beyond)
+        self._jumps = [np.r_[np.minimum(step, beyond), beyond]]
 
     def normal(self, rows: np.ndarray, loc: np.ndarray, scale: np.ndarray) -> np.ndarray:
         kept = self.kept[rows]
@@ -232,29 +246,117 @@ class _Streams:
         self.pos[rows] = p + 1
         return self.u[p]
 
+    def places(self, start: np.ndarray, steps: np.ndarray) -> np.ndarray:
+        """The position ``steps`` units after ``start`` (elementwise)."""
+        pos = start.copy()
+        for k in range(int(steps.max(initial=0)).bit_length()):
+            while len(self._jumps) <= k:
+                self._jumps.append(self._jumps[-1][self._jumps[-1]])
+            jump = ((steps >> k) & 1).astype(bool)
+            pos[jump] = self._jumps[k][pos[jump]]
+        if (pos >= self.next_ok.size).any():
+            raise _StreamTooShort
+        return pos
+
 
 def _sample(stats: _Statistics, n_samples: int, seed: int) -> Continua:
     """pygamma's ``StatisticalContinuumSampler``: ``n_samples`` continua drawn for each
     continuum (the draws of continuum i are numbered i * n_samples + j), each continuum's draws
-    from its own ``RandomState(seed)``."""
-    length = 1 << 15
+    from its own ``RandomState(seed)``. A continuum whose draws include a duration too short for
+    pyannote (drawn again: one normal more, which shifts the stream) is drawn again step by step."""
+    # doubles a continuum reads: a normal takes 4 / pi pairs on average, a unit two normals and a
+    # uniform; with room for the largest draws (a short stream is drawn again, longer)
+    units = np.abs(stats.count[0]) + 3 * stats.count[1] + 1
+    need = n_samples * 2 * (1.3 + units * (2 * 1.3 + 1)) if len(units) else np.zeros(1)
+    length = 1 << max(10, int(np.ceil(np.log2(1.5 * need.max() + 64))))
+    n, per = len(stats.cdf), 2 * n_samples  # rows (sample, annotator) per continuum
     while True:
         try:
-            return _sample_from(stats, n_samples, _Streams(len(stats.cdf), seed, length))
+            counts, *units, redrawn = _sample_units(stats, n_samples, _Streams(n, seed, length))
+            if redrawn.any():
+                again = np.flatnonzero(redrawn)
+                part = _Statistics(
+                    *(tuple(a[again] for a in st) for st in (stats.count, stats.gap, stats.duration)), stats.cdf[again]
+                )
+                counts[again], *more = _sample_steps(part, n_samples, _Streams(again.size, seed, length))
+                more[0] = again[more[0] // per] * per + more[0] % per  # rows of the whole batch
+                mine = ~redrawn[units[0] // per]
+                units = [np.concatenate([a[mine], b]) for a, b in zip(units, more)]
+            return _drawn_continua(n * n_samples, counts.ravel(), *units)
         except _StreamTooShort:
             length *= 4
 
 
-def _sample_from(stats: _Statistics, n_samples: int, streams: _Streams) -> Continua:
+def _sample_units(stats: _Statistics, n_samples: int, streams: _Streams):
+    """Every sampled unit at once. The stream is followed row by row (sample, annotator) for
+    the positions only: the number of units (a normal), the place of the row's first unit and
+    what is kept from before it; then every unit's place is found from its row's first
+    (:meth:`_Streams.places`) and its values read at once. Returns the units drawn per
+    (continuum, sample, annotator), the units (row = (continuum * n_samples + sample) * 2 +
+    annotator, rank in the row, start, end, category) and which continua drew a duration again
+    (their units here are not pygamma's)."""
+    n = len(stats.cdf)
+    everyone = np.arange(n)
+    shape = (n, n_samples, 2)
+    counts, begin = np.zeros(shape, np.int64), np.zeros(shape, np.int64)
+    kept, value = np.zeros(shape, bool), np.zeros(shape)
+    for j in range(n_samples):
+        total = np.zeros(n, np.int64)
+        for side in (0, 1):
+            drawn = np.abs(np.trunc(streams.normal(everyone, *stats.count))).astype(np.int64)
+            drawn = np.where(total == 0, np.maximum(drawn, 1), drawn)
+            total += drawn
+            counts[:, j, side], begin[:, j, side] = drawn, streams.pos
+            kept[:, j, side], value[:, j, side] = streams.kept, streams.value
+            # past the row: after its last unit's pair and double; a kept value is that pair's second
+            rows = everyone[drawn > 0]
+            q = streams.next_ok[streams.places(streams.pos[rows], drawn[rows] - 1)]
+            if (q + 2 >= streams.u.size).any():
+                raise _StreamTooShort
+            streams.pos[rows] = q + 3
+            held = streams.kept[rows]
+            streams.value[rows[held]] = streams.second[q[held]]
+    counts, begin, kept, value = counts.ravel(), begin.ravel(), kept.ravel(), value.ravel()
+    row = np.repeat(np.arange(counts.size), counts)
+    firsts = np.cumsum(counts) - counts
+    index = np.arange(row.size) - firsts[row]
+    q = streams.next_ok[streams.places(begin[row], index)]
+    if (q + 2 >= streams.u.size).any():
+        raise _StreamTooShort
+    first, second = streams.first[q], streams.second[q]
+    held, cont = kept[row], row // (2 * n_samples)
+    before = np.where(index == 0, value[row], np.r_[np.nan, second[:-1]])  # kept from before
+    (gap_mu, gap_sd), (dur_mu, dur_sd) = stats.gap, stats.duration
+    gap = gap_mu[cont] + gap_sd[cont] * np.where(held, before, first)
+    duration = np.abs(dur_mu[cont] + dur_sd[cont] * np.where(held, first, second))
+    # start and end: each row's running sum in the sampler's order (0, + gap, + duration, ...)
+    start, end = np.empty(row.size), np.empty(row.size)
+    for length in np.unique(counts[counts > 0]).tolist():
+        at = firsts[counts == length, None] + np.arange(length)
+        running = np.zeros((at.shape[0], 2 * length + 1))
+        running[:, 1::2], running[:, 2::2] = gap[at], duration[at]
+        running = np.cumsum(running, axis=1)
+        start[at], end[at] = running[:, 1::2], running[:, 2::2]
+    redrawn = np.zeros(n, bool)
+    redrawn[cont[end - start < SEGMENT_PRECISION]] = True
+    cat = (stats.cdf[cont] <= streams.u[q + 2][:, None]).sum(axis=1)  # bisect_right
+    return counts.reshape(shape), row, index, start, end, cat, redrawn
+
+
+def _sample_steps(stats: _Statistics, n_samples: int, streams: _Streams):
+    """:func:`_sample_units` one unit at a time, each normal and uniform read in the sampler's
+    order: for continua whose draws include a duration drawn again."""
     n = len(stats.cdf)
     everyone = np.arange(n)
     (gap_mu, gap_sd), (dur_mu, dur_sd) = stats.gap, stats.duration
+    counts = np.zeros((n, n_samples, 2), np.int64)
     parts = []
     for j in range(n_samples):
         total = np.zeros(n, np.int64)
         for side in (0, 1):
             drawn = np.abs(np.trunc(streams.normal(everyone, *stats.count))).astype(np.int64)
             drawn = np.where(total == 0, np.maximum(drawn, 1), drawn)
+            counts[:, j, side] = drawn
             last = np.zeros(n)
             active, i = everyone[drawn > 0], 0
             while active.size:
@@ -267,23 +369,42 @@ def _sample_from(stats: _Statistics, n_samples: int, streams: _Streams) -> Conti
                     short = short[end[short] - start[short] < SEGMENT_PRECISION]
                 u = streams.uniform(active)
                 cat = (stats.cdf[active] <= u[:, None]).sum(axis=1)  # bisect_right
-                parts.append((active * n_samples + j, np.full(active.size, side), start, end, cat))
+                parts.append(((active * n_samples + j) * 2 + side, np.full(active.size, i), start, end, cat))
                 last[active] = end
                 i += 1
                 active = active[drawn[active] > i]
             total += drawn
-    arrays = [np.concatenate(a) for a in zip(*parts)] if parts else [np.zeros(0)] * 5
-    return Continua.build(n * n_samples, *arrays)
+    return counts, *(np.concatenate(a) for a in zip(*parts))
+
+
+def _drawn_continua(n: int, counts, row, index, start, end, cat) -> Continua:
+    """The sampled continua from their units: ``row`` is (continuum, annotator) as continuum * 2
+    + side, ``index`` the unit's rank in its row's draws, ``counts`` the units of each row. Units
+    are placed row by row in the order drawn; only rows whose starts go backwards are sorted."""
+    firsts = np.cumsum(counts) - counts
+    order = np.empty(row.size, np.int64)
+    order[firsts[row] + index] = np.arange(row.size)
+    placed, s = row[order], start[order]
+    inner = placed[1:] == placed[:-1]
+    backwards = np.zeros(counts.size, bool)
+    backwards[placed[1:][inner & (s[1:] < s[:-1])]] = True
+    for length in np.unique(counts[backwards]).tolist():  # rows of one length sorted together
+        at = firsts[backwards & (counts == length), None] + np.arange(length)
+        by_start = np.argsort(s[at], axis=1, kind="stable")
+        order[at] = np.take_along_axis(order[at], by_start, axis=1)
+        s[at] = np.take_along_axis(s[at], by_start, axis=1)
+    if (inner & (s[1:] == s[:-1])).any():  # units starting together: ordered by end and category
+        return Continua.build(n, row >> 1, row & 1, start, end, cat)
+    return Continua(n, placed >> 1, placed & 1, s, end[order], cat[order])
 
 
 # --- disorders ------------------------------------------------------------------------------------
 
 
-def _shape_costs(c: Continua, ids: np.ndarray, a: int, b: int, alpha: float, beta: float, delta: np.float32):
-    """(len(ids), a, b) float32 pair costs of continua with ``a`` and ``b`` units, as pygamma's
-    compiled dissimilarity computes them: float32 positional part, categorical part 0 or 1,
-    combined in float64 and stored as float32."""
-    off = np.searchsorted(c.cont, ids)
+def _shape_costs(c: Continua, off: np.ndarray, a: int, b: int, alpha: float, beta: float, delta: np.float32):
+    """(len(off), a, b) float32 pair costs of the continua whose units start at ``off``, with
+    ``a`` and ``b`` units, as pygamma's compiled dissimilarity computes them: float32 positional
+    part, categorical part 0 or 1, combined in float64 and stored as float32."""
     ia, ib = off[:, None] + np.arange(a), off[:, None] + a + np.arange(b)
     s32a, s32b = c.start[ia].astype(np.float32), c.start[ib].astype(np.float32)
     e32a, e32b = c.end[ia].astype(np.float32), c.end[ib].astype(np.float32)
@@ -306,7 +427,8 @@ def _picked(costs: np.ndarray, soft: bool, empty: float) -> np.ndarray:
     never considered). Soft: every unit at least once (an edge cover); its cost is the sum of
     each unit's cheapest option plus the least sum of ``cost - cheapest(a) - cheapest(b)`` over
     a matching. Both matchings take the negative gains; where no unit has two of them the
-    matching is all of them, elsewhere ``linear_sum_assignment`` finds it.
+    matching is all of them, where the units of one side have one each it is the cheapest of
+    each unit of the other side, elsewhere ``linear_sum_assignment`` finds it.
     """
     n, a, b = costs.shape
     as64 = costs.astype(np.float64)
@@ -319,8 +441,24 @@ def _picked(costs: np.ndarray, soft: bool, empty: float) -> np.ndarray:
     else:
         gain = np.minimum(dd - 2.0 * empty, 0.0)
     matched = gain < 0
-    plain = (matched.sum(axis=2) <= 1).all(axis=1) & (matched.sum(axis=1) <= 1).all(axis=1)
-    plain &= ~(matched & (gain > -_CLEAR_GAIN)).any(axis=(1, 2))
+    clear = ~(matched & (gain > -_CLEAR_GAIN)).any(axis=(1, 2))
+    single_a, single_b = (matched.sum(axis=2) <= 1).all(axis=1), (matched.sum(axis=1) <= 1).all(axis=1)
+    plain = single_a & single_b & clear
+    # stars: where every unit of one side has at most one cheap partner, each unit of the other
+    # side takes its cheapest (when it is clearly the cheapest)
+    for axis, star in ((1, single_a & ~plain & clear), (2, single_b & ~plain & clear)):
+        idx = np.flatnonzero(star)
+        if idx.size:
+            g = np.where(matched[idx], gain[idx], np.inf)
+            best = np.expand_dims(g.argmin(axis=axis), axis)
+            low = np.take_along_axis(g, best, axis)
+            np.put_along_axis(g, best, np.inf, axis)
+            second = g.min(axis=axis, keepdims=True)
+            with np.errstate(invalid="ignore"):  # (inf - inf: a unit with no cheap partner)
+                sure = (np.isinf(second) | (second - low > _CLEAR_GAIN)).all(axis=(1, 2))
+            ranks = np.arange(g.shape[axis]).reshape((1, -1, 1) if axis == 1 else (1, 1, -1))
+            matched[idx[sure]] = ((ranks == best) & np.isfinite(low))[sure]
+            plain[idx[sure]] = True
     tangled = np.flatnonzero(~plain)
     if tangled.size:
         found = [linear_sum_assignment(g) for g in gain[tangled]]
@@ -351,14 +489,16 @@ def _disorders(c: Continua, soft: bool, alpha: float, beta: float, delta) -> np.
     empty = float(delta)
     na, nb = c.sizes()
     shape = na * (int(nb.max(initial=0)) + 1) + nb
+    first = np.searchsorted(c.cont, np.arange(c.n))  # each continuum's first unit
+    by_shape = np.argsort(shape, kind="stable")
+    cuts = np.flatnonzero(np.diff(shape[by_shape])) + 1
     ids_all, m_all, vals_all = [], [], []
-    for key in np.unique(shape).tolist():
-        ids = np.flatnonzero(shape == key)
+    for ids in np.split(by_shape, cuts) if c.n else []:
         a, b = int(na[ids[0]]), int(nb[ids[0]])
         values = np.empty((ids.size, b + 1, a + 1), np.float32)  # column-major: (b side, a side)
         values[:] = delta
         if a and b:
-            costs = _shape_costs(c, ids, a, b, alpha, beta, delta)
+            costs = _shape_costs(c, first[ids], a, b, alpha, beta, delta)
             picked = _picked(costs, soft, empty).transpose(0, 2, 1)
             values[:, :b, :a] = costs.transpose(0, 2, 1)
         else:

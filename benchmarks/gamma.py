@@ -6,11 +6,14 @@ Cases, hard and soft γ:
 * the Table 6 pairs of the bundled corpus: factgenie's function on the examples both sides
   marked (by default the first few of every pair; ``--full``: all), ours on the same examples,
   values checked identical per example before the ratio per example is printed; and pygamma's
-  own ``Continuum.compute_gamma`` alone (continua built before its clock starts);
+  own ``Continuum.compute_gamma`` alone (continua built before its clock starts) against ours on
+  the same continua as one batch (``gammas``, as a pair's examples are scored);
 * pairs of the real corpus (a human group against each LLM, and two human groups);
 * a long continuum (two annotators, 40 spans each) against pygamma's compute_gamma;
 * the whole Table 6 γ with ours: every pair, every example (seconds, and the ratio to
   factgenie's per-example time over the same examples).
+
+``benchmarks/beyond_f1.py`` compares the whole-table paths with the per-pair path they replaced.
 
     .venv/bin/python benchmarks/gamma.py [--full]
 """
@@ -102,6 +105,16 @@ def ours_units(units: dict) -> list:
     return [(np.array(s), np.array(e), np.array([labels.index(k) for k in lab])) for s, e, lab in units.values()]
 
 
+def batch(continua: list) -> gamma.Continua:
+    """Continua in ours_units' form as one batch, scored together as the package scores a pair's examples."""
+    parts = [
+        (np.full(len(s), i), np.full(len(s), k), s, e, c)
+        for i, u in enumerate(continua)
+        for k, (s, e, c) in enumerate(u)
+    ]
+    return gamma.Continua.build(len(continua), *(np.concatenate(a) for a in zip(*parts)))
+
+
 def units_of(spans: pd.DataFrame, examples: pd.DataFrame) -> list[dict]:
     out = []
     for key in examples[KEY].itertuples(index=False):
@@ -133,13 +146,13 @@ def bench_pairs(cases: list, soft: bool, label: str) -> tuple[float, int]:
         with c_stdout_silenced():
             t3, core = timed(run)
         assert [float(g) for g in core] == gamma.summary(table)["gamma_scores"], f"pygamma disagrees on {what}"
-        prepared = [ours_units(u) for u in units]
-        t4, mine = timed(lambda: [gamma.continuum_gamma(u, soft=soft) for u in prepared], repeat=3)
-        assert mine == core, f"continuum_gamma and pygamma disagree on {what}"
+        prepared = batch([ours_units(u) for u in units])
+        t4, mine = timed(lambda: gamma.gammas(prepared, soft=soft), repeat=3)
+        assert mine == core, f"gammas and pygamma disagree on {what}"
         t_ours, t_fg, t_core, t_mine, n = t_ours + t1, t_fg + t2, t_core + t3, t_mine + t4, n + len(ex)
     print(
         f"  {label}, {'soft' if soft else 'hard'} γ, {n} examples both sides marked, identical per example:\n"
-        f"    per example, continua prepared for both: pygamma compute_gamma x{t_core / t_mine:,.0f}"
+        f"    per example, continua prepared for both (ours in one batch): pygamma x{t_core / t_mine:,.0f}"
         f" (ours {t_mine / n * 1e3:.1f} ms, pygamma {t_core / n * 1e3:.0f} ms on this machine now)\n"
         f"    per pair, spans in: factgenie compute_gamma_scores x{t_fg / t_ours:,.0f}",
         flush=True,

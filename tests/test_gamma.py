@@ -78,51 +78,62 @@ def pygamma_continuum(units):
     return c
 
 
+def batch(continua: list) -> gamma.Continua:
+    """Several continua (each a list of two annotators' (start, end, category) arrays) as one batch."""
+    parts = [
+        (np.full(len(s), i), np.full(len(s), k), s, e, c)
+        for i, units in enumerate(continua)
+        for k, (s, e, c) in enumerate(units)
+    ]
+    arrays = [np.concatenate(a) for a in zip(*parts)]
+    return gamma.Continua.build(len(continua), *arrays)
+
+
 @needs_oracle
 @pytest.mark.parametrize("soft", [False, True])
 def test_best_alignment_disorder_is_pygammas(soft):
+    """Continua of every shape in one batch, each disorder pygamma's (an annotator may have no unit)."""
     import pygamma_agreement as pa
 
     dissim = pa.CombinedCategoricalDissimilarity(alpha=1.0, beta=1.0, delta_empty=1.0)
     rng = np.random.default_rng(7)
-    for _ in range(25):
-        units = random_units(rng)
-        c = pygamma_continuum(units)
+    units = [random_units(rng) for _ in range(40)]
+    got = gamma._disorders(batch(units), soft, 1.0, 1.0, 1.0)
+    for u, g in zip(units, got):
+        c = pygamma_continuum(u)
         want = (c.get_best_soft_alignment if soft else c.get_best_alignment)(dissim).disorder
-        (got,) = gamma._disorders([tuple(gamma._units(*u) for u in units)], soft, 1.0, 1.0, 1.0)
-        assert np.float32(got) == np.float32(want), (units, got, want)
+        assert g == np.float32(want), (u, g, want)
 
 
 @needs_oracle
 def test_sampled_continua_are_pygammas_draws():
-    """After seeding, our sampler draws the continua pygamma's StatisticalContinuumSampler draws
-    from numpy's global generator (same units, same order), without touching that generator."""
-    rs, stream = np.random.RandomState(5), gamma._Stream(5)
-    calls = [("normal", 2.5, 0.7), ("uniform",), ("normal", -1.0, 3.0), ("normal", 0.0, 0.0), ("uniform",)] * 40
-    for call in calls:  # the stream is numpy's legacy generator, interleaved calls included
+    """After seeding, the sampler draws for every continuum of a batch the continua pygamma's
+    StatisticalContinuumSampler draws from numpy's global generator (same units, same order),
+    without touching that generator."""
+    rs, streams = np.random.RandomState(5), gamma._Streams(1, 5, 4096)
+    one, calls = np.zeros(1, np.int64), [("normal", 2.5, 0.7), ("uniform",), ("normal", -1.0, 3.0)]
+    for call in [*calls, ("normal", 0.0, 0.0), ("uniform",)] * 40:  # numpy's legacy stream, interleaved
         want = rs.random_sample() if call[0] == "uniform" else rs.normal(*call[1:])
-        assert (stream.uniform() if call[0] == "uniform" else stream.normal(*call[1:])) == want
+        got = streams.uniform(one) if call[0] == "uniform" else streams.normal(one, *(np.array([v]) for v in call[1:]))
+        assert got[0] == want
     from pygamma_agreement.sampler import StatisticalContinuumSampler
 
     rng = np.random.default_rng(3)
-    for _ in range(10):
-        units = random_units(rng, max_units=5)
-        c = pygamma_continuum(units)
+    units = [random_units(rng, max_units=5) for _ in range(10)]
+    state = np.random.get_state()[1].copy()
+    drawn = gamma._sample(gamma._statistics(batch(units)), 5, 42)
+    assert np.array_equal(np.random.get_state()[1], state)  # the global generator is left alone
+    for i, u in enumerate(units):
         sampler = StatisticalContinuumSampler()
-        sampler.init_sampling(c)
+        sampler.init_sampling(pygamma_continuum(u))
         np.random.seed(42)
-        theirs = [sampler.sample_from_continuum for _ in range(5)]
-        state = np.random.get_state()[1].copy()
-        mine = gamma._Sampler([gamma._units(*u) for u in units], 3)
-        stream = gamma._Stream(42)
-        for t in theirs:
-            drawn = mine.sample(stream)
-            for name, u in zip(t.annotators, drawn):
-                units_t = list(t.iterunits(name))
-                assert [(x.segment.start, x.segment.end, x.annotation) for x in units_t] == [
-                    (s, e, str(k)) for s, e, k in u
-                ]
-        assert np.array_equal(np.random.get_state()[1], state)  # the global generator is left alone
+        for j in range(5):
+            theirs = sampler.sample_from_continuum
+            mine = drawn.cont == i * 5 + j
+            for k, name in enumerate(theirs.annotators):
+                side = mine & (drawn.side == k)
+                want = [(x.segment.start, x.segment.end, x.annotation) for x in theirs.iterunits(name)]
+                assert want == [(s, e, str(c)) for s, e, c in zip(drawn.start[side], drawn.end[side], drawn.cat[side])]
 
 
 @needs_oracle

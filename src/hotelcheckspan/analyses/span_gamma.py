@@ -16,6 +16,7 @@ from scipy.stats import kendalltau
 
 from ..corpora import KEY
 from ..metrics import gamma, resampling
+from ..metrics.span_f1 import _key_codes
 from .span_level import iter_pairs, load_comparisons
 
 PAIR_COLUMNS = [
@@ -30,12 +31,20 @@ PAIR_COLUMNS = [
 ]
 
 
-def _with_names(spans: pd.DataFrame) -> pd.DataFrame:
-    """Spans with factgenie's annotator names and category labels (the type's index)."""
-    return spans.assign(
-        annotator=[gamma.annotator_id(c, g) for c, g in zip(spans["campaign"], spans["annotator_group"])],
-        label=spans["type_idx"].astype(str),
-    )
+def _nanmean_rows(values: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The mean of each row's defined values (``values`` holds the rows one after another, rows
+    of ``lengths``), computed as pandas' ``Series.mean`` computes it: undefined values as zeros
+    in a numpy sum over the whole row, divided by the number defined (NaN when none)."""
+    out = np.full(lengths.size, np.nan)
+    starts = np.cumsum(lengths) - lengths
+    filled, defined = np.where(np.isnan(values), 0.0, values), (~np.isnan(values)).astype(float)
+    for length in np.unique(lengths[lengths > 0]).tolist():
+        rows = np.flatnonzero(lengths == length)
+        at = starts[rows, None] + np.arange(length)
+        count = defined[at].sum(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out[rows] = np.where(count > 0, filled[at].sum(axis=1) / count, np.nan)
+    return out
 
 
 def pairwise(
@@ -46,34 +55,76 @@ def pairwise(
     Returns ``(pairs, examples)``: ``pairs`` has columns :data:`PAIR_COLUMNS` (means NaN where
     undefined), ``examples`` the key, ``gamma``, ``s_empty`` and ``row`` (the row of ``pairs``).
     ``soft`` as :func:`hotelcheckspan.span_gamma` (default hard, factgenie's ``iaa gamma``).
+
+    Every pair's examples are scored at once: the corpus's spans are encoded once (factgenie's
+    annotator names and labels as codes in their sorted order), each (pair, example) is one row,
+    and the rows where both sides marked something are one batch of continua for
+    :func:`hotelcheckspan.metrics.gamma.gammas`.
     """
-    spans = _with_names(corpus.spans)
-    campaign, group = spans["campaign"].to_numpy(), spans["annotator_group"].to_numpy()
-    rows, frames = [], []
-    for name, ref_set, hyp_set, _, _, ex in iter_pairs(corpus, comparisons):
+    plan = [(name, r, h, ex) for name, r, h, _, _, ex in iter_pairs(corpus, comparisons)]
+    if not plan:
+        return pd.DataFrame(columns=PAIR_COLUMNS), pd.DataFrame(columns=[*KEY, "gamma", "s_empty"])
+    all_ex = pd.concat([ex for *_, ex in plan], ignore_index=True)[KEY]
+    n_ex = np.array([len(ex) for *_, ex in plan])
+    offsets = np.cumsum(n_ex) - n_ex
+
+    sp = corpus.spans
+    sp = sp[(sp["start"] != sp["end"]).to_numpy()]  # factgenie drops zero-length spans
+    ex_codes, span_codes = _key_codes([all_ex, sp[KEY]])
+    campaign, group = sp["campaign"].to_numpy(), sp["annotator_group"].to_numpy()
+    names = np.array([gamma.annotator_id(c, g) for c, g in zip(campaign, group)], dtype=object)
+    _, label = np.unique(sp["type_idx"].astype(str).to_numpy(), return_inverse=True)  # codes in the labels' order
+    masks: dict = {}
+
+    def mask(aset) -> np.ndarray:
+        if aset not in masks:
+            keep = campaign == aset.campaign
+            masks[aset] = keep & (group == aset.group) if aset.group is not None else keep
+        return masks[aset]
+
+    # one row per (pair, example): a span of either set on one of the pair's examples belongs to it
+    # (one mask over the spans, so a span the two sets share, a campaign against one of its own
+    # groups, is counted once)
+    row_of = np.full(int(max(ex_codes.max(initial=-1), span_codes.max(initial=-1))) + 1, -1, np.int64)
+    rows, spans = [], []
+    for p, (_, ref_set, hyp_set, _) in enumerate(plan):
+        mine = ex_codes[offsets[p] : offsets[p] + n_ex[p]]
+        row_of[mine] = offsets[p] + np.arange(n_ex[p])
+        idx = np.flatnonzero(mask(ref_set) | mask(hyp_set))
+        at = row_of[span_codes[idx]]
+        rows.append(at[at >= 0])
+        spans.append(idx[at >= 0])
+        row_of[mine] = -1
+    row, idx = np.concatenate(rows), np.concatenate(spans)
+    grouped = gamma.examples_of(
+        len(all_ex), row, names[idx], sp["start"].to_numpy()[idx], sp["end"].to_numpy()[idx], label[idx]
+    )
+    pair_of = np.repeat(np.arange(len(plan)), n_ex)
+    crowded = set(pair_of[grouped.annotators > 2].tolist())
+    for p, (_, ref_set, hyp_set, _) in enumerate(plan):
         corpus.categories_of(ref_set.campaign, hyp_set.campaign)  # raises when they cannot be compared
-        # one mask over the named spans rather than the pair's two frames, which would hold a span
-        # twice where the sets overlap (a campaign against one of its own groups)
-        mine = np.zeros(len(spans), bool)
-        for aset in (ref_set, hyp_set):
-            mine |= (campaign == aset.campaign) & ((group == aset.group) if aset.group is not None else True)
-        table = gamma.per_example(spans[mine], ex, soft=soft)
-        g, s = table["gamma"], table["s_empty"]
-        rows.append(
-            {
-                "comparison": name,
-                "ref": ref_set.spec,
-                "hyp": hyp_set.spec,
-                "gamma": float(g.mean()) if g.notna().any() else float("nan"),
-                "s_empty": float(s.mean()) if s.notna().any() else float("nan"),
-                "gamma_examples": int(g.notna().sum()),
-                "s_empty_examples": int(s.notna().sum()),
-                "examples": len(table),
-            }
-        )
-        frames.append(table[[*KEY, "gamma", "s_empty"]].assign(row=len(rows) - 1))
-    examples = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=[*KEY, "gamma", "s_empty"])
-    return pd.DataFrame(rows, columns=PAIR_COLUMNS), examples
+        if p in crowded:
+            i = int(np.flatnonzero((pair_of == p) & (grouped.annotators > 2))[0])
+            key = ", ".join(f"{c}={v}" for c, v in zip(KEY, all_ex.iloc[i]))
+            raise gamma.TooManyAnnotators(gamma.too_many_message(key, grouped.names_of(i)))
+    values = np.full(len(all_ex), np.nan)
+    values[grouped.two] = [float(v) for v in gamma.gammas(grouped.continua, soft=soft)]
+    s_empty = np.where(grouped.annotators < 2, 1 / (1 + grouped.spans), np.nan)
+    pairs = pd.DataFrame(
+        {
+            "comparison": [name for name, *_ in plan],
+            "ref": [r.spec for _, r, _, _ in plan],
+            "hyp": [h.spec for _, _, h, _ in plan],
+            "gamma": _nanmean_rows(values, n_ex),
+            "s_empty": _nanmean_rows(s_empty, n_ex),
+            "gamma_examples": np.bincount(pair_of, ~np.isnan(values), len(plan)).astype(np.int64),
+            "s_empty_examples": np.bincount(pair_of, ~np.isnan(s_empty), len(plan)).astype(np.int64),
+            "examples": n_ex,
+        },
+        columns=PAIR_COLUMNS,
+    )
+    examples = all_ex.assign(gamma=values, s_empty=s_empty, row=pair_of)
+    return pairs, examples
 
 
 def by_comparison(

@@ -49,23 +49,42 @@ def load_comparisons(path=None, corpus=None) -> list[dict]:
 def iter_pairs(corpus, comparisons: list[dict] | None = None):
     """Every (comparison, ref set, hyp set) pair: yields ``(name, ref_set, hyp_set, ref_spans,
     hyp_spans, examples)`` (the sets as :class:`AnnotatorSet`), the examples being those both
-    sets annotated, restricted to the comparison's ``examples`` (a campaign's examples, or a
-    frame of example keys) when it has one."""
+    sets annotated (in the reference set's record order), restricted to the comparison's
+    ``examples`` (a campaign's examples, or a frame of example keys) when it has one.
+
+    Each set is selected once, its spans frame shared by its pairs and its examples kept as
+    positions among the corpus's distinct record keys, so a pair costs one small frame."""
     comparisons = comparisons if comparisons is not None else load_comparisons(corpus=corpus)
+    records = corpus.records
+    codes, distinct_keys = pd.MultiIndex.from_frame(records[KEY]).factorize()  # codes in first-seen order
+    distinct = records[KEY].iloc[np.unique(codes, return_index=True)[1]].reset_index(drop=True)
+    rec_who = (records["campaign"].to_numpy(), records["annotator_group"].to_numpy())
+    span_who = (corpus.spans["campaign"].to_numpy(), corpus.spans["annotator_group"].to_numpy())
+    sets: dict = {}
+
+    def of(aset: AnnotatorSet) -> tuple[np.ndarray, pd.DataFrame]:
+        """The set's examples (codes, in record order) and spans."""
+        if aset not in sets:
+            mine = _Encoded._mask(rec_who, aset)
+            if not mine.any():
+                aset.require(corpus)  # raises: the set has no records
+            sets[aset] = pd.unique(codes[mine]), corpus.spans[_Encoded._mask(span_who, aset)]
+        return sets[aset]
+
     for comp in comparisons:
         restrict, chosen = None, comp.get("examples")
         if isinstance(chosen, pd.DataFrame):  # the examples themselves (from Python, not the YAML)
-            restrict = chosen[KEY].drop_duplicates()
+            restrict = distinct_keys.get_indexer(pd.MultiIndex.from_frame(chosen[KEY].drop_duplicates()))
         elif chosen:
-            restrict = corpus.records.loc[corpus.records["campaign"] == chosen, KEY].drop_duplicates()
+            restrict = codes[records["campaign"].to_numpy() == chosen]
         for ref_set in parse_all(comp["ref"]):
-            ref_rec, ref_sp = ref_set.require(corpus)
+            ref_codes, ref_sp = of(ref_set)
             for hyp_set in parse_all(comp["hyp"]):
-                hyp_rec, hyp_sp = hyp_set.require(corpus)
-                ex = ref_rec[KEY].drop_duplicates().merge(hyp_rec[KEY].drop_duplicates(), on=KEY)
+                hyp_codes, hyp_sp = of(hyp_set)
+                both = ref_codes[np.isin(ref_codes, hyp_codes)]
                 if restrict is not None:
-                    ex = ex.merge(restrict, on=KEY)
-                yield comp["name"], ref_set, hyp_set, ref_sp, hyp_sp, ex
+                    both = both[np.isin(both, restrict)]
+                yield comp["name"], ref_set, hyp_set, ref_sp, hyp_sp, distinct.iloc[both].reset_index(drop=True)
 
 
 # The book's Table 6 definition: the one the paper's figures support (chapter 04, "Which span F1

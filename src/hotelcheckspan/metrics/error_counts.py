@@ -61,14 +61,25 @@ def per_example(ref: pd.DataFrame, hyp: pd.DataFrame, examples: pd.DataFrame, ca
     return out
 
 
-def _pearson(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    """scipy's pearsonr; NaN (silently) where a side is constant."""
-    if len(x) < 2:
+def pearson_rows(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """scipy's ``pearsonr`` (r and p) of each row of ``x`` with the same row of ``y``, (n,
+    length) arrays: one call along the rows, which computes each row as a call on that row
+    alone does; NaN (silently) where a side is constant."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    if x.shape[-1] < 2:
         raise ValueError("the correlation of error counts needs at least two examples")
+    if x.shape[0] == 0:
+        return np.zeros(0), np.zeros(0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # scipy's ConstantInputWarning: the result is NaN
-        res = pearsonr(x.astype(float), y.astype(float))
-    return float(res.statistic), float(res.pvalue)
+        res = pearsonr(np.ascontiguousarray(x), np.ascontiguousarray(y), axis=-1)
+    return np.atleast_1d(res.statistic), np.atleast_1d(res.pvalue)
+
+
+def _pearson(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """scipy's pearsonr of two series; NaN (silently) where a side is constant."""
+    r, p = pearson_rows(x[None, :], y[None, :])
+    return float(r[0]), float(p[0])
 
 
 def correlations(counts: pd.DataFrame) -> dict:

@@ -44,9 +44,9 @@ def corpus_dir() -> Path:
     return Path(override).expanduser().resolve() if override else BUNDLED_CORPUS
 
 
-def real_corpus_dir(default: Path = REAL_CORPUS) -> Path:
+def real_corpus_dir(default: Path | None = REAL_CORPUS) -> Path | None:
     """The real corpus a real-corpus chapter reads: ``$HOTELCHECKSPAN_REAL_DATA`` if set (any
-    factgenie corpus), else ``default`` (one of the bundled public splits)."""
+    factgenie corpus), else ``default`` (one of the bundled public splits; None: whether one is set)."""
     override = os.environ.get(REAL_DATA_ENV)
     return Path(override).expanduser().resolve() if override else default
 

@@ -260,7 +260,15 @@ def _wide(marks_frame: pd.DataFrame) -> pd.DataFrame:
     return wide.dropna().astype(int)
 
 
-RELIABILITY_COLUMNS = ["label", "examples", "raters", "fleiss_kappa", "krippendorff_alpha", "gwet_ac1", "positive_share"]
+RELIABILITY_COLUMNS = [
+    "label",
+    "examples",
+    "raters",
+    "fleiss_kappa",
+    "krippendorff_alpha",
+    "gwet_ac1",
+    "positive_share",
+]
 
 
 def _raters(marks_frame: pd.DataFrame) -> int:

@@ -112,9 +112,8 @@ def read(root: Path, **selection) -> tuple[Corpus | None, str | None]:
 def chapter_corpora() -> list[Path]:
     """The corpora the real-corpus chapters read: the one ``HOTELCHECKSPAN_REAL_DATA`` names, else
     the bundled d2t iaa split (chapter 08) and test split (the real parts of 10 and 11)."""
-    if paths.real_corpus_dir(None) is not None:
-        return [paths.real_corpus_dir(None)]
-    return [paths.REAL_CORPUS, paths.REAL_TEST_CORPUS]
+    chosen = paths.real_corpus_dir(None)
+    return [chosen] if chosen is not None else [paths.REAL_CORPUS, paths.REAL_TEST_CORPUS]
 
 
 def bundled(corpus: Corpus) -> str | None:
@@ -154,8 +153,8 @@ class Plan:
     raters who all rated the same units, so they use the largest block of groups that annotated
     the same texts: the two groups sharing the most texts (ties: the pair whose texts the most
     groups annotated, then reading order), with every other group that annotated all of those
-    texts. Where every group annotated every text (the bundled iaa split) that is every group on
-    every text. Where no two groups share a text (one human group), ``raters`` is the group with the
+    texts. On the bundled iaa split that is the groups that annotated every text, as chapter 08
+    has always compared them. Where no two groups share a text (one human group), ``raters`` is the group with the
     most texts alone and ``texts`` its texts. ``human_texts``: how many texts the human groups
     annotated in all. ``models``: the LLM campaigns with records."""
 

@@ -90,7 +90,7 @@ tables.real_composition(composition)
 # {glue:text}`warnings_said`
 
 # %%
-tables.load_warnings(corpus)
+tables.load_warnings(corpus) if corpus.warnings else None  # no table where loading warned of nothing
 
 # %% [markdown]
 # (dataset)=

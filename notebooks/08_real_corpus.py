@@ -18,19 +18,17 @@
 #
 # Every other chapter runs on the simulated stand-in for the gated HotelCheckSpan release. This
 # one runs the same package functions on **real** human and LLM annotations of **another task
-# and corpus**: the data-to-text "iaa" split of "Large Language Models as Span Annotators"
-# {cite:p}`kasner2026spanannotators` (MIT licence, bundled verbatim in `data/span-annotation-d2t-iaa/`
-# with its `SOURCE.md`). There, {glue:text}`n_groups` human annotator groups and
-# {glue:text}`n_models` LLMs marked errors in the same {glue:text}`n_examples` texts generated
-# from structured data (football matches, phone specifications, weather forecasts), in
-# {glue:text}`n_categories` categories. It is read through the public API a user would call on
-# their own factgenie export, `hotelcheckspan.load(path)`.
+# and corpus**, read through the public API a user would call on their own factgenie export,
+# `hotelcheckspan.load(path)`. By default that is the data-to-text "iaa" split of "Large Language
+# Models as Span Annotators" {cite:p}`kasner2026spanannotators` (MIT licence, bundled verbatim in
+# `data/span-annotation-d2t-iaa/` with its `SOURCE.md`); `HOTELCHECKSPAN_REAL_DATA` points the
+# chapter at any other factgenie corpus (the README's "Running on another corpus").
+# {glue:md}`about`
 #
 # What carries over to HotelCheckSpan: the measures (span F1 as factgenie computes it, votes,
 # chance-corrected agreement, balanced accuracy against a human majority) and the questions.
-# What does not: the numbers. The task (data-to-text, not hotel summaries), the categories,
-# the texts (a paragraph, not one sentence) and the design (many annotators on a few texts,
-# not four on hundreds) all differ, so no figure here is a stand-in for a HotelCheckSpan one.
+# What does not: the numbers. {glue:text}`differs`, so no figure here is a stand-in for a
+# HotelCheckSpan one.
 #
 # 1. What is in the corpus, and what quirks does the export carry? ([Composition](composition))
 # 2. How much did each campaign mark, per category? ([Dataset level](dataset))
@@ -41,7 +39,7 @@
 # 6. What does disagreement look like on one text? ([The most contested text](contested))
 #
 # Intervals are central {glue:text}`ci_level` percentile bootstrap intervals over texts (seeded); with
-# {glue:text}`n_examples` texts they are wide.
+# {glue:text}`n_examples` texts they are {glue:text}`interval_width`.
 
 # %% tags=["remove-cell", "colab"]
 # Colab: clone the repository (package and data) and install it as the README says
@@ -65,16 +63,15 @@ import math
 
 import hotelcheckspan
 from hotelcheckspan import paths
-from hotelcheckspan.analyses import dataset_level, example_level, judges, span_gamma, span_level, span_measures
-from hotelcheckspan.annotator_sets import groups_of
-from hotelcheckspan.book import plots, readings, report, tables
+from hotelcheckspan.analyses import dataset_level, example_level, span_gamma, span_level, span_measures
+from hotelcheckspan.book import plots, readings, real_shape, report, tables
 from hotelcheckspan.book.readings import real_corpus
 
 plots.set_theme()
-corpus = hotelcheckspan.load(paths.real_corpus_dir())
-human = corpus.campaigns("human")[0]
-models = corpus.campaigns("model")
-groups = groups_of(corpus, human)
+# the corpus the chapter reads (HOTELCHECKSPAN_REAL_DATA, _TASK, _SPLIT), checked as `make corpus-check` checks it
+corpus = real_shape.check(hotelcheckspan.load(paths.real_corpus_dir(), **paths.real_selection()))
+plan = real_shape.plan(corpus)  # every human group, the groups that rated the same texts, the LLMs
+models = plan.models
 N_BOOT, LEVEL = 1000, 0.95  # bootstrap replicates and interval level of every interval below
 report.corpus_banner(corpus)
 
@@ -83,25 +80,23 @@ report.corpus_banner(corpus)
 # ## Composition
 #
 # One row per campaign: records (one annotator group on one text), the texts they cover, and
-# spans. The human campaign is one factgenie campaign whose annotator groups each annotated the
-# texts once; each LLM campaign is one group.
+# spans. {glue:text}`human_design`; each LLM campaign is one group.
 
 # %%
 composition = dataset_level.campaign_table(corpus)
 tables.real_composition(composition)
 
 # %% [markdown]
-# The export is real, so it has quirks: {glue:text}`n_warnings` warnings, listed below. factgenie
-# computes its metrics with these spans, and so does every table here (nothing is dropped).
+# {glue:text}`warnings_said`
 
 # %%
-tables.load_warnings(corpus)
+tables.load_warnings(corpus) if corpus.warnings else None  # no table where loading warned of nothing
 
 # %% [markdown]
 # (dataset)=
 # ## Dataset level: what each campaign marked
 #
-# Share of each campaign's spans per category (the human row pools every group).
+# Share of each campaign's spans per category (a human campaign's row pools its groups).
 
 # %%
 tables.category_shares(composition, corpus.categories)
@@ -115,23 +110,21 @@ tables.category_shares(composition, corpus.categories)
 #
 # A group votes "error of category *c*" on a text when it marked at least one span of *c* there.
 # The chance-corrected coefficients (Fleiss' kappa, Krippendorff's alpha; zero is chance, one is
-# perfect agreement) use the {glue:text}`n_complete` groups that annotated every text.
+# perfect agreement) need raters who all rated the same texts: {glue:text}`raters_said`.
 
 # %%
-complete = [g for g in groups if len(g.select(corpus)[0]) == len(corpus.examples)]
-marks = example_level.marks(corpus, complete)
+marks = example_level.marks(corpus, plan.raters, plan.texts)
 votes = example_level.votes(marks)
 tables.text_votes(votes, corpus.categories)
 
 # %%
-reliability = example_level.reliability_ci(marks, n_boot=300, seed=0)
-tables.show(example_level.reliability_summary(reliability).rename(columns={"error type": "category"}))
+reliability = example_level.reliability_ci(marks, n_boot=300, seed=0)  # empty with fewer than two raters
+tables.show(
+    example_level.reliability_summary(reliability).rename(columns={"error type": "category"})
+) if plan.pairs else None
 
 # %% [markdown]
-# Beyond chance, the groups agree most on {glue:text}`kappa_best_category` (Fleiss' kappa
-# {glue:text}`kappa_best`) and least on {glue:text}`kappa_worst_category`
-# ({glue:text}`kappa_worst`); on whether a text has any error at all, kappa is
-# {glue:text}`kappa_any`.
+# {glue:text}`kappa_reading`
 
 # %% [markdown]
 # (span)=
@@ -139,11 +132,12 @@ tables.show(example_level.reliability_summary(reliability).rename(columns={"erro
 #
 # P, R and F1 as factgenie computes them (hard: the category must match; soft: any overlap), per
 # pair of annotator sets on the texts both annotated, averaged over pairs as in the paper's
-# Table 6. "humans vs humans" averages every unordered pair of groups; "humans vs *model*" every
-# group against the model. Intervals resample texts ({glue:text}`n_boot` times, seeded).
+# Table 6. "humans vs humans" averages every unordered pair of groups that annotated a common text;
+# "humans vs *model*" every group against the model. Intervals resample texts ({glue:text}`n_boot`
+# times, seeded).
 
 # %%
-comparisons = judges.comparisons(corpus)  # humans vs humans, and humans vs each LLM
+comparisons = real_shape.comparisons(corpus, plan)  # humans vs humans, humans vs each LLM: pairs sharing texts
 pairs, counts = span_level.pairwise(corpus, comparisons)
 t6 = span_level.table6(pairs, counts, n_boot=N_BOOT, seed=0)
 tables.span_prf(t6)
@@ -152,23 +146,21 @@ tables.span_prf(t6)
 plots.pair_spread(pairs)
 
 # %% [markdown]
-# Two human groups share {glue:text}`human_f1_hard` F1 on average (hard; soft
-# {glue:text}`human_f1_soft`). By hard F1, the LLM that agrees best with the human groups is
-# {glue:text}`best_llm` ({glue:text}`best_llm_f1`); it lies {glue:text}`best_llm_vs_humans`.
+# {glue:text}`human_f1_said` By hard F1, the LLM that agrees best with the human groups is
+# {glue:text}`best_llm` ({glue:text}`best_llm_f1`); it {glue:text}`best_llm_vs_humans`.
 
 # %% [markdown]
 # (real-llms)=
 # ## LLMs against the human majority (BACC)
 #
-# A category counts on a text where at least {glue:text}`min_agree` of the
-# {glue:text}`n_complete` groups agree (the share the paper's rule, all but one of four
-# annotators, asks); the majority label is then the truth. Raw agreement rewards a model that marks
-# little where errors are rare; balanced accuracy (BACC, mean recall on error and on no-error)
-# does not.
+# {glue:text}`majority_said` Raw agreement rewards a model that marks little where errors are rare;
+# balanced accuracy (BACC, mean recall on error and on no-error) does not.
 
 # %%
-min_agree = math.ceil(0.75 * len(complete))
-llm = example_level.models_vs_majority(corpus, models, raters=complete, n_boot=N_BOOT, seed=0, min_agree=min_agree)
+min_agree = math.ceil(0.75 * len(plan.raters))
+llm = example_level.models_vs_majority(
+    corpus, models, raters=plan.raters, examples=plan.texts, n_boot=N_BOOT, seed=0, min_agree=min_agree
+)
 llm_show = llm[llm["label"].isin(["per type (pooled)", "Any"])][
     ["model", "label", "examples", "majority_errors", "model_errors", "agreement", "bacc", "bacc_low", "bacc_high"]
 ]
@@ -178,47 +170,35 @@ tables.show(llm_show)
 plots.paradox(llm)
 
 # %% [markdown]
-# Pooled over categories, the majority is followed best by {glue:text}`best_bacc_model` (BACC
-# {glue:text}`best_bacc`); balanced accuracy ranks the LLMs {glue:text}`rank_word` raw
-# agreement here.
+# {glue:text}`bacc_said`
 
 # %% [markdown]
 # (contested)=
 # ## The most contested text
 #
-# The text on which the groups split most evenly, averaged over categories (the mean of
-# $p(1-p)$, $p$ being the share of groups voting for a category), with the spans of every
-# group that annotated all texts and of every LLM: the first groups and LLMs stand open, the others
-# are collapsed under one line. Overlapping spans of one annotator are counted on the row, not drawn.
+# The text on which {glue:text}`contested_who` split most evenly, averaged over categories (the
+# mean of $p(1-p)$, $p$ being the share of them voting for a category), with the spans of
+# {glue:text}`raters_phrase` and of every LLM that annotated it: the first groups and LLMs stand
+# open, the others are collapsed under one line. Overlapping spans of one annotator are counted on
+# the row, not drawn.
 
 # %%
-shares_voted = votes[corpus.categories].div(votes["raters"], axis=0)
-contested = votes.loc[
-    (shares_voted * (1 - shares_voted)).mean(axis=1).idxmax(), ["dataset", "split", "setup_id", "example_idx"]
-].to_dict()
-report.highlight(
-    corpus,
-    contested,
-    [*[g.spec for g in complete[:2]], *models, *[g.spec for g in complete[2:]]],
-    shown=4,
-)
+contested = real_shape.contested(corpus, plan, votes)
+report.highlight(corpus, contested, real_shape.shown_on(corpus, plan, contested), shown=4)
 
 # %% [markdown]
 # (real-beyond-f1)=
 # ## Beyond F1 on real annotations: AC1, boundaries and error counts
 #
-# Gwet's AC1 beside Fleiss' kappa for the {glue:text}`n_complete` groups that annotated every
-# text, with the chance agreement each subtracts (see {chapter}`03` and the methods page):
+# Gwet's AC1 beside Fleiss' kappa for {glue:text}`raters_phrase`, with the chance agreement each
+# subtracts (see {chapter}`03` and the methods page):
 
 # %%
-prevalence = example_level.prevalence(marks)
-tables.prevalence(prevalence, label="Category")
+prevalence = example_level.prevalence(marks)  # empty with fewer than two raters
+tables.prevalence(prevalence, label="Category") if plan.pairs else None
 
 # %% [markdown]
-# On {glue:text}`kp8_type`, {glue:text}`kp8_share`% of the groups' decisions are error votes; the
-# groups agree on {glue:text}`kp8_pa` of their pairs of decisions there, kappa expects {glue:text}`kp8_pe_kappa`
-# by chance and is {glue:text}`kp8_kappa`, AC1 expects {glue:text}`kp8_pe_ac1` and is
-# {glue:text}`kp8_ac1`. AC1 is above kappa for {glue:text}`kp8_above` categories.
+# {glue:text}`ac1_reading`
 #
 # The SemEval-2013 boundary schemes and factgenie's correlation of error counts for the
 # comparisons of the span-level table above, averaged over pairs (intervals resample texts, drawn
@@ -262,10 +242,7 @@ tables.gamma_beside_f1(gamma_beside, unit="Texts")
 readings.glue_all(
     real_corpus.readings(
         corpus,
-        groups=groups,
-        complete=complete,
-        models=models,
-        human=human,
+        plan=plan,
         composition=composition,
         reliability=reliability,
         t6=t6,
@@ -295,13 +272,9 @@ readings.glue_all(
 # - The compendium reads a real factgenie export as it is: texts from `outputs/` joined on
 #   slugified ids, any number of categories, and the export's quirks kept and counted as
 #   factgenie keeps them ({glue:text}`n_warnings` warnings here, none an error).
-# - On real data-to-text annotations, two human groups share {glue:text}`human_f1_hard` span
-#   F1 on average (hard match): humans disagree on the words even where they agree on the
-#   category, so an LLM's span F1 against humans has to be read against the human-human figure;
-#   the LLM that agrees best with them by hard F1, {glue:text}`best_llm`, lies
-#   {glue:text}`best_llm_vs_humans`.
-# - Chance-corrected agreement differs widely between categories ({glue:text}`kappa_best_category`
-#   against {glue:text}`kappa_worst_category`).
+# - {glue:text}`summary_humans` the LLM that agrees best with them by hard F1,
+#   {glue:text}`best_llm`, {glue:text}`best_llm_vs_humans`.
+# - {glue:text}`summary_kappa`
 # - What carries over is the method (factgenie's span F1, kappa and alpha, balanced accuracy
 #   against a majority), not the values, which belong to another task, other categories and
 #   {glue:text}`n_examples` texts.

@@ -58,7 +58,7 @@ except ImportError:
 import hotelcheckspan
 from hotelcheckspan import paths, review
 from hotelcheckspan.analyses import judges
-from hotelcheckspan.book import plots, readings, report, tables
+from hotelcheckspan.book import plots, readings, real_shape, report, tables
 from hotelcheckspan.book.readings import evaluate_your_judge
 
 plots.set_theme()
@@ -123,15 +123,13 @@ tables.neighbours(board)
 # (real-leaderboard)=
 # ## The real corpus
 #
-# The public corpus "Large Language Models as Span Annotators" (data-to-text; MIT) has a test split
-# of {glue:text}`real_n_examples` texts from {glue:text}`real_n_systems` generating systems on
-# {glue:text}`real_n_domains` domains, each annotated by {glue:text}`real_humans_per_text` crowd
-# workers and by {glue:text}`real_n_judges_words` LLM judges: real annotations, not a simulation. The same leaderboard, against its human sets, with BACC against their clear majority
-# (where one set annotated a text, its mark decides; the table under the leaderboard says so).
-# `HOTELCHECKSPAN_REAL_DATA` points this section at any other factgenie corpus.
+# {glue:md}`real_about` The same leaderboard, against its human sets, with BACC against their
+# clear majority (where one set annotated a text, its mark decides; the table under the leaderboard
+# says so). `HOTELCHECKSPAN_REAL_DATA` points this section at any other factgenie corpus.
 
 # %%
-real = hotelcheckspan.load(paths.real_corpus_dir(paths.REAL_TEST_CORPUS))
+# the corpus of the real sections (HOTELCHECKSPAN_REAL_DATA, _TASK, _SPLIT), checked as `make corpus-check` checks it
+real = real_shape.check(hotelcheckspan.load(paths.real_corpus_dir(paths.REAL_TEST_CORPUS), **paths.real_selection()))
 real_board = judges.leaderboard(real)
 tables.leaderboard(real_board)
 
@@ -143,10 +141,7 @@ tables.neighbours(real_board)
 
 # %% [markdown]
 # On the real corpus {glue:text}`real_top_judge` leads ({glue:text}`real_top_soft`),
-# {glue:text}`real_top_vs_ceiling` the human sets' agreement with each other
-# ({glue:text}`real_ceiling_soft`); {glue:text}`real_placement`. {glue:text}`real_bacc_reading` Of its
-# {glue:text}`real_n_pairs` neighbouring pairs, its texts order {glue:text}`real_n_apart` with confidence,
-# {glue:text}`real_n_uncertain` with an uncertain margin and {glue:text}`real_n_not_apart` not at all.
+# {glue:text}`real_ceiling_said`. {glue:text}`real_bacc_reading` {glue:text}`real_neighbours_said`
 
 # %% [markdown]
 # (review)=
@@ -159,11 +154,10 @@ tables.neighbours(real_board)
 # fragments or an ellipsis (*Hard to parse*), an empty span or a reason that points at the data
 # instead of the text (*No span given*, *Implicit span*), and the paper's two observations: spans
 # covering a whole sentence, and span length against the humans'. The methods page defines each
-# mark with examples. Every judge of every bundled corpus, beside its humans:
+# mark with examples. {glue:text}`review_which`, beside its humans:
 
 # %%
-iaa = hotelcheckspan.load(paths.REAL_CORPUS)
-marks = review.marks_by_corpus({"stand-in": corpus, "d2t iaa": iaa, "d2t test": real})
+marks = review.marks_by_corpus(real_shape.review_corpora(corpus, real))  # the stand-in and the real corpora
 tables.review_marks(marks)
 
 # %% [markdown]
@@ -175,7 +169,7 @@ tables.review_marks(marks)
 #
 # The rest needs a reviewer: is the span an error, is the explanation right. The review scheme of
 # the LLM-evaluator study (one row per span, all spans of one output together, evaluators
-# anonymised) is one command away. The first rows of the sheet for the real test split, as a
+# anonymised) is one command away. The first rows of the sheet for {glue:text}`review_sheet_of`, as a
 # reviewer meets them (the judge behind each evaluator is in a separate key file):
 
 # %%
@@ -236,9 +230,6 @@ readings.glue_all(evaluate_your_judge.readings(corpus, board, real_board, result
 #   they pick {glue:text}`same_best`.
 # - {glue:md}`neighbours_basis` adjacent ranks are not all settled: of its {glue:text}`n_pairs`
 #   neighbouring pairs, this corpus orders {glue:text}`n_apart` with confidence.
-# - {glue:md}`real_basis` {glue:text}`real_top_judge` leads by soft span F1,
-#   {glue:text}`real_top_vs_ceiling` the human ceiling ({glue:text}`real_ceiling_soft`); by BACC the
-#   best is {glue:text}`real_same_best`, and of its {glue:text}`real_n_pairs` neighbouring pairs
-#   the corpus orders {glue:text}`real_n_apart` with confidence.
+# - {glue:md}`real_basis` {glue:text}`real_summary`
 # - `hotelcheckspan judge CORPUS CAMPAIGN` and `hotelcheckspan.evaluate_judge` score a new judge
 #   in the same way, from a campaign of the corpus or a factgenie campaign folder outside it.

@@ -25,6 +25,11 @@ change a shape needs) into such layouts, small enough for tests:
     (``zeroshot-gpt4o/x`` and ``zeroshot/gpt4o-x``).
 ``config-only``
     the iaa split and a judge folder that holds only its config.
+
+``build(root, shape, texts=..., groups=...)`` makes them smaller for what costs time per text or
+per pair of groups (the real-corpus chapters): ``texts``, the test split's texts kept per domain
+and system (default :data:`TEST_TEXTS`); ``groups``, the iaa split's first human groups kept
+(default: all 29).
 """
 
 from __future__ import annotations
@@ -62,13 +67,13 @@ def _copy_campaign(src: Path, dst: Path, keep=None, change=None) -> None:
     _write_lines(dst / "annotations.jsonl", [change(r) if change else r for r in rows])
 
 
-def _small_test(root: Path, task_dir: str = "d2t-eval", stagger: bool = False) -> set[tuple]:
+def _small_test(root: Path, task_dir: str = "d2t-eval", stagger: bool = False, texts=TEST_TEXTS) -> set[tuple]:
     """The test split's subset (texts, inputs, human records of split "test" on them, judges)
     below ``root``, with ``stagger`` group A's records left out on every other text group B
     annotated; returns the kept keys."""
     kept = set()
     for src in sorted((TEST / "outputs").rglob("*.jsonl")):
-        rows = [r for r in _lines(src) if r["example_idx"] in TEST_TEXTS]
+        rows = [r for r in _lines(src) if r["example_idx"] in texts]
         kept |= {(r["dataset"], r["split"], r["setup_id"], r["example_idx"]) for r in rows}
         _write_lines(root / src.relative_to(TEST), rows)
     shutil.copytree(TEST / "inputs", root / "inputs", dirs_exist_ok=True)
@@ -123,7 +128,7 @@ def _relabelled_config(src: Path, dst: Path) -> None:
 SETUPS = ["gemma2", "gpt4o", "llama3-3", "phi3-5"]  # the iaa split's systems, one text per domain each
 
 
-def _propaganda(root: Path) -> None:
+def _propaganda(root: Path, groups: int | None = None) -> None:
     """The iaa split relabelled as a second task: datasets ``propaganda-*``, categories
     :data:`RENAMED`, and the four texts of a domain numbered 0-3 of one setup "mixed" (their
     ``orig_example_idx`` 10-13, as the export's MT texts carry theirs); one judge's first
@@ -140,7 +145,7 @@ def _propaganda(root: Path) -> None:
         _write_lines(root / "outputs/propaganda" / src.parent.name / src.name.replace("d2t-", "propaganda-"), rows)
     human = root / "annotations/human/propaganda"
     _relabelled_config(IAA / "annotations/human/d2t-eval/iaa/config.yaml", human / "config.yaml")
-    rows = [rename(r) for r in _lines(IAA / "annotations/human/d2t-eval/iaa/annotations.jsonl")]
+    rows = [rename(r) for r in _lines(IAA / "annotations/human/d2t-eval/iaa/annotations.jsonl") if _kept(r, groups)]
     _write_lines(human / "annotations.jsonl", rows)
     for judge in ("zeroshot-gpt4o", "zeroshot-o3-mini"):
         src = IAA / f"annotations/model/d2t-eval/iaa/{judge}"
@@ -160,28 +165,38 @@ def moved_records(root: Path) -> list[int]:
     return [i for i, r in enumerate(_lines(path), 1) if r["example_idx"] != r["orig_example_idx"] - 10]
 
 
-def build(root: Path, shape: str) -> Path:
-    """Write the corpus of ``shape`` (one of :data:`SHAPES`) below ``root``; returns ``root``."""
+def _kept(record: dict, groups: int | None) -> bool:
+    """Whether an iaa human record is of the first ``groups`` annotator groups (None: all)."""
+    return groups is None or record["annotator_group"] < groups
+
+
+def build(root: Path, shape: str, texts=TEST_TEXTS, groups: int | None = None) -> Path:
+    """Write the corpus of ``shape`` (one of :data:`SHAPES`) below ``root``; returns ``root``
+    (``texts`` and ``groups``: see the module docstring)."""
     root.mkdir(parents=True, exist_ok=True)
+
+    def keep(r):
+        return _kept(r, groups)
+
     if shape == "export":
-        _small_test(root)
-        _iaa(root)
+        _small_test(root, texts=texts)
+        _iaa(root, human_keep=keep)
         _config_only(root / "annotations/model/d2t-eval/test/qwen")
-        _propaganda(root)
+        _propaganda(root, groups)
     elif shape == "one-group":
-        groups = {r["annotator_group"] for r in _lines(IAA / "annotations/human/d2t-eval/iaa/annotations.jsonl")}
-        _iaa(root, human_keep=lambda r, g=min(groups): r["annotator_group"] == g)
+        found = {r["annotator_group"] for r in _lines(IAA / "annotations/human/d2t-eval/iaa/annotations.jsonl")}
+        _iaa(root, human_keep=lambda r, g=min(found): r["annotator_group"] == g)
     elif shape == "staggered":
-        _small_test(root, stagger=True)
+        _small_test(root, stagger=True, texts=texts)
     elif shape == "collide":
-        _iaa(root)
+        _iaa(root, human_keep=keep)
         judges = root / "annotations/model/d2t-eval/iaa"
         shutil.move(judges / "zeroshot-gpt4o", judges / "x")
         (judges / "zeroshot-gpt4o").mkdir()
         shutil.move(judges / "x", judges / "zeroshot-gpt4o" / "x")
         shutil.copytree(judges / "zeroshot-o3-mini", judges / "zeroshot" / "gpt4o-x")
     elif shape == "config-only":
-        _iaa(root)
+        _iaa(root, human_keep=keep)
         _config_only(root / "annotations/model/d2t-eval/iaa/zeroshot-qwen")
     else:
         raise ValueError(f"no shape {shape!r} (shapes: {', '.join(SHAPES)})")

@@ -12,8 +12,8 @@ import hotelcheckspan
 from hotelcheckspan import paths
 from hotelcheckspan.analyses import dataset_level, example_level, span_level
 from hotelcheckspan.annotator_sets import groups_of
-from hotelcheckspan.book import tables
-from hotelcheckspan.book.readings import error_clusters, real_corpus
+from hotelcheckspan.book import real_shape, tables
+from hotelcheckspan.book.readings import Passage, error_clusters, real_corpus
 
 
 def candidates(mean_pick, low_pick, mean_paper, low_paper) -> pd.DataFrame:
@@ -121,12 +121,11 @@ def chapter08():
     t6 = span_level.table6(pairs, counts, n_boot=50, seed=0)
     min_agree = math.ceil(0.75 * len(complete))
     llm = example_level.models_vs_majority(corpus, models, raters=complete, n_boot=50, seed=0, min_agree=min_agree)
+    plan = real_shape.plan(corpus)
+    assert plan.raters == complete and plan.groups == groups and plan.models == models
     values = real_corpus.readings(
         corpus,
-        groups=groups,
-        complete=complete,
-        models=models,
-        human=human,
+        plan=plan,
         composition=dataset_level.campaign_table(corpus),
         reliability=example_level.reliability_ci(marks, n_boot=20, seed=0),
         t6=t6,
@@ -144,7 +143,7 @@ def test_chapter_08_says_the_figure_its_table_shows(chapter08):
     shown = tables.show(t6, columns=["comparison", "match", "f1"]).frame
     cell = shown[(shown["Comparison"] == f"humans vs {values['best_llm']}") & (shown["Match"] == "hard")].iloc[0, 2]
     assert cell == values["best_llm_f1"]  # estimate and interval, as the table shows them
-    assert all(isinstance(v, str) for v in values.values())
+    assert all(isinstance(v, (str, Passage)) for v in values.values())
     assert values["n_warnings"] == "3" and values["n_examples"] == "12"
 
 

@@ -177,7 +177,8 @@ def test_f1_cli_computes_every_human_vs_llm_comparison(capsys):
 
 def test_chapter_08_shows_real_data_loaded_through_the_public_api():
     source = (paths.REPO_ROOT / "notebooks" / "08_real_corpus.py").read_text()
-    assert "hotelcheckspan.load(paths.real_corpus_dir())" in source and "kasner2026spanannotators" in source
+    assert "hotelcheckspan.load(paths.real_corpus_dir(), **paths.real_selection())" in source
+    assert "kasner2026spanannotators" in source
     nb = json.loads((paths.REPO_ROOT / "notebooks" / "08_real_corpus.ipynb").read_text())
     first_code = next(  # after the Colab cell, silent here
         c for c in nb["cells"] if c["cell_type"] == "code" and "colab" not in c["metadata"].get("tags", [])

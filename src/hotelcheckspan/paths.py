@@ -12,6 +12,10 @@ from pathlib import Path
 DATA_ENV = "HOTELCHECKSPAN_DATA"
 # the real-corpus chapters (08, the real parts of 10 and 11) take any factgenie corpus through this
 REAL_DATA_ENV = "HOTELCHECKSPAN_REAL_DATA"
+# ... and the part of it they read (`hotelcheckspan.load(..., task=, split=)`): one task of an
+# export that holds several, one split
+REAL_TASK_ENV = "HOTELCHECKSPAN_REAL_TASK"
+REAL_SPLIT_ENV = "HOTELCHECKSPAN_REAL_SPLIT"
 CACHE_ENV = "HOTELCHECKSPAN_CACHE"
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -40,11 +44,18 @@ def corpus_dir() -> Path:
     return Path(override).expanduser().resolve() if override else BUNDLED_CORPUS
 
 
-def real_corpus_dir(default: Path = REAL_CORPUS) -> Path:
+def real_corpus_dir(default: Path | None = REAL_CORPUS) -> Path | None:
     """The real corpus a real-corpus chapter reads: ``$HOTELCHECKSPAN_REAL_DATA`` if set (any
-    factgenie corpus), else ``default`` (one of the bundled public splits)."""
+    factgenie corpus), else ``default`` (one of the bundled public splits; None: whether one is set)."""
     override = os.environ.get(REAL_DATA_ENV)
     return Path(override).expanduser().resolve() if override else default
+
+
+def real_selection() -> dict[str, str | None]:
+    """The part of the real corpus the real-corpus chapters read, as ``load`` takes it:
+    ``task`` from ``$HOTELCHECKSPAN_REAL_TASK`` and ``split`` from ``$HOTELCHECKSPAN_REAL_SPLIT``
+    (None where unset: the whole corpus)."""
+    return {"task": os.environ.get(REAL_TASK_ENV) or None, "split": os.environ.get(REAL_SPLIT_ENV) or None}
 
 
 def _cache_root() -> Path:

@@ -260,7 +260,24 @@ def _wide(marks_frame: pd.DataFrame) -> pd.DataFrame:
     return wide.dropna().astype(int)
 
 
+RELIABILITY_COLUMNS = [
+    "label",
+    "examples",
+    "raters",
+    "fleiss_kappa",
+    "krippendorff_alpha",
+    "gwet_ac1",
+    "positive_share",
+]
+
+
+def _raters(marks_frame: pd.DataFrame) -> int:
+    return marks_frame["rater"].nunique()
+
+
 def _reliability_of(wide: pd.DataFrame) -> pd.DataFrame:
+    if wide.columns.get_level_values("rater").nunique() < 2:  # no pair of raters: nothing to agree on
+        return pd.DataFrame(columns=RELIABILITY_COLUMNS)
     rows = []
     for t in dict.fromkeys(wide.columns.get_level_values(0)):
         data = wide[t].to_numpy()
@@ -281,7 +298,7 @@ def _reliability_of(wide: pd.DataFrame) -> pd.DataFrame:
 def reliability(marks_frame: pd.DataFrame) -> pd.DataFrame:
     """Chance-corrected agreement among raters per type and Any: Fleiss' kappa (statsmodels),
     Krippendorff's alpha (nominal, krippendorff) and Gwet's AC1 (:mod:`..metrics.coefficients`),
-    on examples every rater annotated.
+    on examples every rater annotated; empty (no row) with fewer than two raters.
 
     Columns: ``label, examples, raters, fleiss_kappa, krippendorff_alpha, gwet_ac1, positive_share``.
     """
@@ -291,11 +308,14 @@ def reliability(marks_frame: pd.DataFrame) -> pd.DataFrame:
 def reliability_ci(marks_frame: pd.DataFrame, n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> pd.DataFrame:
     """Bootstrap intervals (examples resampled) for :func:`reliability`: every coefficient is a
     function of per-example sums (:func:`hotelcheckspan.metrics.coefficients.binary_terms`), so
-    the replicates are one product with the examples' resampling weights.
+    the replicates are one product with the examples' resampling weights. Empty (no row) with fewer
+    than two raters, as :func:`reliability`.
 
     Columns: ``label, measure, estimate, low, high``."""
     wide = _wide(marks_frame)
     estimate = _reliability_of(wide).set_index("label")
+    if estimate.empty:
+        return pd.DataFrame(columns=["label", "measure", "estimate", "low", "high"])
     weights = resampling.matrix(wide.index.to_frame(index=False), n_boot, seed)
     reps = {m: np.empty((n_boot, len(estimate))) for m in RELIABILITY_MEASURES}
     for i, label in enumerate(estimate.index):
@@ -330,10 +350,14 @@ def _ac1(data: np.ndarray) -> float:
 def prevalence(marks_frame: pd.DataFrame) -> pd.DataFrame:
     """Why kappa and AC1 differ, per type and Any: the share of error votes, the observed
     agreement and the chance agreement each coefficient subtracts, on examples every rater
-    annotated (the "kappa paradox": when errors are rare kappa's chance agreement nears one).
+    annotated (the "kappa paradox": when errors are rare kappa's chance agreement nears one);
+    empty (no row) with fewer than two raters.
 
     Columns: ``label, examples, positive_share, pa, pe_kappa, pe_ac1, fleiss_kappa, gwet_ac1``.
     """
+    columns = ["label", "examples", "positive_share", "pa", "pe_kappa", "pe_ac1", "fleiss_kappa", "gwet_ac1"]
+    if _raters(marks_frame) < 2:
+        return pd.DataFrame(columns=columns)
     wide = _wide(marks_frame)
     rows = []
     for t in dict.fromkeys(wide.columns.get_level_values(0)):

@@ -65,6 +65,11 @@ def _bacc_reading(ranked: pd.DataFrame, top: str) -> tuple[str, str]:
     """The judge(s) best by BACC at the precision shown, and whether the best is the top judge by
     soft F1: (sentence, "the same judge" / "a different judge" / "...")."""
     shown = ranked["bacc"].map(_shown)
+    if shown.isna().all():
+        return (
+            "No judge has a balanced accuracy here: no text a judge annotated has a clear human majority.",
+            "none (no judge has one)",
+        )
     best = shown.max()
     tied = ranked.loc[shown == best]
     if len(tied) == 1:
@@ -86,25 +91,23 @@ def _bacc_reading(ranked: pd.DataFrame, top: str) -> tuple[str, str]:
     return text, same
 
 
-def _board_readings(board: pd.DataFrame, prefix: str) -> dict[str, str]:
-    """The readings shared by both corpora, names prefixed (``""`` or ``"real_"``)."""
-    if judges.CEILING not in set(board["judge"]):
+def _board_readings(board: pd.DataFrame, prefix: str, ceiling_required: bool = True) -> dict[str, str]:
+    """The readings shared by both corpora, names prefixed (``""`` or ``"real_"``). A board without
+    a ceiling row (no two human sets on a common example) is read without it where
+    ``ceiling_required`` is False (the real corpus, which may be any factgenie corpus); the
+    stand-in's always has one."""
+    has_ceiling = judges.CEILING in set(board["judge"])
+    if ceiling_required and not has_ceiling:
         raise ValueError(f"chapter 10 reads a leaderboard against its ceiling; this one has none: {board.attrs}")
-    ranked, ceiling = _ranked(board), _ceiling(board)
+    ranked = _ranked(board)
     top = ranked.iloc[0]
     apart = _apart(board)
     n_pairs = max(0, len(ranked) - 1)
     bacc_text, same = _bacc_reading(ranked, str(top["judge"]))
-    return {
+    out = {
         f"{prefix}n_judges": prose.count_words(len(ranked)),
         f"{prefix}top_judge": display_name(str(top["judge"])),
         f"{prefix}top_soft": tables.interval(top["f1_soft"], top["f1_soft_low"], top["f1_soft_high"]),
-        f"{prefix}ceiling_soft": tables.interval(ceiling["f1_soft"], ceiling["f1_soft_low"], ceiling["f1_soft_high"]),
-        f"{prefix}ceiling_hard": tables.interval(ceiling["f1_hard"], ceiling["f1_hard_low"], ceiling["f1_hard_high"]),
-        f"{prefix}top_vs_ceiling": prose.compare(
-            top["f1_soft"], ceiling["f1_soft"], DECIMALS, "above", "below", "level with"
-        ),
-        f"{prefix}placement": _placement(ranked, _shown(ceiling["f1_soft"])),
         f"{prefix}bacc_reading": bacc_text,
         f"{prefix}same_best": same,
         f"{prefix}n_pairs": prose.count_words(n_pairs),
@@ -112,6 +115,47 @@ def _board_readings(board: pd.DataFrame, prefix: str) -> dict[str, str]:
         f"{prefix}n_uncertain": _count(apart["uncertain"]),
         f"{prefix}n_not_apart": _count(apart["no"]),
     }
+    if n_pairs:
+        out[f"{prefix}neighbours_said"] = (
+            f"Of its {out[f'{prefix}n_pairs']} neighbouring pairs, its texts order {out[f'{prefix}n_apart']} with "
+            f"confidence, {out[f'{prefix}n_uncertain']} with an uncertain margin and {out[f'{prefix}n_not_apart']} "
+            "not at all."
+        )
+    else:
+        out[f"{prefix}neighbours_said"] = "With one judge there is no neighbouring pair to order."
+    if has_ceiling:
+        ceiling = _ceiling(board)
+        out |= {
+            f"{prefix}ceiling_soft": tables.interval(
+                ceiling["f1_soft"], ceiling["f1_soft_low"], ceiling["f1_soft_high"]
+            ),
+            f"{prefix}ceiling_hard": tables.interval(
+                ceiling["f1_hard"], ceiling["f1_hard_low"], ceiling["f1_hard_high"]
+            ),
+            f"{prefix}top_vs_ceiling": prose.compare(
+                top["f1_soft"], ceiling["f1_soft"], DECIMALS, "above", "below", "level with"
+            ),
+            f"{prefix}placement": _placement(ranked, _shown(ceiling["f1_soft"])),
+        }
+        out[f"{prefix}ceiling_said"] = (
+            f"{out[f'{prefix}top_vs_ceiling']} the human sets' agreement with each other "
+            f"({out[f'{prefix}ceiling_soft']}); {out[f'{prefix}placement']}"
+        )
+        vs_ceiling = f"{out[f'{prefix}top_vs_ceiling']} the human ceiling ({out[f'{prefix}ceiling_soft']})"
+    else:
+        reason = board.attrs.get("compared", {}).get("ceiling", {}).get("reason") or "no pair of human sets"
+        out[f"{prefix}ceiling_said"] = f"with no human ceiling to read it against ({reason})"
+        vs_ceiling = f"with no human ceiling ({reason})"
+    neighbours = (
+        f", and of its {out[f'{prefix}n_pairs']} neighbouring pairs the corpus orders {out[f'{prefix}n_apart']} with "
+        "confidence"
+        if n_pairs
+        else ""
+    )
+    out[f"{prefix}summary"] = (
+        f"{out[f'{prefix}top_judge']} leads by soft span F1, {vs_ceiling}; by BACC the best is {same}{neighbours}."
+    )
+    return out
 
 
 def table6_note(corpus, result: dict) -> str:
@@ -264,7 +308,10 @@ def bases(corpus, real=None) -> dict[str, Passage]:
         "neighbours_basis": labels.basis(corpus, judges_f1),
     }
     if real is not None:
-        out |= {"real_basis": labels.basis(real, name="real annotations (the d2t test split)")}
+        from .. import real_shape
+
+        which = "the d2t test split" if real_shape.bundled(real) == "test" else real_shape.name(real)
+        out |= {"real_basis": labels.basis(real, name=f"real annotations ({which})")}
     return out
 
 
@@ -292,27 +339,64 @@ def readings(
     out["simulated_note"] = simulated_only(corpus, _simulation())
     out["table6_note"] = table6_note(corpus, result) if result is not None else ""
     if real_board is not None:
-        out |= _board_readings(real_board, "real_")
+        out |= _board_readings(real_board, "real_", ceiling_required=False)
         c = real_board.attrs["compared"]
         out["real_n_examples"] = f"{c['examples']:,}"
         out["real_n_judges_words"] = prose.count_words(len(_ranked(real_board)))
     if real is not None:
-        ex = real.examples
-        out["real_n_systems"] = prose.count_words(slug_frame(ex)["setup_id"].nunique())  # as factgenie joins them
-        out["real_n_domains"] = prose.count_words(ex["dataset"].nunique())
-        sets_per_text = (
-            real.records[real.records["kind"] == "human"]
-            .merge(ex[KEY], on=KEY)
-            .groupby(KEY)["annotator_group"]
-            .nunique()
-        )
-        lo, hi = int(sets_per_text.min()), int(sets_per_text.max())
-        out["real_humans_per_text"] = (
-            prose.count_words(lo)
-            if lo == hi
-            else f"{prose.count_words(lo)} {'or' if hi == lo + 1 else 'to'} {prose.count_words(hi)}"
-        )
+        out |= _real_corpus(real, out)
     if marks is not None:
         out["review_reading"] = _review_reading(marks)
         out["review_simulated_note"] = simulated_only(corpus, _review_simulation())
+        named = [n for n in dict.fromkeys(marks["corpus"]) if n != "stand-in"]
+        out["review_which"] = (
+            "Every judge of every bundled corpus"
+            if named == ["d2t iaa", "d2t test"]
+            else f"Every judge of the stand-in and of {prose.names(f'the {n} corpus' for n in named)}"
+        )
+    return out
+
+
+def _real_corpus(real, values: dict) -> dict[str, str | Passage]:
+    """What the real leaderboard's introduction says of its corpus: the bundled test split by what
+    its source says of it, any other by what it holds (``values``: the readings so far, with the
+    ``real_`` ones of the leaderboard)."""
+    from .. import real_shape
+
+    ex = real.examples
+    systems = prose.count_words(slug_frame(ex)["setup_id"].nunique())  # as factgenie joins them
+    domains = prose.count_words(ex["dataset"].nunique())
+    human = real.records[real.records["kind"] == "human"]
+    sets = human.merge(ex[KEY], on=KEY)[[*KEY, "campaign", "annotator_group"]].drop_duplicates()
+    sets_per_text = sets.groupby(KEY).size()  # human annotator sets (a campaign's group) per text
+    lo, hi = (int(sets_per_text.min()), int(sets_per_text.max())) if len(sets_per_text) else (0, 0)
+    per_text = (
+        prose.count_words(lo)
+        if lo == hi
+        else f"{prose.count_words(lo)} {'or' if hi == lo + 1 else 'to'} {prose.count_words(hi)}"
+    )
+    out: dict[str, str | Passage] = {
+        "real_n_systems": systems,
+        "real_n_domains": domains,
+        "real_humans_per_text": per_text,
+        "review_sheet_of": "the real test split"
+        if real_shape.bundled(real) == "test"
+        else f"the {real_shape.name(real)} corpus",
+    }
+    n, judges_words = values.get("real_n_examples", f"{len(ex):,}"), values.get("real_n_judges_words", "")
+    kind = "a simulation, not real annotations" if real.simulated else "real annotations, not a simulation"
+    if real_shape.bundled(real) == "test":
+        about = (
+            f'The public corpus "Large Language Models as Span Annotators" (data-to-text; MIT) has a test split of '
+            f"{n} texts from {systems} generating systems on {domains} domains, each annotated by {per_text} crowd "
+            f"workers and by {judges_words} LLM judges: {kind}."
+        )
+    else:
+        plural = {w: "" if v == "one" else "s" for w, v in (("s", systems), ("d", domains), ("j", judges_words))}
+        about = (
+            f"The corpus `{real_shape.name(real)}` has {n} texts (the ones its judges annotated) from {systems} "
+            f"generating system{plural['s']} on {domains} dataset{plural['d']}, each annotated by {per_text} human "
+            f"annotator set{'s' if hi != 1 else ''} and by {judges_words} LLM judge{plural['j']}: {kind}."
+        )
+    out["real_about"] = Passage(about)
     return out

@@ -6,11 +6,14 @@ sentence never says 0.48 beside a table cell showing 0.49.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 
 from ...annotator_sets import display_name
+from ...corpora import KEY
 from .. import prose, tables
-from . import beyond_f1, kappa_paradox, span_gamma
+from . import Passage, beyond_f1, kappa_paradox, span_gamma
 
 DECIMALS = 2  # as the chapter's tables show them
 
@@ -28,14 +31,18 @@ def _extreme(values: pd.Series, best: bool, decimals: int = DECIMALS) -> tuple[s
     return prose.names(shown.index[shown == target]), float(target)
 
 
-def llm_spread(shares: pd.DataFrame, human: str, category: str) -> str:
+def llm_spread(shares: pd.DataFrame, human: str | None, category: str) -> str:
     """How much the LLM campaigns differ in volume (spans) and in the share of ``category``, as
-    the composition table shows them (shares with one decimal)."""
-    llms = shares[shares["campaign"] != human]
+    the composition table shows them (shares with one decimal): ``shares`` has a row per campaign
+    (``campaign, spans`` and a column per category); the LLMs are every row but ``human`` (None:
+    every row)."""
+    llms = shares if human is None else shares[shares["campaign"] != human]
     spans = llms["spans"].astype(int)
     share = llms[category].astype(float)
+    if len(llms) == 1:
+        return f"The LLM marks {spans.iloc[0]} spans, and {category} makes {tables.number(share.iloc[0], 1)}% of them."
     return (
-        f"The LLMs mark between {spans.min()} and {spans.max()} spans, and {category} makes between "
+        f"The LLMs mark between {spans.min():,} and {spans.max():,} spans, and {category} makes between "
         f"{tables.number(share.min(), 1)}% and {tables.number(share.max(), 1)}% of them."
     )
 
@@ -53,13 +60,151 @@ def llm_vs_humans(f1: float, low: float, high: float, human_f1: float) -> str:
     return f"{side} the human-human figure, which lies outside its interval"
 
 
+# what the bundled splits' source (their SOURCE.md) says they hold, beyond what the data shows
+BUNDLED_TEXTS = "generated from structured data (football matches, phone specifications, weather forecasts)"
+WIDE = 0.1  # an interval is "wide" here where the median span-F1 interval of the chapter is wider than this
+
+
+def about(corpus, plan) -> str:
+    """The corpus the chapter ran on, after the overview's default: what the bundled iaa split
+    holds, or where the corpus is (and its selection) and what it holds."""
+    from .. import real_shape
+
+    which = real_shape.bundled(corpus)
+    groups, llms, texts = len(plan.groups), len(plan.models), len(corpus.examples)
+    cats = len(corpus.categories)
+    if which == "iaa":
+        return (
+            f"In that split, {groups} human annotator groups and {llms} LLMs marked errors in the same {texts} texts "
+            f"{BUNDLED_TEXTS}, in {cats} categories."
+        )
+    datasets = sorted(corpus.examples["dataset"].astype(str).unique())
+    campaigns = corpus.campaigns("human")
+    where = (
+        "the data-to-text test split of the same corpus (bundled in `data/span-annotation-d2t-test/`)"
+        if which == "test"
+        else f"the corpus at `{Path(corpus.root).name}`{real_shape.selection_words(corpus)}"
+    )
+    return (
+        f"Here it runs on {where}: {groups} human annotator group{'s' if groups != 1 else ''} in "
+        f"{_campaigns(len(campaigns))} and {llms} LLM{'s' if llms != 1 else ''} marked errors in {texts:,} texts "
+        f"of {prose.count_words(len(datasets))} dataset{'s' if len(datasets) != 1 else ''} ({', '.join(datasets)})"
+        f"{' ' + BUNDLED_TEXTS if which == 'test' else ''}, in {cats} categories ({', '.join(corpus.categories)})."
+    )
+
+
+def _campaigns(n: int) -> str:
+    return "one human campaign" if n == 1 else f"{prose.count_words(n)} human campaigns"
+
+
+def differs(corpus, plan) -> str:
+    """How the corpus differs from HotelCheckSpan, the clause before "so no figure here is a
+    stand-in": the bundled iaa split by what its source says, any other by its texts' length and
+    its design (groups on texts)."""
+    from .. import real_shape
+
+    if real_shape.bundled(corpus) == "iaa":
+        return (
+            "The task (data-to-text, not hotel summaries), the categories, the texts (a paragraph, not one "
+            "sentence) and the design (many annotators on a few texts, not four on hundreds) all differ"
+        )
+    text = corpus.examples["text"].dropna().astype(str)
+    words = float(text.str.split().str.len().mean()) if len(text) else float("nan")
+    per_text = _groups_per_text(corpus, plan)
+    return (
+        f"The task and its texts (a mean of {tables.number(words, 0)} words, not one sentence), the categories and "
+        f"the design ({len(plan.groups)} human annotator group{'s' if len(plan.groups) != 1 else ''} on "
+        f"{plan.human_texts:,} texts, {_range(per_text, words=False)} per text; not four on hundreds) all differ"
+    )
+
+
+def _groups_per_text(corpus, plan) -> pd.Series:
+    keys = pd.concat([g.filter(corpus.records)[KEY].drop_duplicates() for g in plan.groups], ignore_index=True)
+    return keys.value_counts()
+
+
+def _range(counts: pd.Series, words: bool = True) -> str:
+    """ "one to two" (``words``) or "5 to 12": the smallest and largest of ``counts``."""
+    lo, hi = (int(counts.min()), int(counts.max())) if len(counts) else (0, 0)
+    say = prose.count_words if words else (lambda n: f"{n:,}")
+    return say(lo) if lo == hi else f"{say(lo)} to {say(hi)}"
+
+
+def human_design(corpus, plan) -> str:
+    """The human campaigns and their groups, for the composition table's reader."""
+    campaigns = corpus.campaigns("human")
+    texts = pd.Series({g.spec: len(g.filter(corpus.records)[KEY].drop_duplicates()) for g in plan.groups})
+    n = len(plan.groups)
+    each = (
+        "every text"
+        if len(texts) and int(texts.min()) == plan.human_texts
+        else f"{_range(texts, words=False)} of the {plan.human_texts:,} texts"
+    )
+    if len(campaigns) == 1 and n == 1:
+        return f"The human campaign is one factgenie campaign with one annotator group, which annotated {each}"
+    if len(campaigns) == 1:
+        return f"The human campaign is one factgenie campaign whose {n} annotator groups each annotated {each}"
+    return (
+        f"The {prose.count_words(len(campaigns))} human campaigns are factgenie campaigns whose {n} annotator groups "
+        f"each annotated {each}"
+    )
+
+
+def warnings_said(corpus) -> str:
+    n = len(corpus.warnings)
+    if n == 0:
+        return "Loading the export raised no warning: it has none of the quirks factgenie computes with."
+    return (
+        f"The export is real, so it has quirks: {n} warning{'s' if n != 1 else ''}, listed below. factgenie computes "
+        "its metrics with these spans, and so does every table here (nothing is dropped)."
+    )
+
+
+def raters_phrase(plan) -> str:
+    """Who the example-level coefficients compare: "the 28 groups that annotated every text"."""
+    n = len(plan.raters)
+    if not plan.pairs:
+        return "the one human group" if len(plan.groups) == 1 else "the human group with the most texts"
+    if plan.every_text:
+        return f"the {n} groups that annotated every text"
+    return f"the {n} groups that annotated the same {len(plan.texts):,} texts"
+
+
+def raters_said(plan) -> str:
+    """What the coefficients use, after "need raters who all rated the same texts: "."""
+    if not plan.pairs:
+        return (
+            f"{plan.no_pair}, so there is no pair of raters and no chance-corrected agreement; the votes below are "
+            f"{raters_phrase(plan)}'s on its {len(plan.texts):,} texts"
+        )
+    if plan.every_text:
+        return f"here {raters_phrase(plan)}"
+    return (
+        f"here {raters_phrase(plan)} (the two groups that share the most texts, with every group that annotated "
+        f"all of them; {plan.human_texts - len(plan.texts):,} of the {plan.human_texts:,} human-annotated texts lie "
+        "outside this block and out of the example-level sections)"
+    )
+
+
+def kappa_reading(reliability: pd.DataFrame, cats: list[str], plan) -> str:
+    if not plan.pairs:
+        return f"As {plan.no_pair}, there is no Fleiss' kappa, Krippendorff's alpha or Gwet's AC1 here."
+    kappa = reliability[reliability["measure"] == "fleiss_kappa"].set_index("label")["estimate"]
+    per_cat = kappa.loc[[c for c in cats if c in kappa.index]]
+    if per_cat.notna().sum() == 0:
+        return "No category has both votes for and against an error here, so Fleiss' kappa is undefined for each."
+    best_cat, best = _extreme(per_cat.dropna(), best=True)
+    worst_cat, worst = _extreme(per_cat.dropna(), best=False)
+    return (
+        f"Beyond chance, the groups agree most on {best_cat} (Fleiss' kappa {_n(best)}) and least on {worst_cat} "
+        f"({_n(worst)}); on whether a text has any error at all, kappa is {_n(kappa.loc['Any'])}."
+    )
+
+
 def _chapter(
     corpus,
     *,
-    groups: list,
-    complete: list,
-    models: list[str],
-    human: str,
+    plan,
     composition: pd.DataFrame,
     reliability: pd.DataFrame,
     t6: pd.DataFrame,
@@ -67,55 +212,120 @@ def _chapter(
     min_agree: int,
     n_boot: int,
     level: float,
-) -> dict[str, str]:
+) -> dict[str, str | Passage]:
     """Every value chapter 08 glues.
 
+    ``plan``: :func:`hotelcheckspan.book.real_shape.plan` of ``corpus``;
     ``composition``: :func:`dataset_level.campaign_table` (its ``<category> %`` columns are the
     shares of each campaign's spans);
-    ``reliability``: :func:`example_level.reliability_ci`'s frame (``label, measure, estimate``);
+    ``reliability``: :func:`example_level.reliability_ci`'s frame (``label, measure, estimate``;
+    empty without two raters);
     ``t6``: :func:`span_level.table6`'s frame; ``llm``: :func:`example_level.models_vs_majority`'s.
     """
+    from .. import real_shape
+
     cats = list(corpus.categories)
-    shares = composition[["name", "spans", *[f"{c} %" for c in cats]]].set_axis(["campaign", "spans", *cats], axis=1)
-    kappa = reliability[reliability["measure"] == "fleiss_kappa"].set_index("label")["estimate"]
-    per_cat = kappa.loc[cats]
+    shares = composition[["name", "kind", "spans", *[f"{c} %" for c in cats]]].set_axis(
+        ["campaign", "kind", "spans", *cats], axis=1
+    )
+    human_spans = corpus.spans.loc[corpus.spans["kind"] == "human", "type"].value_counts().reindex(cats, fill_value=0)
+    top_category = str(human_spans.idxmax())
     by = t6.set_index(["comparison", "match"])
-    human_f1 = round(float(by.loc[("humans vs humans", "hard"), "f1"]), DECIMALS)
-    llm_rows = t6[(t6["comparison"] != "humans vs humans") & (t6["match"] == "hard")]
+    has_humans = ("humans vs humans", "hard") in by.index and by.loc[("humans vs humans", "hard"), "pairs"] > 0
+    human_f1 = round(float(by.loc[("humans vs humans", "hard"), "f1"]), DECIMALS) if has_humans else float("nan")
+    llm_rows = t6[(t6["comparison"] != "humans vs humans") & (t6["match"] == "hard") & t6["f1"].notna()]
     best = llm_rows.loc[llm_rows["f1"].idxmax()]
     best_f1, low, high = (round(float(best[c]), DECIMALS) for c in ("f1", "f1_low", "f1_high"))
-    pooled = llm[llm["label"] == "per type (pooled)"].set_index("model")
-    best_cat, best_kappa = _extreme(per_cat, best=True)
-    worst_cat, worst_kappa = _extreme(per_cat, best=False)
-    best_bacc_model, best_bacc = _extreme(pooled["bacc"], best=True)
-    top_category = str(shares.set_index("campaign").loc[human, cats].astype(float).idxmax())
-    same_order = list(pooled["bacc"].rank(method="first")) == list(pooled["agreement"].rank(method="first"))
-    return {
-        "n_groups": str(len(groups)),
-        "n_models": str(len(models)),
-        "n_examples": str(len(corpus.examples)),
+    widths = (t6["f1_high"] - t6["f1_low"]).dropna()
+    data_to_text = real_shape.bundled(corpus) is not None
+    out = {
+        "about": Passage(about(corpus, plan)),
+        "differs": differs(corpus, plan),
+        "n_groups": str(len(plan.groups)),
+        "n_models": str(len(plan.models)),
+        "n_examples": f"{len(corpus.examples):,}",
         "n_boot": f"{n_boot:,}",
         "ci_level": f"{level:.0%}",
+        "interval_width": "wide" if len(widths) and float(widths.median()) > WIDE else "narrow",
         "n_categories": str(len(cats)),
         "n_warnings": str(len(corpus.warnings)),
+        "warnings_said": warnings_said(corpus),
+        "human_design": human_design(corpus, plan),
         "top_human_category": top_category,
-        "llm_spread": llm_spread(shares, human, top_category),
-        "n_complete": str(len(complete)),
-        "kappa_any": _n(kappa.loc["Any"]),
-        "kappa_best_category": best_cat,
-        "kappa_best": _n(best_kappa),
-        "kappa_worst_category": worst_cat,
-        "kappa_worst": _n(worst_kappa),
-        "human_f1_hard": _n(human_f1),
-        "human_f1_soft": _n(by.loc[("humans vs humans", "soft"), "f1"]),
+        "llm_spread": llm_spread(shares[shares["kind"] == "model"], None, top_category),
+        "raters_phrase": raters_phrase(plan),
+        "raters_said": raters_said(plan),
+        "kappa_reading": kappa_reading(reliability, cats, plan),
         "best_llm": display_name(str(best["comparison"]).removeprefix("humans vs ")),
         "best_llm_f1": tables.interval(best_f1, low, high),
-        "best_llm_vs_humans": llm_vs_humans(best_f1, low, high, human_f1),
-        "min_agree": str(min_agree),
-        "best_bacc_model": best_bacc_model,
-        "best_bacc": _n(best_bacc),
-        "rank_word": "in the same order as" if same_order else "in a different order from",
+        "contested_who": "the groups"
+        if plan.pairs
+        else "the human group and the LLMs (one group alone never splits a text)",
     }
+    kind = "real data-to-text annotations" if data_to_text else "these real annotations"
+    if has_humans:
+        out["human_f1_said"] = (
+            f"Two human groups share {_n(human_f1)} F1 on average (hard; soft "
+            f"{_n(by.loc[('humans vs humans', 'soft'), 'f1'])})."
+        )
+        out["best_llm_vs_humans"] = "lies " + llm_vs_humans(best_f1, low, high, human_f1)
+        out["summary_humans"] = (
+            f"On {kind}, two human groups share {_n(human_f1)} span F1 on average (hard match): humans disagree on "
+            "the words even where they agree on the category, so an LLM's span F1 against humans has to be read "
+            "against the human-human figure;"
+        )
+    else:
+        out["human_f1_said"] = f"As {plan.no_pair}, there is no human-human row."
+        out["best_llm_vs_humans"] = "has no human-human figure to be read against"
+        out["summary_humans"] = f"On {kind} there is no human-human span F1 to read an LLM's against ({plan.no_pair});"
+    out |= _majority(llm, plan, min_agree)
+    out["summary_kappa"] = _summary_kappa(reliability, cats, plan)
+    return out
+
+
+def _majority(llm: pd.DataFrame, plan, min_agree: int) -> dict[str, str]:
+    """The majority rule of the BACC section and its reading."""
+    if plan.pairs:
+        rule = (
+            f"A category counts on a text where at least {min_agree} of {raters_phrase(plan)} agree (the share the "
+            "paper's rule, all but one of four annotators, asks); the majority label is then the truth."
+        )
+    else:
+        rule = (
+            f"With {raters_phrase(plan)} alone on its texts, its vote is the truth on each of its "
+            f"{len(plan.texts):,} texts (a majority of one: no text is left out for being unclear)."
+        )
+    pooled = llm[llm["label"] == "per type (pooled)"].set_index("model").dropna(subset=["bacc"])
+    if pooled.empty:
+        said = "No LLM shares a text with a clear majority here, so no balanced accuracy is defined."
+    else:
+        best_model, best = _extreme(pooled["bacc"], best=True)
+        said = f"Pooled over categories, the majority is followed best by {display_name(best_model)} (BACC {_n(best)})"
+        if len(pooled) > 1:
+            same = list(pooled["bacc"].rank(method="first")) == list(pooled["agreement"].rank(method="first"))
+            order = "in the same order as" if same else "in a different order from"
+            said += f"; balanced accuracy ranks the LLMs {order} raw agreement here."
+        else:
+            said += "; with one LLM there is no ranking to compare with raw agreement's."
+    return {"majority_said": rule, "bacc_said": said}
+
+
+def _summary_kappa(reliability: pd.DataFrame, cats: list[str], plan) -> str:
+    if not plan.pairs:
+        return (
+            f"Chance-corrected agreement needs two raters on a common text, and {plan.no_pair}: the span-level "
+            "comparisons with the LLMs carry the chapter."
+        )
+    kappa = reliability[reliability["measure"] == "fleiss_kappa"].set_index("label")["estimate"]
+    per_cat = kappa.loc[[c for c in cats if c in kappa.index]].dropna()
+    if per_cat.empty:
+        return "Fleiss' kappa is undefined for every category here (no category has votes both for and against)."
+    best_cat, best = _extreme(per_cat, best=True)
+    worst_cat, worst = _extreme(per_cat, best=False)
+    return (
+        f"Chance-corrected agreement differs between categories: Fleiss' kappa runs from {_n(worst)} on {worst_cat} "
+        f"to {_n(best)} on {best_cat}."
+    )
 
 
 def readings(
@@ -130,8 +340,18 @@ def readings(
     """Every value chapter 08 glues: the chapter's own (keyword arguments as :func:`_chapter` takes
     them) and, given them, its sections' AC1 (``prevalence``), beyond F1 and γ readings."""
     out = _chapter(corpus, **computed)
-    if prevalence is not None:
-        out |= kappa_paradox.readings(prevalence, prefix="kp8")
+    plan = computed["plan"]
+    if prevalence is not None and plan.pairs and prevalence["gwet_ac1"].notna().any():
+        kp = kappa_paradox.readings(prevalence, prefix="kp8")
+        out |= kp
+        out["ac1_reading"] = (
+            f"On {kp['kp8_type']}, {kp['kp8_share']}% of the groups' decisions are error votes; the groups agree on "
+            f"{kp['kp8_pa']} of their pairs of decisions there, kappa expects {kp['kp8_pe_kappa']} by chance and is "
+            f"{kp['kp8_kappa']}, AC1 expects {kp['kp8_pe_ac1']} and is {kp['kp8_ac1']}. AC1 is above kappa for "
+            f"{kp['kp8_above']} categories."
+        )
+    elif prevalence is not None:
+        out["ac1_reading"] = f"As {plan.no_pair}, there is no AC1 and no kappa to set beside it."
     if beyond is not None:
         out |= beyond_f1.readings(beyond, prefix="bf8")
     if gamma_beside is not None:

@@ -95,9 +95,24 @@ def _board_readings(validation: mv.Validation, prefix: str) -> dict[str, str]:
 
 
 def _system_readings(validation: mv.Validation) -> dict[str, str]:
+    """The system-level section's readings; where the corpus has fewer than
+    :data:`metric_validation.MIN_SYSTEMS` generating systems, the sentences that say there is
+    no system level."""
     sysl = validation.system
+    n = validation.compared["systems"]
     if sysl.empty:
-        return {"n_systems": prose.count_words(validation.compared["systems"]), "system_reading": "no system level"}
+        few = (
+            f"The texts come from {prose.count_words(n)} generating system{'s' if n != 1 else ''}, fewer than the "
+            f"{prose.count_words(mv.MIN_SYSTEMS)} a ranking of systems needs"
+        )
+        return {
+            "n_systems": prose.count_words(n),
+            "systems_said": f"{few}, so this corpus has no system level (its statistics, described here, are "
+            "not shown).",
+            "system_reading": "Without a system level, the example-level and detection statistics above are the "
+            "whole validation on this corpus.",
+            "system_summary": f"There is no system level here: {few[0].lower()}{few[1:]}.",
+        }
     rows = sysl[sysl["target"] == "errors"]
     pa = rows[rows["statistic"] == "pairwise_accuracy"]
     perfect = pa[pa["value"].map(_shown) == 1.0]
@@ -107,7 +122,7 @@ def _system_readings(validation: mv.Validation) -> dict[str, str]:
     n_pairs = n * (n - 1) // 2
     widths = (pa["high"] - pa["low"]).map(_shown)
     perfect_words = prose.count_words(len(perfect))
-    return {
+    out = {
         "n_systems": prose.count_words(n),
         "n_system_pairs": prose.count_words(n_pairs),
         "system_step": tables.number(1 / n_pairs),
@@ -117,21 +132,39 @@ def _system_readings(validation: mv.Validation) -> dict[str, str]:
         "top_partial": str(top["metric"]),
         "top_partial_value": tables.interval(top["value"], top["low"], top["high"]),
     }
+    out["systems_said"] = f"The texts come from {out['n_systems']} generating systems."
+    out["system_reading"] = (
+        f"{out['n_perfect_systems']} of the {out['n_system_metrics']} metrics order every pair of systems as the "
+        f"humans do. With {out['n_system_pairs']} pairs of systems, one pair moves pairwise accuracy by "
+        f"{out['system_step']}, and its intervals span {out['median_system_width']} for the median metric: the "
+        f"system level separates few metrics. Within a system, {out['top_partial']} keeps the highest partial "
+        f"correlation ({out['top_partial_value']})."
+    )
+    out["system_summary"] = (
+        f"At the system level, {out['n_system_pairs']} pairs of systems leave intervals spanning "
+        f"{out['median_system_width']} for the median metric; the partial correlation, with the system regressed out, "
+        "is what orders metrics within a system."
+    )
+    return out
 
 
-def _domain_reading(domains: pd.DataFrame) -> str:
-    """The domain where the best lexical baseline agrees least with the humans, against the best
-    judge there."""
+def _domain_reading(domains: pd.DataFrame, word: str = "domain") -> str:
+    """The domain (``word``: what a group is called) where the best lexical baseline agrees least
+    with the humans, against the best judge there."""
     lexical = domains[domains["metric"].isin(["rouge1_precision", "rougeL_precision", "chrf"])]
     judges = domains[domains["kind"] == "judge"]
     if lexical.empty or judges.empty:
         return "no lexical baseline was computed here"
+    if domains["group"].nunique() < 2:
+        return f"With one {word}, this table repeats the example-level τb above for it"
+    if lexical["value"].isna().all() or judges["value"].isna().all():
+        return f"τb is undefined within every {word} here (too few texts, or no spread in the targets)"
     best_lex = lexical.groupby("metric")["value"].mean().idxmax()
     mine = lexical[lexical["metric"] == best_lex].set_index("group")["value"]
     worst = mine.idxmin()
     best_judge = judges[judges["group"] == worst].sort_values("value", ascending=False).iloc[0]
     return (
-        f"{best_lex}, the best lexical baseline on average over the domains, agrees least with the humans on "
+        f"{best_lex}, the best lexical baseline on average over the {word}s, agrees least with the humans on "
         f"{worst} (Kendall τb {tables.number(mine[worst])}), where {best_judge['metric']} reaches "
         f"{tables.number(best_judge['value'])}"
     )
@@ -153,10 +186,63 @@ def _ceiling_others(corpus) -> str:
 
     per = metric_targets.human_records(corpus).groupby(KEY).size()
     others = per[per >= 2] - 1
+    if others.empty:
+        return ""
     lo, hi = int(others.min()), int(others.max())
     if lo == hi == 1:
         return "on every one of these texts the others are one other annotator"
     return f"the others are {prose.count_words(lo)} to {prose.count_words(hi)} annotators"
+
+
+def _ceiling_readings(real: mv.Validation, values: dict, real_corpus) -> dict[str, str]:
+    """The human ceiling's sentences (example level and detection); where no text has two human
+    records there is no ceiling, and they say so."""
+    n = real.compared["ceiling_examples"]
+    if not n or "ceiling_tau" not in values:
+        return {
+            "ceiling_rule": "No text has two or more human records, so there is no human ceiling row.",
+            "ceiling_reading": "Without a held-out human there is no ceiling to read the metrics against.",
+            "ceiling_detection": "Nor is there a ceiling for detection.",
+        }
+    others = _ceiling_others(real_corpus) if real_corpus is not None else ""
+    one_other = others.endswith("one other annotator")
+    said = {
+        "ceiling_rule": "The last row is the ceiling: one human record per text, held out and scored as a metric "
+        f"against the others, on the {n:,} texts with two or more records.",
+        "ceiling_reading": (
+            f"The held-out human reaches {values['ceiling_tau']} against the others ({values['above_ceiling']} "
+            f"metrics above it at the precision shown): {others}, so the ceiling is one person predicting "
+            f"{'another' if one_other else 'the others'} on those texts, a noisier target than the mean of all the "
+            "records the metrics are scored against on every text. It bounds what agreement between two people looks "
+            "like here, not what a metric can reach."
+        ),
+    }
+    if "ceiling_auc" in values:
+        said["ceiling_detection"] = (
+            f'The held-out human detects the other\'s "error" at {values["ceiling_auc"]}: with one other annotator '
+            "there is no clear majority to drop the texts they disagree on, so the ceiling's target is harder than the "
+            "metrics'."
+            if one_other
+            else f'The held-out human detects the others\' "error" at {values["ceiling_auc"]}.'
+        )
+    else:
+        said["ceiling_detection"] = "The held-out human has no detection figure here."
+    return said
+
+
+def _corpus_said(real: mv.Validation, real_corpus) -> str:
+    """The sentence after the default corpus: what the real corpus of this run holds."""
+    from .. import real_shape
+
+    c = real.compared
+    simulated = getattr(real_corpus, "simulated", False)
+    kind = "a simulation, not real annotations" if simulated else "real annotations, not a simulation"
+    if real_corpus is None or real_shape.bundled(real_corpus) == "test":
+        return f"It has {c['examples']:,} generated texts with {c['human_records']:,} human annotation records: {kind}."
+    return (
+        f"Here it is `{real_shape.name(real_corpus)}`: {c['examples']:,} texts with {c['human_records']:,} human "
+        f"annotation records, {kind}."
+    )
 
 
 def readings(
@@ -185,7 +271,17 @@ def readings(
         "ceiling_others": _ceiling_others(real_corpus) if real_corpus is not None else "",
     }
     out |= _board_readings(real, "")
+    out |= _ceiling_readings(real, out, real_corpus)
     out |= _system_readings(real)
-    out["domain_reading"] = _domain_reading(domains)
+    out["corpus_said"] = Passage(_corpus_said(real, real_corpus))
+    from .. import real_shape
+
+    word = "domain" if real_corpus is None or real_shape.bundled(real_corpus) else "dataset"
+    out["domains_said"] = (
+        f"The texts describe {out['n_domains']} {word}s; the same τb within each."
+        if domains["group"].nunique() > 1
+        else f"The texts come from one {word}; the same τb within it."
+    )
+    out["domain_reading"] = _domain_reading(domains, word)
     out["simulated_note"] = simulated_only(corpus, _simulation())
     return out

@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -13,11 +15,48 @@
 
 # %% [markdown]
 # # Real annotations: LLMs as span annotators
-#
+
+# %% tags=["remove-cell", "colab"]
+# Colab: clone the repository (package and data) and install it as the README says
+try:
+    import hotelcheckspan  # noqa: F401
+except ImportError:
+    import os
+    import subprocess
+    import sys
+
+    repo = "https://github.com/hotelcheckspan/compendium"
+    clone = os.path.abspath("hotelcheckspan-compendium")
+    subprocess.run(["git", "clone", "--depth", "1", repo, clone], check=True)
+    cpu = "https://download.pytorch.org/whl/cpu"  # torch's CPU build
+    subprocess.run([sys.executable, "-m", "pip", "install", "--extra-index-url", cpu, "-e", clone], check=True)
+    sys.path.insert(0, os.path.join(clone, "src"))
+    os.chdir(os.path.join(clone, "notebooks"))
+
+# %% tags=["remove-input"]
+import math
+
+import hotelcheckspan
+from hotelcheckspan import paths
+from hotelcheckspan.analyses import dataset_level, example_level, judges, span_gamma, span_level, span_measures
+from hotelcheckspan.annotator_sets import groups_of
+from hotelcheckspan.book import plots, readings, report, tables
+from hotelcheckspan.book.readings import real_corpus
+
+plots.set_theme()
+corpus = hotelcheckspan.load(paths.real_corpus_dir())
+human = corpus.campaigns("human")[0]
+models = corpus.campaigns("model")
+groups = groups_of(corpus, human)
+N_BOOT, LEVEL = 1000, 0.95  # bootstrap replicates and interval level of every interval below
+report.corpus_banner(corpus)
+
+# %% [markdown]
 # ## Overview
 #
-# Every other chapter runs on the simulated stand-in for the gated HotelCheckSpan release. This
-# one runs the same package functions on **real** human and LLM annotations of **another task
+# The paper's chapters ({chapter}`01` to {chapter}`07`) run on the simulated stand-in for the gated
+# HotelCheckSpan release; this one, like {chapter}`11` and the real sections of {chapter}`09` and
+# {chapter}`10`, runs the same package functions on **real** human and LLM annotations of **another task
 # and corpus**: the data-to-text "iaa" split of "Large Language Models as Span Annotators"
 # {cite:p}`kasner2026spanannotators` (MIT licence, bundled verbatim in `data/span-annotation-d2t-iaa/`
 # with its `SOURCE.md`). There, {glue:text}`n_groups` human annotator groups and
@@ -42,41 +81,6 @@
 #
 # Intervals are central {glue:text}`ci_level` percentile bootstrap intervals over texts (seeded); with
 # {glue:text}`n_examples` texts they are wide.
-
-# %% tags=["remove-cell", "colab"]
-# Colab: clone the repository (package and data) and install it as the README says
-try:
-    import hotelcheckspan  # noqa: F401
-except ImportError:
-    import os
-    import subprocess
-    import sys
-
-    repo = "https://github.com/hotelcheckspan/compendium"
-    clone = os.path.abspath("hotelcheckspan-compendium")
-    subprocess.run(["git", "clone", "--depth", "1", repo, clone], check=True)
-    cpu = "https://download.pytorch.org/whl/cpu"  # torch's CPU build
-    subprocess.run([sys.executable, "-m", "pip", "install", "--extra-index-url", cpu, "-e", clone], check=True)
-    sys.path.insert(0, os.path.join(clone, "src"))
-    os.chdir(os.path.join(clone, "notebooks"))
-
-# %%
-import math
-
-import hotelcheckspan
-from hotelcheckspan import paths
-from hotelcheckspan.analyses import dataset_level, example_level, judges, span_gamma, span_level, span_measures
-from hotelcheckspan.annotator_sets import groups_of
-from hotelcheckspan.book import plots, readings, report, tables
-from hotelcheckspan.book.readings import real_corpus
-
-plots.set_theme()
-corpus = hotelcheckspan.load(paths.real_corpus_dir())
-human = corpus.campaigns("human")[0]
-models = corpus.campaigns("model")
-groups = groups_of(corpus, human)
-N_BOOT, LEVEL = 1000, 0.95  # bootstrap replicates and interval level of every interval below
-report.corpus_banner(corpus)
 
 # %% [markdown]
 # (composition)=

@@ -43,6 +43,38 @@ class ChapterRole(SphinxRole):
         return [ref], []
 
 
+MENTION = re.compile(r"(?<![\w-])([Cc]hapter (\d\d))(?![\w-])")
+# where a plain mention is left as it is: code, a link already, a heading (its text is the page's
+# contents entry), raw HTML
+NOT_LINKED = (nodes.literal, nodes.literal_block, nodes.reference, nodes.title, nodes.raw, nodes.FixedTextElement)
+
+
+def link_mentions(app, doctree, docname):
+    """Every plain "chapter 08" of running text (a page in Markdown, the data sheet included from
+    data/README.md, a chapter's prose) becomes the same link as ``{chapter}`08```, so that no
+    mention of a chapter is left unlinked where the role could not be written."""
+    chapters = {m.group(1): d for d in app.env.found_docs if (m := re.fullmatch(r"notebooks/(\d\d)_[a-z0-9_]+", d))}
+    for text in list(doctree.findall(nodes.Text)):
+        parent, skipped = text.parent, False
+        while parent is not None and not skipped:
+            skipped = isinstance(parent, NOT_LINKED)
+            parent = parent.parent
+        source = str(text)
+        if skipped or not MENTION.search(source):
+            continue
+        parts, last = [], 0
+        for m in MENTION.finditer(source):
+            if m.group(2) not in chapters:
+                continue
+            ref = nodes.reference("", m.group(1), internal=True, classes=["hcs-chapter"])
+            ref["refuri"], ref["hcs_chapter"] = "#", chapters[m.group(2)]
+            parts += [nodes.Text(source[last : m.start()]), ref]
+            last = m.end()
+        if parts:
+            parts.append(nodes.Text(source[last:]))
+            text.parent.replace(text, parts)
+
+
 def resolve(app, doctree, docname):
     """Point every chapter link at its page, relative to the page it is on, titled by the chapter
     (a link of the chapter list shows the title itself)."""
@@ -250,5 +282,6 @@ def setup(app):
     app.add_role("paper-count", PaperCountRole())
     app.add_directive("figure-labels", FigureLabels)
     app.add_directive("chapter-list", ChapterList)
+    app.connect("doctree-resolved", link_mentions, priority=400)
     app.connect("doctree-resolved", resolve)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

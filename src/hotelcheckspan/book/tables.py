@@ -179,8 +179,11 @@ _SHORT_WORD = 16  # a hyphenated word up to this long is one word on a phone ("g
 
 def _keep_whole(match: re.Match) -> str:
     word = match.group(0)
-    if "_" in word[1:-1] and "&" not in word:  # an identifier breaks after its underscores, never inside a part
-        word = re.sub(r"_(?=\w)", "_<wbr>", word)
+    # an identifier or a path breaks after "_" or "/" (and before a file's "."), never inside a part
+    if "&" not in word:
+        if "/" in word[1:-1]:
+            word = re.sub(r"(?<=\w)\.(?=\w)", "<wbr>.", word)
+        word = re.sub(r"(?<=\w)([_/])(?=\w)", r"\1<wbr>", word)
     if len(word) > _SHORT_WORD or "-" not in word[1:-1] or "&" in word:
         return word
     return f'<span class="hcs-word">{word}</span>'

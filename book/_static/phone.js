@@ -30,7 +30,7 @@ document.addEventListener("click", (event) => {
   // On a phone a table's two or three label columns are stacked into the first (issue 36): one
   // sticky column of at most a third of the screen, the other labels as lines under its own, so
   // the values beside it stay in view. Their cells are hidden, never removed, and come back on a
-  // wider screen; the stacked lines are text (textContent), not markup.
+  // wider screen; the stacked lines are copies of the hidden cells' nodes, never parsed markup.
   function stack(table, on) {
     const n = Math.max(1, parseInt(table.dataset.labels || "1", 10) || 1);
     if (n < 2 || on === table.classList.contains("hcs-stacked")) return;
@@ -45,7 +45,8 @@ document.addEventListener("click", (event) => {
         if (!on) continue;
         const line = document.createElement("span");
         line.className = "hcs-sublabel";
-        line.textContent = cell.textContent.trim();
+        // a copy of the cell's own nodes (its text, and the <wbr> break points of a path or name)
+        for (const child of cell.childNodes) line.appendChild(child.cloneNode(true));
         first.appendChild(line);
       }
     }

@@ -163,14 +163,16 @@ def interval_widths(widths, corpus_size: int | None = None):
             axis.set_major_locator(mticker.LogLocator(subs=(1, 2, 5)))
             axis.set_major_formatter(mticker.FuncFormatter(lambda v, _: f"{v:g}"))
             axis.set_minor_formatter(mticker.NullFormatter())
-        ax.tick_params(labelsize=PANEL_FONT - 1)
+        ax.tick_params(labelsize=PANEL_FONT)
     for ax in axes.ravel()[len(panels) :]:
         ax.set_visible(False)
     fig.supxlabel("examples (n, log scale)", fontsize=PANEL_FONT)
     fig.supylabel("width of the 95% interval", fontsize=PANEL_FONT)
     if shared:  # the humans' lines named above the panels, outside the data
         handles, names = axes.ravel()[0].get_legend_handles_labels()
-        fig.legend(handles, names, loc="outside upper center", ncol=len(names), fontsize=PANEL_FONT - 1, frameon=False)
+        fig.legend(
+            handles, names, loc="outside upper center", ncol=min(len(names), 2), fontsize=PANEL_FONT, frameon=False
+        )
     return finish(fig)
 
 

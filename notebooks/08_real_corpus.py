@@ -129,7 +129,7 @@ tables.text_votes(votes, corpus.categories)
 
 # %%
 reliability = example_level.reliability_ci(marks, n_boot=300, seed=0)
-tables.show(example_level.reliability_summary(reliability).rename(columns={"error type": "category"}))
+tables.show(example_level.reliability_summary(reliability), headers={"error type": "Category"})
 
 # %% [markdown]
 # Beyond chance, the groups agree most on {glue:text}`kappa_best_category` (Fleiss' kappa
@@ -173,10 +173,7 @@ plots.pair_spread(pairs)
 # %%
 min_agree = math.ceil(0.75 * len(complete))
 llm = example_level.models_vs_majority(corpus, models, raters=complete, n_boot=N_BOOT, seed=0, min_agree=min_agree)
-llm_show = llm[llm["label"].isin(["per type (pooled)", "Any"])][
-    ["model", "label", "examples", "majority_errors", "model_errors", "agreement", "bacc", "bacc_low", "bacc_high"]
-]
-tables.show(llm_show)
+real_corpus.alignment_table(llm)
 
 # %% mystnb={"figure": {"caption": "Raw agreement with the human majority against balanced accuracy, per LLM, with 95% bootstrap intervals (real data-to-text corpus).", "name": "fig-real-paradox"}, "image": {"alt": "Two dot plots, per category pooled and any error: for each LLM, raw agreement and balanced accuracy with intervals."}}
 plots.paradox(llm)
@@ -196,16 +193,8 @@ plots.paradox(llm)
 # are collapsed under one line. Overlapping spans of one annotator are counted on the row, not drawn.
 
 # %%
-shares_voted = votes[corpus.categories].div(votes["raters"], axis=0)
-contested = votes.loc[
-    (shares_voted * (1 - shares_voted)).mean(axis=1).idxmax(), ["dataset", "split", "setup_id", "example_idx"]
-].to_dict()
-report.highlight(
-    corpus,
-    contested,
-    [*[g.spec for g in complete[:2]], *models, *[g.spec for g in complete[2:]]],
-    shown=4,
-)
+contested = real_corpus.most_contested(votes, corpus.categories)
+report.highlight(corpus, contested, real_corpus.highlight_sets(complete, models), shown=4)
 
 # %% [markdown]
 # (real-beyond-f1)=

@@ -15,6 +15,29 @@ from . import beyond_f1, kappa_paradox, span_gamma
 DECIMALS = 2  # as the chapter's tables show them
 
 
+def alignment_table(llm: pd.DataFrame) -> tables.Table:
+    """``example_level.models_vs_majority`` for readers: per type pooled and any error, each
+    model's examples, errors, raw agreement and balanced accuracy with its interval."""
+    columns = ["model", "label", "examples", "majority_errors", "model_errors", "agreement", "bacc", "bacc_low"]
+    shown = llm[llm["label"].isin(["per type (pooled)", "Any"])][[*columns, "bacc_high"]]
+    return tables.show(shown)
+
+
+def most_contested(votes: pd.DataFrame, categories) -> dict:
+    """The key of the text whose human votes are most split: the largest mean, over categories,
+    of p(1 - p), p the share of the sets that voted that category (``example_level.votes``)."""
+    shares = votes[list(categories)].div(votes["raters"], axis=0)
+    return votes.loc[
+        (shares * (1 - shares)).mean(axis=1).idxmax(), ["dataset", "split", "setup_id", "example_idx"]
+    ].to_dict()
+
+
+def highlight_sets(complete, models) -> list[str]:
+    """The annotator sets a highlighted text shows, in order: two human groups, the LLMs, the
+    other human groups (``complete``: the groups that annotated every text)."""
+    return [*[g.spec for g in complete[:2]], *models, *[g.spec for g in complete[2:]]]
+
+
 def _n(v) -> str:
     return tables.number(round(float(v), DECIMALS), DECIMALS)
 

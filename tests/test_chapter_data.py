@@ -73,3 +73,23 @@ def test_the_rule_agrees_with_the_corpus_each_chapter_says_it_ran_on(source, mon
         assert main == cd.PAPER
     else:
         assert named and Path(main).name == unescape(named.group(1)), (main, html[:200])
+
+
+def test_the_label_counts_name_the_papers_parts_as_the_paper_does():
+    """Issue 36: the data sheet counts each label per part of data/paper_figures.yaml; a part is
+    named as the paper names it ("Table 4", "the clusters (Section 6.4, Table 7)"), never by its
+    key (``table4_dataset_level_stage2_subset``, which broke mid-word on a phone)."""
+    import importlib.util
+
+    from hotelcheckspan.reference import paper
+
+    spec = importlib.util.spec_from_file_location("chapters_ext", paths.REPO_ROOT / "book" / "_ext" / "chapters.py")
+    ext = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ext)
+    parts = {key[0] for key in ext.paper_figures(paper.figures())}
+    assert parts
+    for part in parts:
+        name = ext.part_name(part)
+        assert "_" not in name and name != part, (part, name)
+        table = re.fullmatch(r"table(\d+)_\w+", part)
+        assert name == f"Table {table.group(1)}" if table else name == ext.PARTS[part], (part, name)

@@ -15,20 +15,6 @@
 
 # %% [markdown]
 # # Data composition
-#
-# ## Overview
-#
-# What the corpus holds before anyone agrees or disagrees about it. This chapter answers:
-#
-# 1. How many examples, splits and annotation records are there? ([Sizes](sizes), Sections 3.3 and 4.3)
-# 2. How were the stage-2 annotators chosen, and what can be checked of it? ([Qualification](qualification), Section 4.3)
-# 3. How long are the descriptions and summaries? ([Lengths](lengths), Section 3.3)
-# 4. How many sources feed each description, and what does de-duplication remove?
-#    ([Sources](sources), Section 3.2)
-# 5. How long are the annotated spans, and of which types? ([Spans](spans), Section 4.4 and Table 2)
-#
-# Every figure of these sections that a corpus can show sits beside ours in a "paper vs. this
-# corpus" table.
 
 # %% tags=["remove-cell", "colab"]
 # Colab: clone the repository (package and data) and install it as the README says
@@ -47,7 +33,7 @@ except ImportError:
     sys.path.insert(0, os.path.join(clone, "src"))
     os.chdir(os.path.join(clone, "notebooks"))
 
-# %%
+# %% tags=["remove-input"]
 import hotelcheckspan
 from hotelcheckspan.analyses import dataset_level
 from hotelcheckspan.book import plots, readings, report, tables
@@ -58,6 +44,21 @@ plots.set_theme()
 corpus = hotelcheckspan.load()
 reported = paper.figures()
 report.corpus_banner(corpus)
+
+# %% [markdown]
+# ## Overview
+#
+# What the corpus holds before anyone agrees or disagrees about it. This chapter answers:
+#
+# 1. How many examples, splits and annotation records are there? ([Sizes](sizes), Sections 3.3 and 4.3)
+# 2. How were the stage-2 annotators chosen, and what can be checked of it? ([Qualification](qualification), Section 4.3)
+# 3. How long are the descriptions and summaries? ([Lengths](lengths), Section 3.3)
+# 4. How many sources feed each description, and what does de-duplication remove?
+#    ([Sources](sources), Section 3.2)
+# 5. How long are the annotated spans, and of which types? ([Spans](spans), Section 4.4 and Table 2)
+#
+# Every figure of these sections that a corpus can show sits beside ours in a "paper vs. this
+# corpus" table.
 
 # %% [markdown]
 # (sizes)=
@@ -73,23 +74,10 @@ report.corpus_banner(corpus)
 # beside our count of stage-2 annotators stands that number, an upper bound, not a count of the same thing.
 
 # %%
-stage2 = dataset_level.stage2_examples(corpus)
 tables.sizes(dataset_level.sizes(corpus))
 
 # %%
-ov = dataset_level.overview(corpus, "human")
-n_llm = int((corpus.records["kind"] == "model").sum())
-annotators = corpus.records[corpus.records["kind"] == "human"].groupby("campaign")["annotator_id"].nunique()
-shape = [
-    ("examples", "dataset/examples", len(corpus.examples)),
-    ("short split", "dataset/splits/short", int((corpus.examples["split"] == "short").sum())),
-    ("long split", "dataset/splits/long", int((corpus.examples["split"] == "long").sum())),
-    ("stage-2 examples", "campaigns/stage2/examples", len(stage2)),
-    ("human records", "dataset/human_records", ov["records"]),
-    ("LLM records (the paper: none; beside ours, the release README's)", "dataset/llm_records", n_llm),
-    ("stage-1 annotators", "campaigns/stage1/annotators", annotators["stage1"]),
-    ("stage-2 annotators (the paper: candidates who qualified)", "campaigns/stage2/qualified", annotators["stage2"]),
-]
+shape = data_composition.shape_rows(corpus)
 tables.versus(shape, corpus)
 
 # %% [markdown]
@@ -141,16 +129,7 @@ tables.qualification(qualification)
 plots.length_distributions(corpus.examples)
 
 # %%
-ex = corpus.examples
-lengths = [
-    ("description words, mean", "dataset/description_words/mean", float(ex["description_words"].mean()), 1),
-    ("description words, min", "dataset/description_words/min", int(ex["description_words"].min())),
-    ("description words, max", "dataset/description_words/max", int(ex["description_words"].max())),
-    ("description sentences, mean", "dataset/description_sentences_mean", float(ex["description_sentences"].mean()), 1),
-    ("summary words, mean", "dataset/summary_words/mean", float(ex["summary_words"].mean()), 1),
-    ("summary words, min", "dataset/summary_words/min", int(ex["summary_words"].min())),
-    ("summary words, max", "dataset/summary_words/max", int(ex["summary_words"].max())),
-]
+lengths = data_composition.length_rows(corpus)
 tables.versus(lengths, corpus)
 
 # %% [markdown]
@@ -174,19 +153,7 @@ tables.dedup(dedup)
 plots.span_lengths(corpus.spans)
 
 # %%
-types = dataset_level.type_distribution(corpus, "human").set_index("type")
-spans_rows = [
-    ("human spans", "dataset/human_spans", ov["spans"]),
-    ("spans per record", "dataset/spans_per_record", ov["spans_per_record"]),
-    ("spans per error record", "dataset/spans_per_error_record", ov["spans_per_error_record"]),
-    ("span words, mean", "dataset/span_words/mean", ov["span_words_mean"], 1),
-    ("span words, median", "dataset/span_words/median", ov["span_words_median"], 1),
-    ("span words, max", "dataset/span_words/max", ov["span_words_max"]),
-    *[
-        (f"{t} (%)", f"table2_human_span_types/{t}/pct", float(types.loc[t, "pct"]), 1)
-        for t in reported["table2_human_span_types"]
-    ],
-]
+spans_rows = data_composition.span_rows(corpus)
 tables.versus(spans_rows, corpus)
 
 # %% [markdown]

@@ -15,19 +15,6 @@
 
 # %% [markdown]
 # # Dataset-level agreement
-#
-# ## Overview
-#
-# Before asking whether annotators marked the same errors, the paper compares what each
-# campaign marked overall (Section 6.1). This chapter answers:
-#
-# 1. How many spans of each type did each LLM campaign mark? ([Table 3](table3))
-# 2. On the {glue:text}`n_stage2` stage-2 examples, how do the four human campaigns and the LLMs compare?
-#    ([Table 4](table4))
-# 3. Does group B mark more than group A, and stage 2 less than stage 1? ([Section 6.1](effects))
-# 4. Does the paper's own Table 4 support its claim that the checkbox wording made no significant
-#    difference? ([Appendix B](appendix-b))
-# 5. How are the error types distributed per campaign? ([Figure](shares))
 
 # %% tags=["remove-cell", "colab"]
 # Colab: clone the repository (package and data) and install it as the README says
@@ -46,7 +33,7 @@ except ImportError:
     sys.path.insert(0, os.path.join(clone, "src"))
     os.chdir(os.path.join(clone, "notebooks"))
 
-# %%
+# %% tags=["remove-input"]
 import hotelcheckspan
 from hotelcheckspan.analyses import dataset_level
 from hotelcheckspan.book import plots, readings, report, tables
@@ -59,6 +46,20 @@ reported = paper.figures()
 stage2 = dataset_level.stage2_examples(corpus)
 STAGES = {"stage1": "Stage 1", "stage2": "Stage 2"}  # stage names as the tables show them
 report.corpus_banner(corpus)
+
+# %% [markdown]
+# ## Overview
+#
+# Before asking whether annotators marked the same errors, the paper compares what each
+# campaign marked overall (Section 6.1). This chapter answers:
+#
+# 1. How many spans of each type did each LLM campaign mark? ([Table 3](table3))
+# 2. On the {glue:text}`n_stage2` stage-2 examples, how do the four human campaigns and the LLMs compare?
+#    ([Table 4](table4))
+# 3. Does group B mark more than group A, and stage 2 less than stage 1? ([Section 6.1](effects))
+# 4. Does the paper's own Table 4 support its claim that the checkbox wording made no significant
+#    difference? ([Appendix B](appendix-b))
+# 5. How are the error types distributed per campaign? ([Figure](shares))
 
 # %% [markdown]
 # (table3)=

@@ -15,23 +15,6 @@
 
 # %% [markdown]
 # # Example-level agreement
-#
-# ## Overview
-#
-# Do annotators find errors in the *same summaries*? On the {glue:text}`n_stage2` stage-2
-# examples every summary has {glue:text}`n_raters` human annotations (stage 1 A and B, stage 2 A
-# and B). This chapter answers:
-#
-# 1. How many of the annotators vote "error" per example and type? ([Table 5](table5))
-# 2. How much of that agreement is beyond chance? ([Fleiss' kappa and Krippendorff's alpha](chance))
-# 3. How well do LLMs match the human majority, and does raw agreement tell the truth?
-#    ([Section 6.2](llms))
-# 4. When the annotators agree that a summary is faulty, do they agree on where?
-#    ([Section 7](masking))
-#
-# Intervals are {glue:text}`level_pct`% percentile bootstrap intervals over examples
-# ({glue:text}`n_boot` resamples, seeded), except for recall, whose interval is exact
-# (Clopper-Pearson) given the majority's errors.
 
 # %% tags=["remove-cell", "colab"]
 # Colab: clone the repository (package and data) and install it as the README says
@@ -50,7 +33,7 @@ except ImportError:
     sys.path.insert(0, os.path.join(clone, "src"))
     os.chdir(os.path.join(clone, "notebooks"))
 
-# %%
+# %% tags=["remove-input"]
 import hotelcheckspan
 from hotelcheckspan.analyses import dataset_level, example_level
 from hotelcheckspan.annotator_sets import HUMAN_SETS, judges
@@ -64,6 +47,24 @@ corpus = hotelcheckspan.load()
 reported = paper.figures()
 stage2 = dataset_level.stage2_examples(corpus)
 report.corpus_banner(corpus)
+
+# %% [markdown]
+# ## Overview
+#
+# Do annotators find errors in the *same summaries*? On the {glue:text}`n_stage2` stage-2
+# examples every summary has {glue:text}`n_raters` human annotations (stage 1 A and B, stage 2 A
+# and B). This chapter answers:
+#
+# 1. How many of the annotators vote "error" per example and type? ([Table 5](table5))
+# 2. How much of that agreement is beyond chance? ([Fleiss' kappa and Krippendorff's alpha](chance))
+# 3. How well do LLMs match the human majority, and does raw agreement tell the truth?
+#    ([Section 6.2](llms))
+# 4. When the annotators agree that a summary is faulty, do they agree on where?
+#    ([Section 7](masking))
+#
+# Intervals are {glue:text}`level_pct`% percentile bootstrap intervals over examples
+# ({glue:text}`n_boot` resamples, seeded), except for recall, whose interval is exact
+# (Clopper-Pearson) given the majority's errors.
 
 # %% [markdown]
 # (table5)=
@@ -85,33 +86,11 @@ tables.show(t5, decimals=1)
 # distribution).
 
 # %%
-counts = t5.set_index("votes")
-versus_t5 = paper.versus(
-    [
-        (
-            f"{label}: {v} vote{'' if v == 1 else 's'}",
-            reported["table5_example_level_votes"][label][v],
-            int(counts.loc[v, label]),
-        )
-        for label in example_level.LABELS
-        for v in counts.index
-    ]
-)
-# each count is labelled as part of its type's vote distribution (the figure the calibration aims at)
-t5_keys = [f"table5_example_level_votes/{label}" for label in example_level.LABELS for _ in counts.index]
-tables.show(tables.mark(versus_t5, t5_keys, corpus), decimals=0)
+example_level_agreement.table5_beside_paper(t5, corpus)
 
 # %%
 distance = example_level.vote_distance(t5, reported["table5_example_level_votes"])
-tables.show(
-    tables.mark(
-        distance,
-        [f"table5_example_level_votes/{t}" for t in distance["error type"]],
-        corpus,
-        distances=distance["distance"],
-    ),
-    decimals={"distance": 3},
-)
+example_level_agreement.vote_distance_table(distance, corpus)
 
 # %% [markdown]
 # (chance)=
@@ -144,7 +123,6 @@ tables.show(example_level.reliability_summary(rel_ci))
 # %%
 models = judges(corpus)
 llm = example_level.models_vs_majority(corpus, models, examples=stage2, n_boot=N_BOOT, seed=0)
-by = llm.set_index(["model", "label"])
 tables.folded(
     tables.show(example_level.alignment_summary(llm)),
     ["Model", "Error type", "Balanced accuracy [95% CI]", "Raw agreement [95% CI]"],
@@ -160,15 +138,7 @@ tables.folded(
 # The paper reports raw agreement only:
 
 # %%
-ma = reported["llm_majority_alignment"]
-versus_llm = paper.versus(
-    [
-        (f"{model}: {which}", ma[name][key], round(float(by.loc[(model, label), "agreement"]), 2))
-        for name, model in [("o3-mini", "o3-mini"), ("gemma-3", "gemma-3"), ("gpt-4o", "gpt-4o")]
-        for which, key, label in [("per type", "per_type", "per type (pooled)"), ("any error", "any", "Any")]
-    ]
-)
-tables.show(tables.mark(versus_llm, "llm_majority_alignment", corpus))
+example_level_agreement.alignment_beside_paper(llm, corpus)
 
 # %% mystnb={"figure": {"caption": "The conservative alignment paradox: raw agreement with the human majority against balanced accuracy, per model, with 95% bootstrap intervals.", "name": "fig-paradox"}, "image": {"alt": "Two dot plots, per type pooled and any error: for each LLM campaign, raw agreement and balanced accuracy with intervals; silent models have high agreement but balanced accuracy near 0.5."}}
 plots.paradox(llm)

@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -13,7 +15,38 @@
 
 # %% [markdown]
 # # Span-level agreement
-#
+
+# %% tags=["remove-cell", "colab"]
+# Colab: clone the repository (package and data) and install it as the README says
+try:
+    import hotelcheckspan  # noqa: F401
+except ImportError:
+    import os
+    import subprocess
+    import sys
+
+    repo = "https://github.com/hotelcheckspan/compendium"
+    clone = os.path.abspath("hotelcheckspan-compendium")
+    subprocess.run(["git", "clone", "--depth", "1", repo, clone], check=True)
+    cpu = "https://download.pytorch.org/whl/cpu"  # torch's CPU build
+    subprocess.run([sys.executable, "-m", "pip", "install", "--extra-index-url", cpu, "-e", clone], check=True)
+    sys.path.insert(0, os.path.join(clone, "src"))
+    os.chdir(os.path.join(clone, "notebooks"))
+
+# %% tags=["remove-input"]
+import hotelcheckspan
+from hotelcheckspan.analyses import dataset_level, span_gamma, span_level, span_measures
+from hotelcheckspan.annotator_sets import judges
+from hotelcheckspan.book import plots, readings, report, tables
+from hotelcheckspan.book.readings import span_level_agreement
+from hotelcheckspan.reference import paper
+
+plots.set_theme()
+corpus = hotelcheckspan.load()
+reported = paper.figures()
+report.corpus_banner(corpus)
+
+# %% [markdown]
 # ## Overview
 #
 # Two annotators may both say a summary is faulty and still point at different words. Span-level
@@ -34,36 +67,6 @@
 # 6. Which span F1 did the paper report, and how far apart are the candidates?
 #    ([Definitions](definitions))
 
-# %% tags=["remove-cell", "colab"]
-# Colab: clone the repository (package and data) and install it as the README says
-try:
-    import hotelcheckspan  # noqa: F401
-except ImportError:
-    import os
-    import subprocess
-    import sys
-
-    repo = "https://github.com/hotelcheckspan/compendium"
-    clone = os.path.abspath("hotelcheckspan-compendium")
-    subprocess.run(["git", "clone", "--depth", "1", repo, clone], check=True)
-    cpu = "https://download.pytorch.org/whl/cpu"  # torch's CPU build
-    subprocess.run([sys.executable, "-m", "pip", "install", "--extra-index-url", cpu, "-e", clone], check=True)
-    sys.path.insert(0, os.path.join(clone, "src"))
-    os.chdir(os.path.join(clone, "notebooks"))
-
-# %%
-import hotelcheckspan
-from hotelcheckspan.analyses import dataset_level, span_gamma, span_level, span_measures
-from hotelcheckspan.annotator_sets import judges
-from hotelcheckspan.book import plots, readings, report, tables
-from hotelcheckspan.book.readings import span_level_agreement
-from hotelcheckspan.reference import paper
-
-plots.set_theme()
-corpus = hotelcheckspan.load()
-reported = paper.figures()
-report.corpus_banner(corpus)
-
 # %% [markdown]
 # (table6)=
 # ## Pairwise span agreement (Table 6)
@@ -76,6 +79,8 @@ report.corpus_banner(corpus)
 # prompts ([each prompt alone](t6-prompts) is below). The definition is the one the paper's figures support ([below](definitions)):
 # {glue:text}`book_definition`, i.e. character overlap with span lengths counted in every
 # example. Intervals resample examples ({glue:text}`n_boot` times, seeded), jointly for all pairs.
+# The paper's columns are P_H, R_H and F1_H under the hard match (error types must agree) and
+# P_S, R_S and F1_S under the soft match (any overlap counts).
 
 # %%
 pairs, counts = span_level.pairwise(corpus)

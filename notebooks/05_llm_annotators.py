@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -13,21 +15,6 @@
 
 # %% [markdown]
 # # LLM annotators
-#
-# ## Overview
-#
-# The paper collects span annotations from gemma-3, gpt-4o and o3-mini (the latter two also
-# with a less strict prompt) and finds over-annotation (gpt-4o), under-annotation (o3-mini),
-# longer spans and type biases (Sections 5 and 6.1). On the {glue:text}`n_stage2` stage-2
-# examples (span lengths on all, as Table 3 gives them), this chapter answers:
-#
-# 1. How much do LLMs mark compared with humans? ([Volume](volume))
-# 2. Of what they mark, how much did humans mark too, and how much of what humans marked do
-#    they find? ([Precision and recall](pr))
-# 3. Do they select longer spans? ([Span length](length))
-# 4. Which types do they prefer? ([Type bias](llm-types))
-# 5. On which kinds of claims do they agree with humans? ([Agreement by aspect](aspects))
-# 6. What does it look like on a summary? ([Examples](show))
 
 # %% tags=["remove-cell", "colab"]
 # Colab: clone the repository (package and data) and install it as the README says
@@ -46,7 +33,7 @@ except ImportError:
     sys.path.insert(0, os.path.join(clone, "src"))
     os.chdir(os.path.join(clone, "notebooks"))
 
-# %%
+# %% tags=["remove-input"]
 import hotelcheckspan
 from hotelcheckspan.analyses import dataset_level, llm_annotators, span_level
 from hotelcheckspan.annotator_sets import HUMAN_SETS, judges
@@ -60,6 +47,22 @@ reported = paper.figures()
 stage2 = dataset_level.stage2_examples(corpus)
 models = judges(corpus)
 report.corpus_banner(corpus)
+
+# %% [markdown]
+# ## Overview
+#
+# The paper collects span annotations from gemma-3, gpt-4o and o3-mini (the latter two also
+# with a less strict prompt) and finds over-annotation (gpt-4o), under-annotation (o3-mini),
+# longer spans and type biases (Sections 5 and 6.1). On the {glue:text}`n_stage2` stage-2
+# examples (span lengths on all, as Table 3 gives them), this chapter answers:
+#
+# 1. How much do LLMs mark compared with humans? ([Volume](volume))
+# 2. Of what they mark, how much did humans mark too, and how much of what humans marked do
+#    they find? ([Precision and recall](pr))
+# 3. Do they select longer spans? ([Span length](length))
+# 4. Which types do they prefer? ([Type bias](llm-types))
+# 5. On which kinds of claims do they agree with humans? ([Agreement by aspect](aspects))
+# 6. What does it look like on a summary? ([Examples](show))
 
 # %% [markdown]
 # (volume)=
@@ -121,18 +124,7 @@ plots.precision_recall(pr)
 # (Table 4 gives no lengths).
 
 # %%
-full = llm_annotators.volume(corpus)
-full = full[full["kind"] == "model"]
-T3 = "table3_llm_campaigns"
-human_words = float(dataset_level.overview(corpus)["span_words_mean"])
-tables.versus(
-    [
-        (f"{n}: mean span words", chapter.figure_key(T3, n, "avg_len"), w, 1)
-        for n, w in zip(full["name"], full["mean_words"])
-    ]
-    + [("humans: mean span words", "dataset/span_words/mean", human_words, 1)],
-    corpus,
-)
+chapter.span_words_beside_paper(corpus)
 
 # %% [markdown]
 # Longer on average than the humans' spans ({glue:text}`paper_human_words` words in the paper,

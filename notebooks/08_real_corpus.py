@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -13,11 +15,47 @@
 
 # %% [markdown]
 # # Real annotations: LLMs as span annotators
-#
+
+# %% tags=["remove-cell", "colab"]
+# Colab: clone the repository (package and data) and install it as the README says
+try:
+    import hotelcheckspan  # noqa: F401
+except ImportError:
+    import os
+    import subprocess
+    import sys
+
+    repo = "https://github.com/hotelcheckspan/compendium"
+    clone = os.path.abspath("hotelcheckspan-compendium")
+    subprocess.run(["git", "clone", "--depth", "1", repo, clone], check=True)
+    cpu = "https://download.pytorch.org/whl/cpu"  # torch's CPU build
+    subprocess.run([sys.executable, "-m", "pip", "install", "--extra-index-url", cpu, "-e", clone], check=True)
+    sys.path.insert(0, os.path.join(clone, "src"))
+    os.chdir(os.path.join(clone, "notebooks"))
+
+# %% tags=["remove-input"]
+import math
+
+import hotelcheckspan
+from hotelcheckspan import paths
+from hotelcheckspan.analyses import dataset_level, example_level, span_gamma, span_level, span_measures
+from hotelcheckspan.book import plots, readings, real_shape, report, tables
+from hotelcheckspan.book.readings import real_corpus
+
+plots.set_theme()
+# the corpus the chapter reads (HOTELCHECKSPAN_REAL_DATA, _TASK, _SPLIT), checked as `make corpus-check` checks it
+corpus = real_shape.check(hotelcheckspan.load(paths.real_corpus_dir(), **paths.real_selection()))
+plan = real_shape.plan(corpus)  # every human group, the groups that rated the same texts, the LLMs
+models = plan.models
+N_BOOT, LEVEL = 1000, 0.95  # bootstrap replicates and interval level of every interval below
+report.corpus_banner(corpus)
+
+# %% [markdown]
 # ## Overview
 #
-# Every other chapter runs on the simulated stand-in for the gated HotelCheckSpan release. This
-# one runs the same package functions on **real** human and LLM annotations of **another task
+# The paper's chapters ({chapter}`01` to {chapter}`07`) run on the simulated stand-in for the gated
+# HotelCheckSpan release; this one, like {chapter}`11` and the real sections of {chapter}`09` and
+# {chapter}`10`, runs the same package functions on **real** human and LLM annotations of **another task
 # and corpus**, read through the public API a user would call on their own factgenie export,
 # `hotelcheckspan.load(path)`. By default that is the data-to-text "iaa" split of "Large Language
 # Models as Span Annotators" {cite:p}`kasner2026spanannotators` (MIT licence, bundled verbatim in
@@ -40,40 +78,6 @@
 #
 # Intervals are central {glue:text}`ci_level` percentile bootstrap intervals over texts (seeded); with
 # {glue:text}`n_examples` texts they are {glue:text}`interval_width`.
-
-# %% tags=["remove-cell", "colab"]
-# Colab: clone the repository (package and data) and install it as the README says
-try:
-    import hotelcheckspan  # noqa: F401
-except ImportError:
-    import os
-    import subprocess
-    import sys
-
-    repo = "https://github.com/hotelcheckspan/compendium"
-    clone = os.path.abspath("hotelcheckspan-compendium")
-    subprocess.run(["git", "clone", "--depth", "1", repo, clone], check=True)
-    cpu = "https://download.pytorch.org/whl/cpu"  # torch's CPU build
-    subprocess.run([sys.executable, "-m", "pip", "install", "--extra-index-url", cpu, "-e", clone], check=True)
-    sys.path.insert(0, os.path.join(clone, "src"))
-    os.chdir(os.path.join(clone, "notebooks"))
-
-# %%
-import math
-
-import hotelcheckspan
-from hotelcheckspan import paths
-from hotelcheckspan.analyses import dataset_level, example_level, span_gamma, span_level, span_measures
-from hotelcheckspan.book import plots, readings, real_shape, report, tables
-from hotelcheckspan.book.readings import real_corpus
-
-plots.set_theme()
-# the corpus the chapter reads (HOTELCHECKSPAN_REAL_DATA, _TASK, _SPLIT), checked as `make corpus-check` checks it
-corpus = real_shape.check(hotelcheckspan.load(paths.real_corpus_dir(), **paths.real_selection()))
-plan = real_shape.plan(corpus)  # every human group, the groups that rated the same texts, the LLMs
-models = plan.models
-N_BOOT, LEVEL = 1000, 0.95  # bootstrap replicates and interval level of every interval below
-report.corpus_banner(corpus)
 
 # %% [markdown]
 # (composition)=
@@ -119,9 +123,7 @@ tables.text_votes(votes, corpus.categories)
 
 # %%
 reliability = example_level.reliability_ci(marks, n_boot=300, seed=0)  # empty with fewer than two raters
-tables.show(
-    example_level.reliability_summary(reliability).rename(columns={"error type": "category"})
-) if plan.pairs else None
+tables.show(example_level.reliability_summary(reliability), headers={"error type": "Category"}) if plan.pairs else None
 
 # %% [markdown]
 # {glue:text}`kappa_reading`
@@ -161,10 +163,7 @@ min_agree = math.ceil(0.75 * len(plan.raters))
 llm = example_level.models_vs_majority(
     corpus, models, raters=plan.raters, examples=plan.texts, n_boot=N_BOOT, seed=0, min_agree=min_agree
 )
-llm_show = llm[llm["label"].isin(["per type (pooled)", "Any"])][
-    ["model", "label", "examples", "majority_errors", "model_errors", "agreement", "bacc", "bacc_low", "bacc_high"]
-]
-tables.show(llm_show)
+real_corpus.alignment_table(llm)
 
 # %% mystnb={"figure": {"caption": "Raw agreement with the human majority against balanced accuracy, per LLM, with 95% bootstrap intervals (real data-to-text corpus).", "name": "fig-real-paradox"}, "image": {"alt": "Two dot plots, per category pooled and any error: for each LLM, raw agreement and balanced accuracy with intervals."}}
 plots.paradox(llm)

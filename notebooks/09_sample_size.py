@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -13,7 +15,46 @@
 
 # %% [markdown]
 # # How many examples does it take?
-#
+
+# %% tags=["remove-cell", "colab"]
+# Colab: clone the repository (package and data) and install it as the README says
+try:
+    import hotelcheckspan  # noqa: F401
+except ImportError:
+    import os
+    import subprocess
+    import sys
+
+    repo = "https://github.com/hotelcheckspan/compendium"
+    clone = os.path.abspath("hotelcheckspan-compendium")
+    subprocess.run(["git", "clone", "--depth", "1", repo, clone], check=True)
+    cpu = "https://download.pytorch.org/whl/cpu"  # torch's CPU build
+    subprocess.run([sys.executable, "-m", "pip", "install", "--extra-index-url", cpu, "-e", clone], check=True)
+    sys.path.insert(0, os.path.join(clone, "src"))
+    os.chdir(os.path.join(clone, "notebooks"))
+
+# %% tags=["remove-input"]
+import numpy as np
+import pandas as pd
+
+import hotelcheckspan
+from hotelcheckspan import paths
+from hotelcheckspan.analyses import dataset_level, example_level, impressions
+from hotelcheckspan.analyses import sample_size as ss
+from hotelcheckspan.analyses.judges import leaderboard
+from hotelcheckspan.annotator_sets import HUMAN_SETS, groups_of, judges
+from hotelcheckspan.book import plots, readings, report, tables
+from hotelcheckspan.book import sample_size_plots as ssp
+from hotelcheckspan.book.readings import sample_size as chapter
+
+plots.set_theme()
+corpus = hotelcheckspan.load()
+stage2 = dataset_level.stage2_examples(corpus)
+llms = judges(corpus)  # the paper's five in the order of its Table 3
+RESAMPLES = 1000
+report.corpus_banner(corpus)
+
+# %% [markdown]
 # ## Overview
 #
 # The paper compares LLMs as span annotators on {glue:text}`n_examples` examples and reads differences of
@@ -36,44 +77,6 @@
 # Every measure is a function of per-example counts summed over the examples, so a test set
 # is a weight vector over the examples and thousands of test sets are one matrix product (see
 # the methods page). Everything is seeded.
-
-# %% tags=["remove-cell", "colab"]
-# Colab: clone the repository (package and data) and install it as the README says
-try:
-    import hotelcheckspan  # noqa: F401
-except ImportError:
-    import os
-    import subprocess
-    import sys
-
-    repo = "https://github.com/hotelcheckspan/compendium"
-    clone = os.path.abspath("hotelcheckspan-compendium")
-    subprocess.run(["git", "clone", "--depth", "1", repo, clone], check=True)
-    cpu = "https://download.pytorch.org/whl/cpu"  # torch's CPU build
-    subprocess.run([sys.executable, "-m", "pip", "install", "--extra-index-url", cpu, "-e", clone], check=True)
-    sys.path.insert(0, os.path.join(clone, "src"))
-    os.chdir(os.path.join(clone, "notebooks"))
-
-# %%
-import numpy as np
-import pandas as pd
-
-import hotelcheckspan
-from hotelcheckspan import paths
-from hotelcheckspan.analyses import dataset_level, example_level, impressions
-from hotelcheckspan.analyses import sample_size as ss
-from hotelcheckspan.analyses.judges import leaderboard
-from hotelcheckspan.annotator_sets import HUMAN_SETS, groups_of, judges
-from hotelcheckspan.book import plots, readings, report, tables
-from hotelcheckspan.book import sample_size_plots as ssp
-from hotelcheckspan.book.readings import sample_size as chapter
-
-plots.set_theme()
-corpus = hotelcheckspan.load()
-stage2 = dataset_level.stage2_examples(corpus)
-llms = judges(corpus)  # the paper's five in the order of its Table 3
-RESAMPLES = 1000
-report.corpus_banner(corpus)
 
 # %% [markdown]
 # (stability)=
@@ -118,12 +121,7 @@ within_sizes = [*range(25, N, 25), N]
 beyond_sizes = np.unique(np.geomspace(25, 4 * N, 11).astype(int))
 within = ss.stability(scores, within_sizes, RESAMPLES, seed=0, replace=False)
 beyond = ss.stability(scores, beyond_sizes, RESAMPLES, seed=1, replace=True)
-curves = within.pivot_table(index=["measure", "pair"], columns="n", values="same_order", sort=False).reset_index()
-tables.folded(
-    tables.show(curves.rename(columns=str), decimals=3),
-    ["Measure", "Pair", *map(str, within_sizes[:: len(within_sizes) // 2])],
-    "Every test-set size",
-)
+chapter.stability_table(within, within_sizes)
 
 # %% mystnb={"figure": {"caption": "Share of the test sets of n examples that rank each pair of LLM campaigns as the full stage-2 set does, one panel per pair: by hard and soft span F1 against the four human sets and by balanced accuracy against the human majority (colours). Dashed: subsets of the corpus (without replacement); solid: draws with replacement, extrapolating past the corpus size (dotted). The grey dashed line is the threshold, labelled on the y axis. A measure by which a pair is tied on the full set has no line (nothing to order), and the panel's title says so; lines at the top lie on top of each other.", "name": "fig-stability"}, "image": {"alt": "One small panel per pair of LLM campaigns, each with up to three measures' stability curves; most lines sit at the top from the smallest n, a few rise slowly towards the threshold line."}}
 ssp.stability_curves(within, beyond, ss.THRESHOLD, corpus_size=N, order=llms)
@@ -228,11 +226,9 @@ widths = pd.concat(
     ],
     ignore_index=True,
 )
-shown_widths = widths[widths["n"].isin([width_sizes[0], N, width_sizes[-1]])]
-shown_widths = shown_widths.pivot_table(index=["measure", "system"], columns="n", values="width", sort=False)
-tables.show(shown_widths.reset_index().rename(columns=str), decimals=3)
+chapter.widths_table(widths, [width_sizes[0], N, width_sizes[-1]])
 
-# %% mystnb={"figure": {"caption": "Width of the interval against the number of examples (log-log), for human-human span F1, Fleiss' kappa and each LLM's raw agreement with the human majority; the stage-2 corpus size dotted.", "name": "fig-widths"}, "image": {"alt": "Straight falling lines on log-log axes, one per agreement figure, all with slope about minus one half."}}
+# %% mystnb={"figure": {"caption": "Width of the interval against the number of examples (log-log): the humans' agreement (span F1, hard and soft, and Fleiss' kappa) in the first panel, then one panel per LLM for its raw agreement with the human majority, drawn over the other LLMs' lines in grey; the stage-2 corpus size dotted.", "name": "fig-widths"}, "image": {"alt": "Six small panels of straight falling lines on log-log axes: three human agreement figures in the first, then each LLM's line over the others' in grey; every line falls with slope about minus one half."}}
 ssp.interval_widths(widths, corpus_size=N)
 
 # %% [markdown]

@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -13,7 +15,36 @@
 
 # %% [markdown]
 # # Evaluate your own judge
-#
+
+# %% tags=["remove-cell", "colab"]
+# Colab: clone the repository (package and data) and install it as the README says
+try:
+    import hotelcheckspan  # noqa: F401
+except ImportError:
+    import os
+    import subprocess
+    import sys
+
+    repo = "https://github.com/hotelcheckspan/compendium"
+    clone = os.path.abspath("hotelcheckspan-compendium")
+    subprocess.run(["git", "clone", "--depth", "1", repo, clone], check=True)
+    cpu = "https://download.pytorch.org/whl/cpu"  # torch's CPU build
+    subprocess.run([sys.executable, "-m", "pip", "install", "--extra-index-url", cpu, "-e", clone], check=True)
+    sys.path.insert(0, os.path.join(clone, "src"))
+    os.chdir(os.path.join(clone, "notebooks"))
+
+# %% tags=["remove-input"]
+import hotelcheckspan
+from hotelcheckspan import paths, review
+from hotelcheckspan.analyses import judges
+from hotelcheckspan.book import plots, readings, real_shape, report, tables
+from hotelcheckspan.book.readings import evaluate_your_judge
+
+plots.set_theme()
+corpus = hotelcheckspan.load()
+report.corpus_banner(corpus)
+
+# %% [markdown]
 # ## Overview
 #
 # The dataset exists to evaluate LLMs as faithfulness judges against human span annotations. An
@@ -36,34 +67,6 @@
 # annotator sets on the {glue:text}`n_examples` examples they share, averaged over the sets as
 # Table 6 averages its pairs; balanced accuracy (BACC) is on "any error" against the clear human
 # majority ({chapter}`03`). Intervals are {glue:text}`level` percentile bootstrap intervals over examples.
-
-# %% tags=["remove-cell", "colab"]
-# Colab: clone the repository (package and data) and install it as the README says
-try:
-    import hotelcheckspan  # noqa: F401
-except ImportError:
-    import os
-    import subprocess
-    import sys
-
-    repo = "https://github.com/hotelcheckspan/compendium"
-    clone = os.path.abspath("hotelcheckspan-compendium")
-    subprocess.run(["git", "clone", "--depth", "1", repo, clone], check=True)
-    cpu = "https://download.pytorch.org/whl/cpu"  # torch's CPU build
-    subprocess.run([sys.executable, "-m", "pip", "install", "--extra-index-url", cpu, "-e", clone], check=True)
-    sys.path.insert(0, os.path.join(clone, "src"))
-    os.chdir(os.path.join(clone, "notebooks"))
-
-# %%
-import hotelcheckspan
-from hotelcheckspan import paths, review
-from hotelcheckspan.analyses import judges
-from hotelcheckspan.book import plots, readings, real_shape, report, tables
-from hotelcheckspan.book.readings import evaluate_your_judge
-
-plots.set_theme()
-corpus = hotelcheckspan.load()
-report.corpus_banner(corpus)
 
 # %% [markdown]
 # (leaderboard)=

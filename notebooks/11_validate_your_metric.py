@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -13,7 +15,37 @@
 
 # %% [markdown]
 # # Validate your own metric
-#
+
+# %% tags=["remove-cell", "colab"]
+# Colab: clone the repository (package and data) and install it as the README says
+try:
+    import hotelcheckspan  # noqa: F401
+except ImportError:
+    import os
+    import subprocess
+    import sys
+
+    repo = "https://github.com/hotelcheckspan/compendium"
+    clone = os.path.abspath("hotelcheckspan-compendium")
+    subprocess.run(["git", "clone", "--depth", "1", repo, clone], check=True)
+    cpu = "https://download.pytorch.org/whl/cpu"  # torch's CPU build
+    subprocess.run([sys.executable, "-m", "pip", "install", "--extra-index-url", cpu, "-e", clone], check=True)
+    sys.path.insert(0, os.path.join(clone, "src"))
+    os.chdir(os.path.join(clone, "notebooks"))
+
+# %% tags=["remove-input"]
+import hotelcheckspan
+from hotelcheckspan import paths
+from hotelcheckspan.analyses import metric_validation as mv
+from hotelcheckspan.book import plots, readings, real_shape, report, tables
+from hotelcheckspan.book.readings import validate_your_metric
+
+plots.set_theme()
+# the corpus of the real sections (HOTELCHECKSPAN_REAL_DATA, _TASK, _SPLIT), checked as `make corpus-check` checks it
+real = real_shape.check(hotelcheckspan.load(paths.real_corpus_dir(paths.REAL_TEST_CORPUS), **paths.real_selection()))
+report.corpus_banner(real)
+
+# %% [markdown]
 # ## Overview
 #
 # The paper names three uses of its annotations: studying disagreement, evaluating LLMs as judges
@@ -41,35 +73,6 @@
 # source as long as these), and minus the length in words (the two embedding baselines where
 # `make baselines` computed them for the corpus). The methods page defines every target and
 # statistic.
-
-# %% tags=["remove-cell", "colab"]
-# Colab: clone the repository (package and data) and install it as the README says
-try:
-    import hotelcheckspan  # noqa: F401
-except ImportError:
-    import os
-    import subprocess
-    import sys
-
-    repo = "https://github.com/hotelcheckspan/compendium"
-    clone = os.path.abspath("hotelcheckspan-compendium")
-    subprocess.run(["git", "clone", "--depth", "1", repo, clone], check=True)
-    cpu = "https://download.pytorch.org/whl/cpu"  # torch's CPU build
-    subprocess.run([sys.executable, "-m", "pip", "install", "--extra-index-url", cpu, "-e", clone], check=True)
-    sys.path.insert(0, os.path.join(clone, "src"))
-    os.chdir(os.path.join(clone, "notebooks"))
-
-# %%
-import hotelcheckspan
-from hotelcheckspan import paths
-from hotelcheckspan.analyses import metric_validation as mv
-from hotelcheckspan.book import plots, readings, real_shape, report, tables
-from hotelcheckspan.book.readings import validate_your_metric
-
-plots.set_theme()
-# the corpus of the real sections (HOTELCHECKSPAN_REAL_DATA, _TASK, _SPLIT), checked as `make corpus-check` checks it
-real = real_shape.check(hotelcheckspan.load(paths.real_corpus_dir(paths.REAL_TEST_CORPUS), **paths.real_selection()))
-report.corpus_banner(real)
 
 # %% [markdown]
 # By default the real corpus is the test split of "Large Language Models as Span Annotators"

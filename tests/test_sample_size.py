@@ -480,3 +480,42 @@ def test_sample_size_figures_keep_the_books_figure_rules():
         r = FigureCanvasAgg(fig).get_renderer()
         for leg in fig.legends:
             assert not any(leg.get_window_extent(r).overlaps(ax.get_window_extent(r)) for ax in fig.axes)
+
+
+def test_interval_widths_draw_each_llm_in_its_own_panel():
+    """Issue 36, Fig 9.2: five LLM lines in near colours overlapped along their length. Now the
+    measures computed once share a panel, in colours and markers that differ; each system of a
+    measure computed per system has a panel of its own, its line the one coloured line there (the
+    other systems' in grey behind it)."""
+    from matplotlib.colors import to_hex
+
+    from hotelcheckspan.book import plots
+    from hotelcheckspan.book import sample_size_plots as ssp
+
+    plots.set_theme()
+    sizes = [25, 100, 400]
+    once = [("span F1 (soft)", "human-human"), ("Fleiss' kappa", "Fleiss' kappa")]
+    llms = ["gemma-3", "gpt-4o", "gpt-4o-ls", "o3-mini", "o3-mini-ls"]
+    rows = [
+        {"measure": m, "system": s, "n": n, "width": (1 + i / 10) / np.sqrt(n)}
+        for i, (m, s) in enumerate([*once, *[("raw agreement", x) for x in llms]])
+        for n in sizes
+    ]
+    fig = ssp.interval_widths(pd.DataFrame(rows), corpus_size=245)
+    shown = [ax for ax in fig.axes if ax.get_visible()]
+    assert [ax.get_title() for ax in shown] == [
+        "the humans' agreement",
+        "gemma-3",
+        "gpt-4o",
+        "gpt-4o (LS)",
+        "o3-mini",
+        "o3-mini (LS)",
+    ]
+    data_lines = lambda ax: [ln for ln in ax.get_lines() if len(ln.get_xdata()) == len(sizes)]  # noqa: E731
+    humans = data_lines(shown[0])
+    assert len(humans) == len(once)
+    assert len({to_hex(ln.get_color()) for ln in humans}) == len(once)
+    assert len({ln.get_marker() for ln in humans}) == len(once)
+    for ax in shown[1:]:
+        coloured = [ln for ln in data_lines(ax) if to_hex(ln.get_color()) != "#cccccc"]
+        assert len(coloured) == 1 and len(data_lines(ax)) == len(llms), ax.get_title()

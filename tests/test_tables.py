@@ -352,7 +352,8 @@ def test_intervals_keep_their_own_style():
 
 def test_short_hyphenated_names_stay_whole_and_bounded_counts_align_right():
     """Issue 20 at 390 px: a squeezed text column broke "gemma-3" into "gemma-" and "3"; a short
-    hyphenated word is kept whole (a long path still wraps), and "> 980" is a number, right-aligned."""
+    hyphenated word is kept whole (a long path still wraps, at its slashes), and "> 980" is a number,
+    right-aligned."""
     table = tables.show(
         pd.DataFrame(
             {
@@ -363,7 +364,8 @@ def test_short_hyphenated_names_stay_whole_and_bounded_counts_align_right():
     )
     html = table.to_html()
     assert '<span class="hcs-word">gpt-4o</span> &gt; <span class="hcs-word">gemma-3</span>' in html
-    assert ">annotations/model/d2t-eval/iaa/zeroshot-gpt4o<" in html
+    # a long path wraps after its slashes (issue 36: never inside a folder's name)
+    assert ">annotations/<wbr>model/<wbr>d2t-eval/<wbr>iaa/<wbr>zeroshot-gpt4o<" in html
     assert "<b>" not in html and "&lt;b&gt;x-y&lt;/b&gt;" in html
     assert table.numeric == [False, True]
     assert 'style="text-align:right">&gt; 980<' in html
@@ -411,3 +413,36 @@ def test_a_folded_table_shows_the_columns_kept_and_the_whole_table_collapsed():
     assert "<th" in narrow and 'data-label="n"' not in narrow and 'data-label="n"' in rest and "Every column" in rest
     with pytest.raises(KeyError, match="no column 'Recall'"):
         tables.folded(full, ["Model", "Recall"])
+
+
+def test_identifiers_and_paths_break_between_their_parts():
+    """Issue 36 at 390 px: "bertscore_precisi|on" and "Experience/Atmos|phere" broke inside a word;
+    a line may break after an identifier's underscores and a path's slashes (and before its file
+    extension), and the text read back (what search, copy and the CSV see) is unchanged."""
+    from html.parser import HTMLParser
+
+    cells = ["bertscore_precision", "Experience/Atmosphere (ambience)", "data/x/annotations.jsonl", "3.5 a.b"]
+    html = tables.show(pd.DataFrame({"name": cells, "n": [1, 2, 3, 4]})).to_html()
+    assert "bertscore_<wbr>precision" in html and "Experience/<wbr>Atmosphere (ambience)" in html
+    assert "data/<wbr>x/<wbr>annotations<wbr>.jsonl" in html and ">3.5 a.b<" in html
+
+    class Text(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.cells, self.inside = [], False
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "td":
+                self.cells.append("")
+                self.inside = True
+
+        def handle_endtag(self, tag):
+            self.inside = self.inside and tag != "td"
+
+        def handle_data(self, data):
+            if self.inside:
+                self.cells[-1] += data
+
+    parser = Text()
+    parser.feed(html)
+    assert parser.cells[0::2] == cells

@@ -43,8 +43,41 @@ class ChapterRole(SphinxRole):
         return [ref], []
 
 
+MENTION = re.compile(r"(?<![\w-])([Cc]hapter (\d\d))(?![\w-])")
+# where a plain mention is left as it is: code, a link already, a heading (its text is the page's
+# contents entry), raw HTML
+NOT_LINKED = (nodes.literal, nodes.literal_block, nodes.reference, nodes.title, nodes.raw, nodes.FixedTextElement)
+
+
+def link_mentions(app, doctree, docname):
+    """Every plain "chapter 08" of running text (a page in Markdown, the data sheet included from
+    data/README.md, a chapter's prose) becomes the same link as ``{chapter}`08```, so that no
+    mention of a chapter is left unlinked where the role could not be written."""
+    chapters = {m.group(1): d for d in app.env.found_docs if (m := re.fullmatch(r"notebooks/(\d\d)_[a-z0-9_]+", d))}
+    for text in list(doctree.findall(nodes.Text)):
+        parent, skipped = text.parent, False
+        while parent is not None and not skipped:
+            skipped = isinstance(parent, NOT_LINKED)
+            parent = parent.parent
+        source = str(text)
+        if skipped or not MENTION.search(source):
+            continue
+        parts, last = [], 0
+        for m in MENTION.finditer(source):
+            if m.group(2) not in chapters:
+                continue
+            ref = nodes.reference("", m.group(1), internal=True, classes=["hcs-chapter"])
+            ref["refuri"], ref["hcs_chapter"] = "#", chapters[m.group(2)]
+            parts += [nodes.Text(source[last : m.start()]), ref]
+            last = m.end()
+        if parts:
+            parts.append(nodes.Text(source[last:]))
+            text.parent.replace(text, parts)
+
+
 def resolve(app, doctree, docname):
-    """Point every chapter link at its page, relative to the page it is on, titled by the chapter."""
+    """Point every chapter link at its page, relative to the page it is on, titled by the chapter
+    (a link of the chapter list shows the title itself)."""
     builder = app.builder
     for ref in doctree.findall(nodes.reference):
         target = ref.get("hcs_chapter")
@@ -54,6 +87,51 @@ def resolve(app, doctree, docname):
         title = app.env.titles.get(target)
         if title is not None:
             ref["reftitle"] = title.astext()
+            if ref.get("hcs_title_text"):
+                ref.children = [nodes.Text(title.astext())]
+
+
+class ChapterList(SphinxDirective):
+    """The chapters in the order of the table of contents, each linked by its title and marked
+    with the corpus it runs on and the corpora of its later sections, read from the ``load``
+    calls of its source (:mod:`hotelcheckspan.book.chapter_data`): "stand-in" for the simulated
+    paper corpus, "real" for annotations people made. Each item's classes say the same
+    (``hcs-main-standin`` / ``hcs-main-real``, ``hcs-section-real``), for the site's tests."""
+
+    def run(self):
+        from hotelcheckspan import load, paths
+        from hotelcheckspan.book import chapter_data as cd
+
+        self.env.note_reread()  # the chapters' sources and the corpus chosen may change
+        simulated = load(paths.corpus_dir()).simulated
+        docs = [d for d in self.env.found_docs if re.fullmatch(r"notebooks/\d\d_[a-z0-9_]+", d)]
+        items = nodes.enumerated_list(classes=["hcs-chapter-list"])
+        for doc in sorted(docs):
+            source = paths.REPO_ROOT / f"{doc}.py"
+            self.env.note_dependency(str(source))
+            data = cd.chapter_data(source)
+            ref = nodes.reference("", doc, internal=True, classes=["hcs-chapter-title"])
+            ref["refuri"] = "#"
+            ref["hcs_chapter"], ref["hcs_title_text"] = doc, True
+            main_real = cd.is_real(data.main, simulated)
+            classes = ["hcs-main-real" if main_real else "hcs-main-standin"]
+            para = nodes.paragraph()
+            para += ref
+            para += nodes.Text(" ")
+            kind = "hcs-data-real" if main_real else "hcs-data-standin"
+            label = "real" if main_real else "stand-in"
+            explanation = cd.name(data.main, simulated)
+            para += nodes.abbreviation(text=label, explanation=explanation, classes=["hcs-data", kind])
+            kinds: dict[bool, list[str]] = {}  # "+ real section(s)", their corpora in the tooltip
+            for corpus in data.sections:
+                kinds.setdefault(cd.is_real(corpus, simulated), []).append(cd.name(corpus, simulated))
+            for real, names in kinds.items():
+                classes.append("hcs-section-real" if real else "hcs-section-standin")
+                text = f"+ {'real' if real else 'stand-in'} section{'s' if len(names) > 1 else ''}"
+                para += nodes.Text(" ")
+                para += nodes.abbreviation(text=text, explanation=", ".join(names), classes=["hcs-data-section"])
+            items += nodes.list_item("", para, classes=classes)
+        return [items]
 
 
 # --- the stand-in's labels and the paper's figures, computed -----------------------------------
@@ -131,6 +209,25 @@ def paper_figures(tree: dict, where: tuple = ()) -> list[tuple]:
     return out
 
 
+# the parts of data/paper_figures.yaml that are not a table, as a reader finds them in the paper
+PARTS = {
+    "dataset": "the corpus' sizes (Sections 3.3 and 4.4)",
+    "campaigns": "the annotation campaigns (Section 4.3)",
+    "dataset_level_text": "the text of Section 6.1",
+    "llm_majority_alignment": "the LLMs' agreement with the human majority (Section 6.2)",
+    "clustering": "the clusters (Section 6.4, Table 7)",
+    "impressions": "the impressions (Section 6.5)",
+    "preprocessing": "the de-duplication (Section 3.2)",
+}
+
+
+def part_name(key: str) -> str:
+    """A part of ``data/paper_figures.yaml`` as the paper names it: ``table4_...`` is "Table 4",
+    the others as :data:`PARTS` says (a part it does not list: its key's words)."""
+    table = re.fullmatch(r"table(\d+)_\w*", key)
+    return f"Table {table.group(1)}" if table else PARTS.get(key, key.replace("_", " "))
+
+
 class FigureLabels(SphinxDirective):
     """Every label, what it means, and how many of the paper's figures carry it, per part of
     ``data/paper_figures.yaml`` (its top-level keys)."""
@@ -153,8 +250,7 @@ class FigureLabels(SphinxDirective):
             item += nodes.Text(f"{total} of the paper's {len(figures)} figures")
             for i, (part, n) in enumerate(sorted(parts.items(), key=lambda kv: (-kv[1], kv[0]))):
                 item += nodes.Text(", in " if i == 0 else ", ")
-                item += nodes.literal(text=part)
-                item += nodes.Text(f" ({n})")
+                item += nodes.Text(f"{part_name(part)} ({n})")
             item += nodes.Text(".")
             items += nodes.list_item("", item)
         return [items]
@@ -185,5 +281,7 @@ def setup(app):
     app.add_role("paper-figure", PaperFigureRole())
     app.add_role("paper-count", PaperCountRole())
     app.add_directive("figure-labels", FigureLabels)
+    app.add_directive("chapter-list", ChapterList)
+    app.connect("doctree-resolved", link_mentions, priority=400)
     app.connect("doctree-resolved", resolve)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

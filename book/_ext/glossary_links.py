@@ -17,7 +17,10 @@ from sphinx import addnodes
 
 GLOSSARY = "book/glossary"
 # terms whose plain mention is unambiguous; every other glossary term links only where emphasised
-PLAIN = ("BACC", "AC1", "γ", "S∅", "TVD", "Fleiss' kappa", "span F1", "hard match", "soft match", "clear majority")
+PLAIN = (
+    *("BACC", "AC1", "γ", "S∅", "TVD", "Fleiss' kappa", "span F1", "hard match", "soft match", "clear majority"),
+    *("LS", "GRIM", "annotator set"),
+)
 RUNNING = (nodes.paragraph, nodes.caption, nodes.emphasis, nodes.strong)  # running text, captions included
 SKIP = (nodes.literal, nodes.literal_block, nodes.reference, nodes.title, nodes.raw, nodes.table, addnodes.pending_xref)
 
@@ -70,9 +73,8 @@ def resolve(app, doctree, docname):
     for text in list(doctree.findall(nodes.Text)):
         if len(done) == len(plain):
             break
-        if not isinstance(text.parent, (nodes.paragraph, nodes.caption, nodes.emphasis, nodes.strong)) or _skipped(
-            text
-        ):
+        # running text, a glued value included (myst-nb pastes it as an inline node)
+        if not isinstance(text.parent, (*RUNNING, nodes.inline)) or _skipped(text):
             continue
         source = str(text)
         parts, last = [], 0

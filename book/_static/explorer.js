@@ -335,11 +335,13 @@
         judges: (r) => -this.judgeMarks(r),
         length: (r) => -(r[c.text_length] || 0),
       }[by];
-      if (key)
-        rows = rows
-          .map((r) => [key(r), r])
-          .sort((a, b) => a[0] - b[0] || a[1][c.id] - b[1][c.id])
-          .map((x) => x[1]);
+      // examples whose text the corpus lacks (records of a text with no output file) go last, in
+      // any order chosen: there is nothing to read in them, and sorted by votes they came first
+      const textless = (r) => (r[c.snippet] === null ? 1 : 0);
+      rows = rows
+        .map((r) => [textless(r), key ? key(r) : 0, r])
+        .sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2][c.id] - b[2][c.id])
+        .map((x) => x[2]);
       return rows;
     }
 
@@ -513,7 +515,7 @@
           el(
             "p",
             "hx-notice",
-            "This example has no annotated text in the corpus; its records' spans are listed with their offsets."
+            "This example has no annotated text in the corpus; its records' spans are listed, collapsed, with their offsets."
           )
         );
 
@@ -532,7 +534,15 @@
             ? count(sets)
             : plural(sets, "set", "sets") + ", " + plural(records.length, "record", "records");
         add(section, el("h3", null, title + " (" + counted + ")"));
-        for (const record of records) section.appendChild(this.renderRecord(example.text, record));
+        // without a text the records are lists of offsets: collapsed, so the page stays short
+        let holder = section;
+        if (example.text === null) {
+          holder = el("details", "hx-collapsed");
+          const what = "Show the " + plural(records.length, "record", "records") + " and their offsets";
+          add(holder, el("summary", null, what));
+          section.appendChild(holder);
+        }
+        for (const record of records) holder.appendChild(this.renderRecord(example.text, record));
         d.appendChild(section);
       }
     }

@@ -27,17 +27,46 @@ document.addEventListener("click", (event) => {
 (() => {
   const CARDS = window.matchMedia("(max-width: 700px)");
 
-  function place(table) {
+  // On a phone a table's two or three label columns are stacked into the first (issue 36): one
+  // sticky column of at most a third of the screen, the other labels as lines under its own, so
+  // the values beside it stay in view. Their cells are hidden, never removed, and come back on a
+  // wider screen; the stacked lines are copies of the hidden cells' nodes, never parsed markup.
+  function stack(table, on) {
     const n = Math.max(1, parseInt(table.dataset.labels || "1", 10) || 1);
+    if (n < 2 || on === table.classList.contains("hcs-stacked")) return;
+    table.classList.toggle("hcs-stacked", on);
+    for (const row of table.rows) {
+      const first = row.cells[0];
+      if (!first) continue;
+      first.querySelectorAll(":scope > .hcs-sublabel").forEach((e) => e.remove());
+      for (let k = 1; k < n && k < row.cells.length; k++) {
+        const cell = row.cells[k];
+        cell.classList.toggle("hcs-stacked-away", on);
+        if (!on) continue;
+        const line = document.createElement("span");
+        line.className = "hcs-sublabel";
+        // a copy of the cell's own nodes (its text, and the <wbr> break points of a path or name)
+        for (const child of cell.childNodes) line.appendChild(child.cloneNode(true));
+        first.appendChild(line);
+      }
+    }
+  }
+
+  function place(table) {
+    const always = table.classList.contains("hcs-cards-always");
+    const cards = always || (table.classList.contains("hcs-cards") && CARDS.matches);
+    stack(table, CARDS.matches && !cards);
+    const declared = Math.max(1, parseInt(table.dataset.labels || "1", 10) || 1);
+    const n = table.classList.contains("hcs-stacked") ? 1 : declared;
     const rows = [...table.rows];
-    const cards = table.classList.contains("hcs-cards") && CARDS.matches;
     let left = 0;
-    for (let k = 0; k < n; k++) {
+    for (let k = 0; k < declared; k++) {
       const column = rows.map((r) => r.cells[k]).filter(Boolean);
+      const sticky = !cards && k < n;
       for (const cell of column) {
-        cell.classList.toggle("hcs-label", !cards);
-        cell.classList.toggle("hcs-label-last", !cards && k === n - 1);
-        cell.style.left = cards ? "" : `${left}px`;
+        cell.classList.toggle("hcs-label", sticky);
+        cell.classList.toggle("hcs-label-last", sticky && k === n - 1);
+        cell.style.left = sticky ? `${left}px` : "";
       }
       const head = column[0];
       left += head ? head.getBoundingClientRect().width : 0;

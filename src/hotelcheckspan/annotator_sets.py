@@ -38,11 +38,20 @@ _ALIAS = re.compile(
 )
 
 
+# a stage's group as the command line and data/comparisons.yaml write it ("stage1/A")
+_STAGE_GROUP = re.compile(r"(?<![\w/-])stage(\d+)/([A-Z])(?![\w/-])")
+
+
 def display_name(text: str) -> str:
-    """A campaign's one name for readers wherever it appears in ``text``: the paper's Table 3 row
-    name ("gpt-4o (LS)" for the folder ``gpt-4o-ls``, "o3-mini" for Table 6's "O3-Mini"), so a
-    campaign is never called two things on one site. Other text is returned unchanged."""
-    return _ALIAS.sub(lambda m: DISPLAY_NAMES[m.group(1)], text) if isinstance(text, str) else text
+    """A campaign's or annotator set's one name for readers wherever it appears in ``text``: the
+    paper's Table 3 row name ("gpt-4o (LS)" for the folder ``gpt-4o-ls``, "o3-mini" for Table 6's
+    "O3-Mini"), and a stage's group as the paper's tables write it ("St. 1A" for ``stage1/A``,
+    :attr:`AnnotatorSet.name`), so a set is never called two things on one site. Other text is
+    returned unchanged."""
+    if not isinstance(text, str):
+        return text
+    text = _STAGE_GROUP.sub(lambda m: f"St. {m.group(1)}{m.group(2)}", text)
+    return _ALIAS.sub(lambda m: DISPLAY_NAMES[m.group(1)], text)
 
 
 def paper_order(names) -> list:

@@ -121,26 +121,58 @@ def _small_fonts(ax) -> None:
 
 
 def interval_widths(widths, corpus_size: int | None = None):
-    """Width of the 95% interval against n (log-log), one line per measure and system; the
-    corpus size dotted. ``widths`` is an :func:`~hotelcheckspan.analyses.sample_size.interval_widths` frame."""
-    fig, ax = plt.subplots(figsize=(WIDTH, 4.0))
-    labels = [
-        m if m.startswith(s) else f"{m}, {s}" if s == "human-human" else f"{s}: {m}"
-        for m, s in zip(widths["measure"], widths["system"])
-    ]
-    data = widths.assign(line=labels)
-    colours = dict(zip(dict.fromkeys(labels), sns.color_palette("tab10", len(set(labels)))))
-    for line, g in data.groupby("line", sort=False):
-        ax.plot(g["n"], g["width"], marker="o", ms=2.5, lw=1.4, color=colours[line], label=line)
-    if corpus_size:
-        ax.axvline(corpus_size, color="#777777", ls=":", lw=1.2)
-    ax.set(xscale="log", yscale="log", xlabel="examples (n)", ylabel="width of the 95% interval")
-    for axis in (ax.xaxis, ax.yaxis):
-        axis.set_major_locator(mticker.LogLocator(subs=(1, 2, 5)))
-        axis.set_major_formatter(mticker.FuncFormatter(lambda v, _: f"{v:g}"))
-        axis.set_minor_formatter(mticker.NullFormatter())
-    _small_fonts(ax)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=FONT, frameon=False)
+    """Width of the 95% interval against n (log-log), as small multiples that a reader can tell
+    apart on a phone: one panel for the measures computed once (the humans' agreement: span F1,
+    Fleiss' kappa), each line in its colour and marker, named above the panels, and one panel per
+    system of a measure computed per system (each LLM's agreement with the majority), its line drawn dark over the other
+    systems' in light grey; the corpus size dotted. ``widths`` is an
+    :func:`~hotelcheckspan.analyses.sample_size.interval_widths` frame."""
+    lines = widths.drop_duplicates(["measure", "system"])[["measure", "system"]]
+    per_system = lines["measure"].value_counts()
+    shared = [tuple(r) for r in lines.itertuples(index=False) if per_system[r.measure] == 1]
+    systems = [tuple(r) for r in lines.itertuples(index=False) if per_system[r.measure] > 1]
+    panels = ([("the humans' agreement", shared)] if shared else []) + [(display_name(s), [(m, s)]) for m, s in systems]
+    ncol = 2 if len(panels) > 1 else 1
+    nrow = -(-len(panels) // ncol)
+    fig, axes = plt.subplots(
+        nrow, ncol, figsize=(WIDTH, 1.95 * nrow + 0.9), sharex=True, sharey=True, squeeze=False, layout="constrained"
+    )
+    palette = sns.color_palette("colorblind", max(len(shared), 1))
+    markers = ["o", "s", "^", "D", "v", "P"]
+
+    def line(m, s):
+        g = widths[(widths["measure"] == m) & (widths["system"] == s)].sort_values("n")
+        return g["n"].to_numpy(), g["width"].to_numpy()
+
+    for ax, (title, members) in zip(axes.ravel(), panels):
+        if members != shared:  # the other systems of the same measure, in grey behind
+            for m, s in systems:
+                if (m, s) not in members:
+                    ax.plot(*line(m, s), color="#cccccc", lw=1.0, zorder=1)
+        for i, (m, s) in enumerate(members):
+            x, y = line(m, s)
+            colour = palette[i % len(palette)] if members == shared else OURS
+            ax.plot(x, y, color=colour, marker=markers[i % len(markers)], ms=4, lw=1.8, zorder=3)
+            if members == shared:
+                ax.lines[-1].set_label(m if m.startswith(s) or s == "human-human" else f"{m}, {s}")
+        if corpus_size:
+            ax.axvline(corpus_size, color="#777777", ls=":", lw=1.2)
+        ax.set_title(title, fontsize=PANEL_FONT, fontweight="normal")
+        ax.set(xscale="log", yscale="log")
+        for axis in (ax.xaxis, ax.yaxis):
+            axis.set_major_locator(mticker.LogLocator(subs=(1, 2, 5)))
+            axis.set_major_formatter(mticker.FuncFormatter(lambda v, _: f"{v:g}"))
+            axis.set_minor_formatter(mticker.NullFormatter())
+        ax.tick_params(labelsize=PANEL_FONT)
+    for ax in axes.ravel()[len(panels) :]:
+        ax.set_visible(False)
+    fig.supxlabel("examples (n, log scale)", fontsize=PANEL_FONT)
+    fig.supylabel("width of the 95% interval", fontsize=PANEL_FONT)
+    if shared:  # the humans' lines named above the panels, outside the data
+        handles, names = axes.ravel()[0].get_legend_handles_labels()
+        fig.legend(
+            handles, names, loc="outside upper center", ncol=min(len(names), 2), fontsize=PANEL_FONT, frameon=False
+        )
     return finish(fig)
 
 

@@ -179,6 +179,11 @@ _SHORT_WORD = 16  # a hyphenated word up to this long is one word on a phone ("g
 
 def _keep_whole(match: re.Match) -> str:
     word = match.group(0)
+    # an identifier or a path breaks after "_" or "/" (and before a file's "."), never inside a part
+    if "&" not in word:
+        if "/" in word[1:-1]:
+            word = re.sub(r"(?<=\w)\.(?=\w)", "<wbr>.", word)
+        word = re.sub(r"(?<=\w)([_/])(?=\w)", r"\1<wbr>", word)
     if len(word) > _SHORT_WORD or "-" not in word[1:-1] or "&" in word:
         return word
     return f'<span class="hcs-word">{word}</span>'
@@ -208,14 +213,17 @@ class Table:
         frame: pd.DataFrame,
         numeric: Sequence[bool],
         caption: str | None = None,
-        cards: bool = False,
+        cards: bool | str = False,
         labels: int = 1,
     ):
         self.frame = frame
         self.numeric = list(numeric)
         self.caption = caption
         # on a phone (below 700 px) each row becomes a card of "header: value" lines, so a
-        # paper-vs-corpus row's label and arithmetic are never cut off
+        # paper-vs-corpus row's label and arithmetic are never cut off; "always": at every width
+        # (checks of the paper, whose seven columns of sentences do not fit a desktop column either)
+        if cards not in (True, False, "always"):
+            raise ValueError(f"cards={cards!r}: True, False or 'always'")
         self.cards = cards
         if not isinstance(labels, numbers.Integral) or not 1 <= labels <= max(1, len(frame.columns) - 1):
             raise ValueError(
@@ -248,7 +256,7 @@ class Table:
             for row in self.frame.itertuples(index=False)
         )
         cap = f"<caption>{escape(self.caption)}</caption>" if self.caption else ""
-        kind = "hcs-table hcs-cards" if self.cards else "hcs-table"
+        kind = "hcs-table" + {False: "", True: " hcs-cards", "always": " hcs-cards hcs-cards-always"}[self.cards]
         # the scroll box keeps a wide table inside the column, its label columns sticky (tables.css);
         # one label column is the default and adds no attribute (stored outputs stay as they were)
         labels = f' data-labels="{self.labels}"' if self.labels > 1 else ""
@@ -289,7 +297,7 @@ def show(
     columns: Sequence[str] | None = None,
     signed: Sequence[str] = (),
     caption: str | None = None,
-    cards: bool = False,
+    cards: bool | str = False,
     labels: int | None = None,
 ) -> Table:
     """Format a tidy frame for readers (see the module docstring for the rules).
@@ -823,7 +831,7 @@ class Checked:
     def _table(self, rows: pd.DataFrame) -> Table:
         frame = checks.for_readers(rows).drop(columns="inputs")
         frame.insert(0, "section", rows["section"].to_numpy())
-        return show(frame, headers={"section": "Paper §", "reading": "Reading"}, cards=True)
+        return show(frame, headers={"section": "Paper §", "reading": "Reading"}, cards="always")
 
     def flagged(self) -> pd.DataFrame:
         """The checks shown open (:func:`hotelcheckspan.reference.checks.flagged`)."""

@@ -11,6 +11,67 @@ from ...reference import paper
 from .. import labels, prose, tables
 from . import Passage, simulated_only
 
+# --- the rows of the chapter's paper-vs-ours tables (``tables.versus`` rows) ---------------------------
+
+
+def shape_rows(corpus) -> list[tuple]:
+    """Sizes beside the paper's: examples, splits, stage-2 examples, records and annotators."""
+    ov = dataset_level.overview(corpus, "human")
+    n_llm = int((corpus.records["kind"] == "model").sum())
+    annotators = corpus.records[corpus.records["kind"] == "human"].groupby("campaign")["annotator_id"].nunique()
+    ex = corpus.examples
+    return [
+        ("examples", "dataset/examples", len(ex)),
+        ("short split", "dataset/splits/short", int((ex["split"] == "short").sum())),
+        ("long split", "dataset/splits/long", int((ex["split"] == "long").sum())),
+        ("stage-2 examples", "campaigns/stage2/examples", len(dataset_level.stage2_examples(corpus))),
+        ("human records", "dataset/human_records", ov["records"]),
+        ("LLM records (the paper: none; beside ours, the release README's)", "dataset/llm_records", n_llm),
+        ("stage-1 annotators", "campaigns/stage1/annotators", annotators["stage1"]),
+        (
+            "stage-2 annotators (the paper: candidates who qualified)",
+            "campaigns/stage2/qualified",
+            annotators["stage2"],
+        ),
+    ]
+
+
+def length_rows(corpus) -> list[tuple]:
+    """Description and summary lengths beside the paper's (Section 3.3)."""
+    ex = corpus.examples
+    return [
+        ("description words, mean", "dataset/description_words/mean", float(ex["description_words"].mean()), 1),
+        ("description words, min", "dataset/description_words/min", int(ex["description_words"].min())),
+        ("description words, max", "dataset/description_words/max", int(ex["description_words"].max())),
+        (
+            "description sentences, mean",
+            "dataset/description_sentences_mean",
+            float(ex["description_sentences"].mean()),
+            1,
+        ),
+        ("summary words, mean", "dataset/summary_words/mean", float(ex["summary_words"].mean()), 1),
+        ("summary words, min", "dataset/summary_words/min", int(ex["summary_words"].min())),
+        ("summary words, max", "dataset/summary_words/max", int(ex["summary_words"].max())),
+    ]
+
+
+def span_rows(corpus) -> list[tuple]:
+    """Human spans, their lengths and their types' shares beside the paper's (Section 4.4, Table 2)."""
+    ov = dataset_level.overview(corpus, "human")
+    types = dataset_level.type_distribution(corpus, "human").set_index("type")
+    return [
+        ("human spans", "dataset/human_spans", ov["spans"]),
+        ("spans per record", "dataset/spans_per_record", ov["spans_per_record"]),
+        ("spans per error record", "dataset/spans_per_error_record", ov["spans_per_error_record"]),
+        ("span words, mean", "dataset/span_words/mean", ov["span_words_mean"], 1),
+        ("span words, median", "dataset/span_words/median", ov["span_words_median"], 1),
+        ("span words, max", "dataset/span_words/max", ov["span_words_max"]),
+        *[
+            (f"{t} (%)", f"table2_human_span_types/{t}/pct", float(types.loc[t, "pct"]), 1)
+            for t in paper.figures()["table2_human_span_types"]
+        ],
+    ]
+
 
 def _differ(rows: Sequence[tuple]) -> Passage:
     """The length and span figures that differ from the paper's by more than a tenth."""

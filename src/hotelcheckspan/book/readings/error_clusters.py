@@ -16,6 +16,21 @@ from ...reference import checks, paper
 from .. import labels, tables
 from . import Passage, simulated_only
 
+
+def consensus_table(strata: pd.DataFrame) -> tables.Table:
+    """``clusters.consensus_by_stratum`` for readers: spans with support per stratum and its share."""
+    renamed = strata.rename(
+        columns={"annotators": "annotators per example", "agreed": "spans with support", "share": "share %"}
+    )
+    return tables.show(renamed, decimals={"share %": 1})
+
+
+def cluster_consensus_table(per_cluster: pd.DataFrame) -> tables.Table:
+    """``clusters.by_consensus`` for readers: each cluster's spans and their share with support."""
+    renamed = per_cluster.rename(columns={"label": "name", "size": "spans", "agreed": "share with support %"})
+    return tables.show(renamed, decimals={"share with support %": 1})
+
+
 PICK, PAPER = "silhouette's pick", "the paper"
 ALPHA = 0.05
 PURITY_MARGIN = 10  # percentage points above the commonest type's share before clusters read as types

@@ -4,11 +4,47 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ...analyses import example_level
 from ...annotator_sets import HUMAN_SETS
 from ...categories import ANY, CATEGORIES
 from ...reference import paper
 from .. import labels, tables
 from . import Passage, kappa_paradox, simulated_only
+
+# --- the chapter's paper-vs-ours tables ------------------------------------------------------------
+
+
+def table5_beside_paper(t5: pd.DataFrame, corpus) -> tables.Table:
+    """Table 5 (``example_level.table5``) beside the paper's, vote by vote; each count labelled as
+    part of its type's vote distribution (the figure the calibration aims at)."""
+    reported = paper.figures()["table5_example_level_votes"]
+    counts = t5.set_index("votes")
+    rows = [
+        (f"{label}: {v} vote{'' if v == 1 else 's'}", reported[label][v], int(counts.loc[v, label]))
+        for label in example_level.LABELS
+        for v in counts.index
+    ]
+    keys = [f"table5_example_level_votes/{label}" for label in example_level.LABELS for _ in counts.index]
+    return tables.show(tables.mark(paper.versus(rows), keys, corpus), decimals=0)
+
+
+def vote_distance_table(distance: pd.DataFrame, corpus) -> tables.Table:
+    """``example_level.vote_distance``, each type's distance labelled as its calibrated figure."""
+    keys = [f"table5_example_level_votes/{t}" for t in distance["error type"]]
+    return tables.show(tables.mark(distance, keys, corpus, distances=distance["distance"]), decimals={"distance": 3})
+
+
+def alignment_beside_paper(llm: pd.DataFrame, corpus) -> tables.Table:
+    """The paper's raw agreement with the human majority (Section 6.2) beside ours
+    (``example_level.models_vs_majority``), per type pooled and for any error."""
+    reported = paper.figures()["llm_majority_alignment"]
+    by = llm.set_index(["model", "label"])
+    rows = [
+        (f"{model}: {which}", reported[name][key], round(float(by.loc[(model, label), "agreement"]), 2))
+        for name, model in [("o3-mini", "o3-mini"), ("gemma-3", "gemma-3"), ("gpt-4o", "gpt-4o")]
+        for which, key, label in [("per type", "per_type", "per type (pooled)"), ("any error", "any", "Any")]
+    ]
+    return tables.show(tables.mark(paper.versus(rows), "llm_majority_alignment", corpus))
 
 
 def _chapter(

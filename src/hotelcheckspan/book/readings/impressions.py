@@ -10,6 +10,59 @@ from ...reference import paper
 from .. import labels, prose, tables
 from . import Passage, simulated_only
 
+# --- the chapter's paper-vs-ours tables (``tables.versus``) -------------------------------------------
+
+MORE_THAN = 4  # the paper reports the mean "when more than 4 errors" (the key of its figure)
+BANDS = {"high (6-7)": "high_rated_6_7", "mid (4-5)": "mid_low", "low (1-3)": "mid_low"}  # band -> figure
+
+
+def welch_beside_paper(welch: Mapping, corpus) -> tables.Table:
+    """``impressions.errors_vs_none`` beside the paper's means, t and p (Section 6.5)."""
+    rows = [
+        ("mean impression, no errors", "impressions/mean_no_error", welch["mean_no_error"]),
+        ("mean impression, with errors", "impressions/mean_with_error", welch["mean_with_error"]),
+        ("t (Welch)", "impressions/t_errors_vs_none", welch["t"], 1),
+        ("p", "impressions/p", tables.pvalue(welch["p"])),
+        ("degrees of freedom", None, welch["df"], 0),
+        ("Cohen's d [95% CI]", None, (welch["d"], welch["d_low"], welch["d_high"])),
+    ]
+    return tables.versus(rows, corpus)
+
+
+def count_beside_paper(ratings: pd.DataFrame, corr: pd.DataFrame, corpus) -> tables.Table:
+    """The correlation of error count and impression, and the mean impression of records with more
+    than :data:`MORE_THAN` errors, beside the paper's."""
+    many = ratings.loc[ratings["errors"] > MORE_THAN, "impression"]
+    rows = [
+        ("Pearson r, errors vs impression", "impressions/r_error_count_vs_impression", float(corr.loc[0, "r"])),
+        (
+            "mean impression, more than four errors",
+            "impressions/mean_when_more_than_4_errors",
+            "no record has more than four" if many.empty else float(many.mean()),
+        ),
+    ]
+    return tables.versus(rows, corpus)
+
+
+def types_beside_paper(per_type: pd.DataFrame, corpus) -> tables.Table:
+    """Mean impression and drop per error type (``impressions.by_type`` indexed by type) beside the paper's."""
+    by_type = paper.figures()["impressions"]["by_type"]
+    rows = [
+        (f"{t}: {what}", f"impressions/by_type/{t}/{what}", float(per_type.loc[t, what]))
+        for t in by_type
+        for what in ("mean", "drop")
+    ]
+    return tables.versus(rows, corpus)
+
+
+def bands_beside_paper(bands: pd.DataFrame, corpus) -> tables.Table:
+    """The share of records with errors per rating band (``impressions.bands`` indexed by band) beside the paper's."""
+    rows = [
+        (f"{band} with errors (%)", f"impressions/{key}_with_errors_pct", float(bands.loc[band, "with errors (%)"]), 1)
+        for band, key in BANDS.items()
+    ]
+    return tables.versus(rows, corpus)
+
 
 def _size(d: float) -> str:
     """Cohen's conventional name for an effect size."""

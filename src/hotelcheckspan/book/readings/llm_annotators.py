@@ -31,6 +31,19 @@ def figure_key(table: str, name: str, column: str) -> str:
     return f"{table}/{name}/{column}" if name in paper.figures()[table] else NOT_IN_PAPER
 
 
+def span_words_beside_paper(corpus) -> tables.Table:
+    """Each LLM campaign's mean span length in words beside Table 3's, and the humans' beside the
+    paper's (Section 4.4)."""
+    full = llm_annotators.volume(corpus)
+    full = full[full["kind"] == "model"]
+    human_words = float(dataset_level.overview(corpus)["span_words_mean"])
+    rows = [
+        (f"{n}: mean span words", figure_key("table3_llm_campaigns", n, "avg_len"), w, 1)
+        for n, w in zip(full["name"], full["mean_words"])
+    ]
+    return tables.versus([*rows, ("humans: mean span words", "dataset/span_words/mean", human_words, 1)], corpus)
+
+
 def _names_or_none(items) -> str:
     return prose.names([display_name(str(i)) for i in items]) or "none"
 

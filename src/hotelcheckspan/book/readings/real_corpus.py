@@ -18,6 +18,14 @@ from . import Passage, beyond_f1, kappa_paradox, span_gamma
 DECIMALS = 2  # as the chapter's tables show them
 
 
+def alignment_table(llm: pd.DataFrame) -> tables.Table:
+    """``example_level.models_vs_majority`` for readers: per type pooled and any error, each
+    model's examples, errors, raw agreement and balanced accuracy with its interval."""
+    columns = ["model", "label", "examples", "majority_errors", "model_errors", "agreement", "bacc", "bacc_low"]
+    shown = llm[llm["label"].isin(["per type (pooled)", "Any"])][[*columns, "bacc_high"]]
+    return tables.show(shown)
+
+
 def _n(v) -> str:
     return tables.number(round(float(v), DECIMALS), DECIMALS)
 

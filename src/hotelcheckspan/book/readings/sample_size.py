@@ -17,6 +17,26 @@ from ...reference import paper
 from .. import labels, prose, tables
 from . import Passage, simulated_only
 
+
+def stability_table(within: pd.DataFrame, sizes: Sequence[int]):
+    """``ss.stability`` as a table of the share in the same order per measure, pair and test-set
+    size: a few sizes open, every size in a dropdown."""
+    curves = within.pivot_table(index=["measure", "pair"], columns="n", values="same_order", sort=False)
+    sizes = list(sizes)
+    return tables.folded(
+        tables.show(curves.reset_index().rename(columns=str), decimals=3),
+        ["Measure", "Pair", *map(str, sizes[:: len(sizes) // 2])],
+        "Every test-set size",
+    )
+
+
+def widths_table(widths: pd.DataFrame, sizes: Sequence[int]) -> tables.Table:
+    """``ss.interval_widths`` at the given numbers of examples, one column each."""
+    shown = widths[widths["n"].isin(list(sizes))]
+    shown = shown.pivot_table(index=["measure", "system"], columns="n", values="width", sort=False)
+    return tables.show(shown.reset_index().rename(columns=str), decimals=3)
+
+
 MEASURES = (("soft", "span F1 (soft)"), ("hard", "span F1 (hard)"), ("bacc", "balanced accuracy"))
 SQUARE_ROOT = 0.05  # a log-log slope within this of -1/2 "follows the square-root law"
 TARGET_POWER = 0.8

@@ -378,11 +378,13 @@ def test_the_command_shows_progress_and_its_help_says_where_the_cache_is(tmp_pat
     from hotelcheckspan import cli, paths
 
     monkeypatch.setattr(bl, "minilm_support", _fake_support([]))
-    monkeypatch.setenv(paths.CACHE_ENV, str(tmp_path / "cache"))
     out = tmp_path / "scores.csv"
-    assert cli.main(["baselines", str(paths.REAL_CORPUS), "-o", str(out), "--only", "minilm_support"]) == 0
-    assert "MiniLM support" in capfd.readouterr().err
-    assert (tmp_path / "cache" / "baselines" / "minilm.json").exists()
+    # the bar where asked (by default where stderr is a terminal, as the other commands), never with --no-progress
+    for flag, shown in (("--no-progress", False), ("--progress", True)):
+        monkeypatch.setenv(paths.CACHE_ENV, str(tmp_path / flag))
+        assert cli.main(["baselines", str(paths.REAL_CORPUS), "-o", str(out), "--only", "minilm_support", flag]) == 0
+        assert ("MiniLM support" in capfd.readouterr().err) is shown
+        assert (tmp_path / flag / "baselines" / "minilm.json").exists()
     with pytest.raises(SystemExit):
         cli.main(["baselines", "--help"])
     assert "HOTELCHECKSPAN_CACHE" in " ".join(capfd.readouterr().out.split())

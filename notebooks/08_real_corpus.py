@@ -94,7 +94,7 @@ tables.real_composition(composition)
 # {glue:text}`warnings_said`
 
 # %%
-tables.load_warnings(corpus) if corpus.warnings else None  # no table where loading warned of nothing
+tables.load_warnings(corpus)
 
 # %% [markdown]
 # (dataset)=

@@ -1084,8 +1084,11 @@ def category_shares(frame: pd.DataFrame, categories: Sequence[str]) -> Table:
     )
 
 
-def load_warnings(corpus) -> Table:
-    """Every load warning of a corpus: file, line, field and message."""
+def load_warnings(corpus) -> Table | None:
+    """Every load warning of a corpus: file, line, field and message (None, no table, where loading
+    warned of nothing)."""
+    if not corpus.warnings:
+        return None
     return show(
         pd.DataFrame(
             [{"file": w.file, "line": w.line, "field": w.field, "warning": w.message} for w in corpus.warnings],

@@ -153,6 +153,7 @@ derived: $(BOOK_STAMP)
 benchmarks: $(TEST_STAMP)
 	$(PY) benchmarks/span_f1.py
 	$(PY) benchmarks/gamma.py
+	$(PY) benchmarks/beyond_f1.py
 	$(PY) benchmarks/sample_size.py
 	$(PY) benchmarks/dedup.py
 	$(PY) benchmarks/load.py

@@ -74,7 +74,7 @@ t3 = dataset_level.table3(corpus, reported, paper.LLM_CAMPAIGNS)
 tables.table3(t3)
 
 # %%
-tables.wide(t3)
+tables.wide(t3, decimals={"paper avg len": 1, "avg len": 1})  # the paper prints one decimal
 
 # %% [markdown]
 # Totals: {glue:text}`t3_exact`; the largest gap is {glue:text}`t3_worst_name`, with
@@ -86,7 +86,8 @@ tables.wide(t3)
 # {glue:text}`p_all_gpt4o_ls`), which suggests those two campaigns marked (almost) only the
 # short split (listed with [the paper's own inconsistencies](inconsistencies-02)). Here
 # {glue:text}`short_shares` spans are on the short split, for {glue:text}`spr_gpt4o` and
-# {glue:text}`spr_gpt4o_ls` spans per record over all records.
+# {glue:text}`spr_gpt4o_ls` spans per record over all records{glue:md}`short_why`.
+# {glue:text}`records_reading` (see the checks [below](inconsistencies-02)).
 #
 # ```{glue:md} t3_note
 # :format: myst
@@ -124,7 +125,9 @@ tables.table4(t4)
 # {glue:text}`p_volume`% less than stage 1, and an inter-group agreement
 # {glue:text}`p_agree_points` points higher in stage 2. The text does not name that agreement
 # measure: Table 6's two group rows fit it with hard span F1 and not with soft (see the checks
-# [below](inconsistencies-02)); here we use agreement on whether an example has any error.
+# [below](inconsistencies-02)), so the comparison below uses hard span F1 of group A against group
+# B; the table here adds agreement on whether an example has any error, which the paper does not
+# report.
 
 # %%
 effects = dataset_level.group_effects(corpus)
@@ -135,7 +138,8 @@ tables.group_effects(effects)
 # paper's value is then Table 4's arithmetic, not a figure it states):
 
 # %%
-section61 = dataset_level.section61(effects, reported, dataset_level.b_minority(corpus))
+f1_change = dataset_level.group_f1_change(corpus)
+section61 = dataset_level.section61(effects, reported, dataset_level.b_minority(corpus), f1_change)
 tables.versus(list(section61.itertuples(index=False, name=None)), corpus)
 
 # %% [markdown]
@@ -154,7 +158,8 @@ tables.versus(list(section61.itertuples(index=False, name=None)), corpus)
 # each stage: per example, B's span count against A's (Wilcoxon signed-rank, and a sign test on
 # which group marked more), and a chi-square of the two groups' spans over the error types. In
 # the table, the statistic is the mean difference B minus A per example (Wilcoxon), the share of
-# untied examples where B marked more (sign test) or Pearson's chi-square.
+# untied examples where B marked more (sign test) or Pearson's chi-square; n counts the untied
+# examples for the Wilcoxon and sign tests and the spans for the chi-square.
 
 # %%
 tests = dataset_level.group_tests(corpus)
@@ -171,9 +176,14 @@ tables.show(tests.replace({"stage": STAGES}), decimals={"statistic": 2})
 #
 # The paper's own Table 4 allows tests without per-example data: a chi-square of A's against
 # B's counts per type in each stage, and a test of their totals as Poisson counts (given the two
-# totals, B's share is binomial with one half under equal rates). Both treat spans as independent,
-# which spans of the same examples and annotators are not, so their p-values are too small if
-# anything; a paired test needs the release's per-example annotations.
+# totals, B's share is binomial with one half under equal rates); n counts spans. Both treat spans
+# as independent, which spans of the same examples and annotators are not, and which way that
+# errs is unknown: spans clustered within annotators spread the counts wider than the tests
+# assume, which makes their p-values too small, while two groups annotating the same examples
+# move together, which a paired test uses and which can make its p-value smaller (on this corpus
+# the paired Wilcoxon gives p {glue:text}`gt_w1` in stage 1 and {glue:text}`gt_w2` in stage 2, the
+# rate test on the same totals {glue:text}`gt_rate1` and {glue:text}`gt_rate2`). A paired test
+# needs the release's per-example annotations.
 
 # %%
 paper_tests = dataset_level.paper_group_tests(reported)
@@ -185,14 +195,17 @@ tables.show(paper_tests.replace({"stage": STAGES}), decimals={"statistic": 2})
 # in stage 2 (p {glue:text}`pt_chi2_p`): {glue:text}`pt_types` type tests and
 # {glue:text}`pt_rates` rate tests fall below {glue:text}`gt_alpha`, {glue:text}`pt_reading`.
 # This reading rests on the paper's figures alone, not on the stand-in; accounting for spans that
-# are not independent draws would only make every p-value here larger.
+# are not independent draws could move these p-values either way, as above.
 
 # %% [markdown]
 # (shares)=
 # ## Error types per campaign
 
-# %% mystnb={"figure": {"caption": "Share of each error type among a campaign's spans on the stage-2 examples, one bar per human group and stage and per LLM campaign.", "name": "fig-type-shares"}, "image": {"alt": "Stacked horizontal bars: share of Incorrect, Misleading and Not Checkable spans per human and LLM campaign."}}
+# %% mystnb={"figure": {"caption": "Share of each error type among a campaign's spans on the stage-2 examples, one bar per human group and stage and per LLM campaign, on the loaded corpus (the simulated stand-in unless the banner above names another).", "name": "fig-type-shares"}, "image": {"alt": "Stacked horizontal bars: share of Incorrect, Misleading and Not Checkable spans per human and LLM campaign."}}
 plots.type_shares(dataset_level.campaign_table(corpus, stage2, by_group=True))
+
+# %% [markdown]
+# {glue:md}`shares_basis` {glue:text}`shares_reading`.
 
 # %% [markdown]
 # (inconsistencies-02)=
@@ -213,27 +226,29 @@ tables.inconsistencies("02_dataset_level_agreement")
 # %% tags=["remove-input"]
 readings.glue_all(
     dataset_level_agreement.readings(
-        corpus, t3=t3, t4=t4, effects=effects, stage2=stage2, tests=tests, paper_tests=paper_tests
+        corpus, t3=t3, t4=t4, effects=effects, stage2=stage2, tests=tests, paper_tests=paper_tests, f1_change=f1_change
     )
 )
 
 # %% [markdown]
 # ## Summary
 #
-# - {glue:md}`t4_basis` Table 4's own totals give group B {glue:text}`t4_b_more_s1`% more spans than group A in
-#   stage 1 and {glue:text}`t4_b_more_s2`% more in stage 2 (the text: about
+# - {glue:md}`t4_basis` Table 4's own totals give group B {glue:text}`t4_b_more_pooled`% more spans than group A
+#   over both stages, {glue:text}`t4_b_more_s1`% in stage 1 and {glue:text}`t4_b_more_s2`% in stage 2 (the text: about
 #   {glue:text}`p_b_more`% across both stages), and stage 2 {glue:text}`t4_volume`% fewer than
 #   stage 1, which contradicts the text's {glue:text}`p_volume`% (see the inconsistencies above).
 # - {glue:md}`appb_basis` Appendix B's "no significant difference" between the groups, tested on Table 4's counts:
 #   {glue:text}`pt_types` type tests and {glue:text}`pt_rates` rate tests fall below
 #   {glue:text}`gt_alpha`, {glue:text}`pt_reading` (with the caveat that spans are not
 #   independent draws).
-# - {glue:md}`groups_basis` {glue:text}`b_more_reading`: {glue:text}`b_more_s1_pct`% in stage 1
-#   ({glue:text}`b_more_s1` the paper's {glue:text}`paper_b_pct`%) and
-#   {glue:text}`b_more_s2_pct`% in stage 2 ({glue:text}`b_more_s2` it). Where a B set stands
-#   alone against the other sets, which agree, on whether an example has an error (the paper's "B in
-#   the minority"; {glue:text}`b_minority_cases` such splits), B is the one marking in
-#   {glue:text}`b_marking_pct`% of them, {glue:text}`b_marking_reading`.
+# - {glue:md}`groups_basis` {glue:text}`b_more_reading`: {glue:text}`b_more_pooled_pct`% over both
+#   stages ({glue:text}`b_more_pooled` the paper's roughly {glue:text}`paper_b_pct`%, read as its
+#   checks read it, to the nearest ten), {glue:text}`b_more_s1_pct`% in stage 1
+#   ({glue:text}`b_more_s1` it) and {glue:text}`b_more_s2_pct`% in stage 2 ({glue:text}`b_more_s2`
+#   it). Where a B set stands alone against the other sets, which agree, on whether an example has
+#   an error (the paper's "B in the minority"; {glue:text}`b_minority_cases` such splits), B is the
+#   one marking in {glue:text}`b_marking_pct`% of them (a group-A set alone: in
+#   {glue:text}`a_marking_pct`% of {glue:text}`a_minority_cases`), {glue:text}`b_marking_reading`.
 #
 # ```{glue:md} b_note
 # :format: myst

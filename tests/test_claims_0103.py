@@ -127,14 +127,15 @@ def test_group_test_readings_follow_the_p_values(corpus):
     assert "unadjusted level only" in weak and "in stage 2 " in weak
 
 
-def test_agreement_difference_row_says_it_is_unrounded(corpus):
+def test_agreement_gain_is_set_beside_the_measure_table6_fits(corpus):
+    """The text's 4.8 points stand beside hard span F1 of group A against B (what Table 6's rows
+    fit), never beside agreement on any error, a measure the paper does not report."""
     effects = D.group_effects(corpus)
-    row = D.section61(effects, paper.figures()).iloc[-1]
-    s = effects.set_index("stage")["agreement on any error (%)"]
-    assert row["ours"] == pytest.approx(s["stage2"] - s["stage1"])
-    shown = round(s["stage2"], 1) - round(s["stage1"], 1)
-    if round(row["ours"], 1) != round(shown, 1):  # the rounded shares would give another difference
-        assert "unrounded" in row["measure"]
+    rows = D.section61(effects, paper.figures(), D.b_minority(corpus), D.group_f1_change(corpus))
+    key = "dataset_level_text/stage2_vs_stage1_intergroup_agreement_points"
+    row = rows[rows["figure"].map(lambda f: f == key)].iloc[0]
+    assert "hard span F1" in row["measure"] and "any error" not in row["measure"]
+    assert row["ours"] == pytest.approx(D.group_f1_change(corpus))
 
 
 # --- BACC where a resample has no majority error (chapter 03) ------------------------------------

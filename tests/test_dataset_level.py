@@ -181,9 +181,14 @@ def test_section61_sets_the_texts_figures_and_table4s_arithmetic_beside_ours(cor
     effects = D.group_effects(corpus)
     rows = D.section61(effects, paper.figures())
     derived = [f for f in rows["figure"] if not isinstance(f, str)]
-    assert [round(f, 1) for f in derived] == [13.0, 22.5, -18.6]  # (148-131)/131, (125-102)/102, (227-279)/279
-    s1 = effects.set_index("stage").loc["stage1"]
-    assert rows["ours"].iloc[0] == rows["ours"].iloc[1] == pytest.approx(s1["B more (%)"])
+    # (273-233)/233 pooled, (148-131)/131, (125-102)/102, (227-279)/279
+    assert [round(f, 1) for f in derived] == [17.2, 13.0, 22.5, -18.6]
+    e = effects.set_index("stage")
+    s1 = e.loc["stage1"]
+    pooled = 100 * (e["spans B"].sum() / e["spans A"].sum() - 1)
+    assert rows["ours"].iloc[0] == rows["ours"].iloc[1] == pytest.approx(pooled)  # "across both stages"
+    assert "pooled" in rows["measure"].iloc[0]
+    assert rows["ours"].iloc[2] == rows["ours"].iloc[3] == pytest.approx(s1["B more (%)"])
     assert set(rows["decimals"]) == {1}
     for figure in (f for f in rows["figure"] if isinstance(f, str)):
         paper.value(figure)  # every text figure is one the paper states
@@ -192,9 +197,29 @@ def test_section61_sets_the_texts_figures_and_table4s_arithmetic_beside_ours(cor
     with_minority = D.section61(effects, paper.figures(), {"cases": 4, "b_marking_pct": 75.0})
     row = with_minority[with_minority["figure"] == "dataset_level_text/group_b_minority_due_to_extra_errors_pct"]
     assert row["ours"].tolist() == [75.0]
+    # the agreement gain only beside the measure Table 6's rows fit (hard span F1 of A against B),
+    # and beside what those rows give (0.15 - 0.10, in points)
+    assert "intergroup_agreement" not in " ".join(f for f in rows["figure"] if isinstance(f, str))
+    with_f1 = D.section61(effects, paper.figures(), None, 0.5)
+    gain = with_f1[with_f1["figure"] == "dataset_level_text/stage2_vs_stage1_intergroup_agreement_points"]
+    assert gain["ours"].tolist() == [0.5] and "hard span F1" in gain["measure"].iloc[0]
+    assert round(float(with_f1["figure"].iloc[-1]), 6) == 5.0 and with_f1["ours"].iloc[-1] == 0.5
+
+
+def test_group_f1_change_is_table6s_two_group_rows_hard_f1_apart(corpus):
+    """The agreement gain set beside the text's: hard F1 of group A against group B, stage 2 minus
+    stage 1, from the span-F1 pairs scored independently here."""
+    from hotelcheckspan.analyses import span_level
+
+    pairs, _ = span_level.pairwise(corpus, matches=("hard",))
+    f1 = pairs.set_index("comparison")["f1"]
+    expected = 100 * (f1["Group A - Group B (Stage 2)"] - f1["Group A - Group B (Stage 1)"])
+    assert D.group_f1_change(corpus) == pytest.approx(expected)
 
 
 def test_b_minority_counts_a_b_set_alone_against_three_agreeing_sets(toy):
     """Toy stage-2 examples 0 and 1 (any error): ex 0: 1A yes, 1B yes, 2A yes, 2B no -> 2B alone, not
     marking; ex 1: 1A no, 1B yes, 2A no, 2B yes -> a 2-2 split, no one alone."""
-    assert D.b_minority(toy) == {"cases": 1, "b_marking_pct": 0.0}
+    got = D.b_minority(toy)
+    assert (got["cases"], got["b_marking_pct"]) == (1, 0.0)
+    assert got["a_cases"] == 0 and math.isnan(got["a_marking_pct"])  # no A set stands alone

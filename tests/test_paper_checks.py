@@ -40,6 +40,9 @@ NOT_INCONSISTENT_BY_RULE = {
     "Table 6, Group A - Group B (Stage 2), hard against soft": "depends on the reading",
     # one threshold fails; an invitation threshold (4.3) and a bonus threshold (9) fit
     "Section 4.3 against Section 9, the qualification threshold": "depends on the reading",
+    # an even spread over the splits fails; the caption with uneven output (the paper never says
+    # even) fits: the conflict is the rates', counted there
+    "Table 4 against Table 3, gpt-4o": "depends on the reading",
 }
 
 
@@ -511,6 +514,11 @@ ISSUE_35 = {
     "s62_o3mini_not_checkable": "depends on the reading",
     "s64_proximity_third_examples": "depends on the reading",
     "t7_rows_vs_k": "depends on the reading",
+    # the caption's 496 with the spans spread evenly fails; with the output free to fall unevenly it fits
+    "t3_gpt4o_spread": "depends on the reading",
+    "t3_gpt4o_spread_uneven": "depends on the reading",
+    "t3_gpt4o_ls_spread": "depends on the reading",
+    "t3_gpt4o_ls_spread_uneven": "depends on the reading",
     # the unflagged ones
     "s61_no_shift_pooled": "depends on the reading",
     "s61_no_shift_group_a": "depends on the reading",
@@ -557,10 +565,12 @@ def test_headline_counts_distinct_problems(results):
     assert head["by_rule"] == named.nunique() == 9
     assert head["by_reading"] == 8 and head["problems"] == len(found) == 17
     assert head["rounding"] == 3  # gemma-3's 65% (Table 3 and Section 5 alike), Table 4's St. 2B, Table 5's Misleading
-    assert head["readings"] == results.loc[results["verdict"] == "depends on the reading", "group"].nunique() == 13
-    # the gpt-4o issue is one problem, however many checks show it
-    gpt = found[found["relations"].str.contains("t3_gpt4o_spread")].iloc[0]
-    assert gpt["relations"].count(",") == 4 and gpt["found"] == "by rule"
+    assert head["readings"] == results.loc[results["verdict"] == "depends on the reading", "group"].nunique() == 15
+    # the gpt-4o issue is one problem, however many checks show it: the rates and the README's
+    # records; the spread over the splits depends on the reading and is not counted again
+    gpt = found[found["relations"].str.contains("t3_gpt4o_spans_per_record")].iloc[0]
+    assert gpt["relations"].count(",") == 2 and gpt["found"] == "by rule"
+    assert "t3_gpt4o_spread" not in " ".join(found["relations"])
 
 
 def test_every_inconsistency_names_its_problem(relations, results):

@@ -431,6 +431,22 @@ def test_the_figures_the_issue_names_have_their_labels():
     for t in paper.figures()["table2_human_span_types"]:
         assert provenance.kind(f"table2_human_span_types/{t}/pct") == "tuned"
     assert "annotators.CONFUSION" in provenance.chosen("table2_human_span_types/Incorrect/count")
+    # Table 3's LLM type counts are made as Table 4's are (Table 3's shares mixed with the
+    # hand-chosen confusion rows): one label for both, tuned, never set; the totals stay set
+    for row in paper.figures()["table3_llm_campaigns"]:
+        for t in ("Incorrect", "Misleading", "Not Checkable"):
+            assert provenance.kind(f"table3_llm_campaigns/{row}/{t}") == "tuned", (row, t)
+            assert provenance.kind(f"table3_llm_campaigns/{row}/{t}") == provenance.kind(
+                f"table4_dataset_level_stage2_subset/{row}/{t}"
+            )
+        assert provenance.kind(f"table3_llm_campaigns/{row}/total") == "set"
+    # Section 6.1: the agreement gain is a function of Table 6's calibrated group rows, and B's
+    # share of lone marks leans the way group B's higher intercept (Table 4's totals) puts it
+    assert provenance.kind("dataset_level_text/stage2_vs_stage1_intergroup_agreement_points") == "derived"
+    assert set(provenance.inputs("dataset_level_text/stage2_vs_stage1_intergroup_agreement_points")) == {
+        ("table6_span_level", f"Group A - Group B (Stage {i})", "F1_H") for i in (1, 2)
+    }
+    assert provenance.kind("dataset_level_text/group_b_minority_due_to_extra_errors_pct") == "by construction"
 
 
 def test_constants_that_tune_a_figure_are_told_in_the_data_sheet():

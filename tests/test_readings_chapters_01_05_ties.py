@@ -67,8 +67,13 @@ def test_ch02_names_every_campaign_tied_at_the_fewest_spans(corpus):
     assert r["most_name"] in set(t4["campaign"])
     # the share of B's marking is printed as the table beside the paper prints it
     minority = dataset_level.b_minority(corpus)
-    row = dataset_level.section61(dataset_level.group_effects(corpus), reported, minority).iloc[4]
+    rows = dataset_level.section61(dataset_level.group_effects(corpus), reported, minority)
+    row = rows[rows["measure"].str.startswith("B alone")].iloc[0]
     assert r["b_marking_pct"] == tables.number(row["ours"], 1)
+    # the extremes name the paper's totals where they differ from ours (a tie is named as ours)
+    t4p = reported["table4_dataset_level_stage2_subset"]
+    if len(fewest) > 1 and sum(t4p[n]["total"] == min(v["total"] for v in t4p.values()) for n in t4p) == 1:
+        assert "(the tie is ours)" in r["extremes_reading"] and "while" not in r["extremes_reading"]
     assert r["t4_gpt4o_paper"] == "269" and r["t3_gpt4o_paper"] == "272"
 
 
@@ -165,3 +170,38 @@ def test_ch05_aspect_table_counts_spans_not_characters(corpus):
     assert frame["hyp_count"].sum() == len(HUMAN_SETS) * vol.loc["gpt-4o", "spans"]
     html = tables.aspects(frame)._repr_html_()
     assert "Human spans (four sets)" in html and "characters" not in html
+
+
+def test_ch02_group_b_more_reads_roughly_as_the_checks_do():
+    """The Summary's "about/less than the paper's roughly 20%" follows the rule the relations check
+    the text with (the nearest ten): Table 4's own ratios get the same word as their verdicts."""
+    from hotelcheckspan.reference import checks
+
+    results = checks.check().set_index("id")
+    t4 = paper.figures()["table4_dataset_level_stage2_subset"]
+    paper_b = paper.figures()["dataset_level_text"]["group_b_more_annotations_pct"]
+    ratios = {
+        "s61_group_b_more_pooled": (t4["St. 1B"]["total"] + t4["St. 2B"]["total"])
+        / (t4["St. 1A"]["total"] + t4["St. 2A"]["total"]),
+        "s61_group_b_more_stage1": t4["St. 1B"]["total"] / t4["St. 1A"]["total"],
+        "s61_group_b_more_stage2": t4["St. 2B"]["total"] / t4["St. 2A"]["total"],
+    }
+    for rid, ratio in ratios.items():
+        fits = results.loc[rid, "outcome"] == "fits"
+        assert (r02._roughly(100 * (ratio - 1), paper_b) == "about") == fits, rid
+    assert r02._roughly(12.1, 20) == "less than" and r02._roughly(26.0, 20) == "more than"
+
+
+def test_ch02_b_note_says_what_the_generator_puts_in(corpus):
+    """Group B differs from A by one intercept on every claim (a threshold shift), never "a higher
+    false-alarm rate but not fewer misses"; the note sets B's share beside the base rate of lone
+    marks and group A's share, both counted from the same splits."""
+    minority = dataset_level.b_minority(corpus)
+    note = r02._b_note(minority, reproduced=False)
+    assert "intercept" in note and "not fewer misses" not in note
+    lone = minority["cases"] + minority["a_cases"]
+    b, a = minority["cases"] * minority["b_marking_pct"], minority["a_cases"] * minority["a_marking_pct"]
+    marked = round((b + a) / 100)
+    assert f"of the {lone} splits" in note and f"marking in {marked} " in note
+    assert f"{tables.number(minority['a_marking_pct'], 1)}% of its {minority['a_cases']}" in note
+    assert "intercept" in r02._b_note(minority, reproduced=True)

@@ -249,28 +249,52 @@ def b_minority(corpus: Corpus) -> dict:
     """Section 6.1's "when Group B was in the minority during a disagreement": on the stage-2
     examples, a B set (stage 1 or 2) alone against the other three sets, which agree, on whether
     the example has an error (a 3-1 split with B the one). Returns ``cases`` (such B-alone
-    splits) and ``b_marking_pct`` (the share where B's lone vote is "error": B marked extra)."""
+    splits) and ``b_marking_pct`` (the share where B's lone vote is "error": B marked extra), and
+    the same for an A set alone (``a_cases``, ``a_marking_pct``), the comparison that says how much
+    of B's share is B's own and how much the base rate of lone "error" votes."""
     from ..annotator_sets import HUMAN_SETS
     from ..categories import ANY
     from .example_level import marks
 
     m = marks(corpus, HUMAN_SETS, stage2_examples(corpus))
     wide = m.pivot_table(index=KEY, columns="rater", values=ANY, aggfunc="any").dropna()
-    cases = marked = 0
-    for b in [s.name for s in HUMAN_SETS if s.group == 1]:
-        others = wide.drop(columns=b)
-        alone = others.nunique(axis=1).eq(1) & wide[b].ne(others.iloc[:, 0])
-        cases += int(alone.sum())
-        marked += int(wide.loc[alone, b].sum())
-    return {"cases": cases, "b_marking_pct": 100 * marked / cases if cases else float("nan")}
+    out = {}
+    for group, cases_key, pct_key in ((1, "cases", "b_marking_pct"), (0, "a_cases", "a_marking_pct")):
+        cases = marked = 0
+        for name in [s.name for s in HUMAN_SETS if s.group == group]:
+            others = wide.drop(columns=name)
+            alone = others.nunique(axis=1).eq(1) & wide[name].ne(others.iloc[:, 0])
+            cases += int(alone.sum())
+            marked += int(wide.loc[alone, name].sum())
+        out |= {cases_key: cases, pct_key: 100 * marked / cases if cases else float("nan")}
+    return out
 
 
-def section61(effects: pd.DataFrame, figures: dict, minority: dict | None = None) -> pd.DataFrame:
+def group_f1_change(corpus: Corpus) -> float:
+    """Table 6's measure of Section 6.1's "inter-group agreement": the hard span F1 of group A
+    against group B (the comparisons ``Group A - Group B (Stage 1)`` and ``(Stage 2)`` of
+    ``data/comparisons.yaml``, the book's span-F1 definition), stage 2 minus stage 1, in points."""
+    from .span_level import load_comparisons, pairwise
+
+    names = ("Group A - Group B (Stage 1)", "Group A - Group B (Stage 2)")
+    comparisons = [c for c in load_comparisons() if c["name"] in names]
+    f1 = pairwise(corpus, comparisons, matches=("hard",))[0].set_index("comparison")["f1"]
+    return 100 * float(f1[names[1]] - f1[names[0]])
+
+
+def section61(
+    effects: pd.DataFrame, figures: dict, minority: dict | None = None, f1_change: float | None = None
+) -> pd.DataFrame:
     """Section 6.1's group and stage figures beside ours (``effects`` from :func:`group_effects`):
     each of the text's figures, and, where the paper's Table 4 totals give the same ratio, that
-    ratio too (the text and Table 4 disagree); with ``minority`` (:func:`b_minority`), the
-    text's "B in the minority" figure beside its measure. Columns: ``measure``, ``figure`` (a figure key of
-    ``data/paper_figures.yaml``, or the number Table 4's totals give), ``ours``, ``decimals``."""
+    ratio too (the text and Table 4 disagree). Group B's "roughly 20% more" is set beside both
+    stages pooled (the text's "across both stages") and each stage. With ``minority``
+    (:func:`b_minority`), the text's "B in the minority" figure beside its measure; with
+    ``f1_change`` (:func:`group_f1_change`), the text's agreement gain beside the same measure on
+    this corpus, hard span F1 of group A against group B (the one Table 6's group rows fit; the
+    text names none), and beside what Table 6's two rows give. Columns: ``measure``, ``figure`` (a
+    figure key of ``data/paper_figures.yaml``, or the number the paper's tables give), ``ours``,
+    ``decimals``."""
     s1, s2 = effects.set_index("stage").loc["stage1"], effects.set_index("stage").loc["stage2"]
     t4 = {name: row["total"] for name, row in figures["table4_dataset_level_stage2_subset"].items()}
     key = "table4_dataset_level_stage2_subset/{}/total".format
@@ -279,8 +303,21 @@ def section61(effects: pd.DataFrame, figures: dict, minority: dict | None = None
         return provenance.derived(value, [key(n) for n in names], "from Table 4's totals")
 
     volume = 100 * ((s2["spans A"] + s2["spans B"]) / (s1["spans A"] + s1["spans B"]) - 1)
+    pooled = 100 * ((s1["spans B"] + s2["spans B"]) / (s1["spans A"] + s2["spans A"]) - 1)
     text = "dataset_level_text/"
     rows = [
+        ("group B marks more (%), both stages pooled", text + "group_b_more_annotations_pct", pooled),
+        (
+            "the same, pooled, from Table 4's totals",
+            from_table4(
+                100 * ((t4["St. 1B"] + t4["St. 2B"]) / (t4["St. 1A"] + t4["St. 2A"]) - 1),
+                "St. 1A",
+                "St. 1B",
+                "St. 2A",
+                "St. 2B",
+            ),
+            pooled,
+        ),
         ("group B marks more (%), stage 1", text + "group_b_more_annotations_pct", s1["B more (%)"]),
         (
             "the same, stage 1, from Table 4's totals",
@@ -316,12 +353,26 @@ def section61(effects: pd.DataFrame, figures: dict, minority: dict | None = None
             ),
             volume,
         ),
-        (  # the difference of the unrounded shares: it may differ by 0.1 from that of the shares as shown
-            "stage 2 vs stage 1 agreement (points, from the unrounded shares)",
-            text + "stage2_vs_stage1_intergroup_agreement_points",
-            s2["agreement on any error (%)"] - s1["agreement on any error (%)"],
-        ),
     ]
+    if f1_change is not None:
+        t6 = "table6_span_level/Group A - Group B (Stage {})/F1_H".format
+        f1 = figures["table6_span_level"]
+        rows += [
+            (
+                "stage 2 vs stage 1 inter-group agreement (hard span F1 of A against B, points)",
+                text + "stage2_vs_stage1_intergroup_agreement_points",
+                f1_change,
+            ),
+            (
+                "the same, from Table 6's group rows",
+                provenance.derived(
+                    100 * (f1["Group A - Group B (Stage 2)"]["F1_H"] - f1["Group A - Group B (Stage 1)"]["F1_H"]),
+                    [t6(1), t6(2)],
+                    "from Table 6's hard F1",
+                ),
+                f1_change,
+            ),
+        ]
     return pd.DataFrame(
         [{"measure": m, "figure": f, "ours": float(o), "decimals": 1} for m, f, o in rows],
         columns=["measure", "figure", "ours", "decimals"],

@@ -574,11 +574,15 @@ def say_not_in_paper(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def wide(
-    frame: pd.DataFrame, name: str = "campaign", summary: str = "The full table, paper and ours in separate columns"
+    frame: pd.DataFrame,
+    name: str = "campaign",
+    summary: str = "The full table, paper and ours in separate columns",
+    decimals: int | Mapping[str, int] = 2,
 ):
     """The wide paper-vs-ours form, collapsed (for the reader who wants every column); a row the
-    paper does not have says so in its paper columns."""
-    return dropdown(show(say_not_in_paper(frame), decimals=2), summary)
+    paper does not have says so in its paper columns. ``decimals`` as :func:`show`'s (a paper
+    column at the precision the paper prints it)."""
+    return dropdown(show(say_not_in_paper(frame), decimals=decimals), summary)
 
 
 # --- chapter tables (each takes an analysis' frame) --------------------------------------------------

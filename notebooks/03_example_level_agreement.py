@@ -56,7 +56,7 @@ report.corpus_banner(corpus)
 # and B). This chapter answers:
 #
 # 1. How many of the annotators vote "error" per example and type? ([Table 5](table5))
-# 2. How much of that agreement is beyond chance? ([Fleiss' kappa and Krippendorff's alpha](chance))
+# 2. How much of that agreement is beyond chance? ([Fleiss' kappa, Krippendorff's alpha and Gwet's AC1](chance))
 # 3. How well do LLMs match the human majority, and does raw agreement tell the truth?
 #    ([Section 6.2](llms))
 # 4. When the annotators agree that a summary is faulty, do they agree on where?
@@ -97,7 +97,9 @@ example_level_agreement.vote_distance_table(distance, corpus)
 # ## Agreement beyond chance
 #
 # The paper reads Table 5 directly. Chance-corrected coefficients say how far the annotators
-# agree beyond what their marking rates alone would produce (zero is chance, one is perfect).
+# agree beyond what their marking rates alone would produce (zero is chance, one is perfect):
+# Fleiss' kappa, Krippendorff's alpha and Gwet's AC1, which counts chance differently where errors
+# are rare ([Kappa and AC1 when errors are rare](kappa-paradox) shows how).
 
 # %%
 rel_ci = example_level.reliability_ci(marks, n_boot=N_BOOT, seed=0, level=LEVEL)
@@ -140,7 +142,7 @@ tables.folded(
 # %%
 example_level_agreement.alignment_beside_paper(llm, corpus)
 
-# %% mystnb={"figure": {"caption": "The conservative alignment paradox: raw agreement with the human majority against balanced accuracy, per model, with 95% bootstrap intervals.", "name": "fig-paradox"}, "image": {"alt": "Two dot plots, per type pooled and any error: for each LLM campaign, raw agreement and balanced accuracy with intervals; silent models have high agreement but balanced accuracy near 0.5."}}
+# %% mystnb={"figure": {"caption": "The conservative alignment paradox: raw agreement with the human majority against balanced accuracy, per model, with bootstrap intervals at the level the overview gives.", "name": "fig-paradox"}, "image": {"alt": "Two dot plots, per type pooled and any error: for each LLM campaign, raw agreement and balanced accuracy with intervals; silent models have high agreement but balanced accuracy near 0.5."}}
 plots.paradox(llm)
 
 # %% [markdown]
@@ -162,8 +164,8 @@ tables.prevalence(prevalence)
 # The annotators agree on {glue:text}`kp_pa` of their pairs of decisions there; kappa expects
 # {glue:text}`kp_pe_kappa` by chance and so is {glue:text}`kp_kappa`, AC1 expects
 # {glue:text}`kp_pe_ac1` and is {glue:text}`kp_ac1`, just {glue:text}`kp_ac1_vs_pa` the observed
-# agreement. AC1 is above kappa for {glue:text}`kp_above` types, and the gap is wider for
-# {glue:text}`kp_share_gap` types. The two answer different questions: kappa asks whether the annotators agree on
+# agreement. AC1 is above kappa for {glue:text}`kp_above` types, and the gap is widest for
+# {glue:text}`kp_share_gap`. The two answer different questions: kappa asks whether the annotators agree on
 # *which* examples have an error, AC1 also credits their agreement that most have none.
 
 # %% [markdown]
@@ -171,7 +173,9 @@ tables.prevalence(prevalence)
 # ## Does example-level agreement mask span-level disagreement? (Section 7)
 #
 # The paper's conclusion says that example-level agreement often masks disagreement visible at the
-# span level, without showing it per example. Per example: how many of the
+# span level, without showing it per example. (Section 6.3 puts the annotators' disagreement
+# mainly in labels rather than in which parts are problematic; the checks [below](inconsistencies-03)
+# set the two statements side by side.) Per example: how many of the
 # {glue:text}`n_raters` human sets marked an error of any type, and how far the sets that marked
 # agree on *where*: the span F1 of each pair of them on that example (character overlap as in
 # {chapter}`04`; soft ignores the type, hard requires it), averaged over the pairs. We call a mean
@@ -186,11 +190,11 @@ tables.show(masking, decimals={"below_threshold_pct": 0})
 # %% [markdown]
 # Of the {glue:text}`mk_four` examples all {glue:text}`mk_top` sets call faulty, the sets'
 # mean pairwise soft span F1 is below {glue:text}`mk_threshold` on {glue:text}`mk_four_below`
-# (median {glue:text}`mk_four_median`), {glue:text}`mk_reading`; on {glue:text}`mk_none_shared`
+# (median {glue:text}`mk_four_median`), {glue:text}`mk_reading`{glue:text}`mk_four_ties`; on {glue:text}`mk_none_shared`
 # at least one pair of sets shares no marked character at all, and requiring the same type,
 # {glue:text}`mk_four_below_hard` fall below it. Over all {glue:text}`mk_multi` examples with two
 # or more error votes, {glue:text}`mk_multi_below` are below it, {glue:text}`mk_multi_share` of
-# them.
+# them{glue:text}`mk_multi_ties`.
 #
 # ```{glue:md} mk_note
 # :format: myst
@@ -233,27 +237,24 @@ readings.glue_all(
 # %% [markdown]
 # ## Summary
 #
-# - {glue:md}`votes_basis` {glue:text}`share_12`% of the examples get one or two "error" votes of any type out of
-#   {glue:text}`n_raters`: agreement on *whether* a summary is faulty is weak, and the
-#   chance-corrected coefficients make that explicit. Of the types,
-#   {glue:text}`top_kappa_type` gets the highest Fleiss' kappa on this corpus
-#   ({glue:text}`top_kappa`); {glue:text}`chance_types`. Kappa for a fixed number of raters voting
-#   yes or no follows from the vote histogram alone, so the paper's own Table 5 fixes it: there
-#   {glue:text}`paper_top_kappa_type` is highest ({glue:text}`paper_kappa_order`). The stand-in's
-#   votes were fitted to that table within a distance, and a small distance can still reorder
-#   kappa: the paper's order is the one to read.
-# - {glue:md}`paradox_basis` the conservative alignment paradox: {glue:text}`top_agree_model`, which marks
-#   {glue:text}`top_agree_marks` of the {glue:text}`top_agree_n` per-type decisions, has the
+# - {glue:md}`votes_basis` in the paper's Table 5, {glue:text}`share_12_paper`% of the examples get one or two
+#   "error" votes of any type out of {glue:text}`n_raters` ({glue:text}`share_12`% on this corpus):
+#   agreement on *whether* a summary is faulty is weak, and the chance-corrected coefficients make
+#   that explicit. Kappa for a fixed number of raters voting yes or no follows from the vote
+#   histogram alone, so the paper's own Table 5 fixes it: there {glue:text}`paper_top_kappa_type` is
+#   highest ({glue:text}`paper_kappa_order`, {glue:text}`level_pct`% bootstrap intervals over the
+#   examples the table counts), and {glue:text}`paper_chance_types`. On this corpus, whose votes were
+#   fitted to that table within a distance, {glue:text}`top_kappa_type` gets the highest kappa
+#   ({glue:text}`top_kappa`), and {glue:text}`chance_types`: {glue:text}`kappa_vs_paper`, so the
+#   paper's figures are the ones to read.
+# - {glue:md}`paradox_basis` the conservative alignment paradox: {glue:text}`top_agree_who` the
 #   highest per-type agreement ({glue:text}`top_agree`) and a balanced accuracy of
-#   {glue:text}`top_agree_bacc`, {glue:text}`top_agree_reading`.
-#   {glue:text}`top_recall_model` is the model that finds the most majority errors of any type
-#   (recall {glue:text}`top_recall`, against {glue:text}`second_recall` for
-#   {glue:text}`second_recall_model`); per type, with {glue:text}`maj_pooled` majority errors in
-#   all, {glue:text}`top_recall_pooled_model` has the highest pooled recall
-#   ({glue:text}`top_recall_pooled`).
+#   {glue:text}`top_agree_bacc`, {glue:text}`top_agree_reading`. On any error,
+#   {glue:text}`top_recall_sentence`. Per type, with {glue:text}`maj_pooled` majority errors in
+#   all, {glue:text}`pooled_recall_sentence`.
 # - {glue:md}`masking_basis` Section 7's masking, per example: of the {glue:text}`mk_four` examples all
 #   {glue:text}`mk_top` sets call faulty, {glue:text}`mk_four_below` have a mean pairwise soft
-#   span F1 below {glue:text}`mk_threshold`, {glue:text}`mk_reading` (on this corpus; the note
+#   span F1 below {glue:text}`mk_threshold`, {glue:text}`mk_reading`{glue:text}`mk_four_ties` (on this corpus; the note
 #   under [the section](masking) says what that is worth).
 # - {glue:md}`tvd_basis` this corpus' vote distributions lie at a total variation distance of {glue:text}`tvd_min` to
 #   {glue:text}`tvd_max` from Table 5's.

@@ -43,6 +43,8 @@ NOT_INCONSISTENT_BY_RULE = {
     # an even spread over the splits fails; the caption with uneven output (the paper never says
     # even) fits: the conflict is the rates', counted there
     "Table 4 against Table 3, gpt-4o": "depends on the reading",
+    # the printed range at its rounding fails; 'around' as a hedge of two points takes in o3-mini's 0.659
+    "Section 6.2, o3-mini any-error agreement with the human majority": "depends on the reading",
 }
 
 
@@ -481,7 +483,11 @@ def test_every_noted_inconsistency_is_decided_by_a_rule(relations, results):
 def test_issue_findings_are_decided_as_found(results):
     """Issue 28's findings, each by its relation, as issue 35 re-weighed them under every reading."""
     v = results.set_index("id")["verdict"]
-    assert v["s62_incorrect_strongest_consensus_fleiss"] == "depends on the reading"  # AC1 and unanimity fit
+    # the sentence measures consensus itself ("84% ... according to all four annotators"): kappa and AC1
+    # are the book's notes, no reading of it
+    assert v["s62_incorrect_strongest_consensus_unanimity"] == "consistent"
+    for note in ("s62_incorrect_strongest_consensus_fleiss", "s62_incorrect_strongest_consensus_ac1"):
+        assert v[note] == "not checkable"
     assert v["s63_recall_over_precision_gemma3"] == v["s63_recall_over_precision_o3mini"] == "inconsistent"
     assert v["s63_label_categorization"] == "inconsistent"
     assert v["s61_similar_counts"] == v["s61_similar_distributions"] == "inconsistent"
@@ -531,8 +537,10 @@ ISSUE_35 = {
     "s61_gemma3_bias_excess": "depends on the reading",
     "appb_checkbox_wording": "not checkable",
     "refs_thomson_reiter": "not checkable",
+    # 'around 68–69%' is a hedge: a reading of two points either side takes in o3-mini's bound (0.659)
+    "s62_o3mini_any_agreement": "depends on the reading",
+    "s62_o3mini_any_agreement_around": "depends on the reading",
     # still inconsistent under every reading tried
-    "s62_o3mini_any_agreement": "inconsistent",
     "s61_volume_change": "inconsistent",
     "s61_volume_change_per_record": "inconsistent",
     "s61_similar_counts_humans": "inconsistent",
@@ -542,7 +550,7 @@ ISSUE_35 = {
 READ_AS_INCONSISTENT = {
     "s43_reference_error", "s62_four_qualified_annotators", "t5_caption_four_stage2", "s63_pilot_rounds",
     "appb_checkbox_wording", "refs_thomson_reiter", "s5_ls_prompt_description", "s8_prompts_in_appendix",
-    "s61_against_appendix_b",
+    "s61_against_appendix_b", "s63_against_conclusion_masking",
 }  # fmt: skip
 
 
@@ -562,8 +570,8 @@ def test_headline_counts_distinct_problems(results):
     found = checks.problems(results)
     by_rule = results[results["verdict"] == "inconsistent"]
     named = by_rule["problem"].where(by_rule["problem"] != "–", by_rule["id"])
-    assert head["by_rule"] == named.nunique() == 9
-    assert head["by_reading"] == 8 and head["problems"] == len(found) == 17
+    assert head["by_rule"] == named.nunique() == 8
+    assert head["by_reading"] == 9 and head["problems"] == len(found) == 17
     assert head["rounding"] == 3  # gemma-3's 65% (Table 3 and Section 5 alike), Table 4's St. 2B, Table 5's Misleading
     assert head["readings"] == results.loc[results["verdict"] == "depends on the reading", "group"].nunique() == 15
     # the gpt-4o issue is one problem, however many checks show it: the rates and the README's

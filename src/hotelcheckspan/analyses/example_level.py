@@ -329,6 +329,31 @@ def reliability_ci(marks_frame: pd.DataFrame, n_boot: int = 1000, seed: int = 0,
 RELIABILITY_MEASURES = ["fleiss_kappa", "krippendorff_alpha", "gwet_ac1", "positive_share"]
 
 
+def reliability_from_votes(
+    histograms: dict[str, list[int]], n_boot: int = 1000, seed: int = 0, level: float = 0.95
+) -> pd.DataFrame:
+    """:func:`reliability_ci` from vote histograms alone (``{label: [examples with 0, 1, ..., m
+    error votes]}``, as the paper's Table 5 prints them): with every rater on every example and
+    two categories, each coefficient is a function of the histogram, so the examples it stands for
+    (:func:`hotelcheckspan.reference.checks.ratings_from_votes`) carry all there is to resample.
+    Each label is resampled on its own (a histogram says nothing of which examples are which).
+
+    Columns: ``label, measure, estimate, low, high``."""
+    from ..reference.checks import ratings_from_votes
+
+    estimate, reps = {}, {m: np.empty((n_boot, len(histograms))) for m in RELIABILITY_MEASURES}
+    for i, (label, histogram) in enumerate(histograms.items()):
+        data = ratings_from_votes(histogram)
+        terms = coefficients.binary_terms(data)
+        found = coefficients.binary_from_sums(terms.sum(axis=0), data.shape[1])
+        estimate[label] = {m: float(found[m][0]) for m in RELIABILITY_MEASURES}
+        weights = resampling.matrix(np.arange(len(data)), n_boot, seed)
+        replicates = coefficients.binary_from_sums(weights @ terms, data.shape[1])
+        for m in RELIABILITY_MEASURES:
+            reps[m][:, i] = replicates[m]
+    return _intervals(pd.DataFrame.from_dict(estimate, orient="index"), reps, level)
+
+
 def _fleiss(data: np.ndarray) -> float:
     """Fleiss' kappa of a units x raters 0/1 matrix."""
     if len(data) == 0:

@@ -712,6 +712,20 @@ def _flagged(inputs: Mapping[str, Figure], units: int) -> tuple[np.ndarray, str]
     return np.arange(0, min(int(spans.high), units) + 1), f"at most {int(spans.high)} flagged"
 
 
+def flags_allowed(campaign: str, units: int, figures: Mapping | None = None) -> np.ndarray:
+    """Every number of the ``units`` stage-2 examples an LLM campaign can have flagged, as Tables 3
+    and 4 allow (its spans and spans per flagged record on all examples, its spans on these; see
+    :func:`_flagged`): what the paper's own tables fix of a judge's marks, before any corpus."""
+    f = paper.figures() if figures is None else figures
+    t3, t4 = f["table3_llm_campaigns"][campaign], f["table4_dataset_level_stage2_subset"][campaign]
+    inputs = {
+        "total": figure_of(t3["total"]),
+        "per_flagged": figure_of(t3["spans_per_error_record"], 0.005),
+        "spans": figure_of(t4["total"]),
+    }
+    return _flagged(inputs, units)[0]
+
+
 def rule_clear_majority(inputs, reported, params, tol) -> Outcome:
     """A judge's agreement with the clear human majority (Section 6.2), from the vote histograms
     (inputs named ``votes...``; several are pooled, as per-type agreement pools the types) and

@@ -9,10 +9,9 @@ can show the arithmetic.
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
-from ..prose import compare, count_words
+from ..prose import compare, count_words, names
 from ..tables import number
 
 
@@ -26,11 +25,20 @@ def readings(prevalence: pd.DataFrame, prefix: str = "kp") -> dict[str, str]:
     row = typed.loc[widest]
     rare = typed[typed["positive_share"] < 0.5]
     above = int((typed["gwet_ac1"].round(2) > typed["fleiss_kappa"].round(2)).sum())  # as the table shows them
-    corr = (
-        float(np.corrcoef(typed["positive_share"], gap.loc[typed.index])[0, 1])
-        if len(typed) > 2 and typed["positive_share"].std() > 0
-        else float("nan")
-    )
+    shares = typed["positive_share"].round(2)  # as the table shows them
+    rarest, commonest = shares.index[shares == shares.min()], shares.index[shares == shares.max()]
+    if len(typed) < 2 or shares.nunique() == 1:
+        where = f"{widest}, though every type has the same share of error votes"
+    elif widest in rarest:
+        where = (
+            f"{widest}, the rarest type"
+            if len(rarest) == 1
+            else f"{widest}, one of the rarest types ({names(list(rarest))} tie)"
+        )
+    elif widest in commonest:
+        where = f"{widest}, the most common type" if len(commonest) == 1 else f"{widest}, one of the most common types"
+    else:
+        where = f"{widest}, neither the rarest type nor the most common"
     return {
         f"{prefix}_type": str(widest),
         f"{prefix}_share": number(100 * row["positive_share"], 0),
@@ -42,7 +50,7 @@ def readings(prevalence: pd.DataFrame, prefix: str = "kp") -> dict[str, str]:
         f"{prefix}_above": _of(above, len(typed)),
         f"{prefix}_rare": _of(len(rare), len(typed)),
         f"{prefix}_ac1_vs_pa": compare(row["gwet_ac1"], row["pa"], 2, "above", "below", "equal to"),
-        f"{prefix}_share_gap": "the rarer" if corr < 0 else "the more common" if corr > 0 else "no matter how rare",
+        f"{prefix}_share_gap": where,
     }
 
 

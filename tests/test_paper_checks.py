@@ -35,9 +35,14 @@ NOT_INCONSISTENT_BY_RULE = {
     "Section 5 against Table 3, gpt-4o's span length": "consistent",
     # a sentence against a sentence; Table 4's counts side with Appendix B (p = 0.08)
     "Appendix B against Section 6.1, checkbox groups A and B": "not checkable",
-    # one pair (the book's Table 6) fails; averaged over pairs of annotators, as the caption allows, it fits
-    "Table 6, Group A - Group B (Stage 2), hard": "depends on the reading",
-    "Table 6, Group A - Group B (Stage 2), hard against soft": "depends on the reading",
+    # averaged over pairs of annotators, as the caption says, it fits; one pooled pair (the book's
+    # Table 6) is what the book computes, a reading the caption excludes: shown, not a verdict
+    "Table 6, Group A - Group B (Stage 2), hard": {"consistent", "not checkable"},
+    "Table 6, Group A - Group B (Stage 2), hard against soft": {"consistent", "not checkable"},
+    # the paper never says Table 7's shares are of the 464 embedded spans; they fit one whole (the
+    # problem of its counts and shares is the note "Table 7, counts and shares"); 12 of 15 clusters
+    # listed fits "summarized in Table 7"
+    "Table 7": "depends on the reading",
     # one threshold fails; an invitation threshold (4.3) and a bonus threshold (9) fit
     "Section 4.3 against Section 9, the qualification threshold": "depends on the reading",
     # an even spread over the splits fails; the caption with uneven output (the paper never says
@@ -475,7 +480,8 @@ def test_every_noted_inconsistency_is_decided_by_a_rule(relations, results):
     for figure in notes:
         assert figure in covered, f"no relation decides the note {figure!r}"
         if figure in NOT_INCONSISTENT_BY_RULE:
-            assert set(covered[figure]) == {NOT_INCONSISTENT_BY_RULE[figure]}, (figure, covered[figure])
+            want = NOT_INCONSISTENT_BY_RULE[figure]
+            assert set(covered[figure]) == ({want} if isinstance(want, str) else want), (figure, covered[figure])
         else:
             assert "inconsistent" in covered[figure], (figure, covered[figure])
 
@@ -502,13 +508,16 @@ ISSUE_35 = {
     # Table 6 gives both stages: +4.8 points fits hard F1 (0.10 -> 0.15), not soft (0.28 -> 0.28)
     "s61_agreement_gain_hard": "depends on the reading",
     "s61_agreement_gain_soft": "depends on the reading",
-    # averaged over pairs of annotators (the caption) the stage-2 group row need not contradict itself
-    "t6_ab_stage2_f1_hard": "depends on the reading",
-    "t6_stage2_hard_soft_ratio": "depends on the reading",
+    # averaged over pairs of annotators (the caption) the stage-2 group row need not contradict itself;
+    # one pooled pair is what the book computes, a reading the caption excludes (the review of the page)
+    "t6_ab_stage2_f1_hard": "not checkable",
+    "t6_stage2_hard_soft_ratio": "not checkable",
+    "t6_ab_stage2_f1_hard_pairs": "consistent",
+    "t6_stage2_hard_within_soft_pairs": "consistent",
     # the release README's figure, checked against the design, not against itself
     "readme_human_records": "consistent",
-    # a wording question, read by a person
-    "s62_four_qualified_annotators": "not checkable",
+    # a wording question, read by a person: 'qualified' may mean screened (the review of the page)
+    "s62_four_qualified_annotators": "depends on the reading",
     "t5_caption_four_stage2": "not checkable",
     # rounding conventions, apart from contradictions
     "t3_gemma3_shares": "depends on the rounding",
@@ -529,7 +538,7 @@ ISSUE_35 = {
     "s61_no_shift_pooled": "depends on the reading",
     "s61_no_shift_group_a": "depends on the reading",
     "s62_similar_but_weaker_relative": "depends on the reading",
-    "s43_reference_error": "not checkable",
+    "s43_reference_error": "depends on the reading",  # 'reference error' may mean the reference answer
     "s5_gemma3_adequate_distribution": "inconsistent",
     "s5_gemma3_adequate_distribution_humans": "inconsistent",
     "s64_all_spans": "depends on the reading",
@@ -548,7 +557,7 @@ ISSUE_35 = {
 }
 # text relations a person reads as inconsistent
 READ_AS_INCONSISTENT = {
-    "s43_reference_error", "s62_four_qualified_annotators", "t5_caption_four_stage2", "s63_pilot_rounds",
+    "t5_caption_four_stage2", "s63_pilot_rounds",
     "appb_checkbox_wording", "refs_thomson_reiter", "s5_ls_prompt_description", "s8_prompts_in_appendix",
     "s61_against_appendix_b", "s63_against_conclusion_masking",
 }  # fmt: skip
@@ -563,6 +572,117 @@ def test_issue_35_verdicts(results):
     assert not {"s44_human_records", "s65_five_errors_fit_typical", "s61_agreement_gain"} & set(v.index)
 
 
+def test_the_page_reviews_verdicts(results):
+    """The review of the page: Table 7's shares of the 464 embedded spans are one reading (they fit
+    one whole); the pooled pair of Table 6 is what the book computes, not a reading of its caption;
+    two wording questions admit a reading under which both statements hold."""
+    v = results.set_index("id")
+    reading = {
+        "t7_shares_of_embedded",
+        "t7_shares_of_one_whole",
+        "s43_reference_error",
+        "s62_four_qualified_annotators",
+    }
+    for rid in reading:
+        assert v.loc[rid, "verdict"] == "depends on the reading", (rid, v.loc[rid, "reason"])
+    assert v.loc["t7_shares_of_one_whole", "computed"] == "whole = 425"  # 60 / 425 = 14.1%, ..., 12 / 425 = 2.8%
+    # the Table 7 problem still stands through its counts and its shares
+    assert v.loc["t7_counts_within_whole", "verdict"] == v.loc["t7_shares_sum", "verdict"] == "inconsistent"
+    for rid in ("t6_ab_stage2_f1_hard", "t6_stage2_hard_soft_ratio"):
+        assert v.loc[rid, "verdict"] == "not checkable" and v.loc[rid, "reason"].startswith("not a reading of the text")
+        assert "what the figures give under it: fails" in v.loc[rid, "reason"]
+    assert "0.204" in v.loc["t6_ab_stage2_f1_hard", "computed"]  # 2 x 0.22 x 0.19 / 0.41
+    found = checks.problems(results)
+    named = " ".join(found["relations"])
+    assert not {"s43_reference_error", "s62_four_qualified_annotators", "t6_ab_stage2_f1_hard"} & set(named.split(", "))
+    t7 = found[found["relations"].str.contains("t7_counts_within_whole")].iloc[0]
+    assert t7["relations"] == "t7_counts_within_whole, t7_shares_sum"
+    assert checks.table7_extra_rows()["name"].iloc[0] in t7["problem"]  # the row one too many, named
+
+
+def test_table7s_row_one_too_many_by_hand():
+    """Without Walking Distance (15, 3.5%) Table 7's counts sum to 425, the whole its shares fit,
+    and its shares to 100.0%: found by plain loops over the rows and the wholes."""
+    rows = paper.figures()["clustering"]["table7_clusters"]
+    names, counts, pct = list(rows), [c["count"] for c in rows.values()], [c["pct"] for c in rows.values()]
+    whole = [
+        w for w in range(max(counts), 3 * sum(counts)) if all(abs(100 * c / w - q) <= 0.05 for c, q in zip(counts, pct))
+    ]
+    extra = [
+        i for i in range(len(counts))
+        if sum(counts) - counts[i] in whole and abs(sum(pct) - pct[i] - 100) <= 0.05 * (len(pct) - 1)
+    ]  # fmt: skip
+    assert whole == [425] and [names[i] for i in extra] == ["Walking Distance"]
+    found = checks.table7_extra_rows()
+    assert found["name"].tolist() == ["Walking Distance"]
+    assert (found.loc[0, "count"], found.loc[0, "rest_count"], found.loc[0, "rest_pct"]) == (15, 425, 100.0)
+    assert checks.table7_wholes().tolist() == whole
+    shown = checks.implied().set_index("id").loc["table7_extra_row_walking_distance", "shown"]
+    assert shown == "Walking Distance, 15 spans (3.5%)"
+
+
+def test_o3_mini_per_type_bound_keeps_table_4s_split(results):
+    """o3-mini (LS) has 3 Incorrect and 1 Misleading span on the subset (Table 4): pooled over the
+    types its agreement runs over 630 to 635 of the 660 clear units (0.955 to 0.962), not the 638
+    that four flags on any type would allow; each type by plain loops, summed over the types."""
+    f = paper.figures()
+    votes, spans = f["table5_example_level_votes"], f["table4_dataset_level_stage2_subset"]["o3-mini (LS)"]
+    sums, clear = {0}, 0
+    for t in ("Not Checkable", "Misleading", "Incorrect"):
+        no, yes, unclear = checks.clear_majority([votes[t]])
+        clear += no + yes
+        own = {a for a, _ in _brute_clear_majority(no, yes, unclear, range(0, spans[t] + 1))}
+        sums = {x + y for x in sums for y in own}
+    assert (min(sums), max(sums), clear) == (630, 635, 660)
+    computed = results.set_index("id").loc["s62_o3mini_per_type_pooled", "computed"]
+    assert computed.endswith(f"agreement {min(sums) / clear:.3f} to {max(sums) / clear:.3f}")
+    assert results.set_index("id").loc["s62_o3mini_per_type_pooled", "verdict"] == "depends on the reading"
+
+
+def test_a_reading_the_text_excludes_and_a_text_read_both_ways_on_hand_made_relations():
+    figures = {"t": {"a": 2, "b": 3, "total": 5, "other": 6}}
+    base = {"section": "4.4", "claim": "c", "tolerance": 0, "expect": "consistent"}
+    rels = [
+        {**base, "id": "x1", "rule": "sum", "inputs": {"a": "t/a", "b": "t/b"}, "reported": "t/total",
+         "reading": "r1", "readings_of": "x"},
+        {**base, "id": "x2", "rule": "sum", "inputs": {"a": "t/a", "b": "t/b"}, "reported": "t/other",
+         "reading": "r2", "readings_of": "x", "not_a_reading": "the caption says so"},
+        {**base, "id": "w", "rule": "text", "inputs": {"a": "t/a"},
+         "params": {"reading": "fits read as p; fails read as q"}, "read_as": "depends on the reading"},
+        {**base, "id": "s", "rule": "share", "inputs": {"parts": {"paths": ["t/a", "t/b"]}},
+         "reported": {"value": [40.0, 60.0], "source": "hand"}, "tolerance": 0.05, "params": {"solve_whole": True}},
+        {**base, "id": "u", "rule": "share", "inputs": {"parts": {"paths": ["t/a", "t/b"]}},
+         "reported": {"value": [50.0, 50.0], "source": "hand"}, "tolerance": 0.05, "params": {"solve_whole": True}},
+    ]  # fmt: skip
+    out = checks.run(rels, figures).set_index("id")
+    # the excluded reading fails but neither rescues nor condemns: the claim fits under its one reading
+    assert out.loc["x1", "verdict"] == "consistent"
+    assert out.loc["x2", "verdict"] == "not checkable" and out.loc["x2", "outcome"] == "–"
+    assert out.loc["x2", "reason"].startswith("not a reading of the text (the caption says so)")
+    assert "fails (5 cannot print as 6)" in out.loc["x2", "reason"]
+    assert (
+        out.loc["w", "verdict"] == "depends on the reading"
+        and out.loc["w", "reason"] == "fits read as p; fails read as q"
+    )
+    # 2 and 3 are 40% and 60% of 5 and of no other whole up to three times their sum; no whole gives 50-50
+    assert out.loc["s", "computed"] == "whole = 5" and out.loc["s", "verdict"] == "consistent"
+    assert out.loc["u", "verdict"] == "inconsistent"
+    assert checks.problems(checks.run(rels, figures))["relations"].tolist() == ["u"]  # neither x2 nor w
+
+
+def test_each_noted_inconsistency_says_why(relations, results):
+    """The page lists the notes no rule finds inconsistent "with the reason": each note has one."""
+    notes = checks.noted(relations, results).set_index("figure")
+    assert (notes["reason"].str.len() > 0).all()
+    assert (
+        notes.loc["Table 6, all rows", "reason"] == "each of its 11 checks gives the printed figure within its rounding"
+    )
+    stage2 = notes.loc["Table 6, Group A - Group B (Stage 2), hard", "reason"]
+    assert stage2.startswith("not a reading of the text") and "fits read as 'averaged over pairs" in stage2
+    assert "holds only within rounding" in notes.loc["Section 6.3 against Table 6, stage 2 'highest' soft F1", "reason"]
+    assert "440 is not <= 425" in notes.loc["Table 7, counts and shares", "reason"]
+
+
 def test_headline_counts_distinct_problems(results):
     """The headline of issue 35: distinct problems (several checks of one problem count once),
     rounding conventions and readings apart, all counted from the results."""
@@ -571,9 +691,9 @@ def test_headline_counts_distinct_problems(results):
     by_rule = results[results["verdict"] == "inconsistent"]
     named = by_rule["problem"].where(by_rule["problem"] != "–", by_rule["id"])
     assert head["by_rule"] == named.nunique() == 8
-    assert head["by_reading"] == 9 and head["problems"] == len(found) == 17
+    assert head["by_reading"] == 8 and head["problems"] == len(found) == 16
     assert head["rounding"] == 3  # gemma-3's 65% (Table 3 and Section 5 alike), Table 4's St. 2B, Table 5's Misleading
-    assert head["readings"] == results.loc[results["verdict"] == "depends on the reading", "group"].nunique() == 15
+    assert head["readings"] == results.loc[results["verdict"] == "depends on the reading", "group"].nunique() == 16
     # the gpt-4o issue is one problem, however many checks show it: the rates and the README's
     # records; the spread over the splits depends on the reading and is not counted again
     gpt = found[found["relations"].str.contains("t3_gpt4o_spans_per_record")].iloc[0]

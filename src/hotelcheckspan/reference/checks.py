@@ -27,7 +27,10 @@ bounds: the extreme the tables allow, never a typical value.
 
 Verdicts: "consistent", "inconsistent", "depends on the reading", "depends on the rounding",
 "not checkable" (a text against a text, read by a person, or a figure the paper does not give).
-A ``text`` relation may record the person's reading (``read_as: inconsistent``). An inconsistent
+A ``text`` relation may record the person's reading (``read_as: inconsistent``, or ``depends on the
+reading`` where the words admit a reading under which both statements hold). A relation on a reading
+the text excludes (``not_a_reading``: why, with the quote) shows what the figures give under it and
+is "not checkable": it neither rescues nor condemns the claim. An inconsistent
 relation names the ``problem`` it belongs to, so the headline (:func:`headline`) counts distinct
 problems, rounding conventions and alternative readings apart.
 
@@ -62,7 +65,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import yaml
-from scipy import stats
+from scipy import signal, stats
 from statsmodels.stats.power import NormalIndPower, TTestIndPower
 
 from .. import paths
@@ -487,6 +490,8 @@ def rule_share(inputs, reported, params, tol) -> Outcome:
     rounding": a convention that forces a row to 100%, not a contradiction."""
     parts = inputs["parts"]
     whole = inputs.get("whole")
+    if params.get("solve_whole"):
+        return _share_of_some_whole(parts, reported, params)
     rows, cells = [], []
     names = list(params.get("labels", [])) or [f"part {i + 1}" for i in range(len(np.atleast_1d(parts.value)))]
     p_lo, p_hi = np.atleast_1d(parts.low), np.atleast_1d(parts.high)
@@ -520,14 +525,34 @@ def rule_share(inputs, reported, params, tol) -> Outcome:
         reason += "; largest-remainder rounding (which forces the row to 100%) gives the printed shares"
         return Outcome(computed, ROUNDING, reason)
     if params.get("find_whole") and (p_lo == p_hi).all():
-        fits = [w for w in range(int(p_lo.max()), int(3 * at_whole) + 1) if _shares_fit(p_lo, w, r_low, r_high)]
-        reason += f"; the printed shares fit a whole of {_integers(np.array(fits, int))}"
+        reason += f"; the printed shares fit a whole of {_integers(wholes(p_lo, r_low, r_high, int(3 * at_whole)))}"
     return Outcome(computed, INCONSISTENT, reason)
 
 
-def _shares_fit(parts: np.ndarray, whole: float, low: np.ndarray, high: np.ndarray) -> bool:
-    s = 100 * parts / whole
-    return bool(((s >= low - 1e-9) & (s <= high + 1e-9)).all())
+def wholes(parts, low, high, upto: int) -> np.ndarray:
+    """The whole numbers from the largest part up to ``upto`` of which every exact count in
+    ``parts`` is a share (in percent) within its printed interval ``low``..``high``."""
+    parts = np.asarray(parts, float)
+    n = np.arange(int(parts.max()), int(upto) + 1, dtype=float)
+    s = 100 * parts[None, :] / n[:, None]
+    ok = ((s >= np.asarray(low, float) - 1e-9) & (s <= np.asarray(high, float) + 1e-9)).all(axis=1)
+    return n[ok].astype(int)
+
+
+def _share_of_some_whole(parts: Figure, reported: Figure, params: Mapping) -> Outcome:
+    """``solve_whole``: the shares are of one whole the paper does not give (as a rate without
+    its denominator is solved for, :func:`rule_ratio`): the whole numbers up to ``whole_max``
+    (default three times the parts' sum) of which every printed share is its count's share;
+    consistent if there is one."""
+    if not np.array_equal(np.atleast_1d(parts.low), np.atleast_1d(parts.high)):
+        raise ValueError("solving for the whole needs exact counts")
+    counts = np.atleast_1d(parts.value)
+    upto = int(params.get("whole_max", 3 * counts.sum()))
+    found = wholes(counts, np.atleast_1d(reported.low), np.atleast_1d(reported.high), upto)
+    computed = f"whole = {_integers(found)}"
+    if len(found):
+        return Outcome(computed, CONSISTENT)
+    return Outcome(computed, INCONSISTENT, f"no whole number up to {upto} gives every printed share")
 
 
 def rule_ratio(inputs, reported, params, tol) -> Outcome:
@@ -726,16 +751,39 @@ def flags_allowed(campaign: str, units: int, figures: Mapping | None = None) -> 
     return _flagged(inputs, units)[0]
 
 
+def _agreements_per_type(inputs: Mapping[str, Figure], types: list[str]) -> tuple[np.ndarray, np.ndarray, str]:
+    """Every (agreements, true positives) over the types pooled when each type's flags are bounded
+    by its own spans (``votes<T>`` with ``spans<T>``, Table 4's split of a judge's spans): each
+    type's reachable pairs (:func:`_agreements`), summed over the types in every combination."""
+    reach = np.ones((1, 1), int)  # reach[a, t]: a agreements with t true positives reachable
+    said = []
+    for t in types:
+        h = inputs[f"votes{t}"].value
+        flagged, how = _flagged({"spans": inputs[f"spans{t}"]}, int(np.sum(h)))
+        agree, tp = _agreements([h], flagged)
+        own = np.zeros((int(agree.max()) + 1, int(tp.max()) + 1), int)
+        own[agree, tp] = 1
+        reach = (signal.convolve2d(reach, own) > 0).astype(int)
+        said.append(f"{t.strip('_') or 'votes'} {how}")
+    agree, tp = np.nonzero(reach)
+    return agree, tp, "; ".join(said)
+
+
 def rule_clear_majority(inputs, reported, params, tol) -> Outcome:
     """A judge's agreement with the clear human majority (Section 6.2), from the vote histograms
     (inputs named ``votes...``; several are pooled, as per-type agreement pools the types) and
-    how many units the judge flagged. ``solve: agreement`` (default): consistent if the reported
-    agreement is reachable. ``solve: true_positives``: given the ``agreement``, the clear errors
-    the judge must have found; consistent if the reported number is possible."""
+    how many units the judge flagged (per type where each ``votes<T>`` has its ``spans<T>``).
+    ``solve: agreement`` (default): consistent if the reported agreement is reachable.
+    ``solve: true_positives``: given the ``agreement``, the clear errors the judge must have found;
+    consistent if the reported number is possible."""
     hists = [f.value for k, f in inputs.items() if k.startswith("votes")]
     no, yes, unclear = clear_majority(hists)
-    flagged, how = _flagged(inputs, no + yes + unclear)
-    agree, tp = _agreements(hists, flagged)
+    types = [k[len("votes") :] for k in inputs if k.startswith("votes")]
+    if len(types) > 1 and all(f"spans{t}" in inputs for t in types):
+        agree, tp, how = _agreements_per_type(inputs, types)
+    else:
+        flagged, how = _flagged(inputs, no + yes + unclear)
+        agree, tp = _agreements(hists, flagged)
     share = agree / (no + yes)
     if params.get("solve", "agreement") == "agreement":
         computed = f"{how}: agreement {_fmt(share.min(), 3)} to {_fmt(share.max(), 3)}"
@@ -967,7 +1015,9 @@ RULE_READINGS = {
     "predicate": "the claim as a comparison of the figures, anywhere within their rounding",
     "text": "a statement against a statement: a person reads it, no arithmetic decides it",
 }
-TEXT_READINGS = ("inconsistent", "consistent")  # what a person may record for a text relation (``read_as``)
+# what a person may record for a text relation (``read_as``): "depends on the reading" where the
+# words admit a reading under which both statements hold and one under which they do not
+TEXT_READINGS = ("inconsistent", "consistent", READING)
 
 
 # --- the relations file ---------------------------------------------------------------------------
@@ -1047,7 +1097,7 @@ def validate(relations: list[Relation]) -> list[Problem]:
             problems.append(r.problem("chapters", f"chapters must be a list of {', '.join(sorted(CHAPTERS))}"))
         if "assumptions" in r.data and not isinstance(r["assumptions"], list):
             problems.append(r.problem("assumptions", "assumptions must be a list of sentences"))
-        for key in ("reading", "readings_of", "problem"):
+        for key in ("reading", "readings_of", "problem", "not_a_reading"):
             if key in r.data and not (isinstance(r[key], str) and r[key].strip()):
                 problems.append(r.problem(key, f"{key} must be a non-empty text"))
         if "readings_of" in r.data and "reading" not in r.data:
@@ -1165,7 +1215,7 @@ def run(relations, figures: Mapping | None = None) -> pd.DataFrame:
                     problems.append(r.problem("reported", _message(e)))
             if len(inputs) < len(r["inputs"]) or (r.get("reported") is not None and reported is None):
                 continue
-            outcome = RULES[r["rule"]](inputs, reported, dict(r.get("params") or {}), tol)
+            outcome = _as_declared(r, RULES[r["rule"]](inputs, reported, dict(r.get("params") or {}), tol))
         except (KeyError, ValueError, TypeError, ZeroDivisionError) as e:
             problems.append(r.problem("params", f"{r['rule']}: {_message(e)}"))
             continue
@@ -1190,6 +1240,19 @@ def run(relations, figures: Mapping | None = None) -> pd.DataFrame:
     if problems:
         raise CorpusError(problems, WHAT)
     return _by_reading(pd.DataFrame(rows, columns=COLUMNS), {r["id"]: r for r in rels})
+
+
+def _as_declared(r: Relation, outcome: Outcome) -> Outcome:
+    """A rule's outcome as the relation declares it: a text relation a person reads as depending on
+    the reading takes that verdict; a relation on a reading the text excludes (``not_a_reading``:
+    why, with the quote) shows what the figures give under it, not a verdict on the paper."""
+    if r["rule"] == "text" and r.get("read_as") == READING:
+        return replace(outcome, verdict=READING)
+    if r.get("not_a_reading"):
+        found = {CONSISTENT: "fits", INCONSISTENT: "fails"}.get(outcome.verdict, outcome.verdict)
+        said = f"not a reading of the text ({r['not_a_reading']}); what the figures give under it: {found}"
+        return replace(outcome, verdict=NOT_CHECKABLE, reason=said + (f" ({outcome.reason})" if outcome.reason else ""))
+    return outcome
 
 
 def _reading_text(r: Relation) -> str:
@@ -1404,22 +1467,51 @@ def noted(relations, results: pd.DataFrame, figures: Mapping | None = None) -> p
     """Each inconsistency noted in ``paper_figures.yaml`` with the relations that decide it (their
     ``note`` field) and their verdicts; a note no relation decides has none.
 
-    Columns: ``figure, relations, verdicts, inconsistent`` (whether a rule finds it so)."""
+    Columns: ``figure, relations, verdicts, inconsistent`` (whether a rule finds it so), ``reason``
+    (:func:`note_reason`: why its relations decide it so)."""
     notes = (paper.figures() if figures is None else figures).get("notes", [])
-    verdicts = results.set_index("id")["verdict"]
+    by_id = results.set_index("id")
     rows = []
     for note in notes:
-        ids = [r["id"] for r in relations if r.get("note") == note["figure"] and r["id"] in verdicts.index]
-        found = [verdicts[i] for i in ids]
+        ids = [r["id"] for r in relations if r.get("note") == note["figure"] and r["id"] in by_id.index]
+        found = [by_id.at[i, "verdict"] for i in ids]
         rows.append(
             {
                 "figure": note["figure"],
                 "relations": ", ".join(ids) or "–",
                 "verdicts": ", ".join(sorted(set(found))) or "–",
                 "inconsistent": INCONSISTENT in found,
+                "reason": note_reason(by_id.loc[ids].reset_index()) if ids else "no relation decides it",
             }
         )
-    return pd.DataFrame(rows, columns=["figure", "relations", "verdicts", "inconsistent"])
+    return pd.DataFrame(rows, columns=["figure", "relations", "verdicts", "inconsistent", "reason"])
+
+
+# the verdict that decides a note, first: a contradiction, then a reading, a person's reading, a convention
+_DECIDING = (INCONSISTENT, READING, NOT_CHECKABLE, ROUNDING, CONSISTENT)
+
+
+def note_reason(rows: pd.DataFrame) -> str:
+    """Why a noted inconsistency's relations (rows of :func:`run`) decide it as they do: the reasons
+    of the relations with the deciding verdict (inconsistent first, then depending on the reading,
+    not checkable, the rounding, consistent), each once, with the readings that fit beside a
+    reading the text excludes; for consistent checks that give none, what they computed against the
+    printed figure."""
+    top = next(v for v in _DECIDING if (rows["verdict"] == v).any())
+    chosen = rows[rows["verdict"] == top]
+    if top != CONSISTENT:
+        said = [r for r in dict.fromkeys(chosen["reason"]) if r != "–"]
+        if top == NOT_CHECKABLE:  # beside a reading the text excludes, the readings that fit
+            said += [f"fits read as '{r}'" for r in rows.loc[rows["verdict"] == CONSISTENT, "reading"]]
+        return "; ".join(said)
+    told = chosen[chosen["reason"] != "–"]
+    said = [f"{c}: {r}" for c, r in zip(told["computed"], told["reason"])]
+    plain = chosen[chosen["reason"] == "–"]
+    if len(plain) == 1:
+        said.append(f"{plain['computed'].iloc[0]} can print as {plain['reported'].iloc[0]}")
+    elif len(plain):
+        said.append(f"each of its {len(plain)} checks gives the printed figure within its rounding")
+    return "; ".join(said)
 
 
 # --- what the paper's own tables imply --------------------------------------------------------------------
@@ -1497,18 +1589,52 @@ def _implied_records(f: Mapping) -> list[dict]:
     return rows
 
 
-def _implied_clusters(f: Mapping) -> list[dict]:
-    """The whole Table 7's printed shares are of (the paper says 464 spans were embedded)."""
+def _table7(f: Mapping) -> tuple[list[str], np.ndarray, np.ndarray]:
     clusters = f["clustering"]["table7_clusters"]
     counts = np.array([c["count"] for c in clusters.values()], float)
-    pct = np.array([c["pct"] for c in clusters.values()], float)
-    fits = [
-        w for w in range(int(counts.max()), 3 * int(counts.sum())) if _shares_fit(counts, w, pct - 0.05, pct + 0.05)
-    ]
-    lo, hi = (fits[0], fits[-1]) if fits else (math.nan, math.nan)
+    return list(clusters), counts, np.array([c["pct"] for c in clusters.values()], float)
+
+
+def table7_wholes(figures: Mapping | None = None) -> np.ndarray:
+    """The whole numbers Table 7's printed shares can all be of (count / whole within 0.05 points)."""
+    _, counts, pct = _table7(paper.figures() if figures is None else figures)
+    return wholes(counts, pct - 0.05, pct + 0.05, 3 * int(counts.sum()) - 1)
+
+
+def table7_extra_rows(figures: Mapping | None = None) -> pd.DataFrame:
+    """The rows of Table 7 one too many: those without which the other counts sum to a whole the
+    printed shares are of and the other shares to 100% (within their rounding).
+
+    Columns: ``name, count, pct, rest_count, rest_pct`` (the row, and the other rows' sums)."""
+    f = paper.figures() if figures is None else figures
+    names, counts, pct = _table7(f)
+    fits = set(table7_wholes(f).tolist())
+    half = 0.05 * (len(pct) - 1)
+    rows = [
+        {"name": names[i], "count": int(counts[i]), "pct": float(pct[i]),
+         "rest_count": int(counts.sum() - counts[i]), "rest_pct": float(round(pct.sum() - pct[i], 1))}
+        for i in range(len(counts))
+        if int(counts.sum() - counts[i]) in fits and abs(pct.sum() - pct[i] - 100) <= half + 1e-9
+    ]  # fmt: skip
+    return pd.DataFrame(rows, columns=["name", "count", "pct", "rest_count", "rest_pct"])
+
+
+def _implied_clusters(f: Mapping) -> list[dict]:
+    """The whole Table 7's printed shares are of (the paper says 464 spans were embedded), and the
+    row without which its counts and shares add up (:func:`table7_extra_rows`)."""
+    _, counts, _ = _table7(f)
+    fits = table7_wholes(f)
+    lo, hi = (fits[0], fits[-1]) if len(fits) else (math.nan, math.nan)
     method = "integers every printed share fits (count / whole within 0.05 points)"
     text = f"{len(counts)} counts and their printed shares"
-    return [_row("table7_whole", "6.4", "the whole Table 7's shares are of", text, lo, lo, hi, method, True)]
+    rows = [_row("table7_whole", "6.4", "the whole Table 7's shares are of", text, lo, lo, hi, method, True)]
+    for x in table7_extra_rows(f).itertuples():
+        rest = f"the other {len(counts) - 1} rows: {x.rest_count} spans, {x.rest_pct:.1f}%"
+        method = "the row without which the counts sum to that whole and the shares to 100% (within their rounding)"
+        row = _row(f"table7_extra_row_{_slug(x.name)}", "6.4", "Table 7's row one too many", rest, x.count, x.count,
+                   x.count, method, True)  # fmt: skip
+        rows.append({**row, "shown": f"{x.name}, {x.count} spans ({x.pct:.1f}%)"})
+    return rows
 
 
 def _implied_impressions(f: Mapping) -> list[dict]:

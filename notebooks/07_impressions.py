@@ -66,24 +66,30 @@ report.corpus_banner(corpus)
 #
 # - {glue:md}`effect_basis` records with errors are rated {glue:text}`direction`, {glue:text}`significance`
 #   ({glue:text}`p_welch`), with a {glue:text}`effect_size` effect (Cohen's d
-#   {glue:text}`d_ci`). The no-error mean is {glue:text}`gap_no_error` {glue:text}`gap_dir` the
-#   paper's; the Incorrect drop ({glue:text}`inc_drop`) is {glue:text}`inc_drop_reading` the
-#   paper's {glue:text}`paper_inc_drop`; t ({glue:text}`t_ours`) comes out
-#   {glue:text}`t_reading` than the paper's and r ({glue:text}`r_ours`)
-#   {glue:text}`r_reading`. Of the mid-rated records, {glue:text}`mid_pct`% carry errors,
-#   {glue:text}`mid_reading`.
+#   {glue:text}`d_ci`; the paper's t and group sizes imply {glue:text}`paper_d`). The no-error mean is
+#   {glue:text}`gap_no_error` {glue:text}`gap_dir` the paper's; the Incorrect drop ({glue:text}`inc_drop`)
+#   is {glue:text}`inc_drop_reading` the paper's {glue:text}`paper_inc_drop`; t ({glue:text}`t_ours`)
+#   comes out {glue:text}`t_reading` than the paper's, d {glue:text}`d_reading` and r ({glue:text}`r_ours`)
+#   {glue:text}`r_reading`: {glue:text}`spread_reading`. Of the mid-rated records, {glue:text}`mid_pct`%
+#   carry errors, {glue:text}`mid_reading`.
+#
+# ```{glue:md} band_claim_needs
+# :format: myst
+# ```
 #
 # ```{glue:md} sim_means_note
 # :format: myst
 # ```
 #
-# - {glue:md}`order_basis` the paper's order of costs, {glue:text}`paper_order`, holds {glue:text}`order_reading`.
+# - {glue:md}`order_basis` the paper's order of costs, {glue:text}`paper_order` (its drops
+#   {glue:text}`paper_drops`), {glue:text}`order_reading`.
 #
 # ```{glue:md} order_note
 # :format: myst
 # ```
 #
-# - {glue:md}`icc_basis` about {glue:text}`icc_pct`% of the variance of the ratings lies between annotators.
+# - {glue:md}`icc_basis` about {glue:text}`icc_pct`% of the variance of the ratings lies between
+#   annotators{glue:md}`icc_source`.
 #   Accounting for it {glue:text}`mixed_reading`: the any-error effect is
 #   {glue:text}`ols_coef` without and {glue:text}`mixed_coef` with a random intercept per
 #   annotator.
@@ -117,7 +123,7 @@ tables.correlation(corr)
 counts = impressions.by_count(ratings)
 impression_readings.count_beside_paper(ratings, corr, corpus)
 
-# %% mystnb={"figure": {"caption": "Mean impression by number of errors marked in the record (blue dots, with 95% confidence intervals; the last group pools that many errors and more). Red cross: the paper's mean for records without errors; red dashed line: its mean over all records with errors.", "name": "fig-impression-count"}, "image": {"alt": "Dot plot of mean impression falling as the number of marked errors grows, with confidence intervals, and the paper's two means in red."}}
+# %% mystnb={"figure": {"caption": "Mean impression by number of errors marked in the record (blue dots, with 95% confidence intervals; a group marked + pools that many errors and more). Red cross: the paper's mean for records without errors; red dashed line: its mean over all records with errors.", "name": "fig-impression-count"}, "image": {"alt": "Dot plot of mean impression falling as the number of marked errors grows, with confidence intervals, and the paper's two means in red."}}
 plots.impression_by_count(counts, {"0": imp["mean_no_error"]}, paper_with_error=imp["mean_with_error"])
 
 # %%
@@ -148,17 +154,20 @@ impression_readings.bands_beside_paper(b, corpus)
 #
 # The paper's impression figures checked against each other by rule, as
 # `data/paper_relations.yaml` declares them; each row names its rule: statcheck (does the p-value
-# follow from the statistic and its degrees of freedom), GRIM, or GRIMMER for a standard deviation
-# (can a mean of whole-number ratings over that many records take the printed value), or plain
-# arithmetic. These are checks of the paper alone: where this corpus comes close to a figure, that
-# says nothing about which of the paper's numbers is right.
+# follow from the statistic and its degrees of freedom), GRIM (can a mean of whole-number ratings
+# over that many records take the printed value; once the records reach ten to the power of the
+# decimals printed every mean is possible, and a check that cannot fail counts as not checkable),
+# plain arithmetic, or a predicate over the paper's figures (do the errors it counts fit in its
+# longest summary). These are
+# checks of the paper alone: where this corpus comes close to a figure, that says nothing about
+# which of the paper's numbers is right.
 
 # %%
 tables.inconsistencies("07_impressions")
 
 # %% [markdown]
 # (models)=
-# ## Beyond the paper: ratings cluster by annotator
+# ## Beyond the paper: do ratings cluster by annotator?
 #
 # The t-test and the correlation treat {glue:text}`n_ratings` ratings as independent, but
 # {glue:text}`n_annotators` annotators gave them, each with their own scale. How much of the
@@ -169,7 +178,15 @@ variance = impressions.annotator_variance(ratings)
 tables.annotator_variance(variance)
 
 # %% [markdown]
-# The any-error effect with and without a random intercept per annotator (statsmodels MixedLM):
+# ```{glue:md} variance_note
+# :format: myst
+# ```
+#
+# The any-error effect with and without a random intercept per annotator (statsmodels MixedLM).
+#
+# ```{glue:md} per_example_caveat
+# :format: myst
+# ```
 
 # %%
 effect = impressions.error_effect_models(ratings)

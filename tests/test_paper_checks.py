@@ -256,6 +256,19 @@ def test_grim_rule_over_a_range_of_n():
     assert (7 in n_ok) == (impossible.verdict == "consistent")
 
 
+def test_a_grim_check_that_cannot_fail_is_not_checkable():
+    """At n >= 10^d every mean printed with d decimals is possible (the steps 1/n are no wider than
+    the rounding), so GRIM says nothing: not checkable, not consistent; below that it can fail."""
+    for mean in (1.00, 2.58, 4.79, 6.99):  # brute force: every mean at 2 decimals is printable at n = 100..102
+        assert all(Decimal(f"{mean:.2f}") in _printable_means(n, 2) for n in (100, 101, 102))
+    out = checks.rule_grim({"mean": rounded(4.79, 0.005), "n_min": fig(874), "n_max": fig(878)}, None, {}, 0.005)
+    assert out.verdict == "not checkable" and "cannot fail" in out.reason
+    assert checks.rule_grim({"mean": rounded(2.58, 0.005), "n": fig(99)}, None, {}, 0.005).verdict != "not checkable"
+    v = checks.check().set_index("id")["verdict"]
+    assert v["s65_mean_no_error_grim"] == v["s65_mean_with_error_grim"] == "not checkable"
+    assert v["s65_incorrect_mean_grim"] == "consistent"  # n from 1: a check that could fail
+
+
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_grimmer_against_brute_force_enumeration_of_samples(n):
     scale = (1, 5)
@@ -498,6 +511,9 @@ def test_issue_findings_are_decided_as_found(results):
     assert v["s63_label_categorization"] == "inconsistent"
     assert v["s61_similar_counts"] == v["s61_similar_distributions"] == "inconsistent"
     assert v["s65_five_errors_fit_longest"] == "consistent"
+    # a claim of Section 6.5 about the summaries' room: shown where Section 6.5 is read, and where the lengths are
+    assert set(checks.for_chapter("07_impressions", results)["id"]) >= {"s65_five_errors_fit_longest"}
+    assert "s65_five_errors_fit_longest" in set(checks.for_chapter("01_data_composition", results)["id"])
     assert v["s5_ls_prompt_description"] == "not checkable"
 
 

@@ -165,7 +165,7 @@ def test_a_set_figure_the_stand_in_misses_says_so(tmp_path):
     assert tables.figure_label("table5_example_level_votes/Any", None, distance=0.0491) == "calibrated, TVD 0.049"
     assert tables.figure_label("llm_majority_alignment/gpt-4o/any", 0.41) == "tuned"
     assert tables.figure_label("impressions/r_error_count_vs_impression", -0.4) == "by construction"
-    assert tables.figure_label("impressions/high_rated_6_7_with_errors_pct", 20.0) == "emergent"
+    assert tables.figure_label("impressions/high_rated_6_7_with_errors_pct", 20.0) == "by construction"
     assert tables.figure_label(None, 3) == "emergent" and tables.figure_label(0.5, 0.4) == "emergent"
     shown = tables.versus([("shortest description", "dataset/description_words/min", 47)], simulated=True).frame
     assert shown["Figure is"].tolist() == ["set, missed by 27"]
@@ -336,9 +336,13 @@ def test_the_figures_issue_35_names_are_not_emergent():
         "mean_with_error",
         "r_error_count_vs_impression",
         "mean_when_more_than_4_errors",
+        # every marked span lowers the rating, so high-rated records carry errors less often: the bands' order
+        "high_rated_6_7_with_errors_pct",
+        "mid_low_with_errors_pct",
     ):
         assert provenance.kind(f"impressions/{key}") == "by construction", key
     assert "annotators.IMPRESSION_DROP_SHARE" in provenance.builds_in("impressions/t_errors_vs_none")
+    assert "annotators.IMPRESSION_DROP_SHARE" in provenance.builds_in("impressions/mid_low_with_errors_pct")
     assert provenance.builds_in("impressions/mean_when_more_than_4_errors") == ["summaries.TEMPLATES"]
     for row in paper.figures()["table4_dataset_level_stage2_subset"]:
         for t in ("Incorrect", "Misleading", "Not Checkable"):
@@ -357,6 +361,25 @@ def test_what_the_constants_build_in_holds_in_the_generator(corpus):
     assert int(corpus.records["n_spans"].max()) <= 3
     assert all(share > 0 for share in annotators.IMPRESSION_DROP_SHARE)
     assert all(t["drop"] > 0 for t in paper.figures()["impressions"]["by_type"].values())
+
+
+def test_the_annotators_offset_spread_is_a_listed_constant_the_icc_reads_back(corpus):
+    """Chapter 07's share of variance between annotators is the generator's hand-set offset spread:
+    the constant is listed (chosen against no figure, so a basis naming it says by construction),
+    and the mixed model's between-annotator variance lands near its square (90 offsets: the
+    variance of a sample variance of normals is 2 sigma^4 / (n - 1), so within three of its SDs)."""
+    from hotelcheckspan.analyses import impressions
+    from hotelcheckspan.book import labels
+    from hotelcheckspan.simulation import annotators
+
+    consts = provenance.constants()
+    for name in ("IMPRESSION_OFFSET_SD", "IMPRESSION_EXAMPLE_SD", "IMPRESSION_NOISE_SD"):
+        assert consts[f"annotators.{name}"]["chosen_against"] == []
+    assert labels._basis_kind("annotators.IMPRESSION_OFFSET_SD") == "by construction"
+    ratings = impressions.ratings(corpus)
+    between = impressions.annotator_variance(ratings)["between_var"]
+    sigma2, n = annotators.IMPRESSION_OFFSET_SD**2, ratings["annotator_id"].nunique()
+    assert abs(between - sigma2) < 3 * sigma2 * (2 / (n - 1)) ** 0.5
 
 
 def test_every_derived_figure_names_inputs_that_exist_and_allow_it():

@@ -175,13 +175,15 @@ def test_impressions_readings(corpus):
 
     ratings = impressions.ratings(corpus)
     per_type_models = impressions.per_type_models(ratings)
+    welch = impressions.errors_vs_none(ratings, n_boot=50)
+    per_type = impressions.by_type(ratings).set_index("type")
     r = _text(
         impression_readings.readings(
             corpus,
             ratings=ratings,
-            welch=impressions.errors_vs_none(ratings, n_boot=50),
+            welch=welch,
             corr=impressions.count_correlation(ratings),
-            per_type=impressions.by_type(ratings).set_index("type"),
+            per_type=per_type,
             bands=impressions.bands(ratings).set_index("band"),
             variance=impressions.annotator_variance(ratings),
             effect=impressions.error_effect_models(ratings),
@@ -195,3 +197,31 @@ def test_impressions_readings(corpus):
     assert f"the Incorrect drop (missed by {2.21 - drop:.2f})" in r["sim_means_note"]
     assert "only 0.75 of it for the first span" in r["sim_means_note"]
     assert "means per type are *derived*" in r["sim_means_note"] and "calibrated" not in r["sim_means_note"]
+    # t's size is said to follow from set inputs, and the shares are named in words, not by identifier
+    assert "follows from the paper's no-error mean and drops (set inputs)" in r["sim_means_note"]
+    assert "IMPRESSION_DROP_SHARE" not in r["sim_means_note"] + r["order_note"]
+    # the bullets carry the labels their tables show (issue: "set" against "set, missed by 0.14")
+    gap = abs(welch["mean_no_error"] - 4.79)
+    shown = tables.figure_label("impressions/mean_no_error", welch["mean_no_error"])
+    assert (gap > 0.1) == shown.startswith("set, missed")
+    assert f"the no-error mean *set*{shown.removeprefix('set')};" in r["effect_basis"]
+    for t in per_type.index:
+        label = tables.figure_label(f"impressions/by_type/{t}/drop", float(per_type.loc[t, "drop"]))
+        assert f"the {t} drop *set*{label.removeprefix('set')}" in r["order_basis"]
+    # the share between annotators is the generator's offset spread, said so: by construction
+    assert "*by construction*" in r["icc_basis"] and "read back" in r["icc_source"]
+    # Cohen's d: named by its interval's ends, beside the d the paper's t and group sizes imply
+    d_t = 11.9 * (1 / (1482 - 606) + 1 / 606) ** 0.5  # by hand: d = t sqrt(1/n1 + 1/n2), Section 4.4's 606
+    assert r["paper_d"] == f"{d_t:.2f}"
+    names = {impression_readings._size(welch["d_low"]), impression_readings._size(welch["d_high"])}
+    assert r["effect_size"] == (" to ".join(sorted(names, key=impression_readings.SIZES.index)) if len(names) > 1
+                                else impression_readings._size(welch["d"]))  # fmt: skip
+    # the pooled SD against the paper's implied one (gap / d), and the verdict of the bands under other cuts
+    pooled = (4.79 - 3.71) / d_t
+    assert f"against the {pooled:.2f} its means and t imply" in r["spread_reading"]
+    share_15 = 100 * ratings.loc[ratings["impression"] <= 5, "has_error"].mean()
+    assert f"{share_15:.1f}% of those rated 1-5" in r["band_claim_needs"]
+    assert f"{100 * (ratings['impression'] >= 6).mean():.1f}% of its records so high" in r["band_claim_needs"]
+    # the paper fits no models: the order is read in this corpus' drops (Section 6.5's measure) first
+    assert r["order_reading"].startswith(("holds in this corpus' drops", "does not hold in this corpus' drops"))
+    assert "as in the paper" not in r["order_reading"]

@@ -125,10 +125,12 @@ def by_type(r: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows).sort_values("drop", ascending=False).reset_index(drop=True)
 
 
-def bands(r: pd.DataFrame) -> pd.DataFrame:
-    """Share of records in each rating band that contain at least one error."""
+def bands(r: pd.DataFrame, cuts: dict[str, tuple[int, int]] | None = None) -> pd.DataFrame:
+    """Share of records in each rating band that contain at least one error: the bands of
+    :data:`BANDS`, or ``cuts`` (``{name: (lowest, highest rating)}``, another reading of the paper's
+    unnamed "mid" and "low"). Columns: ``band, records, with errors (%)``."""
     rows = []
-    for name, (lo, hi) in BANDS.items():
+    for name, (lo, hi) in (BANDS if cuts is None else cuts).items():
         part = r[r["impression"].between(lo, hi)]
         rows.append({"band": name, "records": len(part), "with errors (%)": 100 * part["has_error"].mean()})
     return pd.DataFrame(rows)

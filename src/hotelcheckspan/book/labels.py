@@ -121,15 +121,26 @@ def basis(corpus, *figures: tuple[str, object], paper: bool = False, name: str |
     shapes a figure the paper does not report: *tuned* if it was chosen against a paper figure,
     else *by construction*. On a simulated corpus each gets the rule's label (:func:`kind`): "On the
     stand-in (Table 5's votes *calibrated*; kappa *emergent*):"; on a real corpus "On this corpus:"
-    (or "On ``name``:"). With ``paper`` the bullet also rests on the paper's own figures, and says
-    so first."""
+    (or "On ``name``:"). A triple ``(what, key, ours)`` (optionally with the row's decimals) gets
+    the label its table shows ("the no-error mean *set*, missed by 0.14"). With ``paper`` the
+    bullet also rests on the paper's own figures, and says so first."""
     if getattr(corpus, "simulated", False):
-        said = "; ".join(f"{what} *{_basis_kind(key)}*" for what, key in figures)
+        said = "; ".join(f"{f[0]} {_basis_label(*f[1:])}" for f in figures)
         where = f"on the stand-in ({said})" if said else "on the stand-in"
     else:
         where = f"on {name}" if name else "on this corpus"
     lead = f"From the paper's own figures, and {where}:" if paper else f"{where[0].upper()}{where[1:]}:"
     return Passage(lead)
+
+
+def _basis_label(key, *value) -> str:
+    """The label of one figure of a basis, its kind in italics: the bare kind, or with our value
+    (and decimals) the label the figure's table shows, its detail after the kind."""
+    if not value:
+        return f"*{_basis_kind(key)}*"
+    ours, decimals = value[0], value[1] if len(value) > 1 else 2
+    shown, base = tables.figure_label(key, ours, decimals), provenance.kind(key)
+    return f"*{base}*{shown.removeprefix(base)}" if shown.startswith(base) else f"*{shown}*"
 
 
 def _basis_kind(key) -> str:

@@ -26,7 +26,8 @@ rounding reproduces (the row forced to sum to 100%) is "depends on the rounding"
 bounds: the extreme the tables allow, never a typical value.
 
 Verdicts: "consistent", "inconsistent", "depends on the reading", "depends on the rounding",
-"not checkable" (a text against a text, read by a person, or a figure the paper does not give).
+"not checkable" (a text against a text, read by a person, a figure the paper does not give, or a
+rule that cannot fail at the paper's sizes: GRIM once n reaches ten to the power of the decimals).
 A ``text`` relation may record the person's reading (``read_as: inconsistent``, or ``depends on the
 reading`` where the words admit a reading under which both statements hold). A relation on a reading
 the text excludes (``not_a_reading``: why, with the quote) shows what the figures give under it and
@@ -629,7 +630,8 @@ def _n_values(inputs: Mapping[str, Figure]) -> np.ndarray:
 def rule_grim(inputs, reported, params, tol) -> Outcome:
     """GRIM: the mean of integer ratings (``scale``, ``items`` per rating) is possible with its n
     (an exact n, or every n in a range: ``n`` with a rounding range, or ``n_min``..``n_max``);
-    consistent if some n in range allows it."""
+    consistent if some n in range allows it; not checkable where every n is at least ten to the
+    power of the decimals, since then every mean is possible and the check cannot fail."""
     mean = inputs["mean"]
     d = decimals_of(tol)
     n = _n_values(inputs)
@@ -638,7 +640,7 @@ def rule_grim(inputs, reported, params, tol) -> Outcome:
     computed = f"possible for {ok.sum()} of {len(n)} values of n ({_integers(n)})"
     if ok.all() and n.min() * int(params.get("items", 1)) >= 10**d:
         places = f"{d} decimal{'s' if d != 1 else ''}"
-        return Outcome(computed, CONSISTENT, f"GRIM cannot fail here: n ≥ {10**d} at {places}")
+        return Outcome(computed, NOT_CHECKABLE, f"GRIM cannot fail at n ≥ {10**d} with {places}, so it says nothing")
     if ok.any():
         return Outcome(computed, CONSISTENT)
     return Outcome(computed, INCONSISTENT, f"no n in {_integers(n)} gives a mean of {mean.printed}")

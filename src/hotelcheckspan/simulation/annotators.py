@@ -93,6 +93,9 @@ WIDEN = 0.75  # humans' mean P(widening a span beyond the claim's core), for spa
 SENSITIVITY_SD = 0.5  # spread of a human's marking sensitivity u_a (logit)
 FALSE_ALARM_SD = 0.5  # spread of a human's false-alarm habit v_a (logit)
 IMPRESSION_DROP_SHARE = (0.75, 0.45)  # share of a type's drop a marked span takes off: the first, each later one
+IMPRESSION_OFFSET_SD = 0.6  # spread of an annotator's own impression offset (their scale)
+IMPRESSION_EXAMPLE_SD = 0.35  # spread of an example's effect on impressions, shared by all its raters
+IMPRESSION_NOISE_SD = 0.9  # spread of a single rating's noise
 
 
 @dataclass(frozen=True)
@@ -195,7 +198,7 @@ def human_pool(prefix: str, n: int, rng: np.random.Generator, process: HumanProc
                 sens=float(rng.normal(0, process.sensitivity_sd)),
                 false_alarm=float(rng.normal(0, process.false_alarm_sd)),
                 loose=float(np.clip(process.widen + rng.uniform(-0.2, 0.2), 0, 1)),
-                offset=float(rng.normal(0, 0.6)),
+                offset=float(rng.normal(0, IMPRESSION_OFFSET_SD)),
                 lean=float(rng.normal(0, process.type_lean)),
             )
         )
@@ -421,7 +424,7 @@ def annotate_llm(a: Annotator, e: Example, s1: float, s2: float, rng: np.random.
 def impression(spans: list[dict], a: Annotator, quality: float, paper: dict, rng: np.random.Generator) -> int:
     imp = paper["impressions"]
     drops = {CATEGORIES.index(t): imp["by_type"][t]["drop"] for t in CATEGORIES}
-    value = imp["mean_no_error"] + a.offset + quality + rng.normal(0, 0.9)
+    value = imp["mean_no_error"] + a.offset + quality + rng.normal(0, IMPRESSION_NOISE_SD)
     for k, s in enumerate(sorted(spans, key=lambda x: -drops[x["type"]])):
         value -= drops[s["type"]] * IMPRESSION_DROP_SHARE[min(k, 1)]
     return int(min(7, max(1, round(value))))
@@ -466,7 +469,7 @@ def annotate(
             a = llm_annotator(folder, paper)
             jobs[(folder, 0)] = [(e, a, 0) for e in examples]
 
-    quality = {id(e): float(rng.normal(0, 0.35)) for e in examples}
+    quality = {id(e): float(rng.normal(0, IMPRESSION_EXAMPLE_SD)) for e in examples}
     out: dict[str, list[dict]] = {}
     for (camp, g), todo in jobs.items():
         for part in parts:

@@ -1,7 +1,11 @@
-"""How each paper figure entered the stand-in, by rule: *calibrated*, *tuned*, *set*, *derived*,
-*by construction* or *emergent* (the first that applies, in that order).
+"""How each paper figure entered the stand-in, by rule: *not simulated*, *calibrated*, *tuned*,
+*set*, *derived*, *by construction* or *emergent* (the first that applies, in that order).
 
 The label of a figure is derived, never typed:
+
+- *not simulated*: the file says ``simulated: false``: the stand-in has no counterpart of the
+  figure (the qualification task's candidates and pass rule, the release's extra file), so
+  nothing in it can agree or disagree with the paper's, and nothing emerges;
 
 - *calibrated*: the figure is a term of the calibration loss (:data:`.targets.LOSS_TERMS`, the list
   :func:`hotelcheckspan.simulation.calibration.loss` sums over); shown with its achieved distance;
@@ -57,8 +61,10 @@ from . import paper, targets
 
 PROVENANCE = paths.DATA_ROOT / "standin_provenance.yaml"
 BUILT = "by construction"
-STATUSES = ("calibrated", "tuned", "set", "derived", BUILT, "emergent")  # the rule's order: the first that applies
-FIELDS = ("status", "reason", "input", "tolerance", "tuned", "in_code", "derived_from", "how", "built_in")
+NOT_SIMULATED = "not simulated"
+# the rule's order: the first that applies
+STATUSES = (NOT_SIMULATED, "calibrated", "tuned", "set", "derived", BUILT, "emergent")
+FIELDS = ("status", "reason", "input", "tolerance", "tuned", "in_code", "derived_from", "how", "built_in", "simulated")
 DERIVABLE = ("calibrated", "tuned", "set", "derived")  # the labels an input of a derived figure may have
 CONSTANTS = "constants"  # the section listing the generator's hand-set constants
 
@@ -84,6 +90,10 @@ def _check(node: dict, where: tuple, path: Path) -> None:
         node = {k: v for k, v in node.items() if k != CONSTANTS}
     if "derived_from" in node and (not isinstance(node["derived_from"], list) or not node.get("how")):
         raise ValueError(f"{path.name}: {'/'.join(where)}: derived_from must be a list of figure keys, with how")
+    if "simulated" in node and node["simulated"] is not False:
+        raise ValueError(
+            f"{path.name}: {'/'.join(where)}: simulated: write false (the stand-in has no such figure), or omit it"
+        )
     if "status" in node and node["status"] not in STATUSES:
         raise ValueError(
             f"{path.name}: {'/'.join(where)}: status must be one of {', '.join(STATUSES)}, not {node['status']!r}"
@@ -248,8 +258,9 @@ def derived(value: float, inputs, how: str) -> Derived:
 
 def kind(key, path: Path | None = None, _seen: frozenset = frozenset()) -> str:
     """The rule's label for a figure key (``"table3_llm_campaigns/gemma-3/total"`` or its parts):
-    calibrated (a loss term), tuned, set (an input), derived (a function of figures that are
-    not emergent), by construction (its direction, significance or bound put in) or emergent. A
+    not simulated (the stand-in has no such figure), calibrated (a loss term), tuned, set (an
+    input), derived (a function of figures that are not emergent), by construction (its
+    direction, significance or bound put in) or emergent. A
     :class:`Derived` number is derived or emergent by its inputs; not a key (None, or a bare
     number computed from the paper's figures): emergent."""
     if isinstance(key, Derived):
@@ -258,9 +269,11 @@ def kind(key, path: Path | None = None, _seen: frozenset = frozenset()) -> str:
     if key is None or isinstance(key, numbers.Real):
         return "emergent"
     parts = _parts(key)
+    fields = _along(parts, path)
+    if fields.get("simulated") is False:
+        return NOT_SIMULATED
     if targets.term("/".join(map(str, parts))) is not None:
         return "calibrated"
-    fields = _along(parts, path)
     if fields.get("tuned") or chosen(parts, path):
         return "tuned"
     if fields.get("input"):
@@ -357,6 +370,7 @@ __all__ = [
     "BUILT",
     "DERIVABLE",
     "Derived",
+    "NOT_SIMULATED",
     "Label",
     "STATUSES",
     "builds_in",

@@ -546,3 +546,19 @@ def test_human_spans_per_error_record_is_derived_from_the_span_count_and_table_5
     votes = paper.figures()["table5_example_level_votes"]["Any"]
     implied = sum(i * v for i, v in enumerate(votes))  # 401 records with an error of 980
     assert abs(int((on["n_spans"] > 0).sum()) - implied) <= 0.05 * implied  # the bundled draw has exactly 401
+
+
+def test_a_bound_kept_is_no_miss_and_a_whole_figure_is_read_at_its_rounding():
+    """Chapter 01's review: the summaries' 7-24 words and the descriptions' maximum are bounds the
+    stand-in must stay within, so 23 words against the paper's 24 is "a bound respected", not
+    "missed by 1" (a length outside the bound is still missed); the paper's mean span of "4" words
+    may be anything from 3.5 to 4.5, so 3.8 is within its rounding, and 3.2 is 0.3 off it."""
+    assert tables.figure_label("dataset/summary_words/max", 23, 0) == "set, a bound respected"
+    assert tables.figure_label("dataset/summary_words/max", 26, 0) == "set, missed by 2"
+    assert tables.figure_label("dataset/summary_words/min", 7, 0) == "set, a bound respected"
+    assert tables.figure_label("dataset/summary_words/min", 6, 0) == "set, missed by 1"
+    assert tables.figure_label("dataset/description_words/max", 1515, 0) == "set, a bound respected"
+    assert tables.figure_label("dataset/description_words/min", 47, 0) == "set, missed by 27"  # a target, not a bound
+    assert tables.figure_label("dataset/span_words/mean", 3.8, 1) == "calibrated, within the paper's rounding"
+    assert tables.figure_label("dataset/span_words/mean", 3.2, 1) == "calibrated, off the paper's rounding by 0.3"
+    assert tables.figure_label("table6_span_level/Stage 1 - Stage 2/F1_H", 0.15) == "calibrated, off by 0.03"

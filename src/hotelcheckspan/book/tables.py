@@ -432,14 +432,17 @@ def figure_status(key: str | None, path: Path | None = None) -> str:
 
 
 def figure_label(key, ours=None, decimals: int = 2, distance: float | None = None, path: Path | None = None) -> str:
-    """The label a reader sees for a figure, given our value: "set", "set, missed by 27",
-    "calibrated, off by 0.02", "calibrated, TVD 0.031" (``distance`` of a distribution term),
+    """The label a reader sees for a figure, given our value: "set", "set, missed by 27", "set, a
+    bound respected", "calibrated, off by 0.02", "calibrated, within the paper's rounding" (a
+    figure printed whole), "calibrated, TVD 0.031" (``distance`` of a distribution term),
     "tuned", "derived (total ÷ records)" (what it is a function of) or "emergent". Gaps are shown
     at the row's precision (integers for counts). A key above calibrated figures (a whole table)
     is refused (:func:`~hotelcheckspan.reference.provenance.label`)."""
     lab = _provenance.label(key, ours, distance, path)
     if lab.kind == "derived" and lab.source:
         return f"derived ({lab.source})"
+    if lab.distance in (_provenance.WITHIN_ROUNDING, _provenance.BOUND_KEPT):
+        return f"{lab.kind}, {lab.distance}"
     if lab.gap is None:
         return lab.kind
     whole = isinstance(ours, numbers.Integral) and isinstance(paper_value(key), numbers.Integral)

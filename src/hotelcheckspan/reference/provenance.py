@@ -19,7 +19,9 @@ The label of a figure is derived, never typed:
   ``tests/test_provenance.py`` records which figures the generator reads and checks the file
   against them) and states the ``tolerance`` within which the stand-in must reproduce it (0, exact,
   unless stated; a number is absolute, ``"10%"`` relative); a set figure the stand-in misses is
-  labelled "set, missed by ...";
+  labelled "set, missed by ...", unless the file says it is a ``bound`` (``upper`` or ``lower``: a
+  limit the stand-in must stay within, not a value aimed at) and the stand-in keeps it: "set, a
+  bound respected";
 - *derived*: the file gives ``derived_from`` (figure keys; a key without ``/`` names a figure of
   the same row, ``total``) and ``how`` (shown as "derived (total ÷ records)"), and every input is
   itself calibrated, tuned, set or derived: the figure agrees with the paper as far as its inputs
@@ -64,7 +66,21 @@ BUILT = "by construction"
 NOT_SIMULATED = "not simulated"
 # the rule's order: the first that applies
 STATUSES = (NOT_SIMULATED, "calibrated", "tuned", "set", "derived", BUILT, "emergent")
-FIELDS = ("status", "reason", "input", "tolerance", "tuned", "in_code", "derived_from", "how", "built_in", "simulated")
+WITHIN_ROUNDING = "within the paper's rounding"  # a calibrated figure the paper prints whole, ours inside its rounding
+BOUND_KEPT = "a bound respected"  # a set figure that is a bound (``bound: upper`` or ``lower``), kept
+FIELDS = (
+    "status",
+    "reason",
+    "input",
+    "tolerance",
+    "tuned",
+    "in_code",
+    "derived_from",
+    "how",
+    "built_in",
+    "simulated",
+    "bound",
+)
 DERIVABLE = ("calibrated", "tuned", "set", "derived")  # the labels an input of a derived figure may have
 CONSTANTS = "constants"  # the section listing the generator's hand-set constants
 
@@ -90,6 +106,8 @@ def _check(node: dict, where: tuple, path: Path) -> None:
         node = {k: v for k, v in node.items() if k != CONSTANTS}
     if "derived_from" in node and (not isinstance(node["derived_from"], list) or not node.get("how")):
         raise ValueError(f"{path.name}: {'/'.join(where)}: derived_from must be a list of figure keys, with how")
+    if "bound" in node and node["bound"] not in ("upper", "lower"):
+        raise ValueError(f"{path.name}: {'/'.join(where)}: bound must be upper or lower, not {node['bound']!r}")
     if "simulated" in node and node["simulated"] is not False:
         raise ValueError(
             f"{path.name}: {'/'.join(where)}: simulated: write false (the stand-in has no such figure), or omit it"
@@ -357,8 +375,16 @@ def label(key, ours=None, distance: float | None = None, path: Path | None = Non
         if t.distance == "tvd":
             return Label(k, distance, "TVD") if distance is not None else Label(k)
         if _real(ours) and _real(theirs) and "/".join(map(str, _parts(key))) == t.key:
+            if isinstance(theirs, numbers.Integral):  # printed whole: any value within half a unit prints so
+                gap = max(0.0, abs(float(ours) - float(theirs)) - 0.5)
+                return Label(k, 0.0, WITHIN_ROUNDING) if gap == 0 else Label(k, gap, "off the paper's rounding by")
             return Label(k, abs(float(ours) - float(theirs)))
         return Label(k)
+    bound = fields(key, path).get("bound")
+    if bound and _real(ours) and _real(theirs):  # a bound the stand-in must stay within, not a value aimed at
+        kept = float(ours) <= float(theirs) if bound == "upper" else float(ours) >= float(theirs)
+        if kept:
+            return Label(k, None, BOUND_KEPT)
     if _real(ours) and _real(theirs):
         gap = abs(float(ours) - float(theirs))
         if gap > tolerance(key, theirs, path) + 1e-9:
@@ -368,11 +394,13 @@ def label(key, ours=None, distance: float | None = None, path: Path | None = Non
 
 __all__ = [
     "BUILT",
+    "BOUND_KEPT",
     "DERIVABLE",
     "Derived",
     "NOT_SIMULATED",
     "Label",
     "STATUSES",
+    "WITHIN_ROUNDING",
     "builds_in",
     "chosen",
     "constants",

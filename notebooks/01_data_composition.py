@@ -65,11 +65,13 @@ report.corpus_banner(corpus)
 # ## Sizes and splits (Sections 3.3 and 4.3)
 #
 # Stage 1 annotated every example twice (groups A and B); stage 2 annotated
-# {glue:text}`n_stage2` examples of the short split twice more. The model campaigns annotated
-# every example once each, so this corpus has one LLM record per example and campaign. The paper
-# gives no count of LLM records; the figure beside ours is the one the release's README gives for
-# its LLM file, which disagrees with the paper's Table 3 (see
-# [the paper's own inconsistencies](inconsistencies-01)). Nor does the paper say how many people
+# {glue:text}`n_stage2` examples of the short split twice more. In this corpus every model
+# campaign has one record per example, as Table 3's caption and Section 5 say the campaigns ran.
+# The paper prints no count of records, human or LLM; the figures beside ours are the ones the
+# release's README gives. Table 3's own rates put {glue:text}`readme_decomposition`,
+# {glue:text}`readme_reading` the README's count of LLM records, while its caption runs every
+# campaign on all examples: the paper contradicts itself, caption against rates, and the README
+# sides with the rates (see [the paper's own inconsistencies](inconsistencies-01)). Nor does the paper say how many people
 # annotated in stage 2, only how many candidates qualified for it (see [Qualification](qualification)):
 # beside our count of stage-2 annotators stands that number, an upper bound, not a count of the same thing.
 
@@ -88,8 +90,8 @@ tables.versus(shape, corpus)
 # examples set aside from the short split; Section 4.3 says each had a reference error, though one
 # attention check is the error-free example). Of {glue:text}`q_candidates` candidates,
 # {glue:text}`q_qualified` qualified; the pass rule was {glue:text}`q_rule`, while Section 9 pays
-# its bonus above three points: one threshold worded twice, or a pass threshold and a higher bonus
-# threshold, depending on the reading (see [the paper's own checks](inconsistencies-01)).
+# its bonus above {glue:text}`q_bonus_above` points: one threshold worded twice, or a pass threshold
+# and a higher bonus threshold, depending on the reading (see [the paper's own checks](inconsistencies-01)).
 
 # %%
 qualification = dataset_level.qualification(reported)
@@ -100,17 +102,22 @@ tables.qualification(qualification)
 # {glue:text}`q_high`: so few candidates pin the rate down only roughly. What this book can check
 # is that arithmetic, the two wordings of the rule, and that stage 2 had no more annotators than
 # qualified: this corpus has {glue:text}`q_annotators` distinct stage-2 annotators,
-# {glue:text}`q_annotators_reading` the qualified count.
+# {glue:text}`q_annotators_reading` the qualified count{glue:md}`q_annotators_note`.
 #
 # What it cannot check: who qualified and with what score. The paper gives no scores, and the
 # release's extra file, described as attention checks and qualification items
 # ({glue:text}`extra_examples` examples, {glue:text}`extra_records` records and
 # {glue:text}`extra_spans` spans by its README), has a schema that cannot be read from here, so no
-# reader of this package loads it. Its records per example are {glue:text}`extra_per_item`,
+# reader of this package loads it. Nor do its counts fit the task Section 4.3 describes: its
+# {glue:text}`extra_examples` examples are {glue:text}`extra_items_reading` the
+# {glue:text}`q_items` qualification items, and its {glue:text}`extra_records` records
+# {glue:text}`extra_records_reading` the {glue:text}`q_all_records` that every candidate answering
+# every item would leave. Its records per example are {glue:text}`extra_per_item`,
 # {glue:text}`extra_whole`, so not every item in it was seen by the same number of annotators. On
-# the real release, that file would give each candidate's score against the reference errors, the
-# pass rate under either wording of the rule, and whether a candidate's score predicts how well
-# they agree with the others in stage 2. Whether qualifying made stage 2 better is another
+# the real release, that file might give the candidates' scores against the reference errors (if it
+# holds every candidate's answers, which its counts leave open), the pass rate under either wording
+# of the rule, and whether a candidate's score predicts how well they agree with the others in
+# stage 2. Whether qualifying made stage 2 better is another
 # question this corpus cannot answer: stage 2 also differs in its examples' length, its batches
 # and its recruitment filter, so {chapter}`02`'s stage comparison does not isolate the task.
 #
@@ -137,9 +144,10 @@ tables.versus(lengths, corpus)
 # ## Sources and de-duplication (Section 3.2)
 #
 # Each description concatenates {glue:text}`min_sources` to {glue:text}`max_sources` source
-# descriptions of the same hotel; a segment is dropped when its BLEU or ROUGE-L F1 against a
-# segment already kept exceeds {glue:text}`dedup_threshold` (`hotelcheckspan.dedup`, with
-# sacrebleu and rouge-score). The share removed {glue:text}`dedup_trend` with the number of sources.
+# descriptions of the same hotel{glue:md}`sources_note`; a segment is dropped when its BLEU or
+# ROUGE-L F1 against a segment already kept exceeds {glue:text}`dedup_threshold`
+# (`hotelcheckspan.dedup`, with sacrebleu and rouge-score). The share removed
+# {glue:text}`dedup_trend` with the number of sources{glue:md}`dedup_note`.
 
 # %%
 dedup = dataset_level.dedup_summary(corpus)
@@ -149,7 +157,7 @@ tables.dedup(dedup)
 # (spans)=
 # ## Span lengths and types (Section 4.4, Table 2)
 
-# %% mystnb={"figure": {"caption": "Box plots of span length in words: all human spans pooled, then each LLM campaign.", "name": "fig-span-lengths"}, "image": {"alt": "Box plots of span lengths in words for the human annotators pooled and for each LLM campaign."}}
+# %% mystnb={"figure": {"caption": "Box plots of span length in words: all human spans pooled, then each LLM campaign; each box is labelled with the number of spans (n) it is drawn from.", "name": "fig-span-lengths"}, "image": {"alt": "Box plots of span lengths in words for the human annotators pooled and for each LLM campaign."}}
 plots.span_lengths(corpus.spans)
 
 # %%
@@ -191,11 +199,13 @@ readings.glue_all(
 #   {glue:text}`n_long`, and {glue:text}`n_human_records` human records; its sizes
 #   {glue:text}`shape_reading`. It has {glue:text}`n_llm_records` LLM records, one per example
 #   for each of {glue:text}`n_llm_campaigns` campaigns. The paper never counts LLM records: the
-#   {glue:text}`readme_llm_records` records beside ours come from the release's README, as many as
-#   {glue:text}`readme_campaigns` campaigns over every example, while the paper's Table 3 lists
-#   {glue:text}`table3_campaigns` campaigns, each run on all examples
-#   ({glue:text}`table3_records` records), whose spans add up to the README's
-#   {glue:text}`table3_spans`: an inconsistency between the release and the paper, listed above.
+#   {glue:text}`readme_llm_records` records beside ours come from the release's README. Table 3's
+#   rates put {glue:text}`readme_decomposition`, {glue:text}`readme_reading` that count
+#   ({glue:text}`t3_short_name`'s {glue:text}`t3_short_rate` spans per record is
+#   {glue:text}`t3_short_total` over {glue:text}`n_short` records), while its caption runs all
+#   {glue:text}`table3_campaigns` campaigns on every example ({glue:text}`table3_records`
+#   records); their spans add up to the README's {glue:text}`table3_spans`. The inconsistency is
+#   inside the paper, caption against rates, and the README sides with the rates (listed above).
 # - {glue:md}`qualification_basis` stage 2's annotators passed a qualification: {glue:text}`q_qualified` of
 #   {glue:text}`q_candidates` candidates, a pass rate of {glue:text}`q_rate` (Wilson interval
 #   {glue:text}`q_low` to {glue:text}`q_high`). Who passed, and with what score, needs the

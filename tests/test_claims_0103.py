@@ -55,6 +55,18 @@ def test_qualification_readings_say_what_the_release_file_allows(corpus):
     )
     assert r["extra_whole"] == ("a whole number" if extra["records"] % extra["examples"] == 0 else "not a whole number")
     assert r["q_note"].text.startswith("The stand-in simulates no qualification task")
+    assert "*not simulated*" in r["q_note"].text and "emergent" not in r["q_note"].text
+    # the stand-in's pool is the qualified count by construction: said, and no check claimed
+    assert "*set*" in r["q_annotators_note"].text and "checks nothing" in r["q_annotators_note"].text
+    # the extra file against Section 4.3's task: five items worth a point each, 40 candidates
+    assert (r["q_items"], r["q_all_records"]) == ("five", str(5 * figures["campaigns"]["stage2"]["candidates"]))
+    assert r["extra_items_reading"] == (
+        "more than" if extra["examples"] > 5 else "fewer than" if extra["examples"] < 5 else "as many as"
+    )
+    assert r["extra_records_reading"] == (
+        "fewer than" if extra["records"] < 200 else "more than" if extra["records"] > 200 else "as many as"
+    )
+    assert r["q_rule"].startswith("at least ") and r["q_bonus_above"] == "three"
 
 
 # --- Appendix B: groups A and B (chapter 02) -----------------------------------------------------
@@ -236,6 +248,8 @@ def test_masking_reading_counts_the_examples_every_set_marked(corpus):
 
 
 def test_sizes_reading_leaves_the_readme_row_out_of_the_papers(corpus):
+    """The README's rows are no row of the paper's; on the stand-in a set size is a generator input,
+    so its agreement is not counted as a match (chapter 01's review), while on a real corpus it is."""
     from hotelcheckspan.book.readings import data_composition as r01
 
     n_llm = int((corpus.records["kind"] == "model").sum())
@@ -245,11 +259,12 @@ def test_sizes_reading_leaves_the_readme_row_out_of_the_papers(corpus):
     ]
     readme = paper.figures()["dataset"]["llm_records"]
     assert n_llm != readme  # five campaigns on every example, not the README's count
-    matched = len(corpus.examples) == paper.figures()["dataset"]["examples"]
-    reading = r01._shape_reading(int(matched), 1, len(shape))
-    assert reading.startswith("all match" if matched else "match the paper's in none")
-    assert "README" in reading
-    assert "README" not in r01._shape_reading(1, 1, 1)
+    reading = r01._shape_reading(corpus, shape)
+    assert reading.startswith("are the paper's because the generator takes them as inputs (set)")
+    assert "match" not in reading and "README" in reading
+    real = type("Real", (), {"simulated": False})()
+    assert r01._shape_reading(real, shape).startswith("all match the paper's")
+    assert "README" not in r01._shape_reading(real, shape[:1])
 
 
 def test_bacc_dashes_name_the_type_and_why(corpus):

@@ -239,3 +239,53 @@ def test_a_prefix_the_llms_share_is_left_out_of_the_labels_and_said_on_the_axis(
     assert labels == ["humans vs humans", "humans vs gpt4o", "humans vs o3-mini", "humans vs llama3-3"]
     assert '"zeroshot-"' in fig.axes[0].get_ylabel()
     assert plots.paradox(table.assign(model=table["model"].str.replace("zeroshot-", ""))).axes[0].get_ylabel() == ""
+
+
+CAMPAIGN_FIGURES = ("span_lengths", "type_shares", "paradox", "pair_spread", "precision_recall")
+
+
+@pytest.mark.parametrize("name", CAMPAIGN_FIGURES)
+def test_figures_name_campaigns_as_the_tables_do(makers, name):
+    """A campaign has one name on the site: a figure's labels never show a folder name
+    ("gpt-4o-ls") or Table 6's spelling ("Gemma3", "O3-Mini") where the tables write "gpt-4o (LS)"
+    and "gemma-3" (``annotator_sets.DISPLAY_NAMES``, written out here as the tables print them)."""
+    import re
+
+    aliases = ("gpt-4o-ls", "o3-mini-ls", "Gemma3", "GPT-4o", "O3-Mini")
+    shown = " | ".join(t.get_text() for t, _ in texts(makers[name]()))
+    found = [a for a in aliases if re.search(rf"(?<![\w-]){re.escape(a)}(?![\w-])", shown)]
+    assert not found, f"{name} shows {found}: {shown}"
+
+
+def test_span_lengths_names_each_box_and_counts_its_spans(makers):
+    """Fig. 1.2: each box is labelled with the campaign's display name and the number of spans it
+    is drawn from (a box from one or two spans says so), counted here from the spans directly."""
+    c = corpus.load()
+    placed = c.spans[c.spans["placed"].fillna(False).astype(bool)] if "placed" in c.spans else c.spans
+    labels = [t.get_text() for t in makers["span_lengths"]().axes[0].get_yticklabels()]
+    expected = {"humans": int((placed["kind"] != "model").sum())}
+    for folder, n in placed[placed["kind"] == "model"].groupby("campaign").size().items():
+        expected[{"gpt-4o-ls": "gpt-4o (LS)", "o3-mini-ls": "o3-mini (LS)"}.get(folder, folder)] = int(n)
+    assert sorted(labels) == sorted(f"{k}, n = {v}" for k, v in expected.items())
+
+
+def test_pair_spread_renames_table_6_rows_and_keeps_the_papers_marks():
+    pairs = pd.DataFrame(
+        [
+            {"comparison": c, "match": m, "f1": 0.3}
+            for c in ["Human - LLM (Gemma3)", "Human - LLM (O3-Mini)"]
+            for m in ("hard", "soft")
+        ]
+    )
+    paper = {
+        "Human - LLM (Gemma3)": {"F1_H": 0.08, "F1_S": 0.21},
+        "Human - LLM (O3-Mini)": {"F1_H": 0.02, "F1_S": 0.05},
+    }
+    fig = plots.pair_spread(pairs, paper)
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["Human - LLM (gemma-3)", "Human - LLM (o3-mini)"]
+    crosses = [
+        col
+        for col in fig.axes[0].collections
+        if col.get_offsets().shape[0] == 2 and col.get_label() == "paper (Table 6)"
+    ]
+    assert crosses and sorted(np.asarray(crosses[0].get_offsets())[:, 0]) == [0.02, 0.08]

@@ -548,3 +548,56 @@ def test_the_data_sheet_page_has_one_title_and_its_sections_one_level_below():
     from hotelcheckspan.metrics.span_f1 import CONVENTIONS
 
     assert "either" in CONVENTIONS and 'convention="either"' in sheet  # the name metrics.span_f1 uses
+
+
+def test_a_figure_the_stand_in_has_no_counterpart_of_is_not_simulated(tmp_path):
+    """Chapter 01's review: the qualification task's candidates and pass rule and the release's
+    extra file have no stand-in figure, so nothing in the stand-in emerges for them: the rule says
+    "not simulated" (before every other label), and the file can say so only with ``false``."""
+    for key in ("campaigns/stage2/candidates", "campaigns/stage2/qualification_pass", "dataset/extra_file/records"):
+        assert provenance.kind(key) == provenance.NOT_SIMULATED, key
+    assert provenance.kind("campaigns/stage2/qualified") == "set"  # its neighbour, an input, is untouched
+    f = tmp_path / "p.yaml"
+    f.write_text("dataset:\n  human_spans: {input: true, simulated: false}\n  human_records: {input: true}\n")
+    assert provenance.kind("dataset/human_spans", f) == provenance.NOT_SIMULATED
+    assert provenance.kind("dataset/human_records", f) == "set"
+    f.write_text("dataset:\n  human_spans: {simulated: true}\n")
+    with pytest.raises(ValueError, match="simulated"):
+        provenance.load(f)
+
+
+def test_human_spans_per_error_record_is_derived_from_the_span_count_and_table_5():
+    """Chapter 01's review: the number of human records with an error is fixed by the calibration
+    to Table 5's votes (on the stage-2 examples the bundled corpus has as many as Table 5's Any
+    column implies, 1·68 + 2·63 + 3·45 + 4·18, within a draw's spread), so spans per error record is
+    derived, not emergent."""
+    import hotelcheckspan
+    from hotelcheckspan.analyses import dataset_level
+
+    assert provenance.kind("dataset/spans_per_error_record") == "derived"
+    assert {"/".join(map(str, k)) for k in provenance.inputs("dataset/spans_per_error_record")} == {
+        "dataset/human_spans",
+        "table5_example_level_votes/Any",
+    }
+    c = hotelcheckspan.load()
+    keys = ["dataset", "split", "setup_id", "example_idx"]
+    on = c.records[c.records["kind"] == "human"].merge(dataset_level.stage2_examples(c), on=keys)
+    votes = paper.figures()["table5_example_level_votes"]["Any"]
+    implied = sum(i * v for i, v in enumerate(votes))  # 401 records with an error of 980
+    assert abs(int((on["n_spans"] > 0).sum()) - implied) <= 0.05 * implied  # the bundled draw has exactly 401
+
+
+def test_a_bound_kept_is_no_miss_and_a_whole_figure_is_read_at_its_rounding():
+    """Chapter 01's review: the summaries' 7-24 words and the descriptions' maximum are bounds the
+    stand-in must stay within, so 23 words against the paper's 24 is "a bound respected", not
+    "missed by 1" (a length outside the bound is still missed); the paper's mean span of "4" words
+    may be anything from 3.5 to 4.5, so 3.8 is within its rounding, and 3.2 is 0.3 off it."""
+    assert tables.figure_label("dataset/summary_words/max", 23, 0) == "set, a bound respected"
+    assert tables.figure_label("dataset/summary_words/max", 26, 0) == "set, missed by 2"
+    assert tables.figure_label("dataset/summary_words/min", 7, 0) == "set, a bound respected"
+    assert tables.figure_label("dataset/summary_words/min", 6, 0) == "set, missed by 1"
+    assert tables.figure_label("dataset/description_words/max", 1515, 0) == "set, a bound respected"
+    assert tables.figure_label("dataset/description_words/min", 47, 0) == "set, missed by 27"  # a target, not a bound
+    assert tables.figure_label("dataset/span_words/mean", 3.8, 1) == "calibrated, within the paper's rounding"
+    assert tables.figure_label("dataset/span_words/mean", 3.2, 1) == "calibrated, off the paper's rounding by 0.3"
+    assert tables.figure_label("table6_span_level/Stage 1 - Stage 2/F1_H", 0.15) == "calibrated, off by 0.03"

@@ -91,6 +91,18 @@ def test_banner_names_a_corpus_that_is_not_the_stand_in(toy, corpus):
     assert "Simulated data" in report.corpus_banner(corpus).data
 
 
+def test_the_stand_ins_banner_names_every_label_the_tables_may_show(corpus):
+    """The banner says what each label of a "Figure is" column means: every status the provenance
+    rule can give (not only set, calibrated and emergent), and no other."""
+    from hotelcheckspan.reference import provenance
+
+    html = report.corpus_banner(corpus).data
+    assert set(report.BANNER_LABELS) == set(provenance.STATUSES)
+    for status in provenance.STATUSES:
+        assert f"{status} (" in html, status
+    assert "the rest emerge" not in html
+
+
 def test_highlight_collapses_all_but_the_first_sets(toy):
     sets = ["stage1/A", "stage1/B", "stage2/B", "m1"]
     html = report.highlight(toy, key(0), sets, shown=2).data

@@ -446,3 +446,18 @@ def test_identifiers_and_paths_break_between_their_parts():
     parser = Text()
     parser.feed(html)
     assert parser.cells[0::2] == cells
+
+
+def test_open_checks_number_each_problem_once():
+    """Chapter 01's review: the open checks listed one problem three times (gpt-4o's spread, gpt-4o
+    (LS)'s, the README's 1,984) and one claim's two readings twice; rows of one problem, or of one
+    claim's readings, share a number, linked through either."""
+    rows = pd.DataFrame(
+        {
+            "problem": ["p", "p", "–", "q", "–", "–"],
+            "group": ["a", "b", "c", "c", "d", "d"],
+        }
+    )
+    assert tables._problem_numbers(rows) == [1, 1, 2, 2, 3, 3]
+    html = tables.inconsistencies("01_data_composition")._repr_html_()
+    assert "Problem" in html.split("<details", 1)[0]  # the open table numbers its problems; the full list does not

@@ -515,7 +515,8 @@ def qualification(figures: dict, level: float = 0.95) -> pd.DataFrame:
                 "rate": k / n,
                 "rate_low": float(low),
                 "rate_high": float(high),
-                "rule": s2["qualification_pass"],
+                # Section 4.3: "Those scoring at least three points were invited to continue"
+                "rule": f"at least {s2['qualification_pass']}",
             }
         ]
     )

@@ -23,7 +23,7 @@ from . import tables
 from .readings import Passage
 
 # the order a passage lists the labels in (the rule decides in provenance.STATUSES' order)
-ORDER = ("set", "calibrated", "tuned", "derived", provenance.BUILT, "emergent")
+ORDER = ("set", "calibrated", "tuned", "derived", provenance.BUILT, "emergent", provenance.NOT_SIMULATED)
 MEANING = {
     "set": "generator inputs, reproduced within their stated tolerance",
     "calibrated": "terms of the calibration loss, with the distance reached",
@@ -31,6 +31,7 @@ MEANING = {
     "derived": "functions of figures with one of the labels above, with what of",
     provenance.BUILT: "their direction, significance or bound is put in by the generator, whatever their size",
     "emergent": "none of these: what the simulation gives",
+    provenance.NOT_SIMULATED: "the stand-in has no such figure, so nothing in it is compared with the paper's",
 }
 
 

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
+from ..annotator_sets import display_name
 from ..categories import COLORS, PLOT_ORDER
 
 DPI = 100
@@ -136,8 +137,9 @@ def length_distributions(examples):
 
 
 def span_lengths(spans):
-    """Box plots of span length in words: all human spans pooled, then each model campaign
-    (spans whose text is not at their offsets, ``placed`` false, left out)."""
+    """Box plots of span length in words: all human spans pooled, then each model campaign under
+    its display name, each box labelled with its number of spans (spans whose text is not at their
+    offsets, ``placed`` false, left out)."""
     if "placed" in spans.columns:
         spans = spans[spans["placed"].fillna(False).astype(bool)]
     data = spans.assign(annotator=spans["campaign"].where(spans["kind"] == "model", "humans"))
@@ -147,7 +149,7 @@ def span_lengths(spans):
     ax.boxplot(
         groups,
         orientation="horizontal",
-        tick_labels=order,
+        tick_labels=[f"{display_name(a)}, n = {len(g)}" for a, g in zip(order, groups)],
         widths=0.6,
         patch_artist=True,
         boxprops={"facecolor": MUTED, "edgecolor": "#555555"},
@@ -166,6 +168,7 @@ def type_shares(table, title: str | None = None):
     per row of a ``dataset_level.campaign_table`` (campaigns without spans are empty bars)."""
     shares = table.set_index("name")[[f"{t} %" for t in PLOT_ORDER]].fillna(0)
     shares.columns = PLOT_ORDER
+    shares.index = [display_name(str(n)) for n in shares.index]
     fig, ax = figure(height=0.32 * len(shares) + 1.4)
     left = np.zeros(len(shares))
     for t in PLOT_ORDER:
@@ -194,7 +197,7 @@ def paradox(table):
         ax.axvline(0.5, color="#555555", lw=0.8, ls=":")
         ax.set(
             yticks=list(y),
-            yticklabels=[str(m)[len(prefix) :] for m in t["model"]],
+            yticklabels=[display_name(str(m)[len(prefix) :]) for m in t["model"]],
             xlabel="score vs. human majority",
             title="per type (pooled)" if lab != "Any" else "any error",
         )
@@ -213,7 +216,10 @@ def pair_spread(pairs, paper_table6=None):
     comps = list(dict.fromkeys(pairs["comparison"]))
     last = [c.rsplit(" ", 1)[-1] for c in comps]
     prefix = _shared_prefix([w for w in last if "-" in w or "_" in w])
-    names = [c[: -len(w)] + w[len(prefix) :] if prefix and w.startswith(prefix) else c for c, w in zip(comps, last)]
+    names = [
+        display_name(c[: -len(w)] + w[len(prefix) :] if prefix and w.startswith(prefix) else c)
+        for c, w in zip(comps, last)
+    ]
     fig, axes = figure(1, 2, height=0.45 * len(comps) + 1.5, sharey=True)
     for ax, match in zip(axes, ("hard", "soft")):
         p = pairs[pairs["match"] == match]
@@ -366,7 +372,12 @@ def precision_recall(table: pd.DataFrame):
     fig, ax = figure(height=0.42 * len(table) + 1.3)
     y = np.arange(len(table))
     _dots_with_intervals(ax, table, y, [("precision", "precision", OURS, -0.13), ("recall", "recall", "#dd8452", 0.13)])
-    ax.set(yticks=y, yticklabels=table["name"], xlim=(0, 1), xlabel="soft span score against the human annotations")
+    ax.set(
+        yticks=y,
+        yticklabels=[display_name(str(n)) for n in table["name"]],
+        xlim=(0, 1),
+        xlabel="soft span score against the human annotations",
+    )
     ax.invert_yaxis()
     legend_above(fig)
     return finish(fig)

@@ -13,13 +13,33 @@ from IPython.display import HTML
 from ..annotator_sets import AnnotatorSet, display_name
 from ..categories import _OTHER, COLORS, palette
 from ..corpora import KEY, Corpus
+from ..reference import provenance
 
-SIMULATED_TEXT = (
-    "The numbers that follow come from the bundled stand-in corpus, a seeded simulation built "
-    "from the paper's marginals, not from the real (gated) HotelCheckSpan annotations. Some of its "
-    "figures were set or calibrated to the paper's, the rest emerge from the simulation; where a "
-    'table sets the paper beside this corpus, its "Figure is" column says which.'
-)
+# what each label of the "Figure is" column means (every status of reference.provenance's rule), in reading order
+BANNER_LABELS = {
+    "set": "a generator input, taken from the paper",
+    "calibrated": "fitted to the paper's",
+    "tuned": "adjusted after looking at the paper's",
+    "derived": "a function of such figures",
+    provenance.BUILT: "its direction or bound put in by the generator",
+    "emergent": "none of these: what the simulation gives",
+    provenance.NOT_SIMULATED: "the stand-in has no such figure",
+}
+
+
+def _simulated_text() -> str:
+    """The stand-in's notice, naming every label the tables may show (each status of the rule)."""
+    said = "; ".join(f"{k} ({BANNER_LABELS[k]})" for k in BANNER_LABELS)
+    return (
+        "The numbers that follow come from the bundled stand-in corpus, a seeded simulation built "
+        "from the paper's marginals, not from the real (gated) HotelCheckSpan annotations. Where a "
+        'table sets the paper beside this corpus, its "Figure is" column says how each figure came '
+        f"about: {said}. Only an emergent figure's agreement with the paper says anything about the "
+        "simulation, and none says anything about the real annotators."
+    )
+
+
+SIMULATED_TEXT = _simulated_text()
 
 
 # --- highlight colours ------------------------------------------------------------------------

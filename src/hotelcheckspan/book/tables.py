@@ -432,14 +432,17 @@ def figure_status(key: str | None, path: Path | None = None) -> str:
 
 
 def figure_label(key, ours=None, decimals: int = 2, distance: float | None = None, path: Path | None = None) -> str:
-    """The label a reader sees for a figure, given our value: "set", "set, missed by 27",
-    "calibrated, off by 0.02", "calibrated, TVD 0.031" (``distance`` of a distribution term),
+    """The label a reader sees for a figure, given our value: "set", "set, missed by 27", "set, a
+    bound respected", "calibrated, off by 0.02", "calibrated, within the paper's rounding" (a
+    figure printed whole), "calibrated, TVD 0.031" (``distance`` of a distribution term),
     "tuned", "derived (total ÷ records)" (what it is a function of) or "emergent". Gaps are shown
     at the row's precision (integers for counts). A key above calibrated figures (a whole table)
     is refused (:func:`~hotelcheckspan.reference.provenance.label`)."""
     lab = _provenance.label(key, ours, distance, path)
     if lab.kind == "derived" and lab.source:
         return f"derived ({lab.source})"
+    if lab.distance in (_provenance.WITHIN_ROUNDING, _provenance.BOUND_KEPT):
+        return f"{lab.kind}, {lab.distance}"
     if lab.gap is None:
         return lab.kind
     whole = isinstance(ours, numbers.Integral) and isinstance(paper_value(key), numbers.Integral)
@@ -824,6 +827,30 @@ def review_marks(frame: pd.DataFrame) -> Table:
     )
 
 
+def _problem_numbers(rows: pd.DataFrame) -> list[int]:
+    """One number per distinct problem for checks (``checks.run`` rows), in order of first
+    appearance: checks that name the same ``problem``, or read the same claim (``group``), are one
+    problem however many rows show it."""
+    parent = list(range(len(rows)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    seen: dict[tuple[str, str], int] = {}
+    for i, (problem, group) in enumerate(zip(rows["problem"], rows["group"])):
+        for key in (("problem", problem), ("group", group)):
+            if key[1] in ("–", "", None):
+                continue
+            if key in seen:
+                parent[root(i)] = root(seen[key])
+            else:
+                seen[key] = i
+    numbers: dict[int, int] = {}
+    return [numbers.setdefault(root(i), len(numbers) + 1) for i in range(len(rows))]
+
+
 class Checked:
     """A chapter's checks of the paper's figures by rule: the ones a reader must see (inconsistent
     under every reading, depending on the reading, or two statements read as inconsistent) as a
@@ -832,10 +859,14 @@ class Checked:
     def __init__(self, results: pd.DataFrame):
         self.results = results
 
-    def _table(self, rows: pd.DataFrame) -> Table:
+    def _table(self, rows: pd.DataFrame, numbered: bool = False) -> Table:
         frame = checks.for_readers(rows).drop(columns="inputs")
         frame.insert(0, "section", rows["section"].to_numpy())
-        return show(frame, headers={"section": "Paper §", "reading": "Reading"}, cards="always")
+        headers = {"section": "Paper §", "reading": "Reading"}
+        if numbered:  # the open checks: rows of one problem (or of one claim's readings) share a number
+            frame.insert(0, "problem", [str(n) for n in _problem_numbers(rows)])
+            headers["problem"] = "Problem"
+        return show(frame, headers=headers, cards="always")
 
     def flagged(self) -> pd.DataFrame:
         """The checks shown open (:func:`hotelcheckspan.reference.checks.flagged`)."""
@@ -850,7 +881,7 @@ class Checked:
     def _repr_html_(self) -> str:
         n = self.counts()
         bad = self.flagged()
-        head = self._table(bad).to_html() if len(bad) else ""
+        head = self._table(bad, numbered=True).to_html() if len(bad) else ""
         summary = f"All {len(self.results)} checks by rule of the paper's figures in this chapter: " + ", ".join(
             f"{k} {v}" for k, v in n.items()
         )

@@ -955,7 +955,8 @@ def evaluate(tree: ast.AST, env: Mapping[str, Any]):
 
 def rule_predicate(inputs, reported, params, tol) -> Outcome:
     """A claim as a predicate over the figures (``expr``, in input names; ``show`` is the number
-    that decides it, shown as computed): consistent if it holds for some unrounded inputs, with
+    that decides it, shown as computed, as ``show_label = value`` or in ``show_format``, a text
+    with ``{}`` where the value goes): consistent if it holds for some unrounded inputs, with
     the reason "only within rounding" where it fails at the printed values."""
     scalar = {k: f for k, f in inputs.items() if not f.is_vector and not f.is_text}
     names = list(scalar)
@@ -972,7 +973,9 @@ def rule_predicate(inputs, reported, params, tol) -> Outcome:
         shown = np.broadcast_to(
             np.asarray(evaluate(parse_expression(str(params["show"])), env), float), (len(corners),)
         )
-        computed = f"{params.get('show_label', params['show'])} = {_ranged(shown, int(params.get('show_decimals', 2)))}"
+        value = _ranged(shown, int(params.get("show_decimals", 2)))
+        label = params.get("show_label", params["show"])
+        computed = str(params["show_format"]).format(value) if "show_format" in params else f"{label} = {value}"
     if held[0]:
         return Outcome(computed, CONSISTENT)
     if held.any():
@@ -1275,7 +1278,9 @@ def _by_reading(results: pd.DataFrame, rels: Mapping[str, Relation]) -> pd.DataF
     """Weigh the readings of each claim (relations sharing ``readings_of``): a reading fits when
     every relation of it fits (largest-remainder rounding counts as fitting) and fails when one
     fails. Where one reading fits and another fails, every relation of the claim is "depends on
-    the reading", naming both; where every reading fails, the failing relations say so."""
+    the reading", naming both; where every reading fails, the failing relations say so, and where
+    every reading that can be computed fails while others cannot be (a ``text`` relation of the
+    claim: no figure of the paper decides it), they say that, naming both."""
     out = results.copy()
     for group, rows in out.groupby("group", sort=False):
         readings: dict[str, list[str]] = {}
@@ -1285,6 +1290,7 @@ def _by_reading(results: pd.DataFrame, rels: Mapping[str, Relation]) -> pd.DataF
             continue
         fits = [k for k, v in readings.items() if all(o in (FITS, FITS_BY_REMAINDER) for o in v)]
         fails = [k for k, v in readings.items() if FAILS in v]
+        untested = [k for k, v in readings.items() if all(o == NO_OUTCOME for o in v)]
         if fits and fails:
             said = f"fits read as {_quoted(fits)}; fails read as {_quoted(fails)}"
             for i in rows.index:
@@ -1295,6 +1301,14 @@ def _by_reading(results: pd.DataFrame, rels: Mapping[str, Relation]) -> pd.DataF
             for i in rows.index:
                 if out.at[i, "verdict"] == INCONSISTENT:
                     out.at[i, "reason"] = f"{out.at[i, 'reason']}; fails under every reading tried ({_quoted(fails)})"
+        elif fails and not fits and len(fails) + len(untested) == len(readings):
+            said = (
+                f"fails under every reading that can be computed ({_quoted(fails)}); not checkable read as "
+                f"{_quoted(untested)}: the paper prints no figure that decides it"
+            )
+            for i in rows.index:
+                if out.at[i, "verdict"] == INCONSISTENT:
+                    out.at[i, "reason"] = f"{out.at[i, 'reason']}; {said}"
     return out
 
 

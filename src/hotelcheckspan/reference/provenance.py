@@ -1,7 +1,11 @@
-"""How each paper figure entered the stand-in, by rule: *calibrated*, *tuned*, *set*, *derived*,
-*by construction* or *emergent* (the first that applies, in that order).
+"""How each paper figure entered the stand-in, by rule: *not simulated*, *calibrated*, *tuned*,
+*set*, *derived*, *by construction* or *emergent* (the first that applies, in that order).
 
 The label of a figure is derived, never typed:
+
+- *not simulated*: the file says ``simulated: false``: the stand-in has no counterpart of the
+  figure (the qualification task's candidates and pass rule, the release's extra file), so
+  nothing in it can agree or disagree with the paper's, and nothing emerges;
 
 - *calibrated*: the figure is a term of the calibration loss (:data:`.targets.LOSS_TERMS`, the list
   :func:`hotelcheckspan.simulation.calibration.loss` sums over); shown with its achieved distance;
@@ -15,7 +19,9 @@ The label of a figure is derived, never typed:
   ``tests/test_provenance.py`` records which figures the generator reads and checks the file
   against them) and states the ``tolerance`` within which the stand-in must reproduce it (0, exact,
   unless stated; a number is absolute, ``"10%"`` relative); a set figure the stand-in misses is
-  labelled "set, missed by ...";
+  labelled "set, missed by ...", unless the file says it is a ``bound`` (``upper`` or ``lower``: a
+  limit the stand-in must stay within, not a value aimed at) and the stand-in keeps it: "set, a
+  bound respected";
 - *derived*: the file gives ``derived_from`` (figure keys; a key without ``/`` names a figure of
   the same row, ``total``) and ``how`` (shown as "derived (total ÷ records)"), and every input is
   itself calibrated, tuned, set or derived: the figure agrees with the paper as far as its inputs
@@ -57,8 +63,24 @@ from . import paper, targets
 
 PROVENANCE = paths.DATA_ROOT / "standin_provenance.yaml"
 BUILT = "by construction"
-STATUSES = ("calibrated", "tuned", "set", "derived", BUILT, "emergent")  # the rule's order: the first that applies
-FIELDS = ("status", "reason", "input", "tolerance", "tuned", "in_code", "derived_from", "how", "built_in")
+NOT_SIMULATED = "not simulated"
+# the rule's order: the first that applies
+STATUSES = (NOT_SIMULATED, "calibrated", "tuned", "set", "derived", BUILT, "emergent")
+WITHIN_ROUNDING = "within the paper's rounding"  # a calibrated figure the paper prints whole, ours inside its rounding
+BOUND_KEPT = "a bound respected"  # a set figure that is a bound (``bound: upper`` or ``lower``), kept
+FIELDS = (
+    "status",
+    "reason",
+    "input",
+    "tolerance",
+    "tuned",
+    "in_code",
+    "derived_from",
+    "how",
+    "built_in",
+    "simulated",
+    "bound",
+)
 DERIVABLE = ("calibrated", "tuned", "set", "derived")  # the labels an input of a derived figure may have
 CONSTANTS = "constants"  # the section listing the generator's hand-set constants
 
@@ -84,6 +106,12 @@ def _check(node: dict, where: tuple, path: Path) -> None:
         node = {k: v for k, v in node.items() if k != CONSTANTS}
     if "derived_from" in node and (not isinstance(node["derived_from"], list) or not node.get("how")):
         raise ValueError(f"{path.name}: {'/'.join(where)}: derived_from must be a list of figure keys, with how")
+    if "bound" in node and node["bound"] not in ("upper", "lower"):
+        raise ValueError(f"{path.name}: {'/'.join(where)}: bound must be upper or lower, not {node['bound']!r}")
+    if "simulated" in node and node["simulated"] is not False:
+        raise ValueError(
+            f"{path.name}: {'/'.join(where)}: simulated: write false (the stand-in has no such figure), or omit it"
+        )
     if "status" in node and node["status"] not in STATUSES:
         raise ValueError(
             f"{path.name}: {'/'.join(where)}: status must be one of {', '.join(STATUSES)}, not {node['status']!r}"
@@ -248,8 +276,9 @@ def derived(value: float, inputs, how: str) -> Derived:
 
 def kind(key, path: Path | None = None, _seen: frozenset = frozenset()) -> str:
     """The rule's label for a figure key (``"table3_llm_campaigns/gemma-3/total"`` or its parts):
-    calibrated (a loss term), tuned, set (an input), derived (a function of figures that are
-    not emergent), by construction (its direction, significance or bound put in) or emergent. A
+    not simulated (the stand-in has no such figure), calibrated (a loss term), tuned, set (an
+    input), derived (a function of figures that are not emergent), by construction (its
+    direction, significance or bound put in) or emergent. A
     :class:`Derived` number is derived or emergent by its inputs; not a key (None, or a bare
     number computed from the paper's figures): emergent."""
     if isinstance(key, Derived):
@@ -258,9 +287,11 @@ def kind(key, path: Path | None = None, _seen: frozenset = frozenset()) -> str:
     if key is None or isinstance(key, numbers.Real):
         return "emergent"
     parts = _parts(key)
+    fields = _along(parts, path)
+    if fields.get("simulated") is False:
+        return NOT_SIMULATED
     if targets.term("/".join(map(str, parts))) is not None:
         return "calibrated"
-    fields = _along(parts, path)
     if fields.get("tuned") or chosen(parts, path):
         return "tuned"
     if fields.get("input"):
@@ -344,8 +375,16 @@ def label(key, ours=None, distance: float | None = None, path: Path | None = Non
         if t.distance == "tvd":
             return Label(k, distance, "TVD") if distance is not None else Label(k)
         if _real(ours) and _real(theirs) and "/".join(map(str, _parts(key))) == t.key:
+            if isinstance(theirs, numbers.Integral):  # printed whole: any value within half a unit prints so
+                gap = max(0.0, abs(float(ours) - float(theirs)) - 0.5)
+                return Label(k, 0.0, WITHIN_ROUNDING) if gap == 0 else Label(k, gap, "off the paper's rounding by")
             return Label(k, abs(float(ours) - float(theirs)))
         return Label(k)
+    bound = fields(key, path).get("bound")
+    if bound and _real(ours) and _real(theirs):  # a bound the stand-in must stay within, not a value aimed at
+        kept = float(ours) <= float(theirs) if bound == "upper" else float(ours) >= float(theirs)
+        if kept:
+            return Label(k, None, BOUND_KEPT)
     if _real(ours) and _real(theirs):
         gap = abs(float(ours) - float(theirs))
         if gap > tolerance(key, theirs, path) + 1e-9:
@@ -355,10 +394,13 @@ def label(key, ours=None, distance: float | None = None, path: Path | None = Non
 
 __all__ = [
     "BUILT",
+    "BOUND_KEPT",
     "DERIVABLE",
     "Derived",
+    "NOT_SIMULATED",
     "Label",
     "STATUSES",
+    "WITHIN_ROUNDING",
     "builds_in",
     "chosen",
     "constants",

@@ -464,8 +464,21 @@ def test_rank_agreement_and_readings():
     )
     beside = span_gamma.beside_f1(gammas, t6)
     assert beside["f1_rank"].tolist() == [3, 1, 2] and beside["gamma_rank"].tolist() == [1, 3, 2]
+    # x's γ rests on 4 examples, fewer than MIN_GAMMA_EXAMPLES (5): left out of the order; y and z swap
     agreement = span_gamma.rank_agreement(beside)
-    assert agreement == {"tau": pytest.approx(-1.0), "comparisons": 3, "moved": ["x", "y"]}
+    assert span_gamma.MIN_GAMMA_EXAMPLES == 5
+    assert agreement == {
+        "tau": pytest.approx(-1.0),
+        "comparisons": 2,
+        "moved": ["y", "z"],
+        "left_out": ["x"],
+        "tau_all": pytest.approx(-1.0),
+        "discordant": 1,
+        "shown": 0,  # F1's intervals of y and z overlap (0.0-0.5 both)
+        "min_examples": 5,
+    }
+    everything = span_gamma.rank_agreement(beside, min_examples=0)
+    assert (everything["comparisons"], everything["moved"], everything["left_out"]) == (3, ["x", "y"], [])
     text = gamma_readings.readings(None, beside=beside, agreement=agreement)
     assert all(isinstance(v, str) for v in text.values())
     assert (text["gamma_top"], text["gamma_top_f1_rank"], text["gamma_top_examples"]) == ("x", "3", "4")
@@ -474,3 +487,36 @@ def test_rank_agreement_and_readings():
     assert text["gamma_moved"] == "x" and text["gamma_negative"] == "0"
     assert (text["gamma_moved_direction"], text["gamma_chance"]) == ("better", "above chance in every row")
     assert text["gamma_share"] == f"{20 / 80:.0%}"  # 4 + 10 + 6 of (2 + 1 + 1) pairs x 20 examples
+    assert "x (a γ on 4 examples in all)" in text["gamma_left_out_text"]
+    assert text["gamma_shown_text"].endswith("the rank change is not shown.")
+
+
+def test_ranks_tie_values_the_printed_figures_cannot_tell_apart():
+    from hotelcheckspan.analyses import span_gamma
+
+    # chapter 04's hard F1: stage 2 0.1353 and stage 1 0.1348 differ by 0.0005, under half a point: one rank
+    ranks = span_level.tied_ranks(pd.Series([0.1353, 0.1348, 0.12, 0.11, float("nan")]))
+    assert ranks.tolist()[:4] == [1, 1, 3, 4] and pd.isna(ranks.iloc[4])
+    assert span_level.tied_ranks([0.30, 0.296, 0.292]).tolist() == [1, 1, 1]  # ties chain down
+    gammas = pd.DataFrame(
+        {
+            "comparison": ["a", "b", "c"],
+            "gamma": [0.0, 0.2, 0.1],
+            "gamma_low": [-0.1, 0.1, 0.0],
+            "gamma_high": [0.1, 0.3, 0.2],
+            "pairs": 1,
+            "gamma_pairs": 1,
+            "gamma_examples": 40,
+            "examples": 100,
+            "s_empty": 0.7,
+        }
+    )
+    t6 = pd.DataFrame(
+        {"comparison": ["a", "b", "c"], "match": "hard", "f1": [0.1353, 0.1348, 0.05], "f1_low": 0.0, "f1_high": 0.3}
+    )
+    beside = span_gamma.beside_f1(gammas, t6)
+    assert beside["f1_rank"].tolist() == [1, 1, 3]
+    agreement = span_gamma.rank_agreement(beside)
+    # a and b tie in F1 (rank 1, 1, 3), γ ranks b, c, a (1, 2, 3): only a against c is ordered differently
+    # (F1 a > c, γ c > a); a moves 1 -> 3, c 3 -> 2, b keeps rank 1
+    assert agreement["discordant"] == 1 and agreement["moved"] == ["a", "c"]

@@ -60,11 +60,16 @@ def test_ch04_reads_the_papers_table6_right(ch04):
     assert ch04["paper_gpt_place"] == "within the range of the human rows"
     assert ch04["paper_top_reading"] == "a tie"
     assert ch04["paper_top_rows"] == "Group A - Group B (Stage 1) and Group A - Group B (Stage 2)"
-    # o3-mini: factgenie 1.2.1's rule reaches the printed recall only at the true floor (one one-word span
-    # against a 24-word summary: 0.62 / 24 = 0.026, which prints as 0.03); span counting not the hard precision
+    # o3-mini: the both-marked floor counts characters (the metric's unit), under the stated assumption of
+    # a 2-character span against a 24-word summary of at most 9 characters a word: 0.62 x 2 / 216 = 0.0057;
+    # in words it would be 0.62 / 24 = 0.026. The printed 0.03 lies above either floor and far below the
+    # typical 0.50: factgenie 1.2.1's rule reaches it, far from typical lengths; span counting cannot give
+    # the hard precision
     assert (ch04["o3_p"], ch04["o3_r"]) == ("0.62", "0.03")
-    assert ch04["o3_floor"] == "0.03" and round(0.62 / 24, 3) == 0.026
-    assert ch04["both_verdict"] == "can" and ch04["both_reach"] == "only at the extreme the tables allow"
+    assert ch04["o3_floor"] == f"{0.62 * 2 / (9 * 24):.3f}" == "0.006"
+    assert ch04["o3_floor_words"] == f"{0.62 / 24:.3f}" == "0.026"
+    assert (ch04["floor_span_chars"], ch04["floor_summary_chars"]) == ("2", "216")
+    assert ch04["both_verdict"] == "can" and ch04["both_reach"].startswith("only far from typical lengths")
     assert ch04["span_hard_reachable"] == "cannot" and ch04["span_soft_reachable"] == "can"
     assert ch04["o3_f1s_hm"] == "0.06"  # 2 x 0.62 x 0.03 / 0.65, against the printed 0.05
 
@@ -99,6 +104,23 @@ def test_ch04_noise_counts_overlapping_rows(span_tables):
     per_match = span_tables["t6"].groupby("match").size()
     assert int(out["n_row_pairs"]) == sum(n * (n - 1) // 2 for n in per_match)
     assert 0 <= int(out["overlapping_rows"]) <= int(out["n_row_pairs"])
+
+
+def test_ch04_noise_counts_intervals_as_printed():
+    # two rows whose intervals are 0.2685 and 0.2720 apart print as [0.17, 0.27] and [0.27, 0.34]: they
+    # touch as a reader sees them, so they count as overlapping; a third clear of both does not
+    t6 = pd.DataFrame(
+        {
+            "comparison": ["a", "b", "c"],
+            "match": ["soft"] * 3,
+            "f1": [0.22, 0.31, 0.6],
+            "f1_low": [0.17, 0.2720, 0.5],
+            "f1_high": [0.2685, 0.34, 0.7],
+        }
+    )
+    pairs = pd.DataFrame({"comparison": ["a", "b", "c"], "match": ["soft"] * 3, "f1": [0.2, 0.3, 0.6]})
+    out = r04.noise(t6, pairs)
+    assert (out["overlapping_rows"], out["n_row_pairs"]) == ("1", "3")
 
 
 def test_ch04_simulation_text_only_on_a_simulated_corpus(corpus, span_tables):

@@ -334,7 +334,9 @@ def test_implied_recall_by_hand():
     }
     row = span_level.implied_recall(figures, [{"name": "c", "ref": ["stage1/A"], "hyp": ["gemma-3"]}]).iloc[0]
     assert row["R (every example)"] == pytest.approx(0.5 * (50 * 4) / (100 * 2))
-    assert row["R floor (both marked)"] == pytest.approx(0.5 * 1 / 20)  # one one-word span against a summary
+    # a span of SHORTEST_SPAN_CHARS characters against a whole summary of 20 words of SUMMARY_CHARS_PER_WORD
+    assert span_level.SHORTEST_SPAN_CHARS == 2 and span_level.SUMMARY_CHARS_PER_WORD == 9
+    assert row["R floor (both marked)"] == pytest.approx(0.5 * 2 / (9 * 20))
     assert row["R (both marked, typical)"] == pytest.approx(0.5 * (1 * 4) / (2 * 2))
 
 

@@ -2,6 +2,7 @@
 readings of the kappa-paradox and beyond-F1 sections."""
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy.stats import pearsonr
 
@@ -70,7 +71,7 @@ def test_counts_sum_the_pairs(measured):
 def test_readings(corpus, measured):
     frame, arrays = measured
     got = beyond_f1.readings(span_measures.table(frame, arrays, n_boot=50), prefix="x")
-    assert got["x_top_f1"] in set(frame["comparison"]) and got["x_bigger"] in ("boundaries", "types")
+    assert got["x_top_f1"].split(" (tied")[0] in set(frame["comparison"]) and got["x_bigger"] in ("boundaries", "types")
     assert all(isinstance(v, str) for v in got.values())
     marks = example_level.marks(corpus, HUMAN_SETS, dataset_level.stage2_examples(corpus))
     prev = example_level.prevalence(marks)
@@ -80,3 +81,23 @@ def test_readings(corpus, measured):
     # the rarer the error type, the larger kappa's chance term
     typed = prev[prev["label"] != "Any"]
     assert np.allclose(typed["pe_kappa"], typed["positive_share"] ** 2 + (1 - typed["positive_share"]) ** 2)
+
+
+def test_readings_treat_f1_within_half_a_point_as_tied():
+    # chapter 04: stage 2's F1 0.1353 against stage 1's 0.1348 is no order; partial puts c first
+    table = pd.DataFrame(
+        {
+            "comparison": ["a", "b", "c", "d"],
+            "F1 (book)": [0.1353, 0.1348, 0.12, 0.05],
+            "strict F1": [0.1, 0.1, 0.1, 0.0],
+            "exact F1": [0.2, 0.2, 0.2, 0.1],
+            "partial F1": [0.26, 0.28, 0.31, 0.1],
+            "type F1": [0.1, 0.1, 0.1, 0.0],
+            "Pearson r (micro)": [0.1, 0.2, 0.0, -0.1],
+        }
+    )
+    got = beyond_f1.readings(table, prefix="x")
+    assert got["x_top_f1"] == "a (tied within half a point with b)"
+    assert got["x_top_partial"] == "c" and got["x_same_top"] == "a different comparison"
+    # F1 ranks 1, 1, 3, 4; partial 3, 2, 1, 4: a, b and c move, d keeps its rank
+    assert got["x_moved"] == "three"

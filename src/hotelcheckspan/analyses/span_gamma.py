@@ -10,6 +10,8 @@ Table 6, resamples examples once for all pairs of a comparison.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pandas as pd
 from scipy.stats import kendalltau
@@ -17,7 +19,7 @@ from scipy.stats import kendalltau
 from ..corpora import KEY
 from ..metrics import gamma, resampling
 from ..metrics.span_f1 import _key_codes
-from .span_level import iter_pairs, load_comparisons
+from .span_level import iter_pairs, load_comparisons, tied_ranks
 
 PAIR_COLUMNS = [
     "comparison",
@@ -192,15 +194,48 @@ def beside_f1(gammas: pd.DataFrame, t6: pd.DataFrame, match: str = "hard") -> pd
     keep = ["comparison", "gamma", "gamma_low", "gamma_high", "pairs", "gamma_pairs", "gamma_examples", "examples"]
     keep.append("s_empty")
     out = f1.merge(gammas[keep], on="comparison")
-    out["f1_rank"] = out["f1"].rank(ascending=False, method="min").astype(int)
-    out["gamma_rank"] = out["gamma"].rank(ascending=False, method="min")
+    out["f1_rank"] = tied_ranks(out["f1"]).astype(int)
+    out["gamma_rank"] = tied_ranks(out["gamma"]).astype("Float64").astype(float)
     return out
 
 
-def rank_agreement(table: pd.DataFrame) -> dict:
-    """Kendall's tau between the F1 and the γ order of :func:`beside_f1`'s comparisons, and the
-    comparisons whose two ranks differ. Returns ``{tau, comparisons, moved}``."""
+MIN_GAMMA_EXAMPLES = 5  # a γ on fewer examples (all pairs together) says nothing of a comparison's rank
+
+
+def rank_agreement(table: pd.DataFrame, min_examples: int = MIN_GAMMA_EXAMPLES) -> dict:
+    """Kendall's tau (tau-b) between the F1 and the γ order of :func:`beside_f1`'s comparisons,
+    leaving out those whose γ rests on fewer than ``min_examples`` examples in all, and the
+    comparisons whose two ranks differ among the rest (ranks taken among them, values within
+    :data:`span_level.TIE` tied). ``shown`` counts the pairs of comparisons that F1 and γ order
+    differently with both intervals clear of each other (a rank change the data show).
+
+    Returns ``{tau, comparisons, moved, left_out, tau_all, discordant, shown}`` (``tau_all``:
+    over every comparison with a γ)."""
     both = table.dropna(subset=["f1", "gamma"])
-    tau = kendalltau(both["f1"], both["gamma"]).statistic if len(both) > 1 else float("nan")
-    moved = both.loc[both["f1_rank"] != both["gamma_rank"], "comparison"].tolist()
-    return {"tau": float(tau), "comparisons": len(both), "moved": moved}
+    kept = both[both["gamma_examples"] >= min_examples]
+    f1_rank, g_rank = tied_ranks(kept["f1"]), tied_ranks(kept["gamma"])
+    tau = kendalltau(-f1_rank.astype(float), -g_rank.astype(float)).statistic if len(kept) > 1 else float("nan")
+    tau_all = (
+        kendalltau(-both["f1_rank"].astype(float), -both["gamma_rank"].astype(float)).statistic
+        if len(both) > 1
+        else float("nan")
+    )
+    moved = kept.loc[f1_rank != g_rank, "comparison"].tolist()
+    discordant = shown = 0
+    for i, j in itertools.combinations(kept.index, 2):
+        a, b = kept.loc[i], kept.loc[j]
+        if np.sign(g_rank[j] - g_rank[i]) * np.sign(f1_rank[j] - f1_rank[i]) < 0:
+            discordant += 1
+            apart_f1 = a["f1_low"] > b["f1_high"] or b["f1_low"] > a["f1_high"]
+            apart_g = a["gamma_low"] > b["gamma_high"] or b["gamma_low"] > a["gamma_high"]
+            shown += int(apart_f1 and apart_g)
+    return {
+        "tau": float(tau),
+        "comparisons": len(kept),
+        "moved": moved,
+        "left_out": both.loc[~both.index.isin(kept.index), "comparison"].tolist(),
+        "tau_all": float(tau_all),
+        "discordant": discordant,
+        "shown": shown,
+        "min_examples": min_examples,
+    }

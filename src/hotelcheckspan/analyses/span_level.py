@@ -23,6 +23,25 @@ from ..corpora import KEY
 from ..metrics import resampling, span_f1
 from ..metrics.span_f1 import COUNT_COLUMNS, per_example, prf, scores
 
+TIE = 0.005  # values closer than half a unit of the two decimals shown share a rank
+
+
+def tied_ranks(values, tie: float = TIE) -> pd.Series:
+    """Ranks of ``values`` (1 = highest, a pandas Series or sequence), where a value within ``tie``
+    of the next higher one shares its rank (ties chain down the sorted values): a difference no
+    printed figure shows is no order. Missing values get no rank. Returns an Int64 Series on the
+    values' index."""
+    s = pd.Series(values, dtype=float)
+    out = pd.Series(pd.NA, index=s.index, dtype="Int64")
+    ordered = s.dropna().sort_values(ascending=False, kind="stable")
+    rank, previous = 0, None
+    for i, (idx, v) in enumerate(ordered.items(), start=1):
+        if previous is None or previous - v >= tie:
+            rank = i
+        out[idx] = rank
+        previous = v
+    return out
+
 
 def load_comparisons(path=None, corpus=None) -> list[dict]:
     """The comparisons of ``data/comparisons.yaml`` (or ``path``), defaults applied.
@@ -413,9 +432,11 @@ def implied_recall(figures: dict, comparisons: list[dict] | None = None) -> pd.D
     R = P x L_hyp / L_ref. Counting every example's lengths, L is all a set marked on the 245
     examples (Table 4 spans x mean span words, Tables 2-3). Counting only examples both sides
     marked, L_ref is at most one summary (the paper's longest, in words) per such example, since
-    one set's spans in a summary do not overlap, while L_hyp is at least one span of one word per
-    example (a set's mean span length says nothing of its spans in those examples): the true
-    floor is R >= P x 1 / (longest summary words). Pairs are averaged as Table 6 does. Columns:
+    one set's spans in a summary do not overlap, while L_hyp is at least one span per example (a
+    set's mean span length says nothing of its spans in those examples). The metric counts
+    characters: the floor is R >= P x (shortest span) / (longest summary), in characters, under
+    the stated assumption (:data:`SHORTEST_SPAN_CHARS`, :data:`SUMMARY_CHARS_PER_WORD` x the
+    longest summary's words), since the paper gives words only. Pairs are averaged as Table 6 does. Columns:
     ``comparison, paper P_S, paper R_S, R (every example), R floor (both marked), R (both marked,
     typical)``; the typical value uses spans per error record x mean span words on each side.
     """
@@ -433,7 +454,7 @@ def implied_recall(figures: dict, comparisons: list[dict] | None = None) -> pd.D
             for hyp in parse_all(comp["hyp"]):
                 hyp_total, hyp_words, hyp_per_error = _marked_words(hyp, figures)
                 every.append(hyp_total / ref_total)
-                floor.append(1 / longest)  # one span of one word against a whole summary
+                floor.append(SHORTEST_SPAN_CHARS / (SUMMARY_CHARS_PER_WORD * longest))  # a short span, a whole summary
                 typical.append((hyp_per_error * hyp_words) / (ref_per_error * ref_words))
         p = paper["P_S"]
         rows.append(
@@ -447,6 +468,14 @@ def implied_recall(figures: dict, comparisons: list[dict] | None = None) -> pd.D
             }
         )
     return pd.DataFrame(rows)
+
+
+# Words and characters behind the both-marked floor of :func:`implied_recall`. The paper gives
+# lengths in words only; the metric counts characters. Assumed: a span is at least one word of two
+# characters ("no"), and a summary of the paper's longest (24 words) has at most this many
+# characters per word with its space (English hotel prose averages about six).
+SHORTEST_SPAN_CHARS = 2
+SUMMARY_CHARS_PER_WORD = 9
 
 
 def reachable_means(denominators: list[int], printed: float, decimals: int = 2) -> tuple[bool, float]:

@@ -226,10 +226,11 @@ def table(
 
 
 def ranks(frame: pd.DataFrame) -> pd.DataFrame:
-    """The rank of each comparison (1 = highest) under each measure of :data:`MEASURES`."""
+    """The rank of each comparison (1 = highest) under each measure of :data:`MEASURES`; values
+    within :data:`span_level.TIE` of each other share a rank (:func:`span_level.tied_ranks`)."""
     out = frame[["comparison"]].copy()
     for m in MEASURES:
-        out[m] = frame[m].rank(ascending=False, method="min").astype("Int64")
+        out[m] = span_level.tied_ranks(frame[m])
     return out
 
 

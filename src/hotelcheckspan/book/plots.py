@@ -211,8 +211,8 @@ def paradox(table):
 def pair_spread(pairs, paper_table6=None):
     """Per comparison (rows) and match mode (hard left, soft right): the F1 of each pair of
     annotator sets (blue dots, spread vertically in a fixed pattern), their mean (grey bar) and,
-    if given, the paper's Table 6 F1 (red cross). A prefix the LLMs' names share ("zeroshot-") is
-    left out of the row labels, and the axis says so."""
+    if given, the paper's Table 6 F1 (red cross, just below its row so that it hides no dot). A
+    prefix the LLMs' names share ("zeroshot-") is left out of the row labels, and the axis says so."""
     comps = list(dict.fromkeys(pairs["comparison"]))
     last = [c.rsplit(" ", 1)[-1] for c in comps]
     prefix = _shared_prefix([w for w in last if "-" in w or "_" in w])
@@ -232,9 +232,9 @@ def pair_spread(pairs, paper_table6=None):
         if paper_table6:
             key = "F1_H" if match == "hard" else "F1_S"
             xs = [paper_table6.get(c, {}).get(key) for c in comps]
-            ax.scatter(
+            ax.scatter(  # just below its row, clear of the dots, so it hides no pair (a one-pair row's dot)
                 [x for x in xs if x is not None],
-                [c for c, x in zip(comps, xs) if x is not None],
+                [i + 0.32 for i, x in enumerate(xs) if x is not None],
                 marker="X",
                 s=60,
                 color=PAPER,

@@ -450,19 +450,17 @@ def figure_label(key, ours=None, decimals: int = 2, distance: float | None = Non
     return f"{lab.kind}, missed by {gap}" if lab.kind == "set" else f"{lab.kind}, {lab.distance} {gap}"
 
 
-def mark(
-    frame: pd.DataFrame, figures, corpus, column: str = "Figure is", ours: str | None = None, distances=None
-) -> pd.DataFrame:
+def mark(frame: pd.DataFrame, figures, corpus, column: str = "Figure is", ours=None, distances=None) -> pd.DataFrame:
     """``frame`` with a column giving, per row, the label of the stand-in's figure (see
     :func:`figure_label`); ``figures`` is one figure key (``"table5_example_level_votes/Any"``)
-    for every row or one per row; ``ours`` names the column holding our value (so set figures
-    say by how much they were missed), ``distances`` gives calibrated distribution terms their
-    distance per row; derived figures say what they are a function of. Unchanged for a corpus
-    that is not simulated."""
+    for every row or one per row; ``ours`` names the column holding our value, or gives the values
+    row by row (so set figures say by how much they were missed, calibrated ones their distance),
+    ``distances`` gives calibrated distribution terms their distance per row; derived figures say
+    what they are a function of. Unchanged for a corpus that is not simulated."""
     if not getattr(corpus, "simulated", False):
         return frame
     keys = [figures] * len(frame) if isinstance(figures, str) else list(figures)
-    values = list(frame[ours]) if ours is not None else [None] * len(frame)
+    values = list(frame[ours]) if isinstance(ours, str) else list(ours) if ours is not None else [None] * len(frame)
     dists = list(distances) if distances is not None else [None] * len(frame)
     return frame.assign(**{column: [figure_label(k, v, distance=d) for k, v, d in zip(keys, values, dists)]})
 

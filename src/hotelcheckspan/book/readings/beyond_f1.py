@@ -16,13 +16,24 @@ from ..prose import count_words
 from ..tables import number
 
 
+def _first(values: pd.Series, firsts: list[str]) -> str:
+    """The comparison a measure ranks first, naming those tied with it (within half a point,
+    :func:`span_measures.ranks`)."""
+    best = str(values.idxmax())
+    others = [c for c in firsts if c != best]
+    return best if not others else f"{best} (tied within half a point with {' and '.join(others)})"
+
+
 def readings(table: pd.DataFrame, prefix: str = "bf") -> dict[str, str]:
-    """``table``: :func:`hotelcheckspan.analyses.span_measures.table`."""
+    """``table``: :func:`hotelcheckspan.analyses.span_measures.table`. Ranks treat values within
+    half a point (:data:`span_level.TIE`) as tied, so "highest" and a rank change are never a
+    difference the printed figures cannot show."""
     ranks = span_measures.ranks(table).set_index("comparison")
     by = table.set_index("comparison")
-    top = {m: str(by[m].idxmax()) for m in span_measures.MEASURES if by[m].notna().any()}
-    moved = int((ranks["partial F1"] != ranks["F1 (book)"]).sum())
-    moved_r = int((ranks["Pearson r (micro)"] != ranks["F1 (book)"]).sum())
+    firsts = {m: list(ranks.index[ranks[m] == 1]) for m in span_measures.MEASURES if by[m].notna().any()}
+    top = {m: _first(by[m], firsts[m]) for m in firsts}
+    moved = int((ranks["partial F1"] != ranks["F1 (book)"]).fillna(False).sum())
+    moved_r = int((ranks["Pearson r (micro)"] != ranks["F1 (book)"]).fillna(False).sum())
     type_cost = float((by["exact F1"] - by["strict F1"]).mean())
     boundary_cost = float((by["partial F1"] - by["exact F1"]).mean())
     return {
@@ -32,7 +43,11 @@ def readings(table: pd.DataFrame, prefix: str = "bf") -> dict[str, str]:
         f"{prefix}_top_strict": top["strict F1"],
         f"{prefix}_top_r": top.get("Pearson r (micro)", "none"),
         f"{prefix}_same_top": "the same comparison"
-        if top["partial F1"] == top["F1 (book)"]
+        if firsts["partial F1"] == firsts["F1 (book)"]
+        else "the same comparisons"
+        if set(firsts["partial F1"]) == set(firsts["F1 (book)"])
+        else "one of the same comparisons"
+        if set(firsts["partial F1"]) & set(firsts["F1 (book)"])
         else "a different comparison",
         f"{prefix}_moved": count_words(moved),
         f"{prefix}_moved_r": count_words(moved_r),

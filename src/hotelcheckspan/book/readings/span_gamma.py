@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ...metrics import gamma
+from .. import prose
 from ..tables import number
 
 
@@ -16,6 +17,7 @@ def readings(corpus, *, beside: pd.DataFrame, agreement: dict) -> dict[str, str]
     per_pair = rows[["gamma_examples", "examples", "pairs"]]
     top_gamma = rows["gamma"].idxmax()
     top_f1 = rows["f1"].idxmax()
+    tied_f1 = [c for c in rows.index[rows["f1_rank"] == rows.loc[top_f1, "f1_rank"]] if c != top_f1]
     # the comparison whose γ rank is furthest from its F1 rank
     shift = (rows["gamma_rank"] - rows["f1_rank"]).abs()
     moved = shift.idxmax()
@@ -23,8 +25,12 @@ def readings(corpus, *, beside: pd.DataFrame, agreement: dict) -> dict[str, str]
         "gamma_mode": "soft" if gamma.SOFT_CLI else "hard",
         "gamma_comparisons": str(agreement["comparisons"]),
         "gamma_tau": number(agreement["tau"], 2),
+        "gamma_tau_all": number(agreement.get("tau_all", agreement["tau"]), 2),
         "gamma_order": "the same order as" if not agreement["moved"] else "a different order from",
         "gamma_moved_count": str(len(agreement["moved"])),
+        "gamma_left_out_text": _left_out(agreement, per_pair),
+        "gamma_shown_text": _shown(agreement),
+        "gamma_f1_top_text": _f1_top(rows, per_pair, top_f1, tied_f1),
         "gamma_top": top_gamma,
         "gamma_top_value": number(rows.loc[top_gamma, "gamma"], 2),
         "gamma_top_f1": number(rows.loc[top_gamma, "f1"], 2),
@@ -54,6 +60,54 @@ def readings(corpus, *, beside: pd.DataFrame, agreement: dict) -> dict[str, str]
         "gamma_below_zero": _below_zero(rows),
     }
     return out
+
+
+def _left_out(agreement: dict, per_pair: pd.DataFrame) -> str:
+    """The sentence on the comparisons the rank agreement leaves out (a γ on too few examples), or
+    nothing when none is."""
+    out = agreement.get("left_out") or []
+    if not out:
+        return ""
+    each = prose.names(f"{c} (a γ on {number(per_pair.loc[c, 'gamma_examples'], 0)} examples in all)" for c in out)
+    return (
+        f"Left out of that order, as resting on fewer than {agreement['min_examples']} examples: {each}; "
+        f"with {'it' if len(out) == 1 else 'them'}, tau is {number(agreement['tau_all'], 2)}."
+    )
+
+
+def _shown(agreement: dict) -> str:
+    """Whether the data show any of the rank changes: pairs of comparisons F1 and γ order
+    differently, with both measures' intervals clear of each other."""
+    n, shown = agreement.get("discordant", 0), agreement.get("shown", 0)
+    if n == 0:
+        return "No pair of comparisons is ordered differently."
+    pairs = f"{n} pair{'' if n == 1 else 's'} of comparisons"
+    if shown == 0 and n == 1:
+        return (
+            f"F1 and γ order {pairs} differently, but F1's or γ's intervals of the two overlap: "
+            "the rank change is not shown."
+        )
+    if shown == 0:
+        return (
+            f"F1 and γ order {pairs} differently, but in none do both measures' intervals lie clear of each "
+            "other: the rank changes are not shown."
+        )
+    return f"F1 and γ order {pairs} differently; in {shown} of them both intervals lie clear of each other."
+
+
+def _f1_top(rows: pd.DataFrame, per_pair: pd.DataFrame, top: str, tied: list[str]) -> str:
+    """F1's first comparison with how many examples its γ rests on, and any tied with it."""
+
+    def one(c: str) -> str:
+        return f"{c}, on {number(per_pair.loc[c, 'gamma_examples'], 0)} across {_pairs(per_pair.loc[c, 'pairs'])}"
+
+    if not tied:
+        return f"F1's first, {one(top)}"
+    both = prose.names(
+        f"{c} (on {number(per_pair.loc[c, 'gamma_examples'], 0)} across {_pairs(per_pair.loc[c, 'pairs'])})"
+        for c in [top, *tied]
+    )
+    return f"F1's first {prose.count_words(1 + len(tied))}, tied within half a point, {both}"
 
 
 def _pairs(n) -> str:

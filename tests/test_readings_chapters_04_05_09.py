@@ -257,6 +257,61 @@ def test_ch09_stability_readings_find_the_hardest_pairs():
     assert out["close_pairs"] == "gpt-4o vs gpt-4o (LS)"  # the only soft pair not settled at 25
     assert out["soft_hard_pair"] == "gpt-4o > gpt-4o (LS)"
     assert out["bacc_vs_soft"] == "less stably than"
+    # the soft pairs settled at 25 are 0.1 and 0.2 apart, the one not settled 0.01: nothing lies between
+    assert (out["gap_settled"], out["gap_unsettled"]) == ("0.100", "0.010")
+    assert out["gap_split"].startswith("No pair lies between 0.010 and 0.100")
+
+
+def test_ch09_stability_readings_flag_orders_one_example_decides_and_judges_at_chance():
+    s = summary_frame(
+        [
+            ("span F1 (soft)", "o3-mini-ls > o3-mini", 0.003, np.inf, np.inf),
+            ("span F1 (soft)", "gpt-4o > gemma-3", 0.1, 36, 156),
+            ("span F1 (hard)", "gpt-4o > gemma-3", 0.03, 326, np.inf),
+            ("balanced accuracy", "gpt-4o > gemma-3", 0.012, np.inf, np.inf),
+            ("balanced accuracy", "gemma-3 > o3-mini", 0.045, 679, np.inf),
+            ("balanced accuracy", "gpt-4o > o3-mini", 0.057, 75, np.inf),
+            ("balanced accuracy", "gpt-4o-ls > o3-mini", 0.004, 980, np.inf),
+        ]
+    )
+    loo = pd.DataFrame(
+        {
+            "measure": ["span F1 (soft)", "span F1 (soft)", "balanced accuracy"],
+            "pair": ["o3-mini-ls > o3-mini", "gpt-4o > gemma-3", "gpt-4o-ls > o3-mini"],
+            "deciding": [1, 0, 1],
+        }
+    )
+    # the subset curve of the decided pair follows n / 245 (the share of subsets holding the example)
+    within = pd.DataFrame(
+        {
+            "measure": "span F1 (soft)",
+            "pair": "o3-mini-ls > o3-mini",
+            "n": [25, 100, 245],
+            "same_order": [0.1, 0.4, 1.0],
+        }
+    )
+    flagged = pd.DataFrame(
+        {
+            "system": ["gemma-3", "gpt-4o", "gpt-4o-ls", "o3-mini"],
+            "examples": 172,
+            "flagged": [59, 157, 172, 1],
+            "bacc": [0.540, 0.553, 0.5, 0.496],
+            "at_chance": [False, False, True, True],
+        }
+    )
+    out = r09.stability_readings(s, 245, 25, loo=loo, within=within, flagged=flagged)
+    assert out["soft_single"].startswith("A single example decides the order of o3-mini (LS) > o3-mini")
+    assert "not how far apart" in out["soft_single"]  # 0.1 vs 25/245, 0.4 vs 100/245: within 0.05
+    assert out["hard_single"] == ""
+    assert out["bacc_single"].startswith("A single example decides the order of gpt-4o (LS) > o3-mini")
+    assert "not how far apart" not in out["bacc_single"]  # no subset curve given for it
+    assert out["bacc_spread"] == "0.053"  # gpt-4o: 0.553 - 0.5
+    assert "gpt-4o (LS) flags 172 and o3-mini flags 1" in out["bacc_chance"]
+    assert "one of the ordered pairs compares two such campaigns" in out["bacc_chance"]
+    # the median of the other three BACC pairs (75, 679, > 980)
+    assert out["bacc_rest"] == (
+        "Without the pair between two campaigns at chance, the median BACC pair needs 679 examples."
+    )
 
 
 def needs_frame(rows):
@@ -282,10 +337,49 @@ def test_ch09_paper_gap_readings_rest_on_the_papers_gaps():
     out = r09.paper_gap_readings(needs, corpus_size=245)
     assert out["soft_paper_pair"] == "gpt-4o and gemma-3" and out["soft_paper_n"] == "171"
     assert out["soft_paper_word"].startswith("enough at the printed gaps")  # 171 <= 245 < 257
-    assert out["hard_paper_word"] == "not enough"  # 294 > 245
+    # 294 > 245, but the widest gap the rounding allows needs 171 <= 245: the rounding caveat both ways
+    assert (
+        out["hard_paper_word"]
+        == "not enough at the printed gaps, though enough at the widest gaps their rounding allows"
+    )
+    assert r09.paper_gap_readings(needs, corpus_size=150)["hard_paper_word"] == (
+        "not enough, even at the widest gaps their rounding allows"  # 171 > 150
+    )
     assert out["soft_paper_range"] == "0.04 to 0.06" and out["soft_paper_n_range"] == "114 to 257"
     assert out["soft_gap_vs_paper"] == "wider than"  # 0.10 against 0.05
     assert r09.paper_gap_readings(needs, corpus_size=700)["hard_paper_word"] == "enough"
+
+
+def test_ch09_normal_reading_says_where_the_approximation_is_off_and_why():
+    needs = needs_frame(
+        [
+            ("span F1 (hard)", "gpt-4o > gemma-3", 0.03, 0.03, 257, 337, 171, 760),
+            ("span F1 (hard)", "gemma-3 > o3-mini", 0.06, 0.09, 19, 38, 25, 66),
+            ("span F1 (soft)", "gpt-4o > o3-mini", 0.21, 0.32, 10, 10, 10, 10),  # at the grid's first size
+        ]
+    ).assign(n_normal=[304.0, 50.0, 6.0], skew=[-0.1, 0.19, 0.07], min_n=10)
+    text = r09.paper_gap_readings(needs, corpus_size=245)["normal_reading"]
+    assert "in one of the two rows" in text  # 304 is within 15% of 337; the row at 10 is left out
+    assert "gemma-3 > o3-mini by hard span F1 (50 against 38)" in text and "skewed to the right" in text
+    assert "0.19" in text and "fewer examples suffice" in text
+    symmetric = needs.assign(skew=[-0.1, -0.2, 0.07])  # skewed the other way: not what explains it
+    assert "Monte Carlo error" in r09.paper_gap_readings(symmetric, corpus_size=245)["normal_reading"]
+
+
+def test_ch09_tables_beside_the_paper_carry_the_rules_label(corpus):
+    """The gaps table labels this corpus' gaps (differences of Table 6's emergent LLM rows), the
+    power table each figure by its key: d and r are put in by the generator, records are set."""
+    needs = needs_frame([("span F1 (soft)", "gpt-4o > gemma-3", 0.05, 0.10, 33, 171, 114, 257)])
+    gaps = r09.gaps_table(needs, corpus)
+    assert gaps["Figure is"].tolist() == [tables.figure_label("table6_span_level/Human - LLM (GPT-4o)/F1_S")]
+    assert "Figure is" not in r09.gaps_table(needs, real_copy(corpus))
+    ratings = impressions.ratings(corpus)
+    table = r09.power_table(ratings, corpus=corpus).set_index("quantity")["Figure is"]
+    built = tables.figure_label("impressions/t_errors_vs_none")
+    assert built == "by construction" and table["Cohen's d, errors vs none"] == built
+    assert table["r, error count and impression"] == tables.figure_label("impressions/r_error_count_vs_impression")
+    assert table["records for 80% power, t-test"] == built and table["records rated"] == "set"
+    assert "*by construction*" in r09.power_note(corpus).text and r09.power_note(real_copy(corpus)).text == ""
 
 
 def test_ch09_power_readings_rest_on_the_papers_effects(corpus):

@@ -268,16 +268,21 @@ def ratings_frame(n=400, seed=7):
     return pd.DataFrame({"impression": impression, "errors": errors, "has_error": errors > 0})
 
 
-def test_resampled_welch_and_pearson_p_values_equal_scipy():
+def test_resampled_student_and_pearson_p_values_equal_scipy():
+    """Student's pooled t-test, the test Cohen's d and statsmodels' TTestIndPower assume; with
+    replacement a record drawn twice counts twice (scipy on the repeated records)."""
     r = ratings_frame()
     y, x, err = r["impression"].to_numpy(), r["errors"].to_numpy(float), r["has_error"].to_numpy()
-    w = SS.subset_weights(len(r), 30, 5, np.random.default_rng(8))
     t_cols = np.stack([~err, y * ~err, y**2 * ~err, err, y * err, y**2 * err], axis=1).astype(float)
     r_cols = np.stack([np.ones_like(x), x, y, x**2, y**2, x * y], axis=1)
-    for row, p_t, p_r in zip(w, SS._welch_p(w @ t_cols), SS._pearson_p(w @ r_cols)):
-        keep = row > 0
-        assert p_t == pytest.approx(stats.ttest_ind(y[keep & ~err], y[keep & err], equal_var=False).pvalue, rel=1e-9)
-        assert p_r == pytest.approx(stats.pearsonr(x[keep], y[keep]).pvalue, rel=1e-9)
+    for w in (
+        SS.subset_weights(len(r), 30, 5, np.random.default_rng(8)),
+        SS.bootstrap_weights(len(r), 30, 5, np.random.default_rng(9)),
+    ):
+        for row, p_t, p_r in zip(w, SS._student_p(w @ t_cols), SS._pearson_p(w @ r_cols)):
+            ys, xs, es = np.repeat(y, row.astype(int)), np.repeat(x, row.astype(int)), np.repeat(err, row.astype(int))
+            assert p_t == pytest.approx(stats.ttest_ind(ys[~es], ys[es], equal_var=True).pvalue, rel=1e-9)
+            assert p_r == pytest.approx(stats.pearsonr(xs, ys).pvalue, rel=1e-9)
 
 
 def test_power_resampled_tracks_statsmodels_and_fisher_z_closed_form():
@@ -393,6 +398,12 @@ def test_needs_at_paper_gaps_need_more_where_the_gap_is_narrower(bundled):
     scores = [SS.judges_f1_table(bundled, llms, SS.HUMAN_SETS, stage2, match=m) for m in ("hard", "soft")]
     needs = SS.needs_at_paper_gaps(scores, SS.planning_sizes(len(stage2)), 300, seed=0)
     assert len(needs) == 6
+    assert (needs["min_n"] == SS.planning_sizes(len(stage2))[0]).all()  # the grid's first size, an upper bound
+    first = needs.iloc[0]
+    better, worse = first["pair"].split(" > ")
+    table = scores[0] if first["measure"] == scores[0].measure else scores[1]
+    assert first["sd"] == SS.difference_sd(table, better, worse, seed=0)
+    assert first["skew"] == SS.difference_skew(table, better, worse, seed=0)
     # the narrowest gap the rounding allows needs at least as many examples as the printed one, the widest at most
     assert (needs["n_paper_low"] <= needs["n_paper"]).all() and (needs["n_paper"] <= needs["n_paper_high"]).all()
     soft = needs[needs["measure"] == "span F1 (soft)"].set_index("pair")
@@ -519,3 +530,84 @@ def test_interval_widths_draw_each_llm_in_its_own_panel():
     for ax in shown[1:]:
         coloured = [ln for ln in data_lines(ax) if to_hex(ln.get_color()) != "#cccccc"]
         assert len(coloured) == 1 and len(data_lines(ax)) == len(llms), ax.get_title()
+
+
+# --- what decides an order, and what a table shows -----------------------------------------------
+
+
+def test_leave_one_out_finds_the_example_that_decides_an_order():
+    """a and b differ on example 5 only (b misses that error): dropping it ties them, so it alone
+    decides; a and c differ on many examples, so no single one does. The oracle re-scores the
+    corpus with the example removed from scratch."""
+    corpus = constructed({"a": GOOD, "b": GOOD - {5}, "c": set(range(N // 2))})
+    table = SS.judges_f1_table(corpus, ["a", "b", "c"], REFS)
+    loo = SS.leave_one_out(table).set_index("pair")
+    assert loo.loc["a > b", "examples"] == (5,) and loo.loc["a > b", "deciding"] == 1
+    assert loo.loc["a > c", "deciding"] == 0
+    for pair, row in loo.iterrows():
+        i, j = (table.systems.index(s) for s in pair.split(" > "))
+        for e in range(N):
+            kept = table.examples.drop(index=e).reset_index(drop=True)
+            again = SS.judges_f1_table(corpus, ["a", "b", "c"], REFS, kept).full()
+            assert (np.sign(again[i] - again[j]) != np.sign(row["difference"])) == (e in row["examples"])
+
+
+def test_flags_put_a_judge_that_flags_all_or_none_but_one_at_chance():
+    truth = pd.Series([True] * 4 + [False] * 6 + [pd.NA] * 2, dtype="boolean")
+    preds = {
+        "all": pd.Series([True] * 12),
+        "one": pd.Series([True] + [False] * 11),
+        "good": pd.Series([True] * 3 + [False] * 9),
+    }
+    ex = pd.DataFrame({"dataset": "d", "split": "s", "setup_id": "x", "example_idx": range(12)})
+    f = SS.flags(SS.confusion_table(truth, preds, ex)).set_index("system")
+    assert f["examples"].tolist() == [10, 10, 10] and f["flagged"].tolist() == [10, 1, 3]
+    assert f["at_chance"].tolist() == [True, True, False]
+    known = truth.notna().to_numpy()
+    for name, pred in preds.items():  # scikit-learn's balanced accuracy on the examples with a truth
+        assert f.loc[name, "bacc"] == pytest.approx(balanced_accuracy_score(truth[known].astype(bool), pred[known]))
+
+
+def test_balanced_accuracy_of_a_resample_with_one_class_is_undefined_and_never_ranks():
+    """As chapter 03's intervals: a resample without a majority error has no balanced accuracy
+    (the one recall left would put a judge that never flags at 1)."""
+    truth = pd.Series([True, False, False, False], dtype="boolean")
+    preds = {"never": pd.Series([False] * 4), "always": pd.Series([True] * 4)}
+    ex = pd.DataFrame({"dataset": "d", "split": "s", "setup_id": "x", "example_idx": range(4)})
+    table = SS.confusion_table(truth, preds, ex)
+    w = np.array([[0, 1, 1, 1], [1, 1, 0, 0]], float)
+    got = table.resampled(w)
+    assert np.isnan(got[0]).all() and got[1] == pytest.approx([0.5, 0.5])
+    full = np.array([0.6, 0.4])
+    assert not SS._same_order(np.array([[np.nan, np.nan]]), full, [(0, 1)]).any()
+
+
+def test_describe_n_marks_the_grids_ends():
+    assert SS.describe_n(10, 1960, 10) == "≤ 10" and SS.describe_n(11, 1960, 10) == "11"
+    assert SS.describe_n(np.inf, 1960, 10) == "> 1,960" and SS.describe_n(10, 1960) == "10"
+
+
+def test_readable_summary_shows_a_tied_pair_as_tied_without_an_n():
+    corpus = constructed({"a": GOOD, "b": set(GOOD), "c": set()})
+    table = SS.judges_f1_table(corpus, ["a", "b", "c"], REFS)
+    within = SS.stability(table, [5, 20, N], 50, seed=0)
+    beyond = SS.stability(table, [5, 20, N, 2 * N], 50, seed=1, replace=True)
+    unc = SS.stable_n_uncertainty(table, [5, 20, N, 2 * N], n_outer=4, n_inner=20, seed=2)
+    shown = SS.readable(SS.stable_n_summary(within, beyond, unc)).set_index("pair (better first)")
+    tied = shown.loc["a and b, tied"]
+    assert (tied["n, subsets"], tied["n, with replacement"], tied["95% interval"]) == ("—", "—", "—")
+    far = shown.loc["a > c"]  # c marks nothing: ordered from the first size, which is all the grid can say
+    assert far["n, subsets"] == "≤ 5" and far["n, with replacement"] == "≤ 5"
+
+
+def test_difference_skew_of_a_mean_is_the_per_example_skew_over_root_n():
+    """The bootstrap mean of n values drawn from a sample has skewness g1 / sqrt(n), g1 the
+    sample's skewness (its third cumulant over n squared): an exponential sample's is about
+    2 / sqrt(n), a normal one's about none. 20,000 draws estimate a skewness within about 0.02."""
+    rng = np.random.default_rng(3)
+    n = 100
+    for x in (np.column_stack([rng.exponential(1.0, n), np.zeros(n)]), rng.normal(size=(n, 2))):
+        d = x[:, 0] - x[:, 1]
+        assert SS.difference_skew(mean_table(x), "a", "b", 20000) == pytest.approx(stats.skew(d) / np.sqrt(n), abs=0.06)
+    skewed = SS.difference_skew(mean_table(np.column_stack([rng.exponential(1.0, n), np.zeros(n)])), "a", "b", 20000)
+    assert skewed > 0.1  # about 2 / sqrt(100)

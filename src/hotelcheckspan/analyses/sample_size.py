@@ -14,9 +14,10 @@ counts become one score per *system* (an LLM campaign, or "human-human"). The fu
 ``stability(table, sizes, replace=...)``
     per pair of systems and size n, the share of resamples of n examples that rank the pair as
     the full set does (``same_order``), with a Wilson interval for the Monte Carlo error.
-    Without replacement (seed 004's design) n runs up to the corpus size, where the answer is 1
-    by construction; with replacement the corpus stands in for the population and n can go
-    beyond it (extrapolation).
+    Without replacement n runs up to the corpus size, where the answer is 1 by construction;
+    with replacement the corpus stands in for the population and n can go beyond it
+    (extrapolation). Shaib et al. (seed 004) draw "with replacement", which may mean either
+    design, so both are offered.
 ``smallest_stable(curve)``
     per pair, the smallest n from which ``same_order`` stays at or above the threshold (0.95).
 ``stable_n_uncertainty(table, sizes, replace=...)``
@@ -132,16 +133,17 @@ def _mean_f1(sums: np.ndarray, group_sizes: tuple[int, ...]) -> np.ndarray:
 
 
 def _confusion(sums: np.ndarray, measure: str) -> np.ndarray:
-    """Balanced accuracy or raw agreement per system from summed tp, fn, fp, tn cells; the
-    balanced accuracy of a resample with one class only is that class's recall, as in
-    :mod:`example_level`."""
+    """Balanced accuracy or raw agreement per system from summed tp, fn, fp, tn cells. The
+    balanced accuracy of a resample with one class only is undefined (NaN), as chapter 03's
+    intervals have it (:func:`example_level.alignment_ci`): scored by the one recall left, a judge
+    that never flags would reach 1 in every resample without a majority error. A resample where
+    it is undefined never ranks a pair (:func:`_same_order`)."""
     tp, fn, fp, tn = np.moveaxis(sums.reshape(sums.shape[0], -1, 4), 2, 0)
     pos, neg = tp + fn, fp + tn
     with np.errstate(invalid="ignore", divide="ignore"):
         if measure == "agreement":
             return (tp + tn) / (pos + neg)
-        rec_pos, rec_neg = tp / pos, tn / neg
-        return np.where((pos > 0) & (neg > 0), (rec_pos + rec_neg) / 2, np.where(pos > 0, rec_pos, rec_neg))
+        return np.where((pos > 0) & (neg > 0), (tp / pos + tn / neg) / 2, np.nan)
 
 
 def _coefficient(sums: np.ndarray, name: str, raters: int) -> np.ndarray:
@@ -408,9 +410,11 @@ def stability(
     """How often a test set of n examples ranks each pair of systems as the full set does.
 
     ``tables``: one :class:`ScoreTable` or several on the same examples (drawn together). Without
-    replacement (``replace=False``, seed 004) the test sets are subsets of the corpus (n up to
-    its size; at the full size the answer is 1 by construction); with replacement they are drawn
-    from it as from a population, so n can exceed it. Columns: ``measure, better, worse, pair,
+    replacement (``replace=False``) the test sets are subsets of the corpus (n up to its size; at
+    the full size the answer is 1 by construction); with replacement they are drawn from it as
+    from a population, so n can exceed it. Shaib et al. (seed 004) sample "with replacement",
+    which may mean within a test set (``replace=True``) or only between test sets
+    (``replace=False``). Columns: ``measure, better, worse, pair,
     score_better, score_worse, difference, n, design, same_order`` and ``low, high`` (Wilson
     interval of ``same_order`` for the Monte Carlo error of ``n_resamples`` draws, at
     ``level``). ``better`` is the system ahead on the full set.
@@ -447,6 +451,60 @@ def stability(
     return pd.DataFrame(rows)
 
 
+def leave_one_out(tables) -> pd.DataFrame:
+    """Per measure and pair ordered on the full set: the examples whose removal alone ties or
+    reverses the order (each example left out in turn: the summed counts less its row, one
+    reduction). Where there is one, that example decides the order, and the share of test sets
+    ranking the pair as the full set is about the share that contain it (n / N without
+    replacement), whatever the size of the difference.
+
+    Columns: ``measure, pair, difference, deciding`` (how many such examples), ``examples`` (their
+    rows of the table, a tuple)."""
+    rows = []
+    for table in _as_list(tables):
+        full = table.full()
+        left_out = table.reduce(table.counts.sum(axis=0, keepdims=True) - table.counts)
+        for i, j in _pairs(full):
+            d = full[i] - full[j]
+            if d == 0 or not np.isfinite(d):
+                continue
+            kept = np.sign(left_out[:, i] - left_out[:, j]) == np.sign(d)
+            hit = tuple(int(e) for e in np.flatnonzero(~kept))
+            rows.append(
+                {
+                    "measure": table.measure,
+                    "pair": f"{table.systems[i]} > {table.systems[j]}",
+                    "difference": float(d),
+                    "deciding": len(hit),
+                    "examples": hit,
+                }
+            )
+    return pd.DataFrame(rows, columns=["measure", "pair", "difference", "deciding", "examples"])
+
+
+def flags(table: ScoreTable) -> pd.DataFrame:
+    """For a table of :func:`confusion_table` (:func:`majority_table`): per system, the examples
+    with a known truth, how many it flags, and its balanced accuracy. A system that flags all of
+    them, or none, but at most one is at chance whatever the truth: its balanced accuracy is
+    within one example's share of 0.5 (``at_chance``).
+
+    Columns: ``system, examples, flagged, truth_positive, bacc, at_chance``."""
+    cells = table.counts.sum(axis=0).reshape(-1, 4)
+    tp, fn, fp, tn = cells.T
+    n, flagged = tp + fn + fp + tn, tp + fp
+    bacc = _confusion(cells.reshape(1, -1), "bacc")[0]
+    return pd.DataFrame(
+        {
+            "system": table.systems,
+            "examples": n.astype(int),
+            "flagged": flagged.astype(int),
+            "truth_positive": (tp + fn).astype(int),
+            "bacc": bacc,
+            "at_chance": np.minimum(flagged, n - flagged) <= 1,
+        }
+    )
+
+
 def _first_stable(n: np.ndarray, prob: np.ndarray, threshold: float) -> float:
     """The smallest n from which ``prob`` stays at or above ``threshold`` (inf if never)."""
     below = np.flatnonzero(prob < threshold)
@@ -462,7 +520,7 @@ def smallest_stable(curve: pd.DataFrame, threshold: float = THRESHOLD) -> pd.Dat
     ``n_pessimistic`` from ``low``: the Monte Carlo uncertainty).
 
     Columns: ``measure, pair, better, worse, difference, design, n_stable, n_optimistic,
-    n_pessimistic, max_n``.
+    n_pessimistic, max_n, min_n`` (the grid's last and first sizes).
     """
     rows = []
     for (measure, pair, design), g in curve.groupby(["measure", "pair", "design"], sort=False):
@@ -480,6 +538,7 @@ def smallest_stable(curve: pd.DataFrame, threshold: float = THRESHOLD) -> pd.Dat
                 "n_optimistic": _first_stable(n, g["high"].to_numpy(), threshold),
                 "n_pessimistic": _first_stable(n, g["low"].to_numpy(), threshold),
                 "max_n": int(n[-1]),
+                "min_n": int(n[0]),
             }
         )
     return pd.DataFrame(rows)
@@ -628,17 +687,18 @@ def n_for_width(widths: pd.DataFrame, target: float) -> pd.DataFrame:
 # --- power of the impression tests --------------------------------------------------------------
 
 
-def _welch_p(sums: np.ndarray) -> np.ndarray:
-    """Two-sided Welch p-values from summed (n0, y0, y0^2, n1, y1, y1^2) per resample."""
+def _student_p(sums: np.ndarray) -> np.ndarray:
+    """Two-sided p-values of Student's t-test (pooled variance, n0 + n1 - 2 degrees of freedom:
+    the test statsmodels' ``TTestIndPower`` and the pooled Cohen's d assume) from summed
+    (n0, y0, y0^2, n1, y1, y1^2) per resample."""
     n0, s0, q0, n1, s1, q1 = sums.T
     with np.errstate(invalid="ignore", divide="ignore"):
-        v0 = (q0 - s0**2 / n0) / (n0 - 1)
-        v1 = (q1 - s1**2 / n1) / (n1 - 1)
-        se2 = v0 / n0 + v1 / n1
+        df = n0 + n1 - 2
+        pooled = ((q0 - s0**2 / n0) + (q1 - s1**2 / n1)) / df
+        se2 = pooled * (1 / n0 + 1 / n1)
         t = (s0 / n0 - s1 / n1) / np.sqrt(se2)
-        df = se2**2 / ((v0 / n0) ** 2 / (n0 - 1) + (v1 / n1) ** 2 / (n1 - 1))
         p = 2 * stats.t.sf(np.abs(t), df)
-    return np.where((n0 >= 2) & (n1 >= 2) & (se2 > 0), p, np.nan)
+    return np.where((n0 >= 1) & (n1 >= 1) & (df >= 1) & (se2 > 0), p, np.nan)
 
 
 def _pearson_p(sums: np.ndarray) -> np.ndarray:
@@ -658,13 +718,15 @@ def impression_power(
 
     ``ratings`` is :func:`hotelcheckspan.analyses.impressions.ratings` (columns ``impression``,
     ``errors``, ``has_error``). Resampled: the share of ``n_resamples`` draws of n records (with
-    replacement, records independent, as the tests assume) in which Welch's t-test of no-error
-    against error records, or Pearson's r of error count and impression, rejects at ``alpha``
-    (an undefined test counts as no rejection). Analytic: statsmodels' ``TTestIndPower`` at the
+    replacement, records independent, as the tests assume) in which Student's t-test (pooled
+    variance, as the analytic power and Cohen's d) of no-error against error records, or
+    Pearson's r of error count and impression, rejects at ``alpha`` (an undefined test counts as
+    no rejection). Analytic: statsmodels' ``TTestIndPower`` at the
     full set's Cohen's d and group ratio, and ``NormalIndPower`` on Fisher's z of the full set's r
     (``atanh(r) * sqrt(n - 3)``).
 
-    Columns: ``test, n, resampled, low, high`` (Wilson interval), ``statsmodels``.
+    Columns: ``test, n, resampled, low, high`` (Wilson interval of ``resampled``: the Monte Carlo
+    error of ``n_resamples`` draws), ``statsmodels``.
     """
     sizes = sorted({int(n) for n in sizes})
     y = ratings["impression"].to_numpy(float)
@@ -676,7 +738,7 @@ def impression_power(
     rng = np.random.default_rng(resampling.seed_sequence(units, seed))
     w = _weights(len(y), sizes, n_resamples, rng, True)
     reject = {
-        "t-test (errors vs none)": _welch_p(product(w, t_cols)) < alpha,
+        "t-test (errors vs none)": _student_p(product(w, t_cols)) < alpha,
         "correlation (error count)": _pearson_p(product(w, r_cols)) < alpha,
     }
     analytic = analytic_power(impression_effects(ratings), sizes, alpha).set_index(["test", "n"])["power"]
@@ -835,34 +897,63 @@ def stable_n_summary(
     within: pd.DataFrame, beyond: pd.DataFrame, uncertainty: pd.DataFrame, threshold: float = THRESHOLD
 ) -> pd.DataFrame:
     """One row per measure and pair: the full-set difference, the smallest stable n among
-    subsets of the corpus (seed 004's design), the smallest stable n drawing with replacement
-    and its 95% interval over corpus replicates (:func:`stable_n_uncertainty`).
+    subsets of the corpus (without replacement), the smallest stable n drawing with replacement
+    and its 95% interval over corpus replicates (:func:`stable_n_uncertainty`); ``min_subsets``
+    and ``min_n``: the two grids' first sizes, where an n is only an upper bound ("≤ 25").
 
     Columns: ``measure, pair, difference, n_subsets, n_with_replacement, n_low, n_high,
-    corpus_size, max_n``; ``inf`` where the threshold is not reached within the grid.
+    corpus_size, max_n, min_subsets, min_n``; ``inf`` where the threshold is not reached within
+    the grid.
     """
-    a = smallest_stable(within, threshold)[["measure", "pair", "difference", "n_stable", "max_n"]]
-    b = smallest_stable(beyond, threshold)[["measure", "pair", "n_stable", "max_n"]]
-    out = a.rename(columns={"n_stable": "n_subsets", "max_n": "corpus_size"}).merge(
+    a = smallest_stable(within, threshold)[["measure", "pair", "difference", "n_stable", "max_n", "min_n"]]
+    b = smallest_stable(beyond, threshold)[["measure", "pair", "n_stable", "max_n", "min_n"]]
+    out = a.rename(columns={"n_stable": "n_subsets", "max_n": "corpus_size", "min_n": "min_subsets"}).merge(
         b.rename(columns={"n_stable": "n_with_replacement"}), on=["measure", "pair"]
     )
     return out.merge(uncertainty[["measure", "pair", "n_low", "n_high"]], on=["measure", "pair"], how="left")[
-        ["measure", "pair", "difference", "n_subsets", "n_with_replacement", "n_low", "n_high", "corpus_size", "max_n"]
+        [
+            "measure",
+            "pair",
+            "difference",
+            "n_subsets",
+            "n_with_replacement",
+            "n_low",
+            "n_high",
+            "corpus_size",
+            "max_n",
+            "min_subsets",
+            "min_n",
+        ]
     ]
 
 
+TIED = "tied"  # a pair tied on the full set: nothing to order, no n
+
+
 def readable(summary: pd.DataFrame) -> pd.DataFrame:
-    """:func:`stable_n_summary` for readers: plain headers, n as integers or "> max"."""
+    """:func:`stable_n_summary` for readers: plain headers, n as integers, "≤ first size" at a
+    grid's first size (the need may be smaller) or "> max"; a pair tied on the full set reads
+    "a and b, tied" with a dash for every n (there is no order to reproduce)."""
+    none = [None] * len(summary)
+    low_sub = summary["min_subsets"] if "min_subsets" in summary else none
+    low_rep = summary["min_n"] if "min_n" in summary else none
+    tied = (summary["difference"] == 0).to_numpy()
+
+    def n_or_dash(values, maxes, mins):
+        return ["—" if t else describe_n(v, m, lo) for t, v, m, lo in zip(tied, values, maxes, mins)]
+
     return pd.DataFrame(
         {
             "measure": summary["measure"],
-            "pair (better first)": summary["pair"],
+            "pair (better first)": [
+                f"{p.replace(' > ', ' and ')}, {TIED}" if t else p for p, t in zip(summary["pair"], tied)
+            ],
             "difference": summary["difference"].round(3),
-            "n, subsets": [describe_n(v, m) for v, m in zip(summary["n_subsets"], summary["corpus_size"])],
-            "n, with replacement": [describe_n(v, m) for v, m in zip(summary["n_with_replacement"], summary["max_n"])],
+            "n, subsets": n_or_dash(summary["n_subsets"], summary["corpus_size"], low_sub),
+            "n, with replacement": n_or_dash(summary["n_with_replacement"], summary["max_n"], low_rep),
             "95% interval": [
-                f"{describe_n(lo, m)} to {describe_n(hi, m)}"
-                for lo, hi, m in zip(summary["n_low"], summary["n_high"], summary["max_n"])
+                "—" if t else f"{describe_n(lo, m, first)} to {describe_n(hi, m, first)}"
+                for t, lo, hi, m, first in zip(tied, summary["n_low"], summary["n_high"], summary["max_n"], low_rep)
             ],
         }
     )
@@ -887,9 +978,15 @@ def readable_plan(plan: Mapping) -> pd.DataFrame:
     )
 
 
-def describe_n(value: float, max_n: int) -> str:
-    """An n for readers: the integer, or "> max_n" where the grid never reached the threshold."""
-    return f"> {max_n:,}" if not np.isfinite(value) else f"{int(value):,}"
+def describe_n(value: float, max_n: int, min_n: int | None = None) -> str:
+    """An n for readers: the integer, "> max_n" where the grid never reached the threshold, or
+    "≤ min_n" where it is the grid's first size ``min_n`` (the need may be smaller: no smaller
+    size was tried)."""
+    if not np.isfinite(value):
+        return f"> {max_n:,}"
+    if min_n is not None and np.isfinite(min_n) and value <= min_n:
+        return f"≤ {int(min_n):,}"
+    return f"{int(value):,}"
 
 
 # --- the paper's own effects --------------------------------------------------------------------
@@ -990,13 +1087,27 @@ def stability_at_gaps(
     return pd.DataFrame(rows)
 
 
-def difference_sd(table: ScoreTable, better: str, worse: str, n_resamples: int = 2000, seed: int = 0) -> float:
-    """The per-example standard deviation of a pair's difference: the bootstrap SD of the
-    difference on test sets of the corpus' size times the square root of that size."""
+def _difference_draws(table: ScoreTable, better: str, worse: str, n_resamples: int, seed: int) -> np.ndarray:
+    """A pair's difference on ``n_resamples`` bootstrap test sets of the corpus' size."""
     n = table.n_examples
     scores = table.resampled(bootstrap_weights(n, n, n_resamples, rng_of(table, seed)))
     i, j = table.systems.index(better), table.systems.index(worse)
-    return float(np.nanstd(scores[:, i] - scores[:, j], ddof=1) * np.sqrt(n))
+    diff = scores[:, i] - scores[:, j]
+    return diff[np.isfinite(diff)]
+
+
+def difference_sd(table: ScoreTable, better: str, worse: str, n_resamples: int = 2000, seed: int = 0) -> float:
+    """The per-example standard deviation of a pair's difference: the bootstrap SD of the
+    difference on test sets of the corpus' size times the square root of that size."""
+    diff = _difference_draws(table, better, worse, n_resamples, seed)
+    return float(np.std(diff, ddof=1) * np.sqrt(table.n_examples))
+
+
+def difference_skew(table: ScoreTable, better: str, worse: str, n_resamples: int = 2000, seed: int = 0) -> float:
+    """The skewness of a pair's difference on bootstrap test sets of the corpus' size (the same
+    draws as :func:`difference_sd`): zero where the normal approximation's symmetry holds. A mean
+    of n examples has its skewness shrink as 1 / sqrt(n), so a smaller test set is more skewed."""
+    return float(stats.skew(_difference_draws(table, better, worse, n_resamples, seed)))
 
 
 def normal_n(sd: float, gap: float, threshold: float = THRESHOLD) -> float:
@@ -1020,7 +1131,9 @@ def needs_at_paper_gaps(
     gap`` (this corpus', signed in the paper's orientation), ``n_own`` (at |gap|, oriented as this
     corpus orders the pair), ``n_paper`` (at the paper's gap), ``n_paper_low, n_paper_high`` (at
     the widest and narrowest gap the rounding allows), ``n_normal``, ``sd`` (per-example SD of the
-    difference), ``max_n``; ``inf`` beyond the grid.
+    difference), ``skew`` (its skewness on test sets of the corpus' size, :func:`difference_skew`),
+    ``max_n``, ``min_n`` (the grid's first size: an n there is an upper bound); ``inf`` beyond the
+    grid.
     """
     gaps = paper_gaps(figures)
     rows = []
@@ -1048,7 +1161,8 @@ def needs_at_paper_gaps(
             for (key, label), c in curve.groupby(["key", "label"], sort=False)
         }
         for k, g in part.reset_index(drop=True).iterrows():
-            sd = difference_sd(table, g["better"], g["worse"], seed=seed)
+            draws = _difference_draws(table, g["better"], g["worse"], 2000, seed)  # difference_sd's and _skew's
+            sd, skew = float(np.std(draws, ddof=1) * np.sqrt(table.n_examples)), float(stats.skew(draws))
             rows.append(
                 {
                     "measure": table.measure,
@@ -1063,27 +1177,32 @@ def needs_at_paper_gaps(
                     "n_paper_high": found[(k, "high")],
                     "n_normal": normal_n(sd, g["gap"], threshold),
                     "sd": sd,
+                    "skew": skew,
                     "max_n": int(max(sizes)),
+                    "min_n": int(min(sizes)),
                 }
             )
     return pd.DataFrame(rows)
 
 
 def readable_gaps(needs: pd.DataFrame) -> pd.DataFrame:
-    """:func:`needs_at_paper_gaps` for readers: the two gaps and the examples each needs."""
+    """:func:`needs_at_paper_gaps` for readers: the two gaps and the examples each needs ("≤ 10"
+    at the grid's first size, where the need may be smaller; the normal approximation, not on
+    the grid, as computed)."""
     m = needs["max_n"]
+    first = needs["min_n"] if "min_n" in needs else [None] * len(needs)
     return pd.DataFrame(
         {
             "measure": needs["measure"],
             "pair (paper's better first)": needs["pair"],
             "paper's gap": needs["paper_gap"].round(2),
             "n at the paper's gap (over its rounding)": [
-                f"{describe_n(v, x)} ({describe_n(lo, x)} to {describe_n(hi, x)})"
-                for v, lo, hi, x in zip(needs["n_paper"], needs["n_paper_low"], needs["n_paper_high"], m)
+                f"{describe_n(v, x, f)} ({describe_n(lo, x, f)} to {describe_n(hi, x, f)})"
+                for v, lo, hi, x, f in zip(needs["n_paper"], needs["n_paper_low"], needs["n_paper_high"], m, first)
             ],
             "normal approximation": [describe_n(v, x) for v, x in zip(needs["n_normal"], m)],
             "this corpus' gap": needs["gap"].round(3),
-            "n at this corpus' gap": [describe_n(v, x) for v, x in zip(needs["n_own"], m)],
+            "n at this corpus' gap": [describe_n(v, x, f) for v, x, f in zip(needs["n_own"], m, first)],
         }
     )
 

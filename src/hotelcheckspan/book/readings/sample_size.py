@@ -14,13 +14,17 @@ import pandas as pd
 from ...analyses import sample_size as ss
 from ...annotator_sets import display_name, groups_of
 from ...reference import paper
+from ...reference.provenance import BUILT
 from .. import labels, prose, tables
 from . import Passage, simulated_only
 
 
 def stability_table(within: pd.DataFrame, sizes: Sequence[int]):
     """``ss.stability`` as a table of the share in the same order per measure, pair and test-set
-    size: a few sizes open, every size in a dropdown."""
+    size: a few sizes open, every size in a dropdown. A pair tied on the full set reads "a and b,
+    tied" (no order to reproduce: its share is zero throughout)."""
+    tied = within["difference"] == 0
+    within = within.assign(pair=within["pair"].where(~tied, within["pair"].str.replace(" > ", " and ") + ", tied"))
     curves = within.pivot_table(index=["measure", "pair"], columns="n", values="same_order", sort=False)
     sizes = list(sizes)
     return tables.folded(
@@ -38,7 +42,15 @@ def widths_table(widths: pd.DataFrame, sizes: Sequence[int]) -> tables.Table:
 
 
 MEASURES = (("soft", "span F1 (soft)"), ("hard", "span F1 (hard)"), ("bacc", "balanced accuracy"))
+CHANCE_BACC = 0.5  # the balanced accuracy of a judge whose flags ignore the truth
 SQUARE_ROOT = 0.05  # a log-log slope within this of -1/2 "follows the square-root law"
+CONTAINS = 0.05  # a subset curve within this of n / N "follows how often a subset holds the deciding example"
+NORMAL_CLOSE = 0.15  # the normal approximation "agrees" within this share of the resampled n (a step of the grid)
+# Shaib et al. (seed 004), Section 3 and the conclusion, quoted: the sizes their method found for summarisation
+SHAIB_FOUND = (
+    "Shaib et al. found the better summarisation system emerging \u201cafter just 25-50 samples\u201d and call "
+    "\u201ca test size of 50\u201d sufficient for human evaluation"
+)
 TARGET_POWER = 0.8
 TABLE_DECIMALS = 3  # the chapter shows its tables with three decimals; the prose quotes them as shown
 CONVENTION_TEXT = {
@@ -62,10 +74,117 @@ def _prompt_pair(pair: str) -> bool:
     return a.removesuffix("-ls") == b.removesuffix("-ls")
 
 
-def stability_readings(summary: pd.DataFrame, corpus_size: int, smallest_n: int) -> dict[str, str]:
+def single_example_readings(
+    loo: pd.DataFrame | None, within: pd.DataFrame | None = None, corpus_size: int | None = None
+) -> dict[str, str]:
+    """Per measure, the pairs whose order one example decides (``sample_size.leave_one_out``:
+    leaving it out ties or reverses them), and, given the subset curves (``within``), whether the
+    share of subsets ranking them as the full set follows the share that hold that example (n / N):
+    then it measures how often a test set contains one example, not how far apart the pair is."""
+    out = {}
+    for key, measure in MEASURES:
+        part = loo[(loo["measure"] == measure) & (loo["deciding"] == 1)] if loo is not None else loo
+        if part is None or part.empty:
+            out[f"{key}_single"] = ""
+            continue
+        pairs = [_pair(p) for p in part["pair"]]
+        text = (
+            f"A single example decides the order of {prose.names(pairs)}: leaving it out ties or reverses "
+            f"{'the pair' if len(pairs) == 1 else 'each pair'}"
+        )
+        if within is not None and corpus_size:
+            curves = within[(within["measure"] == measure) & within["pair"].isin(part["pair"])]
+            gap = float((curves["same_order"] - curves["n"] / corpus_size).abs().max())
+            if gap <= CONTAINS:
+                text += (
+                    f", and the share of subsets that rank {'it' if len(pairs) == 1 else 'them'} as the full set "
+                    f"stays within {_n(gap, 2)} of n / {corpus_size}, the share that hold that example: "
+                    "the need measures how often a test set contains one example, not how far apart the two are"
+                )
+        out[f"{key}_single"] = text + "."
+    return out
+
+
+def chance_readings(flagged: pd.DataFrame | None, summary: pd.DataFrame) -> dict[str, str]:
+    """Balanced accuracy's campaigns at chance (``sample_size.flags``: flagging every example with
+    a clear majority, or none, but at most one) and the pairs between two of them; how far the
+    campaigns' BACC lie from 0.5 at most."""
+    if flagged is None or flagged.empty:
+        return {"bacc_chance": "", "bacc_spread": "", "bacc_chance_pairs": "no", "bacc_rest": ""}
+    at = flagged[flagged["at_chance"]]
+    spread = _n(float((flagged["bacc"] - CHANCE_BACC).abs().max()), TABLE_DECIMALS)
+    if at.empty:
+        return {"bacc_chance": "", "bacc_spread": spread, "bacc_chance_pairs": "no", "bacc_rest": ""}
+    names = set(at["system"])
+    bacc = summary[(summary["measure"] == "balanced accuracy") & (summary["difference"] != 0)]
+    among = [p for p in bacc["pair"] if set(p.split(" > ")) <= names]
+    examples = int(flagged["examples"].iloc[0])
+    said = [f"{display_name(r['system'])} flags {r['flagged']}" for _, r in at.iterrows()]
+    text = (
+        f"Of the {examples} examples with a clear majority, {prose.names(said)}: a campaign that flags all of them "
+        f"or none, but at most one, has a balanced accuracy at chance ({prose.names(_n(b, 3) for b in at['bacc'])}) "
+        "whatever the majority says"
+    )
+    rest = ""
+    if among:
+        verb = "compares" if len(among) == 1 else "compare"
+        text += f", and {prose.count_words(len(among))} of the ordered pairs {verb} two such campaigns"
+        others = bacc[~bacc["pair"].isin(among)]
+        if len(others):
+            median = others["n_with_replacement"].replace(np.inf, 1e12).median()
+            rest = (
+                f"Without the {'pair' if len(among) == 1 else prose.count_words(len(among)) + ' pairs'} between two "
+                "campaigns at chance, the median "
+                f"BACC pair needs {ss.describe_n(median if median < 1e12 else np.inf, int(bacc['max_n'].iloc[0]))} "
+                "examples."
+            )
+    return {
+        "bacc_chance": text + ".",
+        "bacc_spread": spread,
+        "bacc_chance_pairs": prose.count_words(len(among)),
+        "bacc_rest": rest,
+    }
+
+
+def _chance_note(table, short: bool = False) -> str:
+    """On the stand-in: why campaigns sit at chance by BACC (the generator sets how many records
+    each flags, from Table 3: ``llm_majority_alignment``'s provenance); ``short``: in a clause."""
+    at = ss.flags(table)
+    at = at[at["at_chance"]]
+    if at.empty:
+        return ""
+    if short:
+        return (
+            f"On the stand-in their chance level is *{BUILT}*: the generator sets how many records each campaign "
+            "flags from Table 3, whose rows make these flag every record or almost none."
+        )
+    return (
+        f"On the stand-in this is *{BUILT}*: {labels.reason('llm_majority_alignment', 'tuned')}, "
+        f"and Table 3's rows make {prose.names(display_name(m) for m in at['system'])} flag every record or "
+        "almost none."
+    )
+
+
+def stability_readings(
+    summary: pd.DataFrame,
+    corpus_size: int,
+    smallest_n: int,
+    loo: pd.DataFrame | None = None,
+    within: pd.DataFrame | None = None,
+    flagged: pd.DataFrame | None = None,
+) -> dict[str, str]:
     """Per measure: how many pairs are ordered from the smallest size, how many need more than the
-    corpus, and the hardest pair with its n and interval (``sample_size.stable_n_summary``)."""
+    corpus, and the hardest pair with its n and interval (``sample_size.stable_n_summary``); the
+    pairs whose order one example decides (``loo``, ``sample_size.leave_one_out``, with the subset
+    curves ``within``) and the campaigns at chance by BACC (``flagged``, ``sample_size.flags``).
+    Soft span F1's pairs ordered from the smallest size and the rest: the smallest gap among the
+    first (``gap_settled``) and the largest among the others (``gap_unsettled``)."""
     s = summary.assign(rank_n=summary["n_with_replacement"].replace(np.inf, 1e12))
+
+    def first(col: str):
+        """A grid's first size, where the summary says it (``min_n``)."""
+        return s[col].iloc[0] if col in s else None
+
     max_n = int(s["max_n"].iloc[0])
     out: dict[str, str] = {}
     hardest_pairs = []
@@ -78,10 +197,10 @@ def stability_readings(summary: pd.DataFrame, corpus_size: int, smallest_n: int)
             f"{key}_beyond": _n(int((part["n_with_replacement"] > corpus_size).sum())),
             f"{key}_hard_pair": _pair(hardest["pair"]),
             f"{key}_hard_diff": _n(hardest["difference"], TABLE_DECIMALS),
-            f"{key}_hard_n": ss.describe_n(hardest["n_with_replacement"], hardest["max_n"]),
+            f"{key}_hard_n": ss.describe_n(hardest["n_with_replacement"], hardest["max_n"], first("min_n")),
             f"{key}_hard_ci": (
-                f"{ss.describe_n(hardest['n_low'], hardest['max_n'])} to "
-                f"{ss.describe_n(hardest['n_high'], hardest['max_n'])}"
+                f"{ss.describe_n(hardest['n_low'], hardest['max_n'], first('min_n'))} to "
+                f"{ss.describe_n(hardest['n_high'], hardest['max_n'], first('min_n'))}"
             ),
         }
     for key, measure in MEASURES:
@@ -89,10 +208,21 @@ def stability_readings(summary: pd.DataFrame, corpus_size: int, smallest_n: int)
         out[f"{key}_ties"] = f"Tied on the full set, and so never ranked: {prose.names(ties)}." if len(ties) else ""
     soft_all = s[(s["measure"] == "span F1 (soft)") & (s["difference"] != 0)]
     unsettled = soft_all[soft_all["n_with_replacement"] > smallest_n]
+    settled = soft_all[soft_all["n_with_replacement"] <= smallest_n]
+    low, high = settled["difference"].min(), unsettled["difference"].max()
     out |= {
-        "gap_unsettled": _n(unsettled["difference"].max(), 3) if len(unsettled) else "zero",
+        "gap_settled": _n(low, TABLE_DECIMALS) if len(settled) else "none",
+        "gap_unsettled": _n(high, TABLE_DECIMALS) if len(unsettled) else "zero",
         "close_pairs": prose.names(unsettled["pair"].map(lambda p: _pair(p, " vs "))) if len(unsettled) else "none",
         "close_n": ss.describe_n(unsettled["n_with_replacement"].min(), max_n) if len(unsettled) else "no more",
+        "gap_split": (
+            f"No pair lies between {_n(high, TABLE_DECIMALS)} and {_n(low, TABLE_DECIMALS)} apart, so where in that "
+            "range the need starts to grow is not tested here."
+            if len(settled) and len(unsettled) and high < low
+            else "The pairs do not split by their gap alone: a closer pair is ordered early where a wider one is not."
+            if len(settled) and len(unsettled)
+            else ""
+        ),
     }
     median_bacc = s[(s["measure"] == "balanced accuracy") & (s["difference"] != 0)]["rank_n"].median()
     median_soft = soft_all["rank_n"].median()
@@ -108,14 +238,22 @@ def stability_readings(summary: pd.DataFrame, corpus_size: int, smallest_n: int)
     n_prompt = sum(map(_prompt_pair, hardest_pairs))
     out["prompt_pairs_hardest"] = _n(n_prompt)
     out["n_measures"] = _n(len(MEASURES))
+    out |= single_example_readings(loo, within, corpus_size)
+    out |= chance_readings(flagged, s)
+    decided = loo[(loo["measure"] == "balanced accuracy") & (loo["deciding"] == 1)] if loo is not None else []
+    out["bacc_single_pairs"] = prose.count_words(len(decided))
     return out
 
 
 def _enough(needs: pd.DataFrame, corpus_size: int) -> str:
     """Whether ``corpus_size`` examples order every pair of ``needs`` (rows of one measure of
-    ``sample_size.needs_at_paper_gaps``) at the paper's gaps, and over their rounding."""
+    ``sample_size.needs_at_paper_gaps``) at the paper's gaps, and over their rounding: the verdict
+    at the printed gaps, qualified wherever the rounding's widest (``n_paper_low``) or narrowest
+    (``n_paper_high``) gaps would turn it."""
     if needs["n_paper"].max() > corpus_size:
-        return "not enough"
+        if needs["n_paper_low"].max() <= corpus_size:
+            return "not enough at the printed gaps, though enough at the widest gaps their rounding allows"
+        return "not enough, even at the widest gaps their rounding allows"
     if needs["n_paper_high"].max() > corpus_size:
         return "enough at the printed gaps, though not at the narrowest gaps their rounding allows"
     return "enough"
@@ -148,7 +286,54 @@ def paper_gap_readings(needs: pd.DataFrame, corpus_size: int) -> dict[str, str]:
             ),
         }
     out["gap_max_n"] = f"{int(needs['max_n'].max()):,}"
+    out["normal_reading"] = _normal_reading(needs)
+    out["gap_min_n"] = f"{int(needs['min_n'].min()):,}" if "min_n" in needs else ""
     return out
+
+
+def _normal_reading(needs: pd.DataFrame) -> str:
+    """How far the normal approximation is from the resampled n at the paper's gap, row by row
+    (rows at the grid's first size, an upper bound, left out), and why where it is far: a
+    skewed difference (``skew``) falls below zero more or less often than a symmetric one."""
+    first = needs["min_n"] if "min_n" in needs else pd.Series(0, index=needs.index)
+    rows = needs[np.isfinite(needs["n_paper"]) & (needs["n_paper"] > first) & np.isfinite(needs["n_normal"])]
+    if rows.empty:
+        return ""
+    off = (rows["n_normal"] - rows["n_paper"]).abs() / rows["n_paper"]
+    far = rows[off > NORMAL_CLOSE]
+    text = (
+        f"The normal approximation is within {NORMAL_CLOSE:.0%} of the resampled need in "
+        f"{prose.count_words(len(rows) - len(far))} of the {prose.count_words(len(rows))} rows whose need lies "
+        "beyond the grid's first size"
+    )
+    if far.empty:
+        return text + "."
+    said = [
+        f"{_pair(r['pair'])} by {r['measure'].removeprefix('span F1 (').removesuffix(')')} span F1 "
+        f"({ss.describe_n(r['n_normal'], r['max_n'])} against {ss.describe_n(r['n_paper'], r['max_n'])})"
+        for _, r in far.iterrows()
+    ]
+    text += f"; it is further off for {prose.names(said)}"
+    skew = far["skew"] if "skew" in far else pd.Series(0.0, index=far.index)
+    right = (skew > 0) & (far["n_normal"] > far["n_paper"])
+    left = (skew < 0) & (far["n_normal"] < far["n_paper"])
+    if (right | left).all():
+        skews = prose.names(_n(v) for v in far["skew"])
+        if right.all():
+            text += (
+                f". There the drawn difference is skewed to the right (skewness {skews} on test sets of the corpus' "
+                "size, more on fewer examples), so it falls below zero less often than a symmetric one would: "
+                "fewer examples suffice than the normal approximation says"
+            )
+        elif left.all():
+            text += (
+                f". There the drawn difference is skewed to the left (skewness {skews} on test sets of the corpus' "
+                "size, more on fewer examples), so it falls below zero more often than a symmetric one would: "
+                "more examples are needed than the normal approximation says"
+            )
+    else:
+        text += ", beyond what the grid's steps and the Monte Carlo error explain"
+    return text + "."
 
 
 def width_readings(widths: pd.DataFrame, kappa_table, corpus_size: int) -> dict[str, str]:
@@ -162,9 +347,11 @@ def width_readings(widths: pd.DataFrame, kappa_table, corpus_size: int) -> dict[
         "w_slope": _n(slope["slope"]),
         "w_ratio": _n(slope["halving_factor"], 1),
         "square_root": (
-            "follow the square-root law"
+            "follow the square-root law, as any figure computed from n examples drawn independently must: a "
+            "property of the resampling design, not a finding about the corpus"
             if abs(slope["slope"] + 0.5) <= SQUARE_ROOT
-            else "do not follow the square-root law"
+            else "do not follow the square-root law that a figure computed from n examples drawn independently "
+            "follows once n is large: at these sizes the figure is still far from normal"
         ),
         "kappa": _n(kappa_table.full()[0], 3),
         "w_kappa_full": _n(kappa_ci["width"], 3),
@@ -195,6 +382,10 @@ def power_readings(ratings: pd.DataFrame, power: pd.DataFrame, largest: int, pap
         "paper_r": _n(theirs["r"]),
         "paper_d": _n(theirs["d"]),
         "paper_records": f"{theirs['records']:,}",
+        "paper_records_source": (
+            f"{theirs['records']:,} by the book's count, two records per example in each stage; the paper "
+            "prints no total"
+        ),
         "paper_t80": _n(int(theirs["t_records"])),
         "paper_r80": _n(int(theirs["r_records"])),
         "paper_t80_range": f"{int(theirs['t_records_low'])} to {int(theirs['t_records_high'])}",
@@ -210,11 +401,50 @@ def power_readings(ratings: pd.DataFrame, power: pd.DataFrame, largest: int, pap
     }
 
 
-def power_table(ratings: pd.DataFrame, paper_effects=None) -> pd.DataFrame:
+# the figure key each row of :func:`power_table` stands beside, for its "Figure is" label: Cohen's d
+# and the records for power follow the t-test's effect, r's follow r's; the share of error-free
+# records follows how human spans gather in records
+T_KEY, R_KEY = "impressions/t_errors_vs_none", "impressions/r_error_count_vs_impression"
+
+
+def _power_keys(share: float) -> list:
+    from ...reference import provenance
+
+    spread = ["dataset/spans_per_record", "dataset/spans_per_error_record"]
+    return [
+        T_KEY,
+        R_KEY,
+        provenance.derived(share, spread, "1 − spans per record ÷ spans per error record"),
+        T_KEY,
+        R_KEY,
+        "dataset/human_records",
+    ]
+
+
+def power_note(corpus) -> Passage:
+    """What the generator puts in of the impression effects (the provenance file's ``built_in``
+    and ``reason``), on a simulated corpus: the labels of the power table's t and r rows."""
+    kind_t, kind_r = labels.kind(T_KEY), labels.kind(R_KEY)
+    same = kind_t == kind_r
+    return simulated_only(
+        corpus,
+        (
+            f"On the stand-in both effects are *{kind_t}*"
+            if same
+            else f"On the stand-in the t-test's effect is *{kind_t}* and the correlation's *{kind_r}*"
+        )
+        + f": {labels.reason(T_KEY, 'built_in')}; {labels.reason(T_KEY)}. The corpus' own records for "
+        f"{TARGET_POWER:.0%} power therefore follow from an effect the generator made significant, and are no "
+        "estimate of what the paper's ratings need.",
+    )
+
+
+def power_table(ratings: pd.DataFrame, paper_effects=None, corpus=None) -> pd.DataFrame:
     """The impression tests' effects and the records for 80% power, the paper's beside this
     corpus': columns ``quantity, paper, this corpus``, as text for readers (counts whole, other
     figures at two decimals; the paper's implied by its t, r and records,
-    ``sample_size.paper_impression_effects``)."""
+    ``sample_size.paper_impression_effects``), and on a simulated ``corpus`` "Figure is", the
+    rule's label of this corpus' figure (:func:`hotelcheckspan.book.tables.mark`)."""
     effects = ss.impression_effects(ratings)
     theirs = ss.paper_impression_effects() if paper_effects is None else paper_effects
     need = ss.records_for_power(ratings, power=TARGET_POWER).set_index("test")["records"]
@@ -227,7 +457,38 @@ def power_table(ratings: pd.DataFrame, paper_effects=None) -> pd.DataFrame:
         ("records rated", theirs["records"], effects["records"]),
     ]
     text = [(q, *(_n(v) if v != int(v) else f"{int(v):,}" for v in values)) for q, *values in rows]
-    return pd.DataFrame(text, columns=["quantity", "paper", "this corpus"])
+    frame = pd.DataFrame(text, columns=["quantity", "paper", "this corpus"])
+    if corpus is None:
+        return frame
+    return tables.mark(frame, _power_keys(effects["share_no_error"]), corpus)
+
+
+def _table6_key(system: str, measure: str) -> str:
+    """The key of Table 6's row for an LLM campaign (``gpt-4o`` -> "Human - LLM (GPT-4o)") and
+    measure's column."""
+    for row in paper.figures()["table6_span_level"]:
+        if row.startswith("Human - LLM (") and display_name(row.removeprefix("Human - LLM (")[:-1]) == display_name(
+            system
+        ):
+            return f"table6_span_level/{row}/{ss.PAPER_F1[measure]}"
+    raise KeyError(f"Table 6 has no row for {system!r}")
+
+
+def gaps_table(needs: pd.DataFrame, corpus) -> pd.DataFrame:
+    """``sample_size.readable_gaps`` with, on a simulated ``corpus``, "Figure is": the rule's label
+    of this corpus' gap and its need, a difference of the two campaigns' span F1 against the
+    humans (Table 6's rows), derived or emergent as those are."""
+    from ...reference import provenance
+
+    keys = []
+    for _, r in needs.iterrows():
+        a, b = r["pair"].split(" > ")
+        keys.append(
+            provenance.derived(
+                r["gap"], [_table6_key(a, r["measure"]), _table6_key(b, r["measure"])], "difference of two rows"
+            )
+        )
+    return tables.mark(ss.readable_gaps(needs), keys, corpus)
 
 
 def public_readings(real, real_summary: pd.DataFrame | None, real_n: int | None, real_max_n: int | None):
@@ -389,9 +650,29 @@ def _simulation(systems) -> str:
     )
 
 
-def _paper_gap_note(gaps: dict[str, str], corpus_size: int) -> str:
-    """Why the stand-in's own gaps cannot answer for the paper (shown on a simulated corpus)."""
-    return (
+def _own_in_table(needs: pd.DataFrame | None, summary: pd.DataFrame | None, key: str, measure: str) -> str:
+    """The smallest-stable-n table's answer (``summary``) for the pair the paper has closest by
+    ``measure`` (``needs``), at this corpus' own gap, oriented as this corpus orders it; empty
+    where the table has no such row."""
+    if needs is None or summary is None:
+        return ""
+    part = needs[needs["measure"] == measure]
+    closest = part.sort_values(["n_paper", "paper_gap"], ascending=[False, True]).iloc[0]
+    better, worse = closest["pair"].split(" > ")
+    pair = f"{better} > {worse}" if closest["gap"] >= 0 else f"{worse} > {better}"
+    row = summary[(summary["measure"] == measure) & (summary["pair"] == pair)]
+    if row.empty:
+        return ""
+    r = row.iloc[0]
+    return ss.describe_n(r["n_with_replacement"], int(r["max_n"]))
+
+
+def _paper_gap_note(
+    gaps: dict[str, str], corpus_size: int, needs: pd.DataFrame | None = None, summary: pd.DataFrame | None = None
+) -> str:
+    """Why the stand-in's own gaps cannot answer for the paper (shown on a simulated corpus), and
+    why its n at its own gap need not be the smallest-stable-n table's (another grid and seed)."""
+    text = (
         f"The stand-in's own gaps are simulated and say nothing of the paper's: by soft span F1 its gap between "
         f"{gaps['soft_paper_pair']} is {gaps['soft_own_gap']}, {gaps['soft_gap_vs_paper']} the paper's "
         f"{gaps['soft_paper_gap']}, and at its own gap the pair needs {gaps['soft_own_n']} examples where the "
@@ -400,18 +681,37 @@ def _paper_gap_note(gaps: dict[str, str], corpus_size: int) -> str:
         f"of a test set's difference is taken from the stand-in's {corpus_size} examples, and the real examples "
         "may spread more or less."
     )
+    shown = {k: _own_in_table(needs, summary, k, m) for k, m in MEASURES[:2]}
+    differ = [k for k in ("soft", "hard") if shown[k] and shown[k] != gaps[f"{k}_own_n"]]
+    if differ and needs is not None and summary is not None:
+        said = [f"{shown[k]} where this table has {gaps[f'{k}_own_n']} ({k} span F1)" for k in differ]
+        sizes = ss.planning_sizes(corpus_size)
+        step = float(np.median(sizes[1:] / sizes[:-1]) - 1)
+        grid = (
+            f"the planning grid (sizes about {step:.0%} apart, from {sizes[0]:,})"
+            if int(needs["max_n"].max()) == int(sizes[-1])
+            else "its own grid"
+        )
+        text += (
+            f" At its own gap the smallest-stable-n table above gives the pair {prose.names(said)}: both draw "
+            f"test sets with replacement, but this table on {grid} with its own seed, that one on a coarser grid "
+            "with another, so each reports the first size of its own grid past a noisy crossing."
+        )
+    return text
 
 
 def bases(corpus) -> dict[str, Passage]:
     """What each Summary bullet of chapter 09 rests on (:func:`hotelcheckspan.book.labels.basis`):
     the paper's gaps and effects, and the stand-in's spread between examples, which the paper does
     not report."""
-    spread = ("the spread of the LLM rows between examples", "table6_span_level/Human - LLM (GPT-4o)/F1_S")
+    f1 = "table6_span_level/Human - LLM (GPT-4o)/F1_S"
+    spread = ("the spread of the LLM rows between examples", f1)
     return {
         "gaps_basis": labels.basis(corpus, spread, paper=True),
-        "close_basis": labels.basis(corpus, spread),
-        "bacc_basis": labels.basis(corpus, ("balanced accuracy", None), spread),
-        "power_basis": labels.basis(corpus, ("the interval widths", None), paper=True),
+        "close_basis": labels.basis(corpus, ("the LLMs' gaps", f1), spread),
+        # the flagged records, and so each campaign's BACC against the majority, were set after looking at it
+        "bacc_basis": labels.basis(corpus, ("balanced accuracy", "llm_majority_alignment"), spread),
+        "power_basis": labels.paper_basis(),
     }
 
 
@@ -453,6 +753,7 @@ def readings(
     smallest = int(within["n"].min())
     real_n = int(real_summary["corpus_size"].iloc[0]) if real_summary is not None else None
     gaps = paper_gap_readings(needs, n) if needs is not None and len(needs) else {}
+    bacc = [t for t in scores if t.measure == "balanced accuracy"]
     return bases(corpus) | {
         "n_examples": _n(n),
         "n_llms": _n(len(systems)),
@@ -466,12 +767,24 @@ def readings(
         "n_outer": _n(n_outer),
         "n_inner": _n(n_inner),
         "smallest_n": _n(smallest),
-        **stability_readings(summary, n, smallest),
+        **stability_readings(
+            summary,
+            n,
+            smallest,
+            loo=ss.leave_one_out(scores),
+            within=within,
+            flagged=ss.flags(bacc[0]) if bacc else None,
+        ),
+        "shaib_found": SHAIB_FOUND,
         **width_readings(widths, kappa_table, n),
         **power_readings(ratings, power, int(power["n"].max()), paper_effects),
         **public_readings(real, real_summary, real_n, int(real_beyond["n"].max()) if real_beyond is not None else None),
         "simulated_note": simulated_only(corpus, _simulation(systems)),
         **(plan_readings(plan, summary, board, fine, fine_draws, grid, n_resamples) if plan is not None else {}),
         **gaps,
-        "paper_gap_note": simulated_only(corpus, _paper_gap_note(gaps, n) if gaps else ""),
+        "paper_gap_note": simulated_only(corpus, _paper_gap_note(gaps, n, needs, summary) if gaps else ""),
+        "power_note": power_note(corpus),
+        "bacc_chance_note": simulated_only(corpus, _chance_note(bacc[0]) if bacc else ""),
+        "bacc_chance_short": simulated_only(corpus, _chance_note(bacc[0], short=True) if bacc else ""),
+        "chance": _n(CHANCE_BACC, 1),
     }

@@ -889,12 +889,14 @@ class Checked:
         return repr(self._table(self.results))
 
 
-def inconsistencies(chapter: str) -> Checked:
+def inconsistencies(chapter: str, select=None) -> Checked:
     """The paper's figures a chapter shows, checked by rule (:func:`hotelcheckspan.reference.checks.for_chapter`,
     the rules of ``data/paper_relations.yaml``, every one listed on the page "The paper, checked"):
     the inconsistent ones open, each with its computed and reported value, and all of the
-    chapter's checks in a dropdown."""
-    return Checked(checks.for_chapter(chapter, _check_results()))
+    chapter's checks in a dropdown. ``select``: a chapter's own choice of checks, a function of
+    every check's results (``checks.check()``) returning the rows to show."""
+    results = _check_results()
+    return Checked(checks.for_chapter(chapter, results) if select is None else select(results))
 
 
 @functools.lru_cache(maxsize=1)

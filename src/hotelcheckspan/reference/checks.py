@@ -805,13 +805,14 @@ def rule_clear_majority(inputs, reported, params, tol) -> Outcome:
 
 
 def rule_spread(inputs, reported, params, tol) -> Outcome:
-    """A count spread over a subset in proportion to its size (two-sided exact binomial test of
-    ``inside`` of ``total`` against the share ``subset`` / reported size, or the ``share`` given):
+    """A count spread over a subset in proportion to its size (exact binomial test of ``inside``
+    of ``total`` against the share ``subset`` / reported size, or the ``share`` given; two-sided,
+    or one-sided with ``alternative: greater`` or ``less`` where the claim has a direction):
     consistent if p >= ``alpha`` (default 0.001)."""
     inside, total = int(_summed(inputs["inside"]).value), int(_summed(inputs["total"]).value)
     share = float(params["share"]) if "share" in params else inputs["subset"].value / reported.value
     alpha = float(params.get("alpha", 0.001))
-    p = stats.binomtest(inside, total, share).pvalue
+    p = stats.binomtest(inside, total, share, alternative=params.get("alternative", "two-sided")).pvalue
     computed = f"{inside} of {total} ({100 * inside / total:.1f}%) against {100 * share:.1f}%: p = {p:.2g}"
     if p >= alpha:
         return Outcome(computed, CONSISTENT)

@@ -7,19 +7,23 @@ subset is never set beside a full-set figure.
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
 from ...analyses import dataset_level, llm_annotators
 from ...annotator_sets import NOT_IN_PAPER, display_name
 from ...categories import CATEGORIES
-from ...reference import paper
+from ...reference import checks, paper
 from .. import labels, prose, tables
 from . import Passage, simulated_only
 
 HUMAN_PR_ROW = "stage 1 vs stage 2 (humans)"  # the humans-against-humans row of the precision-recall table
 FEW_SPANS = 10  # a mean span length over fewer spans than this says little; the prose says how many
 WHOLE = 0.9  # a span of at least this share of its summary's words highlights the whole (one-sentence) summary
+CHAPTER = "05_llm_annotators"
+# relations of other chapters this one shows: the o3-mini agreements of Section 6.2 (which bear on
+# its "only the gpt-4o models find true positives") and footnote 7 on Section 5's prompts
+ALSO_SHOWN = ("s62_o3mini_any_agreement", "s62_o3mini_ls_any_agreement", "s8_prompts_in_appendix")
+PAPER_T6_HUMANS = "Stage 1 - Stage 2"  # the paper's humans-against-humans row beside ours (stage 1 vs stage 2)
 
 
 def figure_key(table: str, name: str, column: str) -> str:
@@ -52,9 +56,34 @@ def _n(value, decimals: int = 2) -> str:
     return tables.number(value, decimals)
 
 
-def precision_recall(pr: pd.DataFrame) -> dict[str, str]:
+def _paper_precision_recall(ours: pd.DataFrame, figures: dict) -> dict[str, str]:
+    """The paper's soft precision and recall of its LLM rows of Table 6 (chapter 04), beside its
+    stage 1 against stage 2, and ours of the same models (``ours``: the table indexed by name)."""
+    t6 = figures["table6_span_level"]
+    rows = {display_name(c.rsplit("(", 1)[-1].rstrip(")")): t6[c] for c in t6 if c.startswith("Human - LLM (")}
+    humans = t6[PAPER_T6_HUMANS]
+    top_p = max(rows, key=lambda m: rows[m]["P_S"])
+    said = ", ".join(f"{m} {_n(r['P_S'])} and {_n(r['R_S'])}" for m, r in rows.items())
+    here = [
+        f"{m} {_n(ours.loc[m, 'precision'])} and {_n(ours.loc[m, 'recall'])}"
+        for m in rows
+        if m in ours.index  # the paper's row of a model holds its default prompt
+    ]
+    return {
+        "paper_pr": f"{said} (precision and recall), against {_n(humans['P_S'])} and {_n(humans['R_S'])} "
+        "from one human stage to the other",
+        "paper_top_precision": top_p,
+        "paper_top_precision_reading": prose.compare(
+            rows[top_p]["P_S"], humans["P_S"], 2, "above", "below", "level with"
+        ),
+        "paper_pr_here": ", ".join(here) if here else tables.DASH,
+    }
+
+
+def precision_recall(pr: pd.DataFrame, figures: dict | None = None) -> dict[str, str]:
     """Readings of the soft precision-recall table (``span_level.table6`` of each model against the
-    four human sets, plus the humans-against-humans row ``HUMAN_PR_ROW``), column ``name``."""
+    four human sets, plus the humans-against-humans row ``HUMAN_PR_ROW``), column ``name``, and the
+    paper's own rows of Table 6 beside them."""
     p = pr.set_index("name")
     ref, llm = p.loc[HUMAN_PR_ROW], p.drop(index=HUMAN_PR_ROW)
     top = llm["recall"].idxmax()
@@ -62,6 +91,7 @@ def precision_recall(pr: pd.DataFrame) -> dict[str, str]:
     shown = llm["recall"].round(2)
     lowest = shown.index[shown == shown.min()].tolist()  # every model tied at the lowest recall shown
     return {
+        **_paper_precision_recall(p, paper.figures() if figures is None else figures),
         "low_recall_clause": f"{_names_or_none(lowest)} {'finds' if len(lowest) == 1 else 'find'} least",
         "top_recall": display_name(top),
         "top_recall_value": _n(llm["recall"].max()),
@@ -98,8 +128,8 @@ def volume(corpus, vol: pd.DataFrame, figures: dict) -> dict[str, str | Passage]
     designed = status.startswith(("set", "calibrated", "tuned"))
     return {
         "most_model": display_name(most),
-        "most_ratio": _n(ratio[most], 1),
-        "paper_most_ratio": _n(t4[name_of[most]]["total"] / human_paper, 1) if most in name_of else tables.DASH,
+        "most_ratio": _n(ratio[most]),  # the decimals of the volume table's "x human" column
+        "paper_most_ratio": _n(t4[name_of[most]]["total"] / human_paper) if most in name_of else tables.DASH,
         "least_model": display_name(least),
         "least_spans": f"{n_least} span{'' if n_least == 1 else 's'}{' each' if len(fewest) > 1 else ''}",
         "least_models": _names_or_none(fewest),
@@ -144,9 +174,8 @@ def lengths(corpus, figures: dict) -> dict[str, str | Passage]:
         "ours_longer": _names_or_none(ours_longer),
         "longer_reading": "the same models as in the paper" if same else "not the same models as in the paper",
         "paper_gpt_words": _n(t3["gpt-4o"]["avg_len"], 1),
-        "paper_gpt_vs_human": {-1: "shorter than", 0: "as long as", 1: "longer than"}[
-            int(np.sign(t3["gpt-4o"]["avg_len"] - paper_human))
-        ],
+        **_paper_length_order(t3, paper_human),
+        **whole_sentence_bound(figures),
         "whole_share": _n(100 * float((gpt["words"] >= WHOLE * gpt["summary_words"]).mean()), 0) + "%"
         if len(gpt)
         else tables.DASH,
@@ -156,33 +185,95 @@ def lengths(corpus, figures: dict) -> dict[str, str | Passage]:
     }
 
 
+def _paper_length_order(t3: dict, paper_human: float) -> dict[str, str]:
+    """Which Table 3 campaigns are longer than the humans' mean only within the rounding of the
+    printed figures (the humans' "4" may be 3.5 to 4.5, Table 3's lengths are to 0.05), and how
+    gpt-4o's mean reads against the humans' by that rounding."""
+    human_low, human_high = paper_human - 0.5, paper_human + 0.5  # printed as a whole number
+    maybe = [n for n in t3 if t3[n]["avg_len"] <= paper_human and t3[n]["avg_len"] + 0.05 > human_low]
+    gpt_low, gpt_high = t3["gpt-4o"]["avg_len"] - 0.05, t3["gpt-4o"]["avg_len"] + 0.05
+    order = (
+        f'shorter or longer than the humans\' depending on how their "{_n(paper_human, 0)}" was rounded'
+        if gpt_high > human_low and gpt_low < human_high
+        else ("shorter than" if gpt_high <= human_low else "longer than") + " the humans' at any rounding"
+    )
+    return {
+        "paper_longer_rounding": (
+            f"at the printed values; within the rounding of the humans' {_n(paper_human, 0)} words "
+            f"({_n(human_low, 1)} to {_n(human_high, 1)}), {_names_or_none(maybe)} may be longer too"
+            if maybe
+            else "at any rounding of the printed values"
+        ),
+        "paper_gpt_vs_human": order,
+    }
+
+
+def whole_sentence_bound(figures: dict) -> dict[str, str]:
+    """How many of gpt-4o's spans Table 3's mean length allows to be whole (one-sentence) summaries:
+    with every other span one word long (the shortest the paper gives), a share s of whole summaries
+    of L words gives a mean of at least s L + (1 - s), so s is at most (mean - 1) / (L - 1); at the
+    summaries' mean length (Section 3.3) and, the true bound, at their shortest."""
+    mean = figures["table3_llm_campaigns"]["gpt-4o"]["avg_len"] + 0.05  # the most "3.8" can stand for
+    shortest = figures["dataset"]["span_words"]["min"]
+    words = figures["dataset"]["summary_words"]
+
+    def most(length: float) -> float:
+        return 100 * (mean - shortest) / (length - shortest)
+
+    return {
+        "whole_bound_mean": _n(most(words["mean"]), 1) + "%",
+        "whole_bound_max": _n(most(words["min"]), 1) + "%",
+        "summary_words_mean": _n(words["mean"], 1),
+        "summary_words_min": _n(words["min"], 0),
+    }
+
+
 def widening_order(figures: dict) -> float:
-    """Kendall's tau between the stand-in's hand-set span widening per LLM campaign
+    """Kendall's tau-b between the stand-in's hand-set span widening per LLM campaign
     (``simulation.annotators.LLM_WIDENING``) and the campaign's mean span length in Table 3: how far
-    the settings were chosen in the order of the paper's lengths."""
+    the settings follow the order of the paper's lengths."""
+    return widening_against_table3(figures)["tau"]
+
+
+def widening_against_table3(figures: dict) -> dict:
+    """The hand-set widening per LLM campaign against Table 3's mean span lengths: Kendall's tau-b
+    and its p-value (scipy), the pairs the two order the other way round (``swapped``) and those
+    the widening ties while Table 3 does not (``tied``), each a (paper name, paper name) pair."""
     from scipy.stats import kendalltau
 
     from ...simulation.annotators import LLM_WIDENING, PAPER_NAME
 
     t3 = figures["table3_llm_campaigns"]
     both = [f for f in LLM_WIDENING if PAPER_NAME.get(f) in t3]
-    return float(kendalltau([LLM_WIDENING[f] for f in both], [t3[PAPER_NAME[f]]["avg_len"] for f in both]).statistic)
+    wide = {PAPER_NAME[f]: LLM_WIDENING[f] for f in both}
+    length = {PAPER_NAME[f]: t3[PAPER_NAME[f]]["avg_len"] for f in both}
+    names = list(wide)
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+    swapped = [(a, b) for a, b in pairs if (wide[a] - wide[b]) * (length[a] - length[b]) < 0]
+    tied = [(a, b) for a, b in pairs if wide[a] == wide[b] and length[a] != length[b]]
+    res = kendalltau([wide[n] for n in names], [length[n] for n in names])
+    return {"tau": float(res.statistic), "p": float(res.pvalue), "swapped": swapped, "tied": tied}
 
 
 def _length_note(figures: dict) -> str:
-    """What the stand-in's LLM span lengths are, by the provenance file's label and what it says of
-    them, and why their order is no finding: the widening settings follow Table 3's order (tau)."""
+    """What the stand-in's LLM span lengths are, by the provenance file's label, and how far the
+    hand-set widening behind them follows Table 3's order: the pairs it swaps and ties, by name."""
     key = "table3_llm_campaigns/gpt-4o/avg_len"
     kind = labels.kind(key)
-    why = labels.reason(key, "tuned") or labels.reason(key)
-    tau = widening_order(figures)
+    w = widening_against_table3(figures)
+
+    def pair(a: str, b: str) -> str:
+        return f"{a} and {b}"
+
+    parts = [f"{prose.names([pair(*s) for s in w['swapped']])} the other way round"] if w["swapped"] else []
+    parts += [f"{prose.names([pair(*s) for s in w['tied']])} tied"] if w["tied"] else []
+    how = f"only in part ({'; '.join(parts)})" if parts else "throughout"
     return (
-        f"On the stand-in the LLM span lengths are *{kind}*"
-        + (f": {why.rstrip('.')}." if why else ".")
-        + " The hand-set widening ranks the campaigns "
-        + ("as" if tau > 0 else "against the order")
-        + f" Table 3's lengths do (Kendall's tau {_n(tau)}), so which campaigns mark longer spans here "
-        "repeats that setting: it is no finding about the models."
+        f"On the stand-in the LLM span lengths are *{kind}*: each campaign's widening "
+        "(`annotators.LLM_WIDENING`) was set by hand looking at Table 3's lengths, and it follows their "
+        f"order {how}: Kendall's tau-b {_n(w['tau'])}, p = {_n(w['p'])}. The lengths here also depend "
+        "on which claims each campaign marks, so neither their order nor a miss of Table 3's is a finding "
+        "about the models."
     )
 
 
@@ -215,10 +306,11 @@ def type_readings(corpus, bias: pd.DataFrame, figures: dict) -> dict[str, str | 
         + " and ".join(f"{m} leans most to {paper_lean[m]}" for m in ("gemma-3", "gpt-4o")),
         "top_human_type": top_human,
         "top_human_reading": (
-            f"both mark less {top_human} than humans"
+            f"on the stand-in both mark less {top_human} than humans"
             if less_top
-            else f"they do not both mark less {top_human} than humans"
+            else f"on the stand-in they do not both mark less {top_human} than humans"
         ),
+        "few_bias_rows": _few_bias_rows(b),
         "o3_min": _n(min(o3)),
         "o3_max": _n(max(o3)),
         "bias_all_paper": _all_examples_lean(figures),
@@ -231,6 +323,22 @@ def type_readings(corpus, bias: pd.DataFrame, figures: dict) -> dict[str, str | 
             + _gemma_counts(corpus, figures),
         ),
     }
+
+
+def _few_bias_rows(b: pd.DataFrame) -> str:
+    """The type-bias rows (``llm_annotators.type_bias`` indexed by campaign, column ``spans``) that
+    rest on fewer than ``FEW_SPANS`` spans, said so: their points are no measure of a bias."""
+    few = b.index[b["spans"] < FEW_SPANS]
+    if not len(few):
+        return f"Every row rests on at least {FEW_SPANS} spans."
+    counts = sorted({int(b.loc[m, "spans"]) for m in few})
+    each = len(few) > 1 and len(counts) == 1
+    n = prose.names([str(c) for c in counts])
+    return (
+        f"The {_names_or_none(few)} row{'s rest' if len(few) > 1 else ' rests'} on {n} "
+        f"span{'' if counts == [1] else 's'}{' each' if each else ''}: "
+        f"{'their' if len(few) > 1 else 'its'} points say nothing about a bias."
+    )
 
 
 def paper_bias_all(figures: dict) -> pd.DataFrame:
@@ -293,11 +401,15 @@ def bases(corpus) -> dict[str, Passage]:
     t3, t4 = "table3_llm_campaigns/gpt-4o", "table4_dataset_level_stage2_subset/gpt-4o"
     return {
         "volume_basis": labels.basis(corpus, ("span totals", f"{t4}/total")),
+        # recall and precision against the humans follow from how much the models mark (set), how wide
+        # (tuned) and on which records (tuned): no label of their own would say more than these
         "recall_basis": labels.basis(
             corpus,
-            ("spans and flagged records", f"{t3}/spans_per_error_record"),
-            ("recall and precision against the humans", None),
+            ("span volume", f"{t4}/total"),
+            ("which records they flag", "llm_majority_alignment/gpt-4o/any"),
+            ("span width", f"{t3}/avg_len"),
         ),
+        "aspects_basis": labels.basis(corpus, ("each aspect's mix of claim statuses", "summaries.FAMILIES")),
         "lengths_basis": labels.basis(corpus, ("LLM span lengths", f"{t3}/avg_len"), paper=True),
         "bias_basis": labels.basis(
             corpus, ("type preferences", f"{t3}/Incorrect"), ("types on these examples", f"{t4}/Incorrect"), paper=True
@@ -316,22 +428,124 @@ def readings(
     contested: pd.DataFrame,
     reasons: pd.DataFrame,
     figures: dict | None = None,
+    aspects: pd.DataFrame | None = None,
+    shown: pd.DataFrame | None = None,
 ) -> dict[str, str | Passage]:
     """Every value chapter 05's prose glues: ``vol`` and ``bias`` are ``llm_annotators.volume`` and
     ``type_bias`` on the ``stage2`` examples, ``pr`` the soft precision-recall table, ``contested``
-    and ``reasons`` the examples and reasons the chapter shows."""
+    and ``reasons`` the examples and reasons the chapter shows, ``aspects`` its table of agreement
+    by aspect (``llm_annotators.agreement_by_aspect``) and ``shown`` the checks of the paper it
+    shows (:func:`paper_checks`)."""
     figures = figures or paper.figures()
+    vols = volume(corpus, vol, figures)
     return bases(corpus) | {
         "n_stage2": _n(len(stage2)),
-        **precision_recall(pr),
-        **volume(corpus, vol, figures),
+        **precision_recall(pr, figures),
+        **vols,
+        "recall_note": simulated_only(
+            corpus,
+            f"On the stand-in how much each model marks is *{vols['volume_status']}* from Table 4 "
+            f"({vols['most_model']} {vols['most_ratio']} times the humans' spans), how wide its spans are "
+            f"*{labels.kind('table3_llm_campaigns/gpt-4o/avg_len')}* (`annotators.LLM_WIDENING`) and on "
+            f"which records *{labels.kind('llm_majority_alignment/gpt-4o/any')}*; a model that marks more and "
+            "wider covers more of the humans' characters, so a recall above the humans' follows largely from "
+            "these settings, not from the models.",
+        ),
+        **(aspect_readings(corpus, aspects) if aspects is not None else {}),
+        **(checks_readings(shown) if shown is not None else {}),
         **lengths(corpus, figures),
         **type_readings(corpus, bias, figures),
         "n_contested": prose.count_words(len(contested)),
         "n_reasons": prose.count_words(len(reasons)),
+        "reasons_warning": simulated_only(
+            corpus,
+            "On the stand-in no reason below was written by reading the description: the LLMs' are one "
+            "template per type filled with the span (`annotators.LLM_REASON`), the humans' drawn at random "
+            "from a short list (`annotators.HUMAN_REASONS`), so a reason may contradict the description "
+            "printed under its summary.",
+        ),
         "reasons_note": simulated_only(
             corpus,
             "- The simulated LLM reasons are templates, not model output: read them as placeholders for the "
             "real rationales in the gated release, which the paper found often self-contradictory.",
         ),
+    }
+
+
+def aspect_readings(corpus, aspects: pd.DataFrame) -> dict[str, str | Passage]:
+    """How many examples each aspect of ``llm_annotators.agreement_by_aspect`` rests on (column
+    ``examples``), and on the stand-in what its differences between aspects rest on."""
+    n = aspects["examples"].astype(int)
+    return {
+        "aspect_min": _n(n.min()),
+        "aspect_max": _n(n.max()),
+        "aspect_few": prose.count_words(int((n < 2 * FEW_SPANS).sum())),
+        "aspect_few_limit": _n(2 * FEW_SPANS),
+        "aspects_note": simulated_only(
+            corpus,
+            "The aspects' claims come from phrase banks whose mix of supported, not checkable, misleading "
+            "and incorrect claims was set by hand per family (`summaries.FAMILIES`), so the order of the "
+            "aspects follows those settings: it is no finding on which claims real LLMs and humans agree.",
+        ),
+    }
+
+
+def _about_llms(relation) -> bool:
+    """Whether a relation reads a figure of an LLM campaign (Table 3, an LLM row of Table 4 or of
+    Table 6, the LLMs' agreement with the human majority), or reads no table and is one of
+    Section 5's or Appendix C's (a statement about the LLM campaigns)."""
+    specs = [*(relation.get("inputs") or {}).values(), relation.get("reported")]
+    paths = [
+        q
+        for s in specs
+        for q in ([s] if isinstance(s, str) else [s["path"]] if isinstance(s, dict) and "path" in s else [])
+        + (list(s.get("paths", [])) if isinstance(s, dict) else [])
+    ]
+    if not paths:
+        return str(relation.get("section")) in ("5", "Appendix C")
+    llm_rows = set(paper.LLM_CAMPAIGNS) | {c for c in paper.figures()["table6_span_level"] if "LLM" in c}
+    return any(
+        q.startswith(("table3_llm_campaigns", "llm_majority_alignment"))
+        or q.split("/")[1:2]
+        and q.split("/")[1] in llm_rows
+        for q in paths
+    )
+
+
+def paper_checks(results: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The checks of the paper this chapter shows: those of :func:`checks.for_chapter` about the LLM
+    campaigns (the human groups' own are chapter 02's), with the relations of ``ALSO_SHOWN``;
+    the open ones first, those of one problem together. ``results``: :func:`checks.check`'s, computed
+    when not given. Columns of ``checks.run``."""
+    results = checks.check() if results is None else results
+    rels = {r["id"]: r for r in checks.load()}
+    mine = checks.for_chapter(CHAPTER, results)
+    mine = mine[[_about_llms(rels[i]) for i in mine["id"]]]
+    extra = results[results["id"].isin(ALSO_SHOWN) & ~results["id"].isin(mine["id"])]
+    rows = pd.concat([mine, extra], ignore_index=True)
+    first = [
+        0 if v == checks.INCONSISTENT else 1 if checks.flagged(v, o) else 2
+        for v, o in zip(rows["verdict"], rows["outcome"])
+    ]
+    key = rows["problem"].where(rows["problem"] != "–", rows["id"])
+    order = {k: i for i, k in enumerate(dict.fromkeys(key))}  # a problem where it first appears
+    rows = rows.assign(_first=first, _problem=key.map(order), _at=range(len(rows)))
+    return (
+        rows.sort_values(["_first", "_problem", "_at"])
+        .drop(columns=["_first", "_problem", "_at"])
+        .reset_index(drop=True)
+    )
+
+
+def checks_readings(shown: pd.DataFrame) -> dict[str, str | Passage]:
+    """How many distinct problems the inconsistent rows of :func:`paper_checks` are (several rows of
+    one problem count once), and which."""
+    found = checks.problems(shown)
+    bad = int((shown["verdict"] == checks.INCONSISTENT).sum()) + int(
+        (shown["outcome"] == checks.READ_INCONSISTENT).sum()
+    )
+    return {
+        "n_check_rows": prose.count_words(bad),
+        "n_check_problems": prose.count_words(len(found)),
+        "check_problems": Passage("\n".join(f"- {p.rstrip('.')}." for p in found["problem"]) or "- none"),
     }

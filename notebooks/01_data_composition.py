@@ -88,7 +88,9 @@ tables.versus(shape, corpus)
 #
 # Stage 2 took its annotators from a qualification task (the attention checks of stage 1 and
 # examples set aside from the short split; Section 4.3 says each had a reference error, though one
-# attention check is the error-free example). Of {glue:text}`q_candidates` candidates,
+# attention check is the error-free example: a contradiction if "reference error" means a planted
+# error, none if it means the reference answer, as the partial points for the "no errors" checkbox
+# suggest). Of {glue:text}`q_candidates` candidates,
 # {glue:text}`q_qualified` qualified; the pass rule was {glue:text}`q_rule`, while Section 9 pays
 # its bonus above {glue:text}`q_bonus_above` points: one threshold worded twice, or a pass threshold
 # and a higher bonus threshold, depending on the reading (see [the paper's own checks](inconsistencies-01)).

@@ -34,6 +34,8 @@ except ImportError:
     os.chdir(os.path.join(clone, "notebooks"))
 
 # %% tags=["remove-input"]
+from IPython.display import display
+
 import hotelcheckspan
 from hotelcheckspan import paths, review
 from hotelcheckspan.analyses import judges
@@ -67,6 +69,11 @@ report.corpus_banner(corpus)
 # annotator sets on the {glue:text}`n_examples` examples they share, averaged over the sets as
 # Table 6 averages its pairs; balanced accuracy (BACC) is on "any error" against the clear human
 # majority ({chapter}`03`). Intervals are {glue:text}`level` percentile bootstrap intervals over examples.
+#
+# The box above is about the stand-in, the corpus of [the leaderboard](leaderboard),
+# [Neighbours](neighbours), [Bring your own judge](byoj) and the stand-in rows of
+# [the review](review). The real corpora, [the test split](real-leaderboard) and the d2t rows of the
+# review, are real annotations, each with a box of its own where it is loaded.
 
 # %% [markdown]
 # (leaderboard)=
@@ -91,9 +98,7 @@ tables.leaderboard(board)
 tables.compared(board)
 
 # %% [markdown]
-# {glue:text}`top_judge` leads with a soft F1 of {glue:text}`top_soft`, {glue:text}`top_vs_ceiling`
-# the humans' agreement with each other ({glue:text}`ceiling_soft`; hard {glue:text}`ceiling_hard`);
-# {glue:text}`placement`. {glue:text}`bacc_reading`
+# {glue:text}`lead_said` {glue:text}`bacc_reading`
 #
 # ```{glue:md} simulated_note
 # :format: myst
@@ -115,7 +120,7 @@ tables.neighbours(board)
 # %% [markdown]
 # Of the {glue:text}`n_pairs` neighbouring pairs, this corpus orders {glue:text}`n_apart` with
 # confidence, {glue:text}`n_uncertain` with an uncertain margin and {glue:text}`n_not_apart` not
-# at all: a leaderboard's adjacent ranks are only as firm as these rows say.
+# at all: a leaderboard's adjacent ranks are only as firm as these rows say. {glue:md}`built_in`
 #
 # {chapter}`09` plans the comparison of gpt-4o with gpt-4o (LS) and gives it other numbers: its
 # planning call draws its test sets with another seed, and its table of smallest stable sizes reads
@@ -133,6 +138,9 @@ tables.neighbours(board)
 # %%
 # the corpus of the real sections (HOTELCHECKSPAN_REAL_DATA, _TASK, _SPLIT), checked as `make corpus-check` checks it
 real = real_shape.check(hotelcheckspan.load(paths.real_corpus_dir(paths.REAL_TEST_CORPUS), **paths.real_selection()))
+report.corpus_banner(real)
+
+# %%
 real_board = judges.leaderboard(real)
 tables.leaderboard(real_board)
 
@@ -143,24 +151,30 @@ tables.compared(real_board)
 tables.neighbours(real_board)
 
 # %% [markdown]
-# On the real corpus {glue:text}`real_top_judge` leads ({glue:text}`real_top_soft`),
-# {glue:text}`real_ceiling_said`. {glue:text}`real_bacc_reading` {glue:text}`real_neighbours_said`
+# On the real corpus {glue:text}`real_lead_said` {glue:text}`real_bacc_reading`
+# {glue:text}`real_neighbours_said`
 
 # %% [markdown]
 # (review)=
 # ## Review the judges: spans and explanations
 #
 # Section 5 of the paper found that gpt-4o and gemma-3 "frequently violated the core instruction
-# to select minimal spans, often highlighting entire sentences". Some of what a reviewer of a
-# judge's spans looks for needs no reviewer: a span whose text is nowhere in the output
+# to select minimal spans, often highlighting entire sentences". {glue:text}`paper_length_note`
+# Some of what a reviewer of a judge's spans looks for needs no reviewer: a span whose text is nowhere in the output
 # (*Hallucination*), the same text reported again on one output (*Repeated*), a span of several
 # fragments or an ellipsis (*Hard to parse*), an empty span or a reason that points at the data
 # instead of the text (*No span given*, *Implicit span*), and the paper's two observations: spans
 # covering a whole sentence, and span length against the humans'. The methods page defines each
 # mark with examples. {glue:text}`review_which`, beside its humans:
 
+# %% tags=["remove-input"]
+# the real corpora the review reads beyond the test split above, each with its box
+review_set = real_shape.review_corpora(corpus, real)  # the stand-in and the real corpora
+for other in (c for c in review_set.values() if c is not corpus and c is not real):
+    display(report.corpus_banner(other))
+
 # %%
-marks = review.marks_by_corpus(real_shape.review_corpora(corpus, real))  # the stand-in and the real corpora
+marks = review.marks_by_corpus(review_set)
 tables.review_marks(marks)
 
 # %% [markdown]
@@ -219,20 +233,20 @@ tables.span_prf(result["table6"])
 # {glue:text}`table6_note`
 
 # %% tags=["remove-input"]
-answers = evaluate_your_judge.reseeded_answers(corpus)  # chapter 09's planned pair with other seeds, for the prose
-readings.glue_all(evaluate_your_judge.readings(corpus, board, real_board, result, marks, real, answers))
+curves = evaluate_your_judge.reseeded_curves(corpus)  # chapter 09's planned pair with other seeds, for the prose
+readings.glue_all(evaluate_your_judge.readings(corpus, board, real_board, result, marks, real, curves))
 
 # %% [markdown]
 # ## Summary
 #
-# - {glue:md}`board_basis` every model campaign of the corpus is a judge: {glue:text}`top_judge`
-#   ranks first of {glue:text}`n_judges` by soft span F1 against the human sets, and the humans'
+# - {glue:md}`board_basis` every model campaign of the corpus is a judge: {glue:text}`rank_said`
+#   by soft span F1 against the human sets, and the humans'
 #   agreement with each other ({glue:text}`ceiling_soft`) is the ceiling a judge is read against, a
 #   reference rather than an upper bound.
-# - {glue:md}`best_basis` span F1 and balanced accuracy need not agree on the best judge; here
-#   they pick {glue:text}`same_best`.
+# - {glue:md}`best_basis` span F1 and balanced accuracy need not agree on the best judge;
+#   {glue:text}`best_summary`.
 # - {glue:md}`neighbours_basis` adjacent ranks are not all settled: of its {glue:text}`n_pairs`
-#   neighbouring pairs, this corpus orders {glue:text}`n_apart` with confidence.
+#   neighbouring pairs, this corpus orders {glue:text}`n_apart` with confidence. {glue:md}`built_in`
 # - {glue:md}`real_basis` {glue:text}`real_summary`
 # - `hotelcheckspan judge CORPUS CAMPAIGN` and `hotelcheckspan.evaluate_judge` score a new judge
 #   in the same way, from a campaign of the corpus or a factgenie campaign folder outside it.

@@ -245,6 +245,7 @@ def test_one_human_group_has_no_ceiling_and_says_why(run, roots):
     assert data["compared"]["ceiling"] == {
         "defined": False,
         "pairs": 0,
+        "examples": 0,
         "reason": "one human annotator set: no pair of humans to agree with each other",
     }
     board = J.leaderboard(load(roots["one-group"]), n_boot=50, distinguish=False)
@@ -260,6 +261,7 @@ def test_staggered_groups_are_counted_where_they_annotated(run, roots):
     assert cmp["references"] == ["ann/A", "ann/B", "ann/C"]
     assert (cmp["examples"], cmp["human_records"], cmp["ceiling"]["pairs"]) == (40, 60, 2)
     assert cmp["majority"]["single_rater_examples"] == 20
+    assert cmp["ceiling"]["examples"] == 20  # 10-29: two groups each
 
 
 @pytest.mark.parametrize("shape", SHAPES)

@@ -23,7 +23,7 @@ from hotelcheckspan import paths, review
 from hotelcheckspan.analyses import dataset_level, example_level, llm_annotators, span_level
 from hotelcheckspan.analyses import judges as J
 from hotelcheckspan.analyses import sample_size as ss
-from hotelcheckspan.annotator_sets import HUMAN_SETS, NOT_IN_PAPER, judges
+from hotelcheckspan.annotator_sets import HUMAN_SETS, NOT_IN_PAPER, judges, parse_all
 from hotelcheckspan.book import exports, tables
 from hotelcheckspan.corpora import load
 from hotelcheckspan.reference import paper
@@ -179,6 +179,101 @@ def test_leaderboard_ranks_the_judge_beside_the_papers(acme, stage2):
     top = board.loc[0, ["f1_soft", "f1_soft_low", "f1_soft_high"]]
     assert shown["soft F1 [95% CI]"].iloc[0] == tables.interval(*top)
     assert shown["tell apart"].iloc[-1] is None and "nan" not in shown.astype(str).to_string()
+
+
+def test_bacc_lead_compares_the_top_two_on_the_intervals_resamples(corpus):
+    """The leaderboard's paired BACC comparison (finding 3 of chapter 10's review): the share of
+    resamples in which the first is ahead, against a plain loop over the same resample weights
+    with scikit-learn's balanced accuracy; its marginal intervals are the leaderboard's."""
+    from sklearn.metrics import balanced_accuracy_score
+
+    from hotelcheckspan.metrics import resampling
+
+    board = J.leaderboard(corpus, n_boot=200, distinguish=False)
+    lead = board.attrs["bacc_lead"]
+    ranked = board[board["judge"] != J.CEILING].sort_values("bacc", ascending=False)
+    assert [lead["better"], lead["worse"]] == ranked["judge"].tolist()[:2]
+    # the oracle: the paper's clear majority (3-1 or 4-0 of the four sets) written plainly
+    stage2 = dataset_level.stage2_examples(corpus)
+    marks = example_level.marks(corpus, [*HUMAN_SETS, *parse_all([lead["better"], lead["worse"]])], stage2)
+    human = marks[marks["rater"].isin([s.name for s in HUMAN_SETS])].groupby(J.KEY)["Any"].agg(["sum", "size"])
+    clear = human[(human["sum"] >= 3) | (human["size"] - human["sum"] >= 3)]
+    truth = (clear["sum"] >= 3).rename("truth").reset_index()
+    units = marks.loc[marks["rater"].isin([lead["better"], lead["worse"]]), J.KEY].drop_duplicates()
+    weights = resampling.matrix(units, 200, 0)
+    units = units.reset_index(drop=True).assign(w=list(weights.T))
+    scores = {}
+    for judge in (lead["better"], lead["worse"]):
+        mine = marks.loc[marks["rater"] == judge, [*J.KEY, "Any"]].merge(truth, on=J.KEY).merge(units, on=J.KEY)
+        w = np.stack(mine["w"].to_numpy())  # (examples, resamples)
+        scores[judge] = np.array(
+            [
+                balanced_accuracy_score(mine["truth"], mine["Any"].astype(bool), sample_weight=w[:, b])
+                for b in range(200)
+            ]
+        )
+        row = board.set_index("judge").loc[judge]
+        assert np.percentile(scores[judge], [2.5, 97.5]) == pytest.approx([row["bacc_low"], row["bacc_high"]])
+    assert lead["share"] == pytest.approx(np.mean(scores[lead["better"]] > scores[lead["worse"]]))
+    assert lead["examples"] == len(clear) and lead["single_rater"] == 0  # four sets on every stage-2 example
+
+
+def test_ceiling_says_on_how_many_examples_and_shown_ties_share_a_rank():
+    """Findings 8 and 9 of chapter 10's review: the ceiling's examples are those both human sets
+    annotated (one or two crowd workers per text on the d2t test split); judges tied at the
+    precision shown share their rank in the table, the frame keeps its numeric rank."""
+    real = load(paths.REAL_TEST_CORPUS)
+    board = J.leaderboard(real, n_boot=50, distinguish=False)
+    c = board.attrs["compared"]
+    assert c["ceiling"]["examples"] == c["examples"] - c["majority"]["single_rater_examples"]
+    shown = tables.leaderboard(board).frame
+    assert shown.loc[shown["Judge"] == "humans (ceiling)", "Rank"].item() == "–"
+    soft = board["f1_soft"].round(2)
+    for i, r in enumerate(shown["Rank"][:-1]):
+        tied = (soft == soft.iloc[i]).sum() > 1
+        assert r.endswith("=") == tied and int(r.rstrip("=")) == 1 + int((soft.iloc[:-1] > soft.iloc[i]).sum())
+    assert board["rank"].dropna().tolist() == list(range(1, len(board)))  # the API's rank is unchanged
+    said = tables.compared(board).frame.set_index("Compared").loc["Ceiling", "Here"]
+    assert said == f"1 pair of human sets, on the {c['ceiling']['examples']:,} examples both annotated"
+
+
+def test_neighbours_show_the_grids_first_size_as_an_upper_bound():
+    """Finding 10 of chapter 10's review: an answer at the first size tried (10) means "10 or
+    fewer"; other sizes and "more than tried" are shown as they are."""
+    frame = pd.DataFrame(
+        {
+            "judge": ["a", "b", "c"],
+            "next": ["b", "c", None],
+            "examples": [245, 245, 245],
+            "n_needed": [10.0, 87.0, np.nan],
+            "n_low": [10.0, 19.0, np.nan],
+            "n_high": [15.0, np.inf, np.nan],
+            "tell_apart": ["yes", "uncertain", None],
+        }
+    )
+    assert ss.planning_sizes(245)[0] == 10
+    shown = tables.neighbours(frame).frame
+    assert shown["Examples needed"].tolist() == ["≤ 10", "87"]
+    assert shown["95% interval"].tolist() == ["≤ 10 to 15", "19 to more than tried"]
+
+
+def test_review_marks_show_every_share_with_one_decimal():
+    """Finding 12 of chapter 10's review: a column of zeros reads "0.0" like its neighbours."""
+    marks = pd.DataFrame(
+        {
+            "corpus": ["c", "c"],
+            "judge": ["a", "humans"],
+            "spans": [25, 100],
+            "spans_with_text": [25, 100],
+            "hallucination_share": [0.0, 0.0],
+            "whole_sentence_share": [0.24, 0.088],
+            "mean_words": [10.7, 8.6],
+            "words_vs_humans": [1.25, 1.0],
+        }
+    )
+    shown = tables.review_marks(marks).frame
+    assert shown["Hallucination (%)"].tolist() == ["0.0", "0.0"]
+    assert shown["Whole sentence (%)"].tolist() == ["24.0", "8.8"]
 
 
 def test_exports_contain_the_judge(acme, tmp_path):

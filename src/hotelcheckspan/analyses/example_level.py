@@ -460,6 +460,63 @@ def majority_alignment(
     return out[["model", *[c for c in out.columns if c != "model"]]]
 
 
+def bacc_versus(
+    marks_frame: pd.DataFrame,
+    raters: list[str],
+    better: str,
+    worse: str,
+    n_boot: int = 1000,
+    seed: int = 0,
+    min_agree: int | float | None = None,
+) -> dict:
+    """Two models' balanced accuracy on "any error" against the clear human majority, compared on
+    the same resamples: the examples either model shares with the majority, drawn as
+    :func:`majority_alignment` draws them (:func:`hotelcheckspan.metrics.resampling.matrix`, so
+    where both models annotated the same examples these are the very resamples behind their
+    intervals). A model's cells are zero on an example it did not annotate, so each estimate is
+    its own.
+
+    Returns a dict: ``better, worse``; ``share`` (of the resamples where both BACCs are defined,
+    those in which ``better``'s exceeds ``worse``'s), ``ties`` (the share level); ``resamples``
+    (how many are defined); ``examples`` (the clear-majority examples either model was scored on)
+    and ``single_rater`` (those of them one rater alone annotated, so that one rater's mark is the
+    majority)."""
+    v = votes(marks_frame[marks_frame["rater"].isin(raters)])
+    maj = majority(v, min_agree)
+    by = dict(list(marks_frame.groupby("rater", sort=False)))
+    empty = marks_frame.iloc[:0]
+    paired = {m: _paired(maj, by.get(m, empty)) for m in (better, worse)}
+    units = pd.concat([p[KEY] for p in paired.values()]).drop_duplicates().reset_index(drop=True)
+    rows = _rows(maj)
+    cells = {}
+    for m, p in paired.items():
+        one = _cells(p, rows)[:, rows.index(ANY)]  # (examples, 4)
+        at = units.merge(p[KEY].assign(_i=np.arange(len(p))), on=KEY, how="left")["_i"]
+        full = np.zeros((len(units), 4))
+        full[at.notna().to_numpy()] = one[at.dropna().astype(int).to_numpy()]
+        cells[m] = full
+    weights = resampling.matrix(units, n_boot, seed)
+    reps = {}
+    for m, c in cells.items():
+        counts = weights @ c
+        tp, fn, fp, tn = counts.T
+        defined = ((tp + fn) > 0) & ((fp + tn) > 0)
+        reps[m] = np.where(defined, _from_counts(counts)["bacc"], np.nan)
+    both = ~np.isnan(reps[better]) & ~np.isnan(reps[worse])
+    a, b = reps[better][both], reps[worse][both]
+    clear = units.merge(maj.loc[maj[ANY].notna(), KEY], on=KEY)
+    single = clear.merge(v.loc[v["raters"] == 1, KEY], on=KEY)
+    return {
+        "better": better,
+        "worse": worse,
+        "share": float((a > b).mean()) if both.any() else float("nan"),
+        "ties": float((a == b).mean()) if both.any() else float("nan"),
+        "resamples": int(both.sum()),
+        "examples": int(len(clear)),
+        "single_rater": int(len(single)),
+    }
+
+
 def recall_interval(hits, n, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
     """Exact (Clopper-Pearson, statsmodels) interval of ``hits`` out of ``n``; NaN where n is 0."""
     hits, n = np.asarray(hits, float), np.asarray(n, float)

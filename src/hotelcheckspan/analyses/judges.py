@@ -226,7 +226,8 @@ def _specs(sets: list[AnnotatorSet]) -> list[str]:
 def describe(where: Setting, marks: pd.DataFrame, keys: tuple, ceiling: dict) -> dict:
     """What the judges were compared with, in words and numbers: every output carries it
     (``marks``: the raters' marks, :func:`example_level.marks`; ``keys``: the reference sets'
-    records and examples, :func:`_human_keys`)."""
+    records and examples, :func:`_human_keys`). The ceiling's ``examples`` are those at least two
+    human sets annotated, the only ones a pair of them is compared on."""
     refs, raters, min_agree = where.refs, where.raters, where.min_agree
     campaigns = list(dict.fromkeys(r.campaign for r in refs))
     ref_records, human_ex = keys
@@ -261,6 +262,7 @@ def describe(where: Setting, marks: pd.DataFrame, keys: tuple, ceiling: dict) ->
         "ceiling": {
             "defined": ceiling["pairs"] > 0,
             "pairs": int(ceiling["pairs"]),
+            "examples": int((per_example >= 2).sum()),
             "reason": None
             if ceiling["pairs"] > 0
             else (
@@ -293,6 +295,7 @@ class Scored:
             where = replace(where, examples=examples)
         self.where, self.names, self.examples = where, list(names), where.examples
         self.refs, self.raters, self.min_agree = where.refs, where.raters, where.min_agree
+        self.n_boot, self.seed = n_boot, seed
         board_comps = _board_comparisons(self.names, self.refs, self.examples)
         extra = list(table6_comparisons or [])
         self.pairs, self.counts = span_level.pairwise(corpus, board_comps + extra)
@@ -323,6 +326,15 @@ class Scored:
         rows = self.pairs[(self.pairs["match"] == match) & self.pairs["comparison"].isin(self.names)]
         systems = {j: rows.index[rows["comparison"] == j].tolist() for j in self.names}
         return sample_size.pairs_table(rows, self.counts, systems, self.examples, f"span F1 ({match})")
+
+    def bacc_versus(self, better: str, worse: str) -> dict:
+        """Two judges' BACC on the same resamples as their intervals
+        (:func:`example_level.bacc_versus`): the share of resamples in which ``better`` is ahead,
+        and how many of the clear-majority examples rest on one human set alone."""
+        rater_names = [r.name for r in self.raters]
+        return example_level.bacc_versus(
+            self.marks, rater_names, better, worse, self.n_boot, self.seed, min_agree=self.min_agree
+        )
 
     def board(self) -> pd.DataFrame:
         """The leaderboard's rows (see :func:`leaderboard`), without the neighbour columns."""
@@ -392,7 +404,11 @@ def leaderboard(
     The last row, ``judge`` = :data:`CEILING`, is the humans against each other: F1 averaged over
     every pair of reference sets sharing examples, BACC of each rater against the others' clear
     majority; a corpus with no such pair (one human group) has no ceiling row.
-    ``board.attrs["compared"]`` says what was compared (:func:`describe`).
+    ``board.attrs["compared"]`` says what was compared (:func:`describe`);
+    ``board.attrs["bacc_lead"]`` compares the two judges with the highest BACC on the same
+    resamples as their intervals (:meth:`Scored.bacc_versus`; None with fewer than two judges with
+    a BACC): whether the first is ahead in :data:`~hotelcheckspan.analyses.sample_size.THRESHOLD`
+    of them is whether the corpus separates them.
 
     Every interval resamples the examples a judge is scored on with weights that depend on those
     examples and ``seed`` only (:func:`hotelcheckspan.metrics.resampling.matrix`): a judge's
@@ -434,6 +450,11 @@ def leaderboard(
     out = out[LEADERBOARD_COLUMNS]
     out = out.astype({"examples": "Int64", "majority_examples": "Int64", "majority_errors": "Int64"})
     out.attrs["compared"] = scored.compared
+    by_bacc = out[(out["judge"] != CEILING) & out["bacc"].notna()].sort_values(
+        ["bacc", "judge"], ascending=[False, True]
+    )
+    lead = by_bacc["judge"].tolist()[:2]
+    out.attrs["bacc_lead"] = scored.bacc_versus(*lead) if len(lead) == 2 else None
     return out
 
 

@@ -734,7 +734,13 @@ def annotator_variance(result: Mapping) -> Table:
 
 def leaderboard(frame: pd.DataFrame) -> Table:
     """``judges.leaderboard``: rank, judge, soft and hard span F1 and BACC with their intervals
-    (the ceiling row, the humans against each other, last and unranked)."""
+    (the ceiling row, the humans against each other, last and unranked). The rank is read off the
+    soft F1 as shown (two decimals): judges tied there share it, marked "2=" (the frame's ``rank``,
+    which the API and the CLI keep, orders them by the unrounded score)."""
+    shown = frame["f1_soft"].where(frame["rank"].notna()).round(2)
+    rank = shown.rank(ascending=False, method="min")
+    tied = rank.map(rank.value_counts()) > 1
+    frame = frame.assign(rank=[DASH if pd.isna(r) else f"{int(r)}{'=' if t else ''}" for r, t in zip(rank, tied)])
     return show(
         frame,
         columns=["rank", "judge", "f1_soft", "f1_hard", "bacc"],
@@ -751,9 +757,22 @@ def leaderboard(frame: pd.DataFrame) -> Table:
 def neighbours(frame: pd.DataFrame) -> Table:
     """``judges.leaderboard``'s neighbour columns: each judge and the next one down, the examples
     needed to order them by soft F1 (with its interval; "> max" beyond the largest test set
-    tried) and whether this corpus can tell them apart."""
+    tried; "≤ 10" at the grid's first size, where the order may hold on fewer) and whether this
+    corpus can tell them apart."""
+    from ..analyses import sample_size
+
     rows = frame[frame["next"].notna()]
-    fmt = lambda v: DASH if is_missing(v) else ("more than tried" if not np.isfinite(v) else f"{int(v):,}")  # noqa: E731
+    compared = frame.attrs.get("compared", {}).get("examples")
+    n = int(compared if compared is not None else pd.to_numeric(frame["examples"]).max()) if len(rows) else 1
+    first = int(sample_size.planning_sizes(n)[0])  # the smallest size the leaderboard's plans try
+
+    def fmt(v):
+        if is_missing(v):
+            return DASH
+        if not np.isfinite(v):
+            return "more than tried"
+        return f"≤ {first:,}" if int(v) <= first else f"{int(v):,}"
+
     out = pd.DataFrame(
         {
             "pair": [f"{a} > {b}" for a, b in zip(rows["judge"], rows["next"])],
@@ -790,7 +809,8 @@ def compared(board: pd.DataFrame) -> Table:
         ),
         (
             "Ceiling",
-            f"{ceiling['pairs']:,} pair{'s' if ceiling['pairs'] != 1 else ''} of human sets"
+            f"{ceiling['pairs']:,} pair{'s' if ceiling['pairs'] != 1 else ''} of human sets, on the "
+            f"{ceiling['examples']:,} examples {'both' if len(refs) == 2 else 'at least two of them'} annotated"
             if ceiling["defined"]
             else f"none: {ceiling['reason']}",
         ),
@@ -803,8 +823,8 @@ def review_marks(frame: pd.DataFrame) -> Table:
     automatic review mark holds, span length in words and against the humans'."""
     shares = [c for c in frame.columns if c.endswith("_share")]
     out = frame.copy()
-    for c in shares:
-        out[c] = out[c] * 100
+    for c in shares:  # one decimal in every share column, a column of zeros too (never "0" beside "0.0")
+        out[c] = [number(v * 100, 1) if not is_missing(v) else DASH for v in out[c]]
     return show(
         out,
         columns=["corpus", "judge", "spans", *shares, "mean_words", "words_vs_humans"],

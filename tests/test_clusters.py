@@ -76,6 +76,16 @@ def test_top_terms_and_central_spans():
     assert K.central(texts, X, labels, centres, n=1) == {0: ["short walk"], 1: ["rooftop bar"]}
 
 
+def test_top_terms_are_only_terms_the_cluster_contains():
+    texts = pd.Series(["short walk", "short walk", "rooftop bar", "cocktail bar", "spa"])
+    labels = np.array([0, 0, 1, 1, 2])
+    terms = K.top_terms(texts, labels, n=5)
+    for c, found in terms.items():
+        words = " ".join(texts[labels == c])
+        assert all(t in words for t in found), (c, found)  # no padding with other clusters' vocabulary
+    assert terms[2] == ["spa"] and terms[0] == ["short", "short walk", "walk"]
+
+
 def test_consensus_needs_another_record_overlapping():
     key = {"dataset": "d", "split": "s", "setup_id": "x"}
     spans = pd.DataFrame(
@@ -114,7 +124,7 @@ def test_lexicon_rule_on_hand_cases():
     )
     kinds = K.claim_kinds(texts)
     assert kinds["claim"].tolist() == ["soft", "concrete", "mixed", "none", "soft", "concrete", "soft"]
-    assert kinds.loc[0, "family"] == "proximity" and kinds.loc[3, "family"] == ""
+    assert kinds.loc[0, "family"] == "walking" and kinds.loc[3, "family"] == ""
     assert "views" in kinds.loc[2, "family"] and "dining" in kinds.loc[2, "family"]
 
 
@@ -140,7 +150,8 @@ def test_unnamed_clusters_get_family_and_top_terms():
     labels, centres = np.array([0, 0, 1, 1]), np.array([[1.0, 0], [0, 1.0]])
     ov = K.overview(spans, X, labels, centres, names={"rooftop bar": "Bars"})
     assert ov["label"].tolist()[1] == "Bars"
-    assert ov["label"].tolist()[0].startswith("Proximity (") and "walk" in ov["label"][0]
+    assert ov["label"].tolist()[0].startswith("Walking (") and "walk" in ov["label"][0]
+    assert K.group_of(ov["label"][0]) == "Walking Distance"  # the family's Table 7 group
     assert ov["claim"].tolist() == ["soft", "concrete"] and ov["size"].tolist() == [2, 2]
 
 
@@ -221,6 +232,41 @@ def test_stability_across_seeds(tmp_path):
     assert both.loc[0, "mean ARI"] == pytest.approx(1.0) and both.loc[0, "largest cluster %"] == pytest.approx(50)
 
 
+def test_seed_runs_are_each_seeds_clustering_stored_and_read_back(tmp_path):
+    X, _ = blobs()
+    noisy = np.vstack([X, np.random.default_rng(3).normal(0, 2, (20, 8))])
+    runs = K.seed_runs(noisy, 4, seeds=range(3), cache_dir=tmp_path)
+    assert runs.columns.tolist() == ["0", "1", "2"] and len(runs) == len(noisy)
+    for s in range(3):
+        assert np.array_equal(runs[str(s)].to_numpy(), K.cluster(noisy, 4, seed=s)[0])
+    assert len(list(tmp_path.glob("runs-*.csv"))) == 1
+    pd.testing.assert_frame_equal(K.seed_runs(noisy, 4, seeds=range(3), cache_dir=tmp_path), runs)
+    ari = K.stability(noisy, 4, seeds=range(3), cache_dir=tmp_path)  # from the same runs
+    fresh = K.adjusted_rand_score(K._fit(noisy, 4, 0).labels_, K._fit(noisy, 4, 2).labels_)
+    assert ari.set_index(["seed_a", "seed_b"]).loc[(0, 2), "ari"] == pytest.approx(fresh, rel=1e-12)
+
+
+def test_across_seeds_reads_each_run_as_one_clustering_is_read():
+    X, _ = blobs()
+    texts = ["near the beach"] * 30 + ["a rooftop bar"] * 20 + ["a short walk"] * 10
+    types = ["Misleading"] * 25 + ["Incorrect"] * 5 + ["Not Checkable"] * 20 + ["Misleading"] * 10
+    spans = pd.DataFrame({"clean": texts, "type": types})
+    runs = pd.DataFrame({str(s): K.cluster(X, 3, seed=s)[0] for s in (0, 1)})
+    per_seed, residuals = K.across_seeds(spans, X, runs, names={})
+    assert per_seed["seed"].tolist() == [0, 1] and set(residuals["seed"]) == {0, 1}
+    labels, centres = K.cluster(X, 3, seed=0)
+    ov = K.overview(spans, X, labels, centres, names={})
+    _, test = K.by_type(spans, labels)
+    assert per_seed.loc[0, "p-value"] == pytest.approx(test.iloc[0]["p-value"])
+    shares = K.location_share(ov).set_index("group")["share"]
+    assert per_seed.loc[0, "Proximity"] == pytest.approx(shares["Proximity"]) == pytest.approx(50.0)
+    assert per_seed.loc[0, "Walking Distance"] == pytest.approx(100 * 10 / 60)
+    pd.testing.assert_frame_equal(
+        residuals[residuals["seed"] == 0].drop(columns="seed").reset_index(drop=True),
+        K.type_residuals(spans, labels, ov),
+    )
+
+
 def test_annotator_counts_per_span(corpus):
     spans = K.human_spans(corpus)
     n = K.annotators(corpus, spans)
@@ -277,3 +323,12 @@ def test_the_committed_clustering_results_are_what_the_package_computes(corpus, 
     assert not list(tmp_path.glob("stability-*.csv"))
     first_pair = K.adjusted_rand_score(K._fit(X, k, 0).labels_, K._fit(X, k, 1).labels_)
     assert runs.iloc[0]["ari"] == pytest.approx(first_pair, rel=1e-12)
+    for kk in (k, paper.figures()["clustering"]["k_chosen"]):  # each seed's labels, as the chapter reads them
+        stored = K.seed_runs(X, kk, cache_dir=tmp_path)
+        assert not list(tmp_path.glob("runs-*.csv"))
+        for s in (0, len(K.SEEDS) - 1):
+            assert np.array_equal(stored[str(s)].to_numpy(), K.cluster(X, kk, seed=s)[0]), (kk, s)
+    from hotelcheckspan import paths as P
+
+    on_disk = sorted(p.name for p in P.DERIVED.glob("*-*.csv"))
+    assert len(on_disk) == 5 and sum(n.startswith("runs-") for n in on_disk) == 2  # nothing stale

@@ -549,7 +549,10 @@ ISSUE_35 = {
     # readings whose sibling reading is consistent
     "s61_group_b_more_stage1": "depends on the reading",
     "s62_o3mini_not_checkable": "depends on the reading",
-    "s64_proximity_third_examples": "depends on the reading",
+    # 'roughly one third' is a wording question (chapter 06's review): a text relation, read both ways
+    "s64_proximity_third": "depends on the reading",
+    # Facility Description among 'subjective' qualities and 'concrete facilities' agreeing more
+    "s64_facility_description_soft_or_concrete": "depends on the reading",
     "t7_rows_vs_k": "depends on the reading",
     # the caption's 496 with the spans spread evenly fails; with the output free to fall unevenly it fits
     "t3_gpt4o_spread": "depends on the reading",
@@ -662,8 +665,10 @@ def test_the_page_reviews_verdicts(results):
     for rid in reading:
         assert v.loc[rid, "verdict"] == "depends on the reading", (rid, v.loc[rid, "reason"])
     assert v.loc["t7_shares_of_one_whole", "computed"] == "whole = 425"  # 60 / 425 = 14.1%, ..., 12 / 425 = 2.8%
-    # the Table 7 problem still stands through its counts and its shares
-    assert v.loc["t7_counts_within_whole", "verdict"] == v.loc["t7_shares_sum", "verdict"] == "inconsistent"
+    # the Table 7 problem still stands through its shares; the counts against the whole the shares
+    # fit (440 > 425) is the same fact restated (chapter 06's review), so it is no check of its own
+    assert v.loc["t7_shares_sum", "verdict"] == "inconsistent"
+    assert "t7_counts_within_whole" not in v.index and "440 > 425" in v.loc["t7_shares_sum", "reading"]
     for rid in ("t6_ab_stage2_f1_hard", "t6_stage2_hard_soft_ratio"):
         assert v.loc[rid, "verdict"] == "not checkable" and v.loc[rid, "reason"].startswith("not a reading of the text")
         assert "what the figures give under it: fails" in v.loc[rid, "reason"]
@@ -671,8 +676,8 @@ def test_the_page_reviews_verdicts(results):
     found = checks.problems(results)
     named = " ".join(found["relations"])
     assert not {"s43_reference_error", "s62_four_qualified_annotators", "t6_ab_stage2_f1_hard"} & set(named.split(", "))
-    t7 = found[found["relations"].str.contains("t7_counts_within_whole")].iloc[0]
-    assert t7["relations"] == "t7_counts_within_whole, t7_shares_sum"
+    t7 = found[found["relations"].str.contains("t7_shares_sum")].iloc[0]
+    assert t7["relations"] == "t7_shares_sum"
     assert checks.table7_extra_rows()["name"].iloc[0] in t7["problem"]  # the row one too many, named
 
 
@@ -756,7 +761,7 @@ def test_each_noted_inconsistency_says_why(relations, results):
     stage2 = notes.loc["Table 6, Group A - Group B (Stage 2), hard", "reason"]
     assert stage2.startswith("not a reading of the text") and "fits read as 'averaged over pairs" in stage2
     assert "holds only within rounding" in notes.loc["Section 6.3 against Table 6, stage 2 'highest' soft F1", "reason"]
-    assert "440 is not <= 425" in notes.loc["Table 7, counts and shares", "reason"]
+    assert "103.50 [102.90, 104.10] is not <= 100" in notes.loc["Table 7, counts and shares", "reason"]
 
 
 def test_headline_counts_distinct_problems(results):
@@ -769,7 +774,7 @@ def test_headline_counts_distinct_problems(results):
     assert head["by_rule"] == named.nunique() == 5
     assert head["by_reading"] == 8 and head["problems"] == len(found) == 13
     assert head["rounding"] == 3  # gemma-3's 65% (Table 3 and Section 5 alike), Table 4's St. 2B, Table 5's Misleading
-    assert head["readings"] == results.loc[results["verdict"] == "depends on the reading", "group"].nunique() == 23
+    assert head["readings"] == results.loc[results["verdict"] == "depends on the reading", "group"].nunique() == 24
     # the gpt-4o issue is one problem, however many checks show it: the rates and the README's
     # records; the spread over the splits depends on the reading and is not counted again
     gpt = found[found["relations"].str.contains("t3_gpt4o_spans_per_record")].iloc[0]

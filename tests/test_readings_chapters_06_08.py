@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -41,20 +42,52 @@ def test_more_stable_only_where_neither_measure_says_otherwise():
     assert "both are equally stable" in same and "below 0.8" not in same
 
 
-def test_type_purity_against_the_commonest_type():
-    cross = pd.DataFrame({"Incorrect": [8, 1], "Misleading": [2, 9]})
-    got = error_clusters.type_purity(cross)
-    assert got == {"purity": pytest.approx(100 * 17 / 20), "baseline": pytest.approx(100 * 11 / 20)}
+def _purity_by_plain_loop(cross: pd.DataFrame, shuffles: int, seed: int) -> list[float]:
+    """Shuffle the types over the spans of the same clusters, one shuffle at a time, and count."""
+    rng = np.random.default_rng(seed)
+    clusters_, types = [], []
+    for c, row in enumerate(cross.itertuples(index=False)):
+        for t, n in enumerate(row):
+            clusters_ += [c] * n
+            types += [t] * n
+    out = []
+    for _ in range(shuffles):
+        shuffled = rng.permutation(types)
+        table = pd.crosstab(pd.Series(clusters_), pd.Series(shuffled))
+        out.append(100 * table.max(axis=1).sum() / len(types))
+    return out
 
 
-def test_purity_reading_needs_a_margin_over_the_commonest_type():
+def test_type_purity_against_shuffled_types():
+    cross = pd.DataFrame({"Incorrect": [8, 1, 3], "Misleading": [2, 9, 4], "Not Checkable": [5, 5, 6]})
+    got = error_clusters.type_purity(cross, permutations=4000, seed=1)
+    total = cross.to_numpy().sum()
+    assert got["purity"] == pytest.approx(100 * (8 + 9 + 6) / total)
+    assert got["baseline"] == pytest.approx(100 * 16 / total)  # the commonest type over all spans
+    plain = _purity_by_plain_loop(cross, 1500, seed=7)  # another generator, drawn one shuffle at a time
+    assert got["expected"] == pytest.approx(np.mean(plain), abs=0.6)
+    assert got["low"] == pytest.approx(np.quantile(plain, 0.025), abs=2.5)
+    assert got["high"] == pytest.approx(np.quantile(plain, 0.975), abs=2.5)
+    assert got["baseline"] <= got["low"] <= got["expected"] <= got["high"]  # the floor is below chance
+    assert error_clusters.type_purity(cross) == error_clusters.type_purity(cross)  # seeded
+
+
+def test_purity_is_read_against_its_chance_range():
     base = dict(
         candidates=candidates(0.7, 0.5, 0.7, 0.5),
         k=3,
         paper_k=3,
         k_range=(2, 4),
         table7=pd.DataFrame({"count": [10], "pct": [10.0]}),
-        type_test=pd.DataFrame({"p-value": [0.5], "cells expected below 5": [0], "cells": [4]}),
+        type_test=pd.DataFrame(
+            {
+                "p-value": [0.5],
+                "cells expected below 5": [0],
+                "cells": [4],
+                "Cramér's V": [0.2],
+                "Cramér's V (bias-corrected)": [0.1],
+            }
+        ),
         claim_counts=pd.Series({"soft": 1, "concrete": 1, "mixed": 0, "none": 0}),
         strata=pd.DataFrame({"annotators": [2, 4], "spans": [10, 10], "agreed": [2, 6]}),
         consensus_tests=pd.DataFrame(
@@ -84,8 +117,10 @@ def test_purity_reading_needs_a_margin_over_the_commonest_type():
 
     mixed = error_clusters.readings(Sim(), cross=pd.DataFrame({"Incorrect": [5, 5], "Misleading": [4, 6]}), **base)
     pure = error_clusters.readings(Sim(), cross=pd.DataFrame({"Incorrect": [10, 0], "Misleading": [0, 10]}), **base)
-    assert "hardly by error type" in mixed["purity_reading"]
-    assert "towards error types" in pure["purity_reading"] and pure["purity"] == "100"
+    assert mixed["purity_reading"].startswith("within what shuffled types reach")
+    assert "towards the annotated types" in pure["purity_reading"] and pure["purity"] == "100"
+    # no verdict on the paper's "error types": its clusters are kinds of claim, not the annotated types
+    assert "error type" not in mixed["purity_reading"] + pure["purity_reading"]
     assert pure["low_cluster"] == "a" and "60% (in the paper's direction)" in pure["kind_reading"]
     # the pooled shares carry no verdict of their own: the span-level test's, as the Summary says it
     assert pure["kind_reading"].endswith(f"the paper's reading is {pure['paper_claim']} here.")

@@ -60,6 +60,7 @@ LOCATION_GROUPS = ("Proximity", "Central Location", "Walking Distance")
 # file does not name is called after its commonest family): as data/cluster_labels.yaml names such clusters
 FAMILY_GROUPS = {
     "proximity": "Proximity",
+    "walking": "Walking Distance",
     "convenience": "Access Convenience",
     "views": "Scenic Quality",
     "experience": "Experience/Atmosphere",
@@ -230,7 +231,8 @@ def cluster(X: np.ndarray, k: int, seed: int = SEED) -> tuple[np.ndarray, np.nda
 def top_terms(texts: pd.Series, labels: np.ndarray, n: int = 5) -> dict[int, list[str]]:
     """c-TF-IDF terms per cluster: a term's frequency among the cluster's spans, weighted by
     log(1 + mean words per cluster / the term's frequency across all clusters). Terms are
-    counted per span, so no bigram straddles two spans."""
+    counted per span, so no bigram straddles two spans. Only terms the cluster's spans contain
+    (score above zero): a cluster with fewer than ``n`` gets fewer."""
     vec = CountVectorizer(stop_words="english", ngram_range=(1, 2), token_pattern=r"(?u)\b[a-zA-Z][a-zA-Z-]+\b")
     per_span = vec.fit_transform(texts.to_numpy())
     clusters_present = np.unique(labels)
@@ -240,7 +242,11 @@ def top_terms(texts: pd.Series, labels: np.ndarray, n: int = 5) -> dict[int, lis
     idf = np.log(1 + counts.sum(axis=1).mean() / counts.sum(axis=0).clip(min=1))
     scores = tf * idf
     vocab = np.array(vec.get_feature_names_out())
-    return {int(c): list(vocab[np.argsort(-scores[i], kind="stable")[:n]]) for i, c in enumerate(clusters_present)}
+    out = {}
+    for i, c in enumerate(clusters_present):
+        order = np.argsort(-scores[i], kind="stable")[:n]
+        out[int(c)] = list(vocab[order[scores[i, order] > 0]])  # a cluster with fewer terms gets fewer, not zeros
+    return out
 
 
 def central(
@@ -358,27 +364,79 @@ def overview(
     return pd.DataFrame(rows)
 
 
+def _runs_digest(X: np.ndarray, k: int, seeds: list[int]) -> str:
+    return hashlib.sha256(np.ascontiguousarray(X).tobytes() + f"{k}{seeds}{N_INIT}".encode()).hexdigest()[:16]
+
+
+def seed_runs(X: np.ndarray, k: int, seeds=SEEDS, cache_dir: Path | None = None) -> pd.DataFrame:
+    """The labels of k-means++ (``n_init=10``) once per seed, numbered as :func:`cluster` numbers
+    them (0 = largest): one column per seed (named by it), one row per embedded vector.
+
+    Deterministic, so stored on disk by a hash of the embeddings, k and the seeds (the same one
+    :func:`stability` uses): the chapter reads every seed's clusters without refitting."""
+    seeds = list(seeds)
+    name = f"runs-{_runs_digest(X, k, seeds)}.csv"
+    found = _stored_csv(name, cache_dir)
+    if found is not None:
+        return found
+    out = pd.DataFrame({str(s): cluster(X, k, s)[0] for s in seeds})
+    _store_csv(out, name, cache_dir)
+    return out
+
+
 def stability(X: np.ndarray, k: int, seeds=SEEDS, cache_dir: Path | None = None) -> pd.DataFrame:
-    """How much the clustering depends on the seed: k-means++ (``n_init=10``) once per seed, and
-    the adjusted Rand index (sklearn; 1 = identical partitions, 0 = chance) of every pair of
-    runs. Columns: ``k, seed_a, seed_b, ari``.
+    """How much the clustering depends on the seed: the adjusted Rand index (sklearn; 1 =
+    identical partitions, 0 = chance) of every pair of :func:`seed_runs`. Columns: ``k, seed_a,
+    seed_b, ari``.
 
     Deterministic, so cached on disk by a hash of the embeddings, k and the seeds."""
     seeds = list(seeds)
-    digest = hashlib.sha256(np.ascontiguousarray(X).tobytes() + f"{k}{seeds}{N_INIT}".encode()).hexdigest()[:16]
-    name = f"stability-{digest}.csv"
+    name = f"stability-{_runs_digest(X, k, seeds)}.csv"
     found = _stored_csv(name, cache_dir, dtype={"ari": float})
     if found is not None:
         return found
-    runs = {s: _fit(X, k, s).labels_ for s in seeds}
+    runs = seed_runs(X, k, seeds, cache_dir)
     out = pd.DataFrame(
         [
-            {"k": k, "seed_a": a, "seed_b": b, "ari": float(adjusted_rand_score(runs[a], runs[b]))}
-            for a, b in itertools.combinations(runs, 2)
+            {"k": k, "seed_a": a, "seed_b": b, "ari": float(adjusted_rand_score(runs[str(a)], runs[str(b)]))}
+            for a, b in itertools.combinations(seeds, 2)
         ]
     )
     _store_csv(out, name, cache_dir)
     return out
+
+
+def across_seeds(
+    spans: pd.DataFrame, X: np.ndarray, runs: pd.DataFrame, kinds: pd.DataFrame | None = None, names=None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The readings of one clustering, for each seed's run (:func:`seed_runs`): each run's clusters
+    named as :func:`overview` names them (centres are the runs' cluster means), the chi-square test
+    of cluster and type (:func:`by_type`), the location shares (:func:`location_share`) and the
+    residuals of groups and types (:func:`type_residuals`).
+
+    Returns ``(per_seed, residuals)``: ``per_seed`` has one row per seed with ``seed, p-value,
+    Cramér's V (bias-corrected)`` and the share (%) of each location group and of all of them
+    (columns named by the group, "all of them" last); ``residuals`` is :func:`type_residuals`'
+    frame with a ``seed`` column."""
+    kinds = claim_kinds(spans["clean"]) if kinds is None else kinds
+    names = read_labels() if names is None else names
+    rows, res = [], []
+    for seed in runs.columns:
+        labels = runs[seed].to_numpy()
+        centers = np.stack([X[labels == c].mean(axis=0) for c in range(labels.max() + 1)])
+        ov = overview(spans, X, labels, centers, names=names, kinds=kinds)
+        _, test = by_type(spans, labels)
+        shares = location_share(ov).set_index("group")["share"]
+        rows.append(
+            {
+                "seed": int(seed),
+                "p-value": float(test.iloc[0]["p-value"]),
+                "Cramér's V (bias-corrected)": float(test.iloc[0]["Cramér's V (bias-corrected)"]),
+                **{g: float(v) for g, v in shares.items()},
+            }
+        )
+        res.append(type_residuals(spans, labels, ov).assign(seed=int(seed)))
+    return pd.DataFrame(rows), pd.concat(res, ignore_index=True)
 
 
 def compare_k(
@@ -430,14 +488,34 @@ def map_2d(X: np.ndarray, grid: int = MAP_GRID) -> np.ndarray:
     return np.round(xy / step) * step
 
 
+def cramers_v_corrected(table: np.ndarray) -> float:
+    """Bergsma's bias-corrected Cramér's V (J. Korean Stat. Soc. 42, 2013): the plain V of an
+    r x c table of n counts sits near sqrt((r - 1)(c - 1) / (n min(r - 1, c - 1))) when the two
+    variables are unrelated, well above zero for a wide table; the correction subtracts that
+    expectation from phi² = chi² / n and shrinks r and c alike, so that unrelated variables give
+    about zero. scipy's ``association`` has no such correction."""
+    table = np.asarray(table, dtype=float)
+    table = table[table.sum(axis=1) > 0][:, table.sum(axis=0) > 0]
+    n = table.sum()
+    r, c = table.shape
+    if n < 2 or min(r, c) < 2:
+        return float("nan")
+    chi2 = chi2_contingency(table, correction=False)[0]
+    phi2 = max(0.0, chi2 / n - (r - 1) * (c - 1) / (n - 1))
+    r_c, c_c = r - (r - 1) ** 2 / (n - 1), c - (c - 1) ** 2 / (n - 1)
+    return float(np.sqrt(phi2 / min(r_c - 1, c_c - 1)))
+
+
 def by_type(spans: pd.DataFrame, labels: np.ndarray) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Cluster x error type counts, and a chi-square test of independence with its caveat.
 
-    The test is one row: ``chi-square, degrees of freedom, p-value, cells,
-    cells expected below 5``; with many small expected counts the chi-square approximation is
-    unreliable, so that count is reported. ``Cramér's V`` (scipy's ``association``: 0 for
-    independence, 1 when the cluster fixes the type) says how strong the association is, which
-    the p-value does not."""
+    The test is one row: ``chi-square, degrees of freedom, p-value, Cramér's V, Cramér's V
+    (bias-corrected), cells, cells expected below 5``; with many small expected counts the
+    chi-square approximation is unreliable, so that count is reported. Cramér's V (scipy's
+    ``association``: 1 when the cluster fixes the type) says how strong the association is, which
+    the p-value does not; with many clusters and few spans each it sits well above zero even for
+    unrelated variables, so the bias-corrected V (:func:`cramers_v_corrected`, about 0 then) is
+    the one to read."""
     table = pd.crosstab(pd.Series(labels, name="cluster"), spans["type"].reset_index(drop=True).rename("type"))
     chi2, p, dof, expected = chi2_contingency(table.to_numpy())
     return table, pd.DataFrame(
@@ -447,6 +525,7 @@ def by_type(spans: pd.DataFrame, labels: np.ndarray) -> tuple[pd.DataFrame, pd.D
                 "degrees of freedom": int(dof),
                 "p-value": float(p),
                 "Cramér's V": float(association(table.to_numpy(), method="cramer")),
+                "Cramér's V (bias-corrected)": cramers_v_corrected(table.to_numpy()),
                 "cells": int(expected.size),
                 "cells expected below 5": int((expected < 5).sum()),
             }
@@ -675,10 +754,15 @@ def p_text(p: float) -> str:
 def write_derived(corpus: Corpus, folder: Path, ks: range, paper_k: int) -> list[Path]:
     """Compute what chapter 06 clusters into ``folder`` (the bundled corpus': ``make derived``
     writes :data:`hotelcheckspan.paths.DERIVED`): the embeddings of the corpus' human span texts,
-    the silhouette curve over ``ks`` and the seed-stability runs of its pick and of ``paper_k``.
-    Returns the files written."""
+    the silhouette curve over ``ks`` and the seed runs (each seed's labels and their pairwise ARI)
+    of its pick and of ``paper_k``. Returns the files written."""
     folder.mkdir(parents=True, exist_ok=True)
-    for old in [folder / EMBEDDINGS, *folder.glob("silhouette-*.csv"), *folder.glob("stability-*.csv")]:
+    for old in [
+        folder / EMBEDDINGS,
+        *folder.glob("silhouette-*.csv"),
+        *folder.glob("stability-*.csv"),
+        *folder.glob("runs-*.csv"),
+    ]:
         old.unlink(missing_ok=True)
     texts = list(human_spans(corpus)["clean"])
     model = load_model()
@@ -687,6 +771,7 @@ def write_derived(corpus: Corpus, folder: Path, ks: range, paper_k: int) -> list
     X = embed(texts, cache_dir=folder)
     curve = silhouette_curve(X, ks=ks, cache_dir=folder)
     for k in dict.fromkeys([best_k(curve), paper_k]):
+        seed_runs(X, k, cache_dir=folder)
         stability(X, k, cache_dir=folder)
     return sorted(p for p in folder.iterdir() if p.is_file())
 

@@ -32,6 +32,10 @@ Frames (:class:`Validation`):
     when the corpus has fewer than three systems.
 ``clusters``
     ``target, statistic, metric, value, cluster`` (1 = the best cluster).
+``ceiling_texts``
+    the metrics scored like for like with the ceiling: on its examples, against its target (the
+    records left after the held-out one), with its resamples; each target's primary statistic
+    (:func:`primary_statistic`). ``metric, kind, target, statistic, value, low, high, n``.
 """
 
 from __future__ import annotations
@@ -56,6 +60,13 @@ ALPHA = 0.05  # the significance level of the clusters' permutation tests
 CEILING = metric_targets.CEILING
 JSON_STATISTICS = [*me.EXAMPLE_STATISTICS, *me.DETECTION_STATISTICS]
 MIN_SYSTEMS = 3  # system-level statistics need at least this many generating systems
+RANDOM_EXACT = me.RANDOM_EXACT  # statistic -> what a metric scoring at random reaches, by definition
+
+
+def primary_statistic(target: str) -> str:
+    """The statistic a target's metrics are ranked by: ROC AUC for detection (``majority``),
+    Kendall tau-b for the others."""
+    return "roc_auc" if target == "majority" else "kendall_tau_b"
 
 
 @dataclass
@@ -68,6 +79,8 @@ class Validation:
     compared: dict = field(default_factory=dict)
     data: pd.DataFrame | None = None  # the examples: key, targets, one column per metric
     kinds: dict = field(default_factory=dict)  # metric -> "metric" | "judge" | "baseline"
+    ceiling_texts: pd.DataFrame = field(default_factory=pd.DataFrame)
+    weights: np.ndarray | None = field(default=None, repr=False)  # the resamples every statistic shares
 
     def to_json(self) -> dict:
         """``{"compared": ..., "metrics": [...]}``: one object per metric and target with
@@ -214,7 +227,8 @@ def evaluate(
             random = me.random_baseline(X, y.astype(float), n_random=n_random, seed=seed)
         rows.append(_long(stats, kinds, target, random))
         bar.update()
-    rows.append(_ceiling(corpus, targets, n_boot, seed, level))
+    ceiling, ceiling_texts = _ceiling(corpus, targets, n_boot, seed, level, data[[*KEY, *names]], kinds)
+    rows.append(ceiling)
     bar.update()
     statistics = pd.concat(rows, ignore_index=True)
 
@@ -264,17 +278,29 @@ def evaluate(
         "clear_majority": f"at least {metric_targets.CLEAR_SHARE:.0%} of an example's human records agree",
         "orientation": "higher = more faithful, for every metric and target but majority (True = an error)",
     }
-    return Validation(statistics, system, clusters, compared, data, kinds)
+    return Validation(statistics, system, clusters, compared, data, kinds, ceiling_texts, weights)
 
 
-def _ceiling(corpus: Corpus, targets: list[str], n_boot: int, seed: int, level: float) -> pd.DataFrame:
+CEILING_TEXTS_COLUMNS = ["metric", "kind", "target", "statistic", "value", "low", "high", "n"]
+
+
+def _ceiling(
+    corpus: Corpus, targets: list[str], n_boot: int, seed: int, level: float, metrics: pd.DataFrame, kinds: dict
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The human ceiling on each target: one held-out human record per example against the
-    others (same statistics; its own resamples of the examples it is defined on)."""
+    others (same statistics; its own resamples of the examples it is defined on); and the
+    metrics (``metrics``: key and one column per metric) scored like for like, on those examples
+    against that target with those resamples, by each target's primary statistic only (the
+    comparison the ceiling is read by; a subset of the texts, so cheap)."""
     scores, held_targets = metric_targets.ceiling_split(corpus, seed=seed)
     if scores.empty:
-        return pd.DataFrame(columns=[*me.COLUMNS, "kind", "target", "random"])
+        return pd.DataFrame(columns=[*me.COLUMNS, "kind", "target", "random"]), pd.DataFrame(
+            columns=CEILING_TEXTS_COLUMNS
+        )
     weights = resampling.matrix(scores[KEY], n_boot, seed)
-    out = []
+    names = [c for c in metrics.columns if c not in KEY]
+    X = scores[KEY].merge(metrics, on=KEY, how="left")[names]
+    out, alike = [], []
     for target in targets:
         if target not in held_targets.columns:
             continue
@@ -282,14 +308,31 @@ def _ceiling(corpus: Corpus, targets: list[str], n_boot: int, seed: int, level: 
             x = scores[[f"{CEILING} (any error)"]].rename(columns={f"{CEILING} (any error)": CEILING})
             y = held_targets[target].astype("Float64").astype(float)
             stats = me.detection(x, y, weights, level=level, seed=seed)
+            same = me.detection(X, y, weights, statistics=[primary_statistic(target)], level=level, seed=seed)
         else:
             column = f"{CEILING} (impression)" if target == "impression" else CEILING
             if column not in scores.columns:
                 continue
             x = scores[[column]].rename(columns={column: CEILING})
-            stats = me.example_level(x, held_targets[target].astype(float), weights, level=level)
+            y = held_targets[target].astype(float)
+            stats = me.example_level(x, y, weights, level=level)
+            same = me.example_level(X, y, weights, statistics=[primary_statistic(target)], level=level)
         out.append(stats.assign(kind="human ceiling", target=target, random=np.nan))
-    return pd.concat(out, ignore_index=True) if out else pd.DataFrame()
+        alike.append(same.assign(kind=same["metric"].map(kinds), target=target)[CEILING_TEXTS_COLUMNS])
+    ceiling = pd.concat(out, ignore_index=True) if out else pd.DataFrame()
+    return ceiling, (pd.concat(alike, ignore_index=True) if alike else pd.DataFrame(columns=CEILING_TEXTS_COLUMNS))
+
+
+def difference(validation: Validation, first: str, second: str, target: str, statistic: str) -> pd.Series:
+    """``statistic(first) - statistic(second)`` on ``target`` with its paired interval, from the
+    resamples every statistic of ``validation`` was computed with (:func:`meta_evaluation.difference`,
+    no new matrix). Returns one row: ``first, second, statistic, value, low, high, n``."""
+    data = validation.data
+    y = data[target].astype("Float64").astype(float)
+    level = validation.compared.get("level", LEVEL)
+    return me.difference(
+        data[[first, second]], y, first, second, validation.weights, statistics=[statistic], level=level
+    ).iloc[0]
 
 
 def leaderboard(validation: Validation, target: str = "errors", statistic: str = "kendall_tau_b") -> pd.DataFrame:

@@ -959,39 +959,61 @@ def review_preview(frame: pd.DataFrame) -> Table:
 
 
 def metric_board(board: pd.DataFrame, statistic: str) -> Table:
-    """``metric_validation.leaderboard``: each metric's statistic with its interval, the random
-    baseline and the significance cluster (the human ceiling last)."""
+    """``metric_validation.leaderboard``: each metric's statistic with its interval and the
+    significance cluster (the human ceiling last). No random column: the board's statistics
+    (Kendall tau-b, ROC AUC) reach a constant at random, by definition
+    (``metric_validation.RANDOM_EXACT``); the prose says it once."""
     frame = board.copy()
     frame["cluster"] = frame["cluster"].astype(object).where(frame["cluster"].notna(), DASH)
-    frame["random"] = frame["random"].astype(object).where(frame["random"].notna(), DASH)
     return show(
         frame,
         intervals={"value": ("low", "high")},
-        columns=["metric", "kind", "value", "random", "n", "cluster"],
+        columns=["metric", "kind", "value", "n", "cluster"],
         headers={
             "metric": "Metric",
             "kind": "Kind",
             "value": f"{STATISTIC_NAMES.get(statistic, statistic)} [95% CI]",
-            "random": "Random",
             "n": "Examples",
             "cluster": "Cluster",
         },
-        decimals={"value": 2, "random": 2, "n": 0},
+        decimals={"value": 2, "n": 0},
     )
 
 
-def metric_statistics(statistics: pd.DataFrame, target: str, columns: Sequence[str]) -> Table:
-    """Several statistics of each metric on one target, one column each ("0.54 [0.50, 0.57]")."""
+def metric_statistics(
+    statistics: pd.DataFrame,
+    target: str,
+    columns: Sequence[str],
+    *,
+    order: Sequence[str] | None = None,
+    random: Sequence[str] = (),
+    headers: dict[str, str] | None = None,
+) -> Table:
+    """Several statistics of each metric on one target, one column each ("0.54 [0.50, 0.57]").
+    ``order``: the metrics' row order (e.g. a leaderboard's; metrics not in it follow, the human
+    ceiling last); ``random``: the statistics whose random baseline (the ``random`` column: the
+    metric's own scores permuted) gets a column of its own, "<statistic> at random";
+    ``headers``: a statistic's column header, where the usual name would mislead."""
     rows = statistics[statistics["target"] == target]
+    names = {s: (headers or {}).get(s, STATISTIC_NAMES.get(s, s)) for s in columns}
     wide = {}
     for (metric, kind), grp in rows.groupby(["metric", "kind"], sort=False):
         by = grp.set_index("statistic")
         line = {"Metric": metric, "Kind": kind}
         for s in columns:
-            line[STATISTIC_NAMES.get(s, s)] = (
+            line[names[s]] = (
                 interval(by.loc[s, "value"], by.loc[s, "low"], by.loc[s, "high"]) if s in by.index else DASH
             )
+            if s in random:
+                line[f"{names[s]} at random"] = (
+                    number(by.loc[s, "random"]) if s in by.index and "random" in by.columns else DASH
+                )
         wide[metric] = line
+    if order is not None:
+        rank = {m: i for i, m in enumerate(order)}
+        ceiling = {m for m, line in wide.items() if line["Kind"] == "human ceiling"}
+        keys = sorted(wide, key=lambda m: (m in ceiling, rank.get(m, len(rank))))
+        wide = {m: wide[m] for m in keys}
     return show(pd.DataFrame(list(wide.values())))
 
 

@@ -1509,6 +1509,7 @@ def clusters(tests: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
 # --- random baseline ------------------------------------------------------------------------------
 
 _EXACT = {"pearson": 0.0, "spearman": 0.0, "kendall_tau_b": 0.0, "kendall_tau_c": 0.0, "roc_auc": 0.5}
+RANDOM_EXACT = _EXACT  # what random_baseline's value is by definition, statistic by statistic
 
 
 def _kendall_permuted(x: np.ndarray, y: np.ndarray, perms: np.ndarray):

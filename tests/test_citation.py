@@ -177,3 +177,24 @@ def test_the_references_page_lists_exactly_what_the_text_cites():
     for key, label in entries.items():
         assert re.fullmatch(r"\[?[^\[\]]+ \d{4}[a-z]?\]?", label.replace(",", "")), f"{key}: label {label!r}"
         assert re.search(r"(et al\.|and [A-Z]|^\[?[A-Z][^,]*), \d{4}", label), f"{key}: not author-year: {label!r}"
+
+
+def test_the_compendium_entry_names_every_licence_as_the_licence_files_state_them():
+    """The BibTeX's licence is the code's (CITATION.cff) and what else is under another licence:
+    each exception as the files that carry it state it (LICENSE-data's CC BY-NC 4.0, the public
+    corpora's MIT)."""
+    ext = citing_extension()
+    entry = parse_string(ext.compendium_bibtex(ROOT), "bibtex").entries["hotelcheckspan_compendium"]
+    said = entry.fields["license"]
+    assert said.startswith(f"{cff()['license']} (code)")
+    assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith(f"{cff()['license']} License")
+    stated = {"CC BY-NC 4.0": "CC BY-NC 4.0", "MIT": "MIT License"}  # how each licence's file names it
+    for licence, what, files in ext.OTHER_LICENCES:
+        assert f"{licence} ({what})" in said
+        for name in files:
+            assert stated[licence] in (ROOT / name).read_text(encoding="utf-8"), name
+    assert sorted(str(p.relative_to(ROOT)) for p in (ROOT / "data").glob("*/LICENSE")) == sorted(
+        f for _, _, files in ext.OTHER_LICENCES for f in files if f.startswith("data/")
+    )
+    plain = parse_string(ext.compendium_bibtex(ROOT, plain=True), "bibtex").entries["hotelcheckspan_compendium_misc"]
+    assert said in plain.fields["note"]

@@ -198,10 +198,13 @@ def test_f1_text_output(cli, toy_root):
     assert lines[1] == f"reference: {toy_root / STAGE1}, group B of 2 · hypothesis: {toy_root / M1}, its one group (A)"
     # the definition, visibly, and that judge uses the other convention
     assert lines[2] == (
-        "note: span F1 definition: character overlap as factgenie 1.2.1 credits it, span lengths summed over the "
-        "examples both sides marked (factgenie 1.2.1)"
+        "note: span F1 definition: factgenie 1.2.1: character overlap as factgenie 1.2.1 credits it, span lengths "
+        "summed over the examples both sides marked"
     )
-    assert "judge and the book's Table 6 use --convention either" in lines[3]
+    assert lines[3] == (
+        "note: hotelcheckspan judge and the book's Table 6 use --convention either with the char metric "
+        "(every example's lengths)"
+    )
     row = next(line for line in lines if line.split()[:1] == ["all"])
     assert row.split() == ["all", f"{2 / 12:.3f}", f"{2 / 11:.3f}", f"{4 / 23:.3f}", "4", "3"]
 
@@ -260,3 +263,40 @@ def test_cli_imports_nothing_heavy():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "", f"the CLI imports {out.stdout.strip()}"
+
+
+@pytest.mark.parametrize(
+    "metric, convention, name",
+    [
+        ("char", "either", "every example's lengths"),  # 1.2.1's overlap, the May 2025 lengths: not the script
+        ("char-greedy", None, "factgenie May 2025"),
+        ("span", "both", "a variant of the methods page's definitions"),
+    ],
+)
+def test_f1_names_its_definition_as_the_methods_page_does(cli, toy_root, metric, convention, name):
+    args = ["--metric", metric] + (["--convention", convention] if convention else [])
+    out = cli("f1", toy_root / STAGE1, toy_root / M1, "--ref-group", "B", *args)
+    assert out.returncode == 0
+    note = next(line for line in out.stdout.splitlines() if line.startswith("note: span F1 definition: "))
+    assert note.removeprefix("note: span F1 definition: ").startswith(f"{name}: ")
+    assert "May 2025" not in note or metric == "char-greedy"
+
+
+def test_judge_says_when_its_table6_row_is_the_papers_pooled_comparison(cli):
+    """gpt-4o's Table 6 row is the paper's "Human - LLM (GPT-4o)", which pools gpt-4o and gpt-4o-ls
+    (data/comparisons.yaml): the output says so and gives gpt-4o's own leaderboard row; gemma-3's
+    row is gemma-3 alone, so nothing is said."""
+    import yaml
+
+    specs = {c["name"]: c for c in yaml.safe_load(paths.COMPARISONS.read_text(encoding="utf-8"))["comparisons"]}
+    pooled = specs["Human - LLM (GPT-4o)"]
+    assert pooled["hyp"] == ["gpt-4o", "gpt-4o-ls"] and specs["Human - LLM (Gemma3)"]["hyp"] == ["gemma-3"]
+    out = json.loads(cli("judge", DATA, "gpt-4o", "--n-boot", "20", "--json").stdout)
+    assert {r["comparison"] for r in out["table6"]} == {"Human - LLM (GPT-4o)"}
+    assert {r["pairs"] for r in out["table6"]} == {len(pooled["ref"]) * len(pooled["hyp"])}
+    row = next(r for r in out["leaderboard"] if r["judge"] == "gpt-4o")
+    [note] = [n for n in out["notes"] if n.startswith("Table 6:")]
+    assert "pools gpt-4o and gpt-4o-ls" in note
+    assert f"gpt-4o alone is its leaderboard row (soft F1 {row['f1_soft']:.3f}, hard {row['f1_hard']:.3f})" in note
+    text = cli("judge", DATA, "gemma-3", "--n-boot", "20").stdout
+    assert "Table 6 (the comparison that holds the judge" in text and "note: Table 6:" not in text

@@ -331,7 +331,7 @@ def test_agreement_per_split_on_the_export_and_csv_scripts_can_read(run, roots):
     assert set(table["part"]) == {"iaa", "test"}
     iaa = table[table["part"] == "iaa"]
     assert set(iaa["reference"]) == {"mean of 29 sets"} and iaa["hypothesis"].str.startswith("d2t-eval-iaa-").all()
-    assert "span F1 (hard, soft): character overlap" in err  # with --table the header goes to stderr
+    assert "span F1 (hard, soft): factgenie 1.2.1: character overlap" in err  # with --table the header goes to stderr
 
 
 # --- scripts can tell -----------------------------------------------------------------------------
@@ -384,6 +384,7 @@ def test_campaigns_footer_is_plain(run, roots):
 def test_the_f1_definitions_the_parser_offers_are_the_metrics():
     assert cli.F1_METRICS == span_f1.METRICS and cli.F1_CONVENTIONS == span_f1.CONVENTIONS
     assert set(cli.F1_ALIASES) == set(span_f1.ALIASES)
+    assert cli.F1_DEFINITION_NAMES == span_f1.DEFINITION_LABELS  # the methods page's names, one list
 
 
 # --- a scores file's warnings ---------------------------------------------------------------------

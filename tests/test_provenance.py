@@ -601,3 +601,12 @@ def test_a_bound_kept_is_no_miss_and_a_whole_figure_is_read_at_its_rounding():
     assert tables.figure_label("dataset/span_words/mean", 3.8, 1) == "calibrated, within the paper's rounding"
     assert tables.figure_label("dataset/span_words/mean", 3.2, 1) == "calibrated, off the paper's rounding by 0.3"
     assert tables.figure_label("table6_span_level/Stage 1 - Stage 2/F1_H", 0.15) == "calibrated, off by 0.03"
+
+
+def test_the_glossary_names_every_label_in_the_rules_order():
+    """The glossary's opening lists the labels a figure can carry: all of them, first to last as the
+    rule tries them (not simulated is a label too)."""
+    page = (paths.REPO_ROOT / "book" / "glossary.md").read_text(encoding="utf-8")
+    opening = " ".join(page.split("```{glossary}")[0].split())
+    listed = re.search(r"labels of the stand-in's figures \(([^)]*)\)", opening).group(1)
+    assert re.findall(r"\*([^*]+)\*", listed) == list(provenance.STATUSES)

@@ -9,7 +9,10 @@ renumbered chapter cannot leave a dead mention behind.
 ``{figure-kind}`table2_human_span_types/Incorrect/pct``` shows the label the rule of
 :mod:`hotelcheckspan.reference.provenance` gives that paper figure on the stand-in (set,
 calibrated, tuned, derived, emergent: :func:`hotelcheckspan.book.labels.kind`), emphasised;
-``{figure-kind}`none``` the label of a figure the paper does not report. ``{paper-figure}`key```
+``{figure-kind}`none``` the label of a figure the paper does not report, and
+``{figure-kind}`f(table5_example_level_votes/*)``` that of one it does not report that is a function
+of the figures named (``KEY/*``: every figure one level below KEY): derived when each is
+calibrated, tuned, set or derived, else emergent. ``{paper-figure}`key```
 shows the paper's value (``data/paper_figures.yaml``) and ``{paper-count}`key``` how many entries
 the paper lists there (campaigns, clusters). ``{figure-labels}`` lists every label with its
 meaning and how many of the paper's figures, in which parts of ``data/paper_figures.yaml``, carry
@@ -162,12 +165,36 @@ class _PaperRole(SphinxRole):
         return [node], []
 
 
+FUNCTION_OF = re.compile(r"f\((.+)\)")
+
+
+def _inputs(text: str, paper) -> list[str]:
+    """The figure keys of ``f(KEY, KEY/*, ...)``, ``KEY/*`` standing for every figure one level
+    below KEY; KeyError for a key the paper does not have."""
+    keys = []
+    for key in (k.strip() for k in text.split(",")):
+        if key.endswith("/*"):
+            base = "/".join(map(str, paper.resolve(key[:-2])))
+            below = paper.value(base)
+            if not isinstance(below, dict) or not below:
+                raise KeyError(key)
+            keys += [f"{base}/{k}" for k in below]
+        else:
+            keys.append("/".join(map(str, paper.resolve(key))))
+    return keys
+
+
 class FigureKindRole(_PaperRole):
     def node(self, key, paper):
         from hotelcheckspan.book import labels
+        from hotelcheckspan.reference import provenance
 
         if key == "none":  # a figure the paper does not report: the rule's answer for no key
             return nodes.emphasis(text=labels.kind(None), classes=["hcs-figure-kind"])
+        function = FUNCTION_OF.fullmatch(key)
+        if function:  # a figure the paper does not report, a function of figures it does
+            figure = provenance.derived(float("nan"), _inputs(function.group(1), paper), "a function of them")
+            return nodes.emphasis(text=labels.kind(figure), classes=["hcs-figure-kind"])
         return nodes.emphasis(text=labels.kind(paper.resolve(key)), classes=["hcs-figure-kind"])
 
 

@@ -6,7 +6,8 @@
 - ``{bibtex} key [key ...]``: the BibTeX of entries of ``bibtex_bibfiles``, as a code block, so
   the citing page shows exactly what the references page formats.
 - ``{bibtex-compendium}``: the compendium's own BibTeX, written from ``CITATION.cff`` (title,
-  authors, version, release date, licence) and the repository URL of ``_config.yml``.
+  authors, version, release date, the code's licence, with :data:`OTHER_LICENCES`) and the
+  repository URL of ``_config.yml``.
 """
 
 from __future__ import annotations
@@ -114,6 +115,23 @@ def _bibtex_name(person: dict) -> str:
     return "{" + person["name"] + "}"
 
 
+# What the compendium holds besides its code, under another licence than CITATION.cff's (the
+# code's): (licence, what, the files that state it). A test reads those files.
+OTHER_LICENCES = (
+    ("CC BY-NC 4.0", "the stand-in corpus and the other data, figures and text", ("LICENSE-data",)),
+    (
+        "MIT",
+        "the bundled public d2t corpora",
+        ("data/span-annotation-d2t-iaa/LICENSE", "data/span-annotation-d2t-test/LICENSE"),
+    ),
+)
+
+
+def licences(cff: dict) -> str:
+    """Every licence of the compendium in one line: the code's (CITATION.cff) and the exceptions."""
+    return "; ".join([f"{cff['license']} (code)", *(f"{lic} ({what})" for lic, what, _ in OTHER_LICENCES)])
+
+
 def compendium_bibtex(root: Path, plain: bool = False) -> str:
     """The compendium's BibTeX entry, from CITATION.cff and the repository URL in _config.yml:
     ``@software`` (biblatex), or with ``plain`` a ``@misc`` entry that plain BibTeX styles accept
@@ -126,7 +144,7 @@ def compendium_bibtex(root: Path, plain: bool = False) -> str:
         ("year", str(cff["date-released"])[:4]),
         ("version", str(cff["version"])),
         ("url", url),
-        ("license", cff["license"]),
+        ("license", licences(cff)),
     ]
     if cff.get("doi"):
         fields.append(("doi", cff["doi"]))
@@ -134,7 +152,7 @@ def compendium_bibtex(root: Path, plain: bool = False) -> str:
         keep = {"title", "author", "year", "doi"}
         fields = [(k, v) for k, v in fields if k in keep] + [
             ("howpublished", "\\url{" + url + "}"),
-            ("note", f"Version {cff['version']}, licence {cff['license']}"),
+            ("note", f"Version {cff['version']}; licences: {licences(cff)}"),
         ]
     width = max(len(k) for k, _ in fields)
     body = ",\n".join(f"  {k.ljust(width)} = {{{v}}}" for k, v in fields)

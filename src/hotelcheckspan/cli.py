@@ -24,8 +24,15 @@ F1_METRICS = ("char", "char-greedy", "span")
 F1_CONVENTIONS = ("both", "either")
 F1_ALIASES = ("factgenie", "all")
 CONVENTION_WORDS = {
-    "both": "span lengths summed over the examples both sides marked (factgenie 1.2.1)",
-    "either": "span lengths summed over every example either side marked (factgenie's May 2025 script)",
+    "both": "span lengths summed over the examples both sides marked",
+    "either": "span lengths summed over every example either side marked",
+}
+# the methods page's name of each definition it lists (metrics.span_f1.DEFINITION_LABELS)
+F1_DEFINITION_NAMES = {
+    ("char", "both"): "factgenie 1.2.1",
+    ("char", "either"): "every example's lengths",
+    ("char-greedy", "either"): "factgenie May 2025",
+    ("span", "either"): "span overlap (prose)",
 }
 METRIC_WORDS = {
     "char": "character overlap as factgenie 1.2.1 credits it",
@@ -53,7 +60,10 @@ class CliError(Exception):
 
 
 def _f1_definition(metric: str, convention: str) -> str:
-    return f"{METRIC_WORDS[metric]}, {CONVENTION_WORDS[convention]}"
+    """The definition as the methods page names it, then in words; a pair it does not name is a
+    variant of those it does."""
+    name = F1_DEFINITION_NAMES.get((metric, convention), "a variant of the methods page's definitions")
+    return f"{name}: {METRIC_WORDS[metric]}, {CONVENTION_WORDS[convention]}"
 
 
 # --- corpus commands ------------------------------------------------------------------------------
@@ -293,7 +303,10 @@ def cmd_f1(args) -> int:
     ]
     notes = [f"span F1 definition: {definition}"]
     if convention == "both":
-        notes.append("hotelcheckspan judge and the book's Table 6 use --convention either (every example's lengths)")
+        notes.append(
+            "hotelcheckspan judge and the book's Table 6 use --convention either with the char metric "
+            f"({F1_DEFINITION_NAMES[('char', 'either')]})"
+        )
     out.emit(args, cfg, lines=lines, notes=notes, tables={"f1": _frame(rows)}, data=result, json_notes=False)
     return 0
 
@@ -401,7 +414,7 @@ def cmd_pearson(args) -> int:
 
 def _table5_notes(table5) -> list[str]:
     """What a reader must know about Table 5's rows: where BACC is undefined or degenerate (one
-    class only: it is then one class's recall, without an interval) and where it rests on fewer
+    class only: it is then the recall of the class present, without an interval) and where it rests on fewer
     than 10 examples of a class."""
     import pandas as pd
 
@@ -413,7 +426,9 @@ def _table5_notes(table5) -> list[str]:
         elif errors in (0, n):
             which = "marks no example with it" if errors == 0 else "marks every example with it"
             value = (
-                "undefined" if pd.isna(r.bacc) else "one class's recall, not a balanced accuracy, and has no interval"
+                "undefined"
+                if pd.isna(r.bacc)
+                else "the recall of the class present, not a balanced accuracy, and has no interval"
             )
             notes.append(f"{r.label}: the clear majority {which} (of {n}): its BACC is {value}")
         elif min(errors, n - errors) < MIN_CLASS:
@@ -496,10 +511,36 @@ def _judge_tables(result: dict) -> dict:
     return {"table3": t3, "table5": table5, "table6": table6, "leaderboard": board}
 
 
+def _table6_notes(corpus, result: dict) -> list[str]:
+    """Where the judge's Table 6 row is the paper's comparison that pools it with another campaign
+    (gpt-4o with gpt-4o-ls, o3-mini with o3-mini-ls), say so and give the judge's own scores (its
+    leaderboard row), so the pooled row is not read as the judge's."""
+    from .analyses import judges
+
+    hyps = {c["name"]: c["hyp"] for c in judges.comparisons(corpus)}
+    board = result["leaderboard"].set_index("judge")
+    notes = []
+    for comparison in dict.fromkeys(result["table6"]["comparison"]):
+        pooled = hyps.get(comparison, [])
+        if len(pooled) > 1:
+            own = board.loc[result["judge"]] if result["judge"] in board.index else None
+            alone = (
+                f"; {result['judge']} alone is its leaderboard row (soft F1 {own['f1_soft']:.3f}, hard "
+                f"{own['f1_hard']:.3f})"
+                if own is not None
+                else ""
+            )
+            notes.append(
+                f"Table 6: {comparison} is the paper's comparison, which pools {' and '.join(pooled)}: its P/R/F1 "
+                f"average the pairs of every human set with each of them{alone}"
+            )
+    return notes
+
+
 JUDGE_TITLES = {
     "table3": "Table 3 (spans, density, length, types)",
     "table5": "Table 5 (against the clear human majority; [95% CI])",
-    "table6": "Table 6 (span P/R/F1 averaged over pairs; [95% CI])",
+    "table6": "Table 6 (the comparison that holds the judge: span P/R/F1 averaged over its pairs; [95% CI])",
     "leaderboard": "Leaderboard (ranked by soft span F1)",
 }
 
@@ -524,7 +565,7 @@ def cmd_judge(args) -> int:
         convention=result["compared"]["f1"]["convention"],
         selection=_selection(corpus),
     )
-    notes = _table5_notes(result["table5"]) + out.report_left_out(corpus)
+    notes = _table5_notes(result["table5"]) + _table6_notes(corpus, result) + out.report_left_out(corpus)
     fmt = out.chosen_format(args)
     tables = _judge_tables(result) if fmt != "json" else {}
     out.emit(args, cfg, lines=_judge_text_lines(result), notes=notes, tables=tables, data=result, titles=JUDGE_TITLES)
@@ -1045,7 +1086,8 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
         choices=[*F1_CONVENTIONS, *F1_ALIASES],
         default=None,
         help="whose span lengths count: both (only the examples where both sides marked a span: factgenie 1.2.1) "
-        "or either (every example; factgenie's May 2025 script, judge and Table 6); factgenie and all are old "
+        "or either (every example: the May 2025 script's length rule; with the char metric the methods page's "
+        "'every example's lengths', which judge and Table 6 use); factgenie and all are old "
         "names of both and either; default: the metric's own (both for char, either otherwise)",
     )
     p.add_argument("--by-type", action="store_true", help="also P/R/F1 per category")

@@ -268,7 +268,8 @@ def test_pooled_bacc_is_read_with_its_interval_and_the_any_row_with_its_error_fr
         ]
     )
     said = real_corpus._pooled_bacc(llm[llm["label"] == pooled].set_index("model")) + " " + real_corpus._any_bacc(llm)
-    assert "best by o3 (BACC 0.93 [0.83, 1.00]), but its interval overlaps every other LLM's" in said
+    assert "best by o3 (BACC 0.93 [0.83, 1.00]), but the intervals overlap: pooled BACC does not tell it apart" in said
+    assert "from any other LLM here (the next, claude" in said
     assert "the next, claude and gemini at 0.92, each find the majority's errors as often and mark one more" in said
     assert "8 texts have a clear majority, one of them without an error" in said
     assert "rests on that text, and too many resamples hold no error-free text" in said
@@ -276,7 +277,14 @@ def test_pooled_bacc_is_read_with_its_interval_and_the_any_row_with_its_error_fr
     apart = llm[llm["label"] == pooled].set_index("model")
     apart.loc["llama", ["bacc_low", "bacc_high"]] = [0.60, 0.82]
     text = real_corpus._pooled_bacc(apart)
-    assert "its interval overlaps those of claude and gemini, which it is not told apart from, and lies clear" in text
+    assert "the intervals of claude and gemini overlap its: pooled BACC does not tell it apart from them, only" in text
+    assert text.split(", only from ")[1].startswith("llama")
+    # a first without an interval is not read as overlapping anything
+    bare = apart.copy()
+    bare.loc["o3", ["bacc_low", "bacc_high"]] = float("nan")
+    assert "without an interval for o3 (too many resamples leave BACC undefined), so nothing here tells it apart" in (
+        real_corpus._pooled_bacc(bare)
+    )
 
 
 def test_beyond_f1_says_the_type_cost_beside_hard_to_soft_and_all_moves():

@@ -433,32 +433,46 @@ def _overlap(a: pd.Series, b: pd.Series) -> bool:
 
 def _pooled_bacc(pooled: pd.DataFrame) -> str:
     """The LLM(s) with the highest pooled BACC as shown, read with the intervals (an LLM whose
-    interval overlaps the first's is not told apart from it), the next LLM's difference in marks
-    where it finds as many majority errors, and whether BACC orders the LLMs as raw agreement
-    does (values within half a point tied)."""
+    interval overlaps the first's, or that has none, is not told apart from it), the next LLM's
+    difference in marks where it finds as many majority errors, and whether BACC orders the LLMs
+    as raw agreement does (values within half a point tied)."""
     shown = pooled["bacc"].map(_shown)
     top = list(shown.index[shown == shown.max()])
     first = pooled.loc[top[0]]
+    one = len(top) == 1
+    value = (
+        tables.interval(_shown(first["bacc"]), first["bacc_low"], first["bacc_high"])
+        if one
+        else f"{_n(first['bacc'])}, tied as shown"
+    )
     said = (
         f"Pooled over categories ({int(first['examples']):,} decisions, {int(first['majority_errors']):,} of them "
-        f"majority errors), the majority is followed best by {prose.names(display_name(m) for m in top)} (BACC "
-        f"{tables.interval(_shown(first['bacc']), first['bacc_low'], first['bacc_high'])}"
-        + (", tied as shown)" if len(top) > 1 else ")")
+        f"majority errors), the majority is followed best by {prose.names(display_name(m) for m in top)} "
+        f"(BACC {value})"
     )
     others = pooled.drop(index=top)
-    if len(others):
-        overlap = [m for m, r in others.iterrows() if _overlap(first, r)]
-        apart = [display_name(m) for m in others.index if m not in overlap]
+    no_interval = [m for m in top if pd.isna(pooled.loc[m, "bacc_low"]) or pd.isna(pooled.loc[m, "bacc_high"])]
+    it, its = ("it", "its") if one else ("them", "their")
+    if len(others) and no_interval:
+        said += (
+            f", without an interval for {prose.names(display_name(m) for m in no_interval)} (too many resamples "
+            f"leave BACC undefined), so nothing here tells {it} apart from the other LLMs"
+        )
+    elif len(others):
+        near = [m for m, r in others.iterrows() if any(_overlap(pooled.loc[t], r) for t in top)]
+        apart = [display_name(m) for m in others.index if m not in near]
+        none = any(pd.isna(others.loc[m, "bacc_low"]) or pd.isna(others.loc[m, "bacc_high"]) for m in near)
+        missing = " or are missing" if none else ""
         if not apart:
-            said += f", but its interval overlaps {'the other LLM' if len(others) == 1 else 'every other LLM'}'s: "
-            said += "pooled BACC does not tell them apart on these texts"
-        elif overlap:
+            who = "the other LLM" if len(others) == 1 else "any other LLM"
+            said += f", but the intervals overlap{missing}: pooled BACC does not tell {it} apart from {who} here"
+        elif near:
             said += (
-                f"; its interval overlaps those of {prose.names(display_name(m) for m in overlap)}, which it is not "
-                f"told apart from, and lies clear of {prose.names(apart)}'s"
+                f", but the intervals of {prose.names(display_name(m) for m in near)} overlap {its}{missing}: pooled "
+                f"BACC does not tell {it} apart from them, only from {prose.names(apart)}"
             )
         else:
-            said += ", its interval clear of every other LLM's"
+            said += f", {its} interval{'' if one else 's'} clear of every other LLM's"
         said += _next_marks(first, others)
     if len(pooled) > 1:
         same = span_level.tied_ranks(pooled["bacc"]).tolist() == span_level.tied_ranks(pooled["agreement"]).tolist()
@@ -508,7 +522,8 @@ def _any_bacc(llm: pd.DataFrame) -> str:
     else:
         undefined = anyrow["bacc"].notna() & (anyrow["bacc_low"].isna() | anyrow["bacc_high"].isna())
         tail = (
-            f": the error-free half of each LLM's BACC rests on {'that text' if k == 1 else f'those {k:,} texts'}"
+            f": the error-free half of each LLM's BACC rests on "
+            f"{'that text' if k == 1 else f'those {prose.count_words(k)} texts'}"
             + (
                 ", and too many resamples hold no error-free text for BACC to have an interval"
                 if undefined.all()

@@ -183,6 +183,8 @@ def test_exact_recall_interval_for_few_majority_errors():
     assert low[1] == pytest.approx(0.0063, abs=1e-4) and high[1] == pytest.approx(0.8059, abs=1e-4)
     assert np.isnan(low[2]) and np.isnan(high[2])
     assert E.with_interval([0.6391, np.nan], [0.52, 0.1], [0.7549, 0.2]) == ["0.64 [0.52, 0.75]", "–"]
+    # a bound that rounds to zero is zero, not "-0.00" (chapter 08's alpha on Incoherent); -0.01 keeps its sign
+    assert E.with_interval([0.30, -0.001], [-0.004, -0.012], [0.44, 0.0]) == ["0.30 [0.00, 0.44]", "0.00 [-0.01, 0.00]"]
 
 
 def test_alignment_summary_is_a_readers_table():

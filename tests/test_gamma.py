@@ -436,6 +436,9 @@ def test_pairwise_gamma_is_the_mean_of_span_gamma(toy_root, toy_gamma):
 def test_by_comparison_averages_pairs_with_intervals(toy_gamma):
     pairs, _, table = toy_gamma
     assert table["comparison"].tolist() == ["A-B", "groups-m1"] and table["pairs"].tolist() == [1, 2]
+    compared = pairs.groupby("comparison", sort=False)["examples"]
+    assert table["pair_examples"].tolist() == compared.sum().tolist()  # every pair's texts, summed
+    assert table["examples"].tolist() == compared.max().tolist()
     means = pairs.groupby("comparison", sort=False)[["gamma", "s_empty"]].mean()
     assert table["gamma"].tolist() == pytest.approx(means["gamma"].tolist())
     for m in ("gamma", "s_empty"):
@@ -455,7 +458,8 @@ def test_rank_agreement_and_readings():
             "pairs": [2, 1, 1],
             "gamma_pairs": [2, 1, 1],
             "gamma_examples": [4, 10, 6],
-            "examples": [20, 20, 20],
+            "examples": [20, 20, 20],  # the most texts a pair of the comparison shares
+            "pair_examples": [25, 20, 20],  # x's two pairs share 20 and 5 texts
             "s_empty": [0.9, 0.5, 0.7],
         }
     )
@@ -486,7 +490,9 @@ def test_rank_agreement_and_readings():
     assert (text["gamma_f1_top"], text["gamma_order"], text["gamma_tau"]) == ("y", "a different order from", "-1.00")
     assert text["gamma_moved"] == "x" and text["gamma_negative"] == "0"
     assert (text["gamma_moved_direction"], text["gamma_chance"]) == ("better", "above chance in every row")
-    assert text["gamma_share"] == f"{20 / 80:.0%}"  # 4 + 10 + 6 of (2 + 1 + 1) pairs x 20 examples
+    # 4 + 10 + 6 of the 25 + 20 + 20 texts the pairs compared, not of (2 + 1 + 1) pairs x the most (20):
+    # a pair sharing fewer texts (chapter 08's group 28, on 5 of 12) counts only those
+    assert text["gamma_share"] == f"{20 / 65:.0%}"
     assert "x (a γ on 4 examples in all)" in text["gamma_left_out_text"]
     assert text["gamma_shown_text"].endswith("the rank change is not shown.")
 
@@ -508,6 +514,7 @@ def test_ranks_tie_values_the_printed_figures_cannot_tell_apart():
             "gamma_pairs": 1,
             "gamma_examples": 40,
             "examples": 100,
+            "pair_examples": 100,
             "s_empty": 0.7,
         }
     )

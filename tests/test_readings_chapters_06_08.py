@@ -200,3 +200,145 @@ def test_chapter_08_says_one_thing_in_body_and_summary():
     for text in (body, summary):
         assert "{glue:text}`best_llm_vs_humans`" in text
     assert "llm_vs_human_word" not in source and "within_word" not in source
+
+
+# --- chapter 08 after review (issue 35): definitions, coverage, BACC read with its intervals ----------
+
+
+@pytest.fixture(scope="module")
+def real():
+    corpus = real_shape.check(hotelcheckspan.load(paths.REAL_CORPUS))
+    return corpus, real_shape.plan(corpus)
+
+
+def test_definition_means_are_table6_estimates_under_each_definition(real):
+    """The book's column is Table 6's F1; factgenie's columns are the per-pair means of the pairs
+    scored under that definition, computed here plainly from ``pairwise``."""
+    corpus, plan = real
+    comparisons = real_shape.comparisons(corpus, plan)
+    pairs, counts = span_level.pairwise(corpus, comparisons)
+    means = span_level.definition_means(corpus, comparisons, real_corpus.DEFINITIONS, {real_corpus.BOOK: pairs})
+    assert list(dict.fromkeys(means["definition"])) == ["book", "factgenie 1.2.1", "factgenie May 2025"]
+    t6 = span_level.table6(pairs, counts, n_boot=10, seed=0).set_index(["comparison", "match"])
+    book = means[means["definition"] == "book"].set_index(["comparison", "match"])
+    assert book["f1"].tolist() == pytest.approx(t6.loc[book.index, "f1"].tolist())
+    both, _ = span_level.pairwise(corpus, comparisons, metric="char", convention="both")
+    hard = both[(both["match"] == "hard") & (both["comparison"] == "humans vs humans") & (both["examples"] > 0)]
+    got = means.set_index(["definition", "comparison", "match"]).loc[("factgenie 1.2.1", "humans vs humans", "hard")]
+    assert got["f1"] == pytest.approx(hard["f1"].mean()) and got["pairs"] == len(hard)
+
+
+def _means(f1: dict[str, list[float]]) -> pd.DataFrame:
+    """A definition_means frame of hard F1: definition -> F1 of humans vs humans, vs a, vs b."""
+    comps = ["humans vs humans", "humans vs a", "humans vs b"]
+    return pd.DataFrame(
+        [
+            {"definition": d, "comparison": c, "match": "hard", "pairs": 1, "f1": v}
+            for d, values in f1.items()
+            for c, v in zip(comps, values)
+        ]
+    )
+
+
+def test_best_llm_under_each_definition_names_ties_as_shown():
+    """The reviewer's case: o3-mini first under the book's and 1.2.1's definitions, tied with
+    claude once rounded under the May 2025 script's (0.4854 and 0.4882 both show 0.49)."""
+    got = real_corpus.best_by_definition(
+        _means(
+            {
+                "book": [0.44, 0.4854, 0.4616],
+                "factgenie 1.2.1": [0.49, 0.5233, 0.4911],
+                "factgenie May 2025": [0.45, 0.4854, 0.4882],
+            }
+        )
+    )
+    said = got["best_by_definition"]
+    assert said.startswith("Under factgenie 1.2.1's definition (span lengths counted only on texts both sides marked)")
+    assert "is a (0.52)" in said and "script's (greedy overlap credit) a and b, tied as shown (0.49)" in said
+    assert said.endswith("depends on the definition.")
+    assert got["best_by_definition_short"].startswith("Which LLM agrees best with the human groups depends")
+    same = real_corpus.best_by_definition(
+        _means({"book": [0.4, 0.5, 0.3], "factgenie 1.2.1": [0.4, 0.6, 0.3], "factgenie May 2025": [0.4, 0.5, 0.45]})
+    )
+    assert same["best_by_definition"].endswith("the same LLM agrees best under every definition.")
+
+
+def test_chapter_08_says_how_many_texts_each_group_annotated(real):
+    """Counted here from the records directly: 28 groups on all 12 texts, group 28 on 5; each
+    group's records carry one annotator id."""
+    corpus, plan = real
+    human = corpus.records[corpus.records["kind"] == "human"]
+    per_group = human.groupby("annotator_group")[["dataset", "setup_id", "example_idx"]].apply(
+        lambda r: len(r.drop_duplicates())
+    )
+    assert sorted(per_group.value_counts().items()) == [(5, 1), (12, 28)]
+    said = real_corpus.coverage(corpus, plan)
+    assert said == "28 of the 29 groups annotated all 12 texts and one 5, every LLM all 12"
+    assert (human.groupby("annotator_group")["annotator_id"].nunique() == 1).all()
+    assert real_corpus.group_ids(corpus, plan).startswith("Each human group is one annotator id of the export")
+    about = real_corpus.about(corpus, plan)
+    assert "in the same 12 texts" not in about and "28 of the 29 groups annotated all 12 texts" in about
+
+
+def _llm(rows: list[tuple]) -> pd.DataFrame:
+    """models_vs_majority rows: (model, label, examples, majority errors, model errors, agreement,
+    bacc, low, high, recall)."""
+    cols = ["model", "label", "examples", "majority_errors", "model_errors", "agreement", "bacc", "bacc_low"]
+    return pd.DataFrame(rows, columns=[*cols, "bacc_high", "recall_error"])
+
+
+def test_pooled_bacc_is_read_with_its_interval_and_the_any_row_with_its_error_free_texts():
+    """Chapter 08's case: o3-mini's 0.93 [0.83, 1.00] overlaps claude's and gemini's 0.92 [0.83,
+    1.00], which find the same majority errors and mark one more decision; the any-error BACC
+    rests on the one clear text without an error and has no interval."""
+    pooled = "per type (pooled)"
+    llm = _llm(
+        [
+            ("o3", pooled, 62, 8, 8, 0.968, 0.928, 0.833, 1.0, 0.875),
+            ("claude", pooled, 62, 8, 9, 0.952, 0.919, 0.826, 1.0, 0.875),
+            ("gemini", pooled, 62, 8, 9, 0.952, 0.919, 0.826, 1.0, 0.875),
+            ("llama", pooled, 62, 8, 12, 0.871, 0.819, 0.668, 0.962, 0.75),
+            *[(m, "Any", 8, 7, 7, 1.0, 1.0, float("nan"), float("nan"), 1.0) for m in ("o3", "claude", "gemini")],
+            ("llama", "Any", 8, 7, 8, 0.875, 0.5, float("nan"), float("nan"), 1.0),
+        ]
+    )
+    said = real_corpus._pooled_bacc(llm[llm["label"] == pooled].set_index("model")) + " " + real_corpus._any_bacc(llm)
+    assert "best by o3 (BACC 0.93 [0.83, 1.00]), but the intervals overlap: pooled BACC does not tell it apart" in said
+    assert "from any other LLM here (the next, claude" in said
+    assert "the next, claude and gemini at 0.92, each find the majority's errors as often and mark one more" in said
+    assert "8 texts have a clear majority, one of them without an error" in said
+    assert "rests on that text, and too many resamples hold no error-free text" in said
+    # an LLM clear of the first's interval is said to be
+    apart = llm[llm["label"] == pooled].set_index("model")
+    apart.loc["llama", ["bacc_low", "bacc_high"]] = [0.60, 0.82]
+    text = real_corpus._pooled_bacc(apart)
+    assert "the intervals of claude and gemini overlap its: pooled BACC does not tell it apart from them, only" in text
+    assert text.split(", only from ")[1].startswith("llama")
+    # a first without an interval is not read as overlapping anything
+    bare = apart.copy()
+    bare.loc["o3", ["bacc_low", "bacc_high"]] = float("nan")
+    assert "without an interval for o3 (too many resamples leave BACC undefined), so nothing here tells it apart" in (
+        real_corpus._pooled_bacc(bare)
+    )
+
+
+def test_beyond_f1_says_the_type_cost_beside_hard_to_soft_and_all_moves():
+    from hotelcheckspan.analyses import span_measures
+    from hotelcheckspan.book.readings import beyond_f1
+
+    table = pd.DataFrame(
+        {
+            "comparison": ["x", "y"],
+            "pairs": 1,
+            **{m: [0.5, 0.4] for m in span_measures.MEASURES},
+        }
+    )
+    table["partial F1"] = [0.3, 0.35]  # the two swap
+    table["strict F1"], table["exact F1"] = [0.05, 0.02], [0.07, 0.02]
+    t6 = pd.DataFrame({"comparison": ["x", "x", "y", "y"], "match": ["hard", "soft"] * 2, "f1": [0.5, 0.6, 0.4, 0.6]})
+    got = beyond_f1.readings(table, prefix="b", t6=t6)
+    assert got["b_moved_said"] == "both comparisons change rank"
+    assert beyond_f1._moved_said(7, 7) == "all seven comparisons change rank"
+    assert beyond_f1._moved_said(1, 7) == "one of the seven comparisons changes rank"
+    assert got["b_type_cost"] == "0.01" and got["b_soft_gain"] == "0.15" and got["b_exact_max"] == "0.07"
+    assert "b_soft_gain" not in beyond_f1.readings(table, prefix="b")  # chapter 04 passes no t6

@@ -112,6 +112,27 @@ def test_highlight_collapses_all_but_the_first_sets(toy):
     assert "hcs-dropdown" not in report.highlight(toy, key(0), sets).data
 
 
+def test_highlight_names_the_text_and_writes_a_campaigns_groups_one_way():
+    """On the real iaa split every text is example 0 of split iaa: the heading names it by domain
+    and system, as the votes table does; the 29 groups, past Z, are all numbered as the export
+    numbers them (iaa-group0 ... iaa-group28), never "iaa/Z" beside "iaa/26"."""
+    real = corpora.load(paths.REAL_CORPUS)
+    one = real.examples.iloc[0][list(corpora.KEY)].to_dict()
+    assert report.text_name(real, one) == f"{one['dataset']} / {one['setup_id']}"
+    groups = sorted(int(g) for g in real.records.loc[real.records["kind"] == "human", "annotator_group"].unique())
+    on_text = real.records.merge(pd.DataFrame([one]), on=list(corpora.KEY))
+    sets = [f"iaa/{g}" for g in sorted(on_text.loc[on_text["kind"] == "human", "annotator_group"].unique())]
+    html = report.highlight(real, one, sets).data
+    assert f"<strong>Example {one['dataset']} / {one['setup_id']}</strong>" in html
+    names = list(rows_of(html))
+    assert len(groups) > 26 and names == sets and "iaa/Z" not in names and "iaa/A" not in names
+
+
+def test_text_name_keeps_split_and_index_where_they_tell_texts_apart(toy):
+    assert report.text_name(toy, key(0)) == "short #0"  # one dataset and system: split and index name it
+    assert report.set_name(toy, report.AnnotatorSet.parse("stage1/B")) == "St. 1B"
+
+
 # --- colours ------------------------------------------------------------------------------------
 
 # CIEDE2000 test pairs of Sharma, Wu and Dalal (2005), Table 1 (pairs 1-4, 7, 17-20 and 34)

@@ -528,14 +528,19 @@ def recall_interval(hits, n, level: float = 0.95) -> tuple[np.ndarray, np.ndarra
 def with_interval(estimate, low, high, digits: int = 2) -> list[str]:
     """ "0.64 [0.52, 0.75]" strings; a dash where the estimate is undefined, "0.50 [–]" where
     the estimate exists but its interval does not."""
+
+    def shown(v) -> str:  # a value that rounds to zero is shown as zero, never "-0.00"
+        text = f"{v:.{digits}f}"
+        return text[1:] if text.startswith("-") and float(text) == 0 else text
+
     out = []
     for e, lo, hi in zip(estimate, low, high):
         if pd.isna(e):
             out.append("–")
         elif pd.isna(lo) or pd.isna(hi):
-            out.append(f"{e:.{digits}f} [–]")
+            out.append(f"{shown(e)} [–]")
         else:
-            out.append(f"{e:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]")
+            out.append(f"{shown(e)} [{shown(lo)}, {shown(hi)}]")
     return out
 
 

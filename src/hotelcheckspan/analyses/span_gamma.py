@@ -137,8 +137,10 @@ def by_comparison(
     A replicate resamples the comparison's examples once for all its pairs; a pair's replicate γ
     is the mean over the drawn examples where it is defined. Columns: ``comparison, pairs,
     gamma_pairs`` (pairs with a γ), ``gamma_examples`` (examples with a γ, summed over the
-    pairs), ``examples`` (examples compared per pair, the largest), ``gamma, gamma_low,
-    gamma_high, s_empty, s_empty_low, s_empty_high``.
+    pairs), ``examples`` (examples compared per pair, the largest), ``pair_examples`` (examples
+    compared, summed over the pairs: the share of them with a γ is ``gamma_examples /
+    pair_examples``, whatever each pair shares), ``gamma, gamma_low, gamma_high, s_empty,
+    s_empty_low, s_empty_high``.
     """
     codes = pd.MultiIndex.from_frame(examples[KEY]).factorize()[0] if len(examples) else np.zeros(0, int)
     rows_of = examples["row"].to_numpy()
@@ -153,6 +155,7 @@ def by_comparison(
             "gamma_pairs": int(grp["gamma"].notna().sum()),
             "gamma_examples": int(grp["gamma_examples"].sum()),
             "examples": int(grp["examples"].max()),
+            "pair_examples": int(grp["examples"].sum()),
         }
         for measure in ("gamma", "s_empty"):
             reps = []
@@ -188,11 +191,11 @@ def table6_gamma(
 def beside_f1(gammas: pd.DataFrame, t6: pd.DataFrame, match: str = "hard") -> pd.DataFrame:
     """γ beside Table 6's F1 (``match``) per comparison, with each measure's rank (1 = most
     agreement). Columns: ``comparison``, ``f1, f1_low, f1_high``, ``gamma, gamma_low,
-    gamma_high``, ``pairs``, ``gamma_pairs``, ``gamma_examples``, ``examples``, ``s_empty``,
-    ``f1_rank``, ``gamma_rank`` (see :func:`by_comparison`)."""
+    gamma_high``, ``pairs``, ``gamma_pairs``, ``gamma_examples``, ``examples``,
+    ``pair_examples``, ``s_empty``, ``f1_rank``, ``gamma_rank`` (see :func:`by_comparison`)."""
     f1 = t6.loc[t6["match"] == match, ["comparison", "f1", "f1_low", "f1_high"]]
     keep = ["comparison", "gamma", "gamma_low", "gamma_high", "pairs", "gamma_pairs", "gamma_examples", "examples"]
-    keep.append("s_empty")
+    keep += ["pair_examples", "s_empty"]
     out = f1.merge(gammas[keep], on="comparison")
     out["f1_rank"] = tied_ranks(out["f1"]).astype(int)
     out["gamma_rank"] = tied_ranks(out["gamma"]).astype("Float64").astype(float)

@@ -285,6 +285,29 @@ def definitions(corpus, comparisons: list[dict] | None = None, n_boot: int = 100
     return pd.concat(frames, ignore_index=True)
 
 
+def definition_means(
+    corpus, comparisons: list[dict] | None = None, definitions=None, scored: dict | None = None
+) -> pd.DataFrame:
+    """Table 6's estimates (no intervals) under each span-F1 definition: the mean P/R/F1 over the
+    pairs that share an example, as :func:`table6` averages them.
+
+    ``definitions``: ``(label, metric, convention)`` triples (default :data:`span_f1.DEFINITIONS`);
+    ``scored``: label -> the :func:`pairwise` frame of a definition already scored on these
+    comparisons (not scored again). Columns: ``definition, comparison, match, pairs, precision,
+    recall, f1``."""
+    frames, scored = [], scored or {}
+    for label, metric, convention in definitions if definitions is not None else span_f1.DEFINITIONS:
+        pairs = scored.get(label)
+        if pairs is None:
+            pairs, _ = pairwise(corpus, comparisons, metric=metric, convention=convention)
+        compared = pairs[pairs["examples"] > 0]
+        means = compared.groupby(["comparison", "match"], sort=False)[["precision", "recall", "f1"]].mean()
+        means.insert(0, "pairs", compared.groupby(["comparison", "match"], sort=False).size())
+        frames.append(means.reset_index().assign(definition=label))
+    out = pd.concat(frames, ignore_index=True)
+    return out[["definition", "comparison", "match", "pairs", "precision", "recall", "f1"]]
+
+
 def versus_table6(t6: pd.DataFrame, figures: dict) -> pd.DataFrame:
     """Table 6 beside the paper: per comparison, P/R/F1 hard (H) and soft (S), paper and ours (the
     paper's columns say "not in the paper" for a comparison the paper does not have)."""

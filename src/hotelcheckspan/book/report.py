@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from IPython.display import HTML
 
-from ..annotator_sets import AnnotatorSet, display_name
+from ..annotator_sets import AnnotatorSet, display_name, group_labels, groups_of
 from ..categories import _OTHER, COLORS, palette
 from ..corpora import KEY, Corpus
 from ..reference import provenance
@@ -226,8 +226,10 @@ def highlight(corpus: Corpus, key: dict, sets: list[str], shown: int | None = No
     (:func:`highlight_palette`), each span numbered in the text and listed under it with its type
     and reason.
 
-    ``key`` is the example key (dataset, split, setup_id, example_idx); ``sets`` are annotator
-    sets as in ``data/comparisons.yaml`` ("stage1/A", "gpt-4o"), shown by their display names.
+    ``key`` is the example key (dataset, split, setup_id, example_idx), named in the heading as
+    :func:`text_name` names it; ``sets`` are annotator sets as in ``data/comparisons.yaml``
+    ("stage1/A", "gpt-4o"), shown by their display names (a campaign's groups all as letters or,
+    past Z, all as numbers: :func:`set_name`).
     With ``shown``, only the first ``shown`` sets stand open and the others are collapsed under one
     summary line, so that a long text marked by many sets does not fill a phone's screen many
     times over.
@@ -240,7 +242,7 @@ def highlight(corpus: Corpus, key: dict, sets: list[str], shown: int | None = No
         annotators = AnnotatorSet.parse(spec)
         _, sp = annotators.require(corpus)
         rows.append(
-            f"<tr><th style='text-align:left;padding-right:1em'>{escape(display_name(annotators.name))}</th>"
+            f"<tr><th style='text-align:left;padding-right:1em'>{escape(set_name(corpus, annotators))}</th>"
             f"<td>{_marked(row['summary'], _placed(sp).merge(one, on=KEY), colours)}</td></tr>"
         )
     legend = " ".join(
@@ -256,13 +258,35 @@ def highlight(corpus: Corpus, key: dict, sets: list[str], shown: int | None = No
         else ""
     )
     aspect = f" ({escape(str(row['aspect']))})" if isinstance(row.get("aspect"), str) else ""
-    ident = f"{escape(str(key['split']))} #{key['example_idx']}{aspect}"
+    ident = f"{escape(text_name(corpus, key))}{aspect}"
     return HTML(
         f"<div class='span-highlight'><p><strong>Example {ident}</strong> {legend}</p>"
         f"<table>{''.join(rows)}</table>{more}<details><summary>Description "
         f"({int(row['description_words']):,} words)</summary><p>{escape(row['description'])}</p>"
         f"</details></div>"
     )
+
+
+def text_name(corpus: Corpus, key: dict) -> str:
+    """A text as the chapters' tables name it, by the parts of its key that tell it from the
+    corpus's other texts: domain / system where the corpus has several ("d2t-football / phi3.5",
+    as the votes table writes it), then "split #index" where those vary or nothing else names it
+    ("short #3")."""
+    examples = corpus.examples
+    names = " / ".join(str(key[c]) for c in ("dataset", "setup_id") if examples[c].nunique() > 1)
+    varies = examples["split"].nunique() > 1 or examples["example_idx"].nunique() > 1
+    where = f"{key['split']} #{key['example_idx']}" if varies or not names else ""
+    return ", ".join(part for part in (names, where) if part)
+
+
+def set_name(corpus: Corpus, annotators: AnnotatorSet) -> str:
+    """An annotator set's display name, its group written as its campaign's other groups are
+    (letters, or numbers for all of them where the groups run past Z: never "A ... Z, 26")."""
+    name = annotators.name
+    if annotators.group is not None and not name.startswith("St. "):
+        groups = [g.group for g in groups_of(corpus, annotators.campaign)]
+        name = f"{annotators.campaign}/{dict(zip(groups, group_labels(groups)))[annotators.group]}"
+    return display_name(name)
 
 
 PROVENANCE_PACKAGES = [

@@ -10,12 +10,26 @@ from pathlib import Path
 
 import pandas as pd
 
-from ...annotator_sets import display_name
+from ...analyses import span_level
+from ...annotator_sets import AnnotatorSet, display_name
 from ...corpora import KEY
+from ...metrics import span_f1
 from .. import prose, tables
 from . import Passage, beyond_f1, kappa_paradox, span_gamma
 
 DECIMALS = 2  # as the chapter's tables show them
+
+# The span-F1 definitions the chapter sets side by side: the book's (every table's), then
+# factgenie's own two (chapter 04, "Which span F1 did the paper report?")
+BOOK = "book"
+FACTGENIE = [d for d in span_f1.DEFINITIONS if d[0].startswith("factgenie")]
+DEFINITIONS = [(BOOK, span_level.BOOK_METRIC, span_level.BOOK_CONVENTION), *FACTGENIE]
+# how each is said in prose, and how it differs from the book's (which takes 1.2.1's character
+# overlap and counts lengths on every text, as the May 2025 script does)
+DEFINITION_WORDS = {
+    "factgenie 1.2.1": ("factgenie 1.2.1's definition", "span lengths counted only on texts both sides marked"),
+    "factgenie May 2025": ("factgenie's May 2025 script's", "greedy overlap credit"),
+}
 
 
 def alignment_table(llm: pd.DataFrame) -> tables.Table:
@@ -24,6 +38,53 @@ def alignment_table(llm: pd.DataFrame) -> tables.Table:
     columns = ["model", "label", "examples", "majority_errors", "model_errors", "agreement", "bacc", "bacc_low"]
     shown = llm[llm["label"].isin(["per type (pooled)", "Any"])][[*columns, "bacc_high"]]
     return tables.show(shown)
+
+
+def definitions_table(means: pd.DataFrame) -> tables.Table:
+    """:func:`span_level.definition_means` for readers: per comparison and match, F1 under each
+    definition (the book's first), estimates only."""
+    wide = means.pivot_table(index=["comparison", "match"], columns="definition", values="f1", sort=False)
+    labels = [label for label in dict.fromkeys(means["definition"])]
+    wide = wide[labels].reset_index()
+    wide.columns.name = None
+    return tables.show(wide, headers={label: f"F1 ({label})" for label in labels})
+
+
+def best_by_definition(means: pd.DataFrame, human: str = "humans vs humans") -> dict[str, str]:
+    """Which LLM agrees best with the humans by hard F1 under each of factgenie's definitions
+    (every LLM tied with the first once rounded is named), and whether that depends on the
+    definition (against the book's, :func:`span_level.definition_means` rows ``BOOK``): a sentence
+    for the body and a shorter one for the summary."""
+    hard = means[(means["match"] == "hard") & (means["comparison"] != human) & means["f1"].notna()]
+    firsts, said = {}, []
+    for label in dict.fromkeys(hard["definition"]):
+        f1 = hard[hard["definition"] == label].set_index("comparison")["f1"].round(DECIMALS)
+        top = [display_name(c.removeprefix("humans vs ")) for c in f1.index[f1 == f1.max()]]
+        firsts[label] = set(top)
+        if label != BOOK:
+            name, how = DEFINITION_WORDS.get(label, (label, ""))
+            who = f"{prose.names(top)}{', tied as shown' if len(top) > 1 else ''}"
+            said.append((name, f" ({how})" if how else "", who, _n(f1.max())))
+    if not said or BOOK not in firsts:
+        return {"best_by_definition": "", "best_by_definition_short": ""}
+    parts = [
+        f"under {name}{how}{' the LLM that agrees best by hard F1 is' if i == 0 else ''} {who} ({value})"
+        for i, (name, how, who, value) in enumerate(said)
+    ]
+    verdict = (
+        "the same LLM agrees best under every definition"
+        if all(f == firsts[BOOK] for f in firsts.values())
+        else "which LLM agrees best with the human groups depends on the definition"
+    )
+    short = ", ".join(f"under {name} {who}" for name, _, who, _ in said)
+    return {
+        "best_by_definition": f"{_capital(', '.join(parts))}: {verdict}.",
+        "best_by_definition_short": f"{_capital(verdict)} ({short}).",
+    }
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _n(v) -> str:
@@ -83,8 +144,8 @@ def about(corpus, plan) -> str:
     cats = len(corpus.categories)
     if which == "iaa":
         return (
-            f"In that split, {groups} human annotator groups and {llms} LLMs marked errors in the same {texts} texts "
-            f"{BUNDLED_TEXTS}, in {cats} categories."
+            f"In that split, {groups} human annotator groups and {llms} LLMs marked errors in {texts} texts "
+            f"{BUNDLED_TEXTS}, in {cats} categories: {coverage(corpus, plan)}. {group_ids(corpus, plan)}"
         )
     datasets = sorted(corpus.examples["dataset"].astype(str).unique())
     campaigns = corpus.campaigns("human")
@@ -97,8 +158,54 @@ def about(corpus, plan) -> str:
         f"Here it runs on {where}: {groups} human annotator group{'s' if groups != 1 else ''} in "
         f"{_campaigns(len(campaigns))} and {llms} LLM{'s' if llms != 1 else ''} marked errors in {texts:,} texts "
         f"of {prose.count_words(len(datasets))} dataset{'s' if len(datasets) != 1 else ''} ({', '.join(datasets)})"
-        f"{' ' + BUNDLED_TEXTS if which == 'test' else ''}, in {cats} categories ({', '.join(corpus.categories)})."
+        f"{' ' + BUNDLED_TEXTS if which == 'test' else ''}, in {cats} categories ({', '.join(corpus.categories)}). "
+        f"{group_ids(corpus, plan)}"
     )
+
+
+def _texts_per_group(corpus, plan) -> pd.Series:
+    """How many texts each human group annotated (indexed by the group's spec)."""
+    return pd.Series({g.spec: len(g.filter(corpus.records)[KEY].drop_duplicates()) for g in plan.groups}, dtype="int64")
+
+
+def coverage(corpus, plan) -> str:
+    """Who annotated how many texts: "28 of the 29 groups annotated all 12 texts and one 5, every
+    LLM all 12" (the groups by how many texts, most first; the LLMs' texts are their records')."""
+    per_group = _texts_per_group(corpus, plan)
+    total = plan.human_texts
+
+    def texts(n: int, first: bool) -> str:
+        return (f"all {n:,} texts" if n == total else f"{n:,} of the {total:,} texts") if first else f"{n:,}"
+
+    counts = per_group.value_counts().sort_index(ascending=False)  # most texts first
+    if len(counts) == 1:
+        who = "each group" if len(per_group) > 1 else "the group"
+        humans = f"{who} annotated {texts(int(counts.index[0]), True)}"
+    else:
+        parts = [
+            f"{prose.count_words(int(k))}{f' of the {len(per_group)} groups annotated' if i == 0 else ''} "
+            f"{texts(int(n), i == 0)}"
+            for i, (n, k) in enumerate(counts.items())
+        ]
+        humans = prose.names(parts)
+    per_model = pd.Series([len(AnnotatorSet(m).filter(corpus.records)[KEY].drop_duplicates()) for m in plan.models])
+    if per_model.empty:
+        return humans
+    llms = f"every LLM all {total:,}" if int(per_model.min()) == total else f"the LLMs {_range(per_model, words=False)}"
+    return f"{humans}, {llms}"
+
+
+def group_ids(corpus, plan) -> str:
+    """What a human annotator group is in the export: one annotator id (each group's records
+    carry one id) or several pooled."""
+    rec = pd.concat([g.filter(corpus.records) for g in plan.groups], ignore_index=True)
+    if rec.empty or "annotator_id" not in rec or rec["annotator_id"].isna().all():
+        return ""
+    ids = pd.Series({g.spec: g.filter(corpus.records)["annotator_id"].nunique() for g in plan.groups})
+    if int(ids.max()) == 1:
+        one = "Each human group is" if len(ids) > 1 else "The human group is"
+        return f"{one} one annotator id of the export (its records name no other annotator)."
+    return f"A human group pools {_range(ids, words=False)} annotator ids of the export."
 
 
 def _campaigns(n: int) -> str:
@@ -141,7 +248,7 @@ def _range(counts: pd.Series, words: bool = True) -> str:
 def human_design(corpus, plan) -> str:
     """The human campaigns and their groups, for the composition table's reader."""
     campaigns = corpus.campaigns("human")
-    texts = pd.Series({g.spec: len(g.filter(corpus.records)[KEY].drop_duplicates()) for g in plan.groups})
+    texts = _texts_per_group(corpus, plan)
     n = len(plan.groups)
     each = (
         "every text"
@@ -163,8 +270,8 @@ def warnings_said(corpus) -> str:
     if n == 0:
         return "Loading the export raised no warning: it has none of the quirks factgenie computes with."
     return (
-        f"The export is real, so it has quirks: {n} warning{'s' if n != 1 else ''}, listed below. factgenie computes "
-        "its metrics with these spans, and so does every table here (nothing is dropped)."
+        f"The export is real, so it has quirks: {n} warning{'s' if n != 1 else ''}, listed below. factgenie keeps "
+        "these spans when it computes its metrics, and so does every table here (nothing is dropped)."
     )
 
 
@@ -307,15 +414,125 @@ def _majority(llm: pd.DataFrame, plan, min_agree: int) -> dict[str, str]:
     if pooled.empty:
         said = "No LLM shares a text with a clear majority here, so no balanced accuracy is defined."
     else:
-        best_model, best = _extreme(pooled["bacc"], best=True)
-        said = f"Pooled over categories, the majority is followed best by {display_name(best_model)} (BACC {_n(best)})"
-        if len(pooled) > 1:
-            same = list(pooled["bacc"].rank(method="first")) == list(pooled["agreement"].rank(method="first"))
-            order = "in the same order as" if same else "in a different order from"
-            said += f"; balanced accuracy ranks the LLMs {order} raw agreement here."
+        said = _pooled_bacc(pooled)
+    return {"majority_said": rule, "bacc_said": f"{said} {_any_bacc(llm)}".strip()}
+
+
+def _shown(v) -> float:
+    return round(float(v), DECIMALS)
+
+
+def _overlap(a: pd.Series, b: pd.Series) -> bool:
+    """Whether two BACC intervals overlap as printed (bounds that touch there overlap)."""
+    bounds = (a["bacc_low"], a["bacc_high"], b["bacc_low"], b["bacc_high"])
+    if any(pd.isna(x) for x in bounds):
+        return True  # no interval: nothing tells the two apart
+    lo_a, hi_a, lo_b, hi_b = (_shown(x) for x in bounds)
+    return lo_a <= hi_b and lo_b <= hi_a
+
+
+def _pooled_bacc(pooled: pd.DataFrame) -> str:
+    """The LLM(s) with the highest pooled BACC as shown, read with the intervals (an LLM whose
+    interval overlaps the first's, or that has none, is not told apart from it), the next LLM's
+    difference in marks where it finds as many majority errors, and whether BACC orders the LLMs
+    as raw agreement does (values within half a point tied)."""
+    shown = pooled["bacc"].map(_shown)
+    top = list(shown.index[shown == shown.max()])
+    first = pooled.loc[top[0]]
+    one = len(top) == 1
+    value = (
+        tables.interval(_shown(first["bacc"]), first["bacc_low"], first["bacc_high"])
+        if one
+        else f"{_n(first['bacc'])}, tied as shown"
+    )
+    said = (
+        f"Pooled over categories ({int(first['examples']):,} decisions, {int(first['majority_errors']):,} of them "
+        f"majority errors), the majority is followed best by {prose.names(display_name(m) for m in top)} "
+        f"(BACC {value})"
+    )
+    others = pooled.drop(index=top)
+    no_interval = [m for m in top if pd.isna(pooled.loc[m, "bacc_low"]) or pd.isna(pooled.loc[m, "bacc_high"])]
+    it, its = ("it", "its") if one else ("them", "their")
+    if len(others) and no_interval:
+        said += (
+            f", without an interval for {prose.names(display_name(m) for m in no_interval)} (too many resamples "
+            f"leave BACC undefined), so nothing here tells {it} apart from the other LLMs"
+        )
+    elif len(others):
+        near = [m for m, r in others.iterrows() if any(_overlap(pooled.loc[t], r) for t in top)]
+        apart = [display_name(m) for m in others.index if m not in near]
+        none = any(pd.isna(others.loc[m, "bacc_low"]) or pd.isna(others.loc[m, "bacc_high"]) for m in near)
+        missing = " or are missing" if none else ""
+        if not apart:
+            who = "the other LLM" if len(others) == 1 else "any other LLM"
+            said += f", but the intervals overlap{missing}: pooled BACC does not tell {it} apart from {who} here"
+        elif near:
+            said += (
+                f", but the intervals of {prose.names(display_name(m) for m in near)} overlap {its}{missing}: pooled "
+                f"BACC does not tell {it} apart from them, only from {prose.names(apart)}"
+            )
         else:
-            said += "; with one LLM there is no ranking to compare with raw agreement's."
-    return {"majority_said": rule, "bacc_said": said}
+            said += f", {its} interval{'' if one else 's'} clear of every other LLM's"
+        said += _next_marks(first, others)
+    if len(pooled) > 1:
+        same = span_level.tied_ranks(pooled["bacc"]).tolist() == span_level.tied_ranks(pooled["agreement"]).tolist()
+        order = "in the same order as" if same else "in a different order from"
+        said += f"; balanced accuracy ranks the LLMs {order} raw agreement here (values within half a point tied)."
+    else:
+        said += "; with one LLM there is no ranking to compare with raw agreement's."
+    return said
+
+
+def _next_marks(first: pd.Series, others: pd.DataFrame) -> str:
+    """ " (the next, X at 0.92, finds the majority's errors as often and marks one more decision as an
+    error)": how little parts the first from the next, where the next finds the same majority errors
+    (its lower BACC is then its extra marks alone); "" otherwise."""
+    shown = others["bacc"].map(_shown)
+    nxt = others[shown == shown.max()]
+    more = nxt["model_errors"].astype(int) - int(first["model_errors"])
+    same_recall = (nxt["recall_error"] == first["recall_error"]).all()
+    if not same_recall or more.nunique() != 1 or int(more.iloc[0]) <= 0:
+        return ""
+    k, one = int(more.iloc[0]), len(nxt) == 1
+    return (
+        f" (the next, {prose.names(display_name(m) for m in nxt.index)} at {_n(nxt['bacc'].iloc[0])}, "
+        f"{'finds' if one else 'each find'} the majority's errors as often and mark{'s' if one else ''} "
+        f"{prose.count_words(k)} more decision{'s' if k != 1 else ''} as an error)"
+    )
+
+
+def _any_bacc(llm: pd.DataFrame) -> str:
+    """What the any-error BACC rests on: the texts with a clear majority on "any error" and how
+    many of them have none (BACC's error-free half rests on those), and whether it has intervals."""
+    anyrow = llm[llm["label"] == "Any"]
+    if anyrow.empty:
+        return ""
+    clear = anyrow["examples"].astype(int)
+    free = (anyrow["examples"] - anyrow["majority_errors"]).astype(int)
+    if int(clear.max()) == 0:
+        return "On whether a text has any error, no text has a clear majority, so there is no BACC."
+    texts = f"{_range(clear, words=False)} text{'s' if int(clear.max()) != 1 else ''}"
+    k = int(free.max())
+    if int(free.min()) != k:
+        rests = f"{_range(free, words=False)} of them without an error, depending on the LLM"
+    else:
+        rests = f"{prose.count_words(k)} of them without an error"
+    if k == 0:
+        tail = ", so BACC is undefined there"
+    else:
+        undefined = anyrow["bacc"].notna() & (anyrow["bacc_low"].isna() | anyrow["bacc_high"].isna())
+        tail = (
+            f": the error-free half of each LLM's BACC rests on "
+            f"{'that text' if k == 1 else f'those {prose.count_words(k)} texts'}"
+            + (
+                ", and too many resamples hold no error-free text for BACC to have an interval"
+                if undefined.all()
+                else ", and some LLMs' BACC has no interval (too many resamples hold no error-free text)"
+                if undefined.any()
+                else ""
+            )
+        )
+    return f"On whether a text has any error, {texts} have a clear majority, {rests}{tail}."
 
 
 def _summary_kappa(reliability: pd.DataFrame, cats: list[str], plan) -> str:
@@ -343,11 +560,16 @@ def readings(
     beyond: pd.DataFrame | None = None,
     gamma_beside: pd.DataFrame | None = None,
     gamma_ranks: dict | None = None,
+    by_definition: pd.DataFrame | None = None,
     **computed,
 ) -> dict:
     """Every value chapter 08 glues: the chapter's own (keyword arguments as :func:`_chapter` takes
-    them) and, given them, its sections' AC1 (``prevalence``), beyond F1 and γ readings."""
+    them) and, given them, its sections' AC1 (``prevalence``), beyond F1 and γ readings, and the
+    best LLM under factgenie's definitions (``by_definition``: :func:`span_level.definition_means`
+    under :data:`DEFINITIONS`)."""
     out = _chapter(corpus, **computed)
+    if by_definition is not None:
+        out |= best_by_definition(by_definition)
     plan = computed["plan"]
     if prevalence is not None and plan.pairs and prevalence["gwet_ac1"].notna().any():
         kp = kappa_paradox.readings(prevalence, prefix="kp8")
@@ -361,7 +583,7 @@ def readings(
     elif prevalence is not None:
         out["ac1_reading"] = f"As {plan.no_pair}, there is no AC1 and no kappa to set beside it."
     if beyond is not None:
-        out |= beyond_f1.readings(beyond, prefix="bf8")
+        out |= beyond_f1.readings(beyond, prefix="bf8", t6=computed["t6"])
     if gamma_beside is not None:
         out |= span_gamma.readings(corpus, beside=gamma_beside, agreement=gamma_ranks)
     return out

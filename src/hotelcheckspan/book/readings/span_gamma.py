@@ -49,7 +49,8 @@ def readings(corpus, *, beside: pd.DataFrame, agreement: dict) -> dict[str, str]
         "gamma_moved_pairs": number(per_pair.loc[moved, "pairs"], 0),
         "gamma_negative": str(int((rows["gamma"] < 0).sum())),
         "gamma_moved_direction": "better" if rows.loc[moved, "gamma_rank"] < rows.loc[moved, "f1_rank"] else "worse",
-        "gamma_share": f"{rows['gamma_examples'].sum() / (rows['pairs'] * rows['examples']).sum():.0%}",
+        # of the texts every pair compared (pairs share different numbers of texts: summed per pair)
+        "gamma_share": f"{rows['gamma_examples'].sum() / rows['pair_examples'].sum():.0%}",
         "gamma_chance": "above chance in every row"
         if (rows["gamma"] > 0).all()
         else f"below chance in {int((rows['gamma'] < 0).sum())} of {len(rows)} rows",

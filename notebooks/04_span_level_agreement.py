@@ -382,11 +382,11 @@ tables.show(beyond, columns=["comparison", "pairs", *span_measures.MEASURES])
 tables.show(span_measures.counts(measures))
 
 # %% [markdown]
-# {glue:text}`bf_top_f1` has the highest span F1; accepting any overlap (partial) puts
+# {glue:text}`bf_top_f1` has the highest span F1; accepting a partial overlap at half credit (partial) puts
 # {glue:text}`bf_top_partial` first ({glue:text}`bf_same_top`), and {glue:text}`bf_moved` of the
 # {glue:text}`bf_n` comparisons change rank (values within half a point of each other count as
-# tied). Ignoring types (exact against strict) gains
-# {glue:text}`bf_type_cost` F1 on average, accepting any overlap (partial against exact) a
+# tied). At exact boundaries, ignoring types (exact against strict) gains
+# {glue:text}`bf_type_cost` F1 on average, accepting a partial overlap at half credit (partial against exact) a
 # further {glue:text}`bf_boundary_cost`: the larger loss comes from {glue:text}`bf_bigger`.
 # Error counts correlate weakly (micro r from {glue:text}`bf_r_min` to {glue:text}`bf_r_max`),
 # highest for {glue:text}`bf_top_r`; {glue:text}`bf_moved_r` comparisons rank differently by r

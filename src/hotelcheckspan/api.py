@@ -547,8 +547,9 @@ def evaluate_judge(
     split=None,
     campaigns=None,
 ) -> dict:
-    """Score one LLM judge as the book scores the paper's: its rows of Tables 3, 5 and 6 with
-    intervals, its balanced accuracy against the human majority and its rank among the corpus'
+    """Score one LLM judge as the book scores the paper's: its rows of Tables 3 and 5 and the Table 6
+    comparison that holds it (the paper's pooled row where a model has two prompts; its own row is
+    in the leaderboard) with intervals, its balanced accuracy against the human majority and its rank among the corpus'
     judges (see :func:`hotelcheckspan.analyses.judges.evaluate` for the keys).
 
     ``corpus`` is a loaded corpus or a corpus folder (default: the active corpus); ``campaign``

@@ -5,6 +5,7 @@ on the texts they were computed on."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import shutil
 
@@ -55,6 +56,33 @@ def test_every_metric_shares_one_resample_matrix(iaa, iaa_validation):
     direct = me.example_level(data[names], data["errors"].astype(float), weights)
     ours = iaa_validation.statistics.query("target == 'errors' and kind != 'human ceiling'")[direct.columns]
     pd.testing.assert_frame_equal(ours.reset_index(drop=True), direct, check_dtype=False)
+
+
+def test_the_parts_computed_on_two_threads_equal_one_thread(iaa, monkeypatch):
+    """evaluate runs its independent parts on two threads: the same frames, bit for bit, as running
+    them one after another on one (an executor that runs each part when it is submitted)."""
+
+    class OneThread:
+        def __init__(self, max_workers=None):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def submit(self, fn, *args):
+            done = concurrent.futures.Future()
+            done.set_result(fn(*args))
+            return done
+
+    monkeypatch.setattr(mv, "ThreadPoolExecutor", OneThread)
+    serial = mv.evaluate(iaa, n_boot=200, n_permutations=200, n_random=50)
+    monkeypatch.undo()
+    threaded = mv.evaluate(iaa, n_boot=200, n_permutations=200, n_random=50)
+    for part in ("statistics", "system", "clusters", "ceiling_texts"):
+        pd.testing.assert_frame_equal(getattr(serial, part), getattr(threaded, part), check_exact=True)
 
 
 def test_a_corpus_without_impressions_has_no_impression_target(iaa, iaa_validation):

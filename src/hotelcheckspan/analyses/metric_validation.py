@@ -42,11 +42,13 @@ from __future__ import annotations
 
 import hashlib
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from threadpoolctl import threadpool_limits
 
 from .. import paths
 from ..annotator_sets import judges
@@ -215,8 +217,10 @@ def evaluate(
     names = list(kinds)
     X = data[names]
     weights = resampling.matrix(data[KEY], n_boot, seed)  # the examples decide the replicates
-    rows = []
-    for target in targets:
+    sys_codes, items = systems(data)
+    n_systems = len(set(sys_codes))
+
+    def example_level(target: str) -> pd.DataFrame:
         y = data[target]
         if target == "majority":
             y = y.astype("Float64").astype(float)
@@ -225,17 +229,17 @@ def evaluate(
         else:
             stats = me.example_level(X, y.astype(float), weights, level=level)
             random = me.random_baseline(X, y.astype(float), n_random=n_random, seed=seed)
-        rows.append(_long(stats, kinds, target, random))
         bar.update()
-    ceiling, ceiling_texts = _ceiling(corpus, targets, n_boot, seed, level, data[[*KEY, *names]], kinds)
-    rows.append(ceiling)
-    bar.update()
-    statistics = pd.concat(rows, ignore_index=True)
+        return _long(stats, kinds, target, random)
 
-    system = pd.DataFrame(columns=["metric", "kind", "target", "statistic", "value", "low", "high", "n"])
-    sys_codes, items = systems(data)
-    n_systems = len(set(sys_codes))
-    if system_level and n_systems >= MIN_SYSTEMS:
+    def ceiling_level():
+        found = _ceiling(corpus, targets, n_boot, seed, level, data[[*KEY, *names]], kinds)
+        bar.update()
+        return found
+
+    def system_rows() -> pd.DataFrame:
+        if not (system_level and n_systems >= MIN_SYSTEMS):
+            return pd.DataFrame(columns=["metric", "kind", "target", "statistic", "value", "low", "high", "n"])
         items_rng = np.random.default_rng(resampling.seed_sequence(np.unique(items.astype(str)), seed))
         cluster_w = me.cluster_weights(items, n_boot, items_rng)
         found = []
@@ -251,17 +255,27 @@ def evaluate(
             )
             found.append(s.assign(kind=s["metric"].map(kinds), target=target))
             bar.update()
-        system = pd.concat(found, ignore_index=True)
+        return pd.concat(found, ignore_index=True)
 
-    clusters = pd.DataFrame(columns=["target", "statistic", "metric", "value", "cluster"])
-    if cluster_on is not None and cluster_on[0] in targets and len(names) > 1:
+    def cluster_rows() -> pd.DataFrame:
+        if cluster_on is None or cluster_on[0] not in targets or len(names) < 2:
+            return pd.DataFrame(columns=["target", "statistic", "metric", "value", "cluster"])
         target, statistic = cluster_on
         y = data[target].astype("Float64").astype(float)
         tests = me.significance(X, y, statistic, n_permutations=n_permutations, seed=seed)
-        clusters = me.clusters(tests, alpha=ALPHA).assign(target=target)[
-            ["target", "statistic", "metric", "value", "cluster"]
-        ]
+        found = me.clusters(tests, alpha=ALPHA).assign(target=target)
+        return found[["target", "statistic", "metric", "value", "cluster"]]
+
+    # The parts share no state and each draws from its own seeded generator, so two threads (numpy
+    # releases the GIL in its array work) give what one gives; every BLAS call keeps one thread for
+    # the whole run (the parts' own limits nest inside this one).
+    with threadpool_limits(1, user_api="blas"), ThreadPoolExecutor(max_workers=2) as pool:
+        rows = [pool.submit(example_level, target) for target in targets]
+        parts = [pool.submit(job) for job in (cluster_rows, ceiling_level, system_rows)]
+        rows = [row.result() for row in rows]
+        clusters, (ceiling, ceiling_texts), system = (part.result() for part in parts)
     bar.close()
+    statistics = pd.concat([*rows, ceiling], ignore_index=True)
 
     coverage = metric_targets.coverage(corpus)
     compared = {

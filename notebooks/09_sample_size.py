@@ -315,8 +315,9 @@ tables.show(ss.readable_plan(plan), decimals=3)
 # interval, not its last digits, is what a plan should use.
 
 # %% tags=["hide-input"]
-# chapter 10's leaderboard, and the pair's curve near the answers with many draws: why the answers differ
-board = leaderboard(corpus)
+# chapter 10's leaderboard on the pair (its answer for a pair does not depend on the other judges in the
+# run), and the pair's curve near the answers with many draws: why the answers differ
+board = leaderboard(corpus, [plan["better"], plan["worse"]])
 pair = summary[(summary["measure"] == "span F1 (soft)") & (summary["pair"] == f"{plan['better']} > {plan['worse']}")]
 ch10 = board[(board["judge"] == plan["better"]) & (board["next"] == plan["worse"])]
 answers = np.array([plan["n_needed"], *ch10["n_needed"], *pair["n_with_replacement"]])

@@ -28,15 +28,19 @@ BANNER_LABELS = {
 
 
 def _simulated_text() -> str:
-    """The stand-in's notice, naming every label the tables may show (each status of the rule)."""
-    said = "; ".join(f"{k} ({BANNER_LABELS[k]})" for k in BANNER_LABELS)
+    """The stand-in's notice: what the numbers are, in two sentences a phone shows at once."""
     return (
         "The numbers that follow come from the bundled stand-in corpus, a seeded simulation built "
         "from the paper's marginals, not from the real (gated) HotelCheckSpan annotations. Where a "
         'table sets the paper beside this corpus, its "Figure is" column says how each figure came '
-        f"about: {said}. Only an emergent figure's agreement with the paper says anything about the "
+        "about; only an emergent figure's agreement with the paper says anything about the "
         "simulation, and none says anything about the real annotators."
     )
+
+
+def _labels_text() -> str:
+    """Every label the tables may show (each status of the rule), with what it means."""
+    return "; ".join(f"{k} ({BANNER_LABELS[k]})" for k in BANNER_LABELS) + "."
 
 
 SIMULATED_TEXT = _simulated_text()
@@ -178,7 +182,9 @@ def corpus_banner(corpus: Corpus) -> HTML:
     if corpus.simulated:
         return HTML(
             f'<div class="admonition warning simulated-notice"><p class="admonition-title">'
-            f"Simulated data</p><p>{escape(SIMULATED_TEXT)}{note}</p></div>"
+            f"Simulated data</p><p>{escape(SIMULATED_TEXT)}{note}</p>"
+            f"<details><summary>The labels of a &ldquo;Figure is&rdquo; column</summary>"
+            f"<p>{escape(_labels_text())}</p></details></div>"
         )
     return HTML(
         f'<div class="admonition note corpus-notice"><p class="admonition-title">Corpus</p>'

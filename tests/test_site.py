@@ -612,8 +612,11 @@ def _reads_well(rel: str, page) -> list[str]:
     if long_cells:
         problems.append(f"{rel}: {long_cells} open code cell(s) over {MAX_OPEN_CODE_LINES} lines")
     footer = page.locator(".provenance-footer").inner_text()
-    if page.locator(".corpus-notice").count():
-        name = re.search(r"corpus at (\S+)", page.locator(".corpus-notice").first.inner_text())
+    # the footer names the page's own corpus, the one its first notice names (a section on another
+    # corpus, as chapter 10's real leaderboard, carries a notice of its own)
+    first = page.locator(BANNER).first
+    if page.locator(BANNER).count() and "corpus-notice" in (first.get_attribute("class") or ""):
+        name = re.search(r"corpus at (\S+)", first.inner_text())
         if not name or f"real corpus {name.group(1).rstrip('.')}" not in footer:
             problems.append(f"{rel}: the footer does not name the corpus the page loads ({footer!r})")
     elif page.locator(".simulated-notice").count() and "simulated stand-in" not in footer:

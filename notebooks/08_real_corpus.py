@@ -126,7 +126,7 @@ tables.text_votes(votes, corpus.categories)
 
 # %%
 reliability = example_level.reliability_ci(marks, n_boot=N_BOOT, seed=0)  # empty with fewer than two raters
-tables.show(example_level.reliability_summary(reliability), headers={"error type": "Category"}) if plan.pairs else None
+real_corpus.reliability_table(reliability)
 
 # %% [markdown]
 # {glue:text}`kappa_reading`
@@ -208,7 +208,7 @@ report.highlight(corpus, contested, real_shape.shown_on(corpus, plan, contested)
 
 # %%
 prevalence = example_level.prevalence(marks)  # empty with fewer than two raters
-tables.prevalence(prevalence, label="Category") if plan.pairs else None
+tables.prevalence(prevalence, label="Category")
 
 # %% [markdown]
 # {glue:text}`ac1_reading`

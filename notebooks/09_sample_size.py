@@ -277,7 +277,7 @@ tables.show(chapter.power_table(ratings, paper_effects, corpus))
 # draws (Monte Carlo low and high), and statsmodels' power at this corpus' effects (Statsmodels).
 
 # %%
-tables.show(power, decimals=3, headers={"low": "Monte Carlo low", "high": "Monte Carlo high"})
+chapter.power_draws_table(power)
 
 # %% mystnb={"figure": {"caption": "Power of the impression tests against the number of records, one panel per test: statsmodels' power at the paper's effects (red; Cohen's d implied by its t), and this corpus' resampled power (blue, with its Monte Carlo interval) and statsmodels' at this corpus' effects (blue dashed); the target power dashed grey and labelled on the y axis.", "name": "fig-power"}, "image": {"alt": "Two panels of rising power curves; the paper's effect crosses the target power later than the corpus' own curves."}}
 ssp.power_curves(power, paper_power)

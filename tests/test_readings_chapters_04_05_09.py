@@ -547,3 +547,13 @@ def test_readable_plan_says_beyond_the_grid():
     assert row["examples needed"] == "> 1,960"
     assert row["95% interval"] == "300 to > 1,960"
     assert (row["better"], row["examples now"]) == ("a", 245)
+
+
+def test_ch09_power_draws_table_names_the_monte_carlo_interval(corpus):
+    """The resampled power's table: a row per test and size, its Wilson ends named as the Monte
+    Carlo error of the draws, shares at three decimals."""
+    power = ss.impression_power(impressions.ratings(corpus), [20, 100], 50, seed=5)
+    frame = r09.power_draws_table(power).frame
+    assert list(frame.columns) == ["Test", "n", "Resampled", "Monte Carlo low", "Monte Carlo high", "Statsmodels"]
+    assert len(frame) == len(power)
+    assert list(frame["Monte Carlo high"]) == [f"{v:.3f}" for v in power["high"]]

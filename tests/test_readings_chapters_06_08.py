@@ -342,3 +342,19 @@ def test_beyond_f1_says_the_type_cost_beside_hard_to_soft_and_all_moves():
     assert beyond_f1._moved_said(1, 7) == "one of the seven comparisons changes rank"
     assert got["b_type_cost"] == "0.01" and got["b_soft_gain"] == "0.15" and got["b_exact_max"] == "0.07"
     assert "b_soft_gain" not in beyond_f1.readings(table, prefix="b")  # chapter 04 passes no t6
+
+
+def test_ch08_reliability_and_prevalence_tables_are_left_out_without_two_raters():
+    """With a pair of human raters, a row per category under the header Category; with one rater
+    (reliability and prevalence empty), no table at all rather than an empty one."""
+    corpus = hotelcheckspan.load(paths.REAL_CORPUS)
+    plan = real_shape.plan(corpus)
+    marks = example_level.marks(corpus, plan.raters, plan.texts)
+    shown = real_corpus.reliability_table(example_level.reliability_ci(marks, n_boot=20, seed=0))
+    assert shown.frame.columns[0] == "Category" and len(shown.frame) == len(
+        example_level.reliability(marks)["label"].unique()
+    )
+    alone = example_level.marks(corpus, plan.raters[:1], plan.texts)
+    assert real_corpus.reliability_table(example_level.reliability_ci(alone, n_boot=20, seed=0)) is None
+    assert tables.prevalence(example_level.prevalence(alone), label="Category") is None
+    assert tables.prevalence(example_level.prevalence(marks), label="Category").frame.columns[0] == "Category"

@@ -1033,9 +1033,12 @@ def by_group(frame: pd.DataFrame, statistic: str, label: str = "Domain") -> Tabl
 # --- the chapters' tables, named where a chapter shows them --------------------------------------
 
 
-def prevalence(frame: pd.DataFrame, label: str = "Error type") -> Table:
+def prevalence(frame: pd.DataFrame, label: str = "Error type") -> Table | None:
     """``example_level.prevalence``: per type, the share of error votes, the observed agreement and
-    the chance agreement kappa and AC1 each subtract, and the two coefficients."""
+    the chance agreement kappa and AC1 each subtract, and the two coefficients (None, no table,
+    where ``frame`` is empty: fewer than two raters)."""
+    if frame.empty:
+        return None
     return show(
         frame,
         headers={

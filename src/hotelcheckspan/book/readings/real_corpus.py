@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ...analyses import span_level
+from ...analyses import example_level, span_level
 from ...annotator_sets import AnnotatorSet, display_name
 from ...corpora import KEY
 from ...metrics import span_f1
@@ -85,6 +85,15 @@ def best_by_definition(means: pd.DataFrame, human: str = "humans vs humans") -> 
 
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def reliability_table(reliability: pd.DataFrame) -> tables.Table | None:
+    """``example_level.reliability_ci`` for readers, a row per category (its kappa, alpha, AC1 and
+    share of error votes with their intervals); no table (None) where the corpus has no pair of
+    human raters, so ``reliability`` is empty."""
+    if reliability.empty:
+        return None
+    return tables.show(example_level.reliability_summary(reliability), headers={"error type": "Category"})
 
 
 def _n(v) -> str:

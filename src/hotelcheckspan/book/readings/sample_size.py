@@ -463,6 +463,12 @@ def power_table(ratings: pd.DataFrame, paper_effects=None, corpus=None) -> pd.Da
     return tables.mark(frame, _power_keys(effects["share_no_error"]), corpus)
 
 
+def power_draws_table(power: pd.DataFrame) -> tables.Table:
+    """``sample_size.impression_power`` for readers: per test and number of records the resampled
+    power, the Wilson interval of its Monte Carlo error (named so) and statsmodels' power."""
+    return tables.show(power, decimals=3, headers={"low": "Monte Carlo low", "high": "Monte Carlo high"})
+
+
 def _table6_key(system: str, measure: str) -> str:
     """The key of Table 6's row for an LLM campaign (``gpt-4o`` -> "Human - LLM (GPT-4o)") and
     measure's column."""

@@ -8,7 +8,7 @@ import toy as toy_corpus  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
 
 from hotelcheckspan import cli as hcs_cli  # noqa: E402
-from hotelcheckspan import corpora  # noqa: E402
+from hotelcheckspan import corpora, paths  # noqa: E402
 
 # Property tests draw 100 cases each while editing; `make test` draws 300 (--hypothesis-profile
 # thorough). No deadline: the references they are checked against take milliseconds per case.
@@ -34,6 +34,21 @@ def toy_root(tmp_path_factory):
 def toy(toy_root):
     """The toy corpus of ``tests/toy.py``, loaded once. Read-only, like ``corpus``."""
     return corpora.load(toy_root)
+
+
+@pytest.fixture(scope="session")
+def iaa():
+    """The bundled real d2t iaa split, loaded once. Read-only, like ``corpus``."""
+    return corpora.load(paths.REAL_CORPUS)
+
+
+@pytest.fixture(scope="session")
+def iaa_validation(iaa):
+    """Its metric validation, small (100 resamples, 50 permutations, 20 random draws): every
+    statistic, the ceiling, its texts and the clusters, for tests that read their shape."""
+    from hotelcheckspan.analyses import metric_validation
+
+    return metric_validation.evaluate(iaa, n_boot=100, n_permutations=50, n_random=20)
 
 
 def pytest_configure(config):

@@ -26,16 +26,6 @@ from hotelcheckspan.metrics import meta_evaluation as me
 from hotelcheckspan.plain import plain
 
 
-@pytest.fixture(scope="module")
-def iaa():
-    return hotelcheckspan.load(paths.REAL_CORPUS)
-
-
-@pytest.fixture(scope="module")
-def iaa_validation(iaa):
-    return mv.evaluate(iaa, n_boot=100, n_permutations=50, n_random=20)
-
-
 def test_a_judges_statistic_is_kendalls_tau_of_its_span_counts_against_the_humans(iaa, iaa_validation):
     targets = metric_targets.human_targets(iaa)
     judge = "zeroshot-o3-mini"

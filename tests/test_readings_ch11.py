@@ -14,8 +14,6 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-import hotelcheckspan
-from hotelcheckspan import paths
 from hotelcheckspan.analyses import metric_targets
 from hotelcheckspan.analyses import metric_validation as mv
 from hotelcheckspan.book import tables
@@ -165,16 +163,6 @@ def test_acc23s_tie_threshold_and_random_level_are_read_from_the_statistics():
     said = ch11._acc23_reading(acc23_validation([0.0, 2.1e-5, 3e-7], [0.6, 0.6, 0.6], [0.4, 0.4, 0.4]))
     assert "0 for one of the 3 metrics and at most 0.0001 for the others" in said
     assert "every metric is above its own random level" in said
-
-
-@pytest.fixture(scope="module")
-def iaa():
-    return hotelcheckspan.load(paths.REAL_CORPUS)
-
-
-@pytest.fixture(scope="module")
-def iaa_validation(iaa):
-    return mv.evaluate(iaa, n_boot=100, n_permutations=50, n_random=20)
 
 
 def test_the_metrics_are_scored_on_the_ceilings_texts_against_its_target(iaa, iaa_validation):

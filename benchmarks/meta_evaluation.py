@@ -37,7 +37,7 @@ import pandas as pd
 from timing import timed  # noqa: E402  (benchmarks/ is the script's folder)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from mteval_reference import STATS  # noqa: E402
+from mteval_reference import STATS, permutation_sig_diff  # noqa: E402
 
 import hotelcheckspan  # noqa: E402
 from hotelcheckspan import paths  # noqa: E402
@@ -112,20 +112,6 @@ def bench_random_acc23(data: pd.DataFrame) -> None:
             line(
                 "random baseline acc23 (200)", f"{metric} / {target}", t_ref * 200, t_ours, abs(values[0] - tau) < 1e-12
             )
-
-
-def permutation_sig_diff(first, second, y, masks):
-    """PermutationSigDiff (KendallVariants tau-b, no early stopping) with our swap masks."""
-    draws = iter(masks.astype(int))
-    real = STATS.np.random.binomial
-    STATS.np.random.binomial = lambda n, p, size: next(draws)
-    try:
-        c1, c2 = (STATS.Correlation(1, list(y), list(v)) for v in (second, first))
-        params = STATS.PermutationSigDiffParams(block_size=len(masks))
-        _, delta, _, corrs = STATS.PermutationSigDiff(c1, c2, STATS.KendallVariants, k=len(masks), params=params)
-    finally:
-        STATS.np.random.binomial = real
-    return delta, np.array([b - a for b, a in corrs])
 
 
 def bench_perm_both(data: pd.DataFrame, kinds: dict, n_ref: int) -> None:

@@ -13,7 +13,7 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
-from mteval_reference import PCE, STATS
+from mteval_reference import PCE, STATS, permutation_sig_diff
 
 from hotelcheckspan.metrics import meta_evaluation as me
 from hotelcheckspan.metrics import resampling
@@ -154,25 +154,6 @@ def test_acc23_of_permuted_scores_equals_kendall_with_ties_opt(search):
 
 
 # --- PERM-BOTH and the clusters -------------------------------------------------------------------
-
-
-def permutation_sig_diff(first, second, y, masks, variant):
-    """mt-metrics-eval's PermutationSigDiff (KendallVariants, no early stopping) with its swap
-    draws replaced by ``masks`` (a set mask: the first metric's score goes to its hybrid), as
-    ComputeSigMatrix calls it: p-value that ``first`` beats ``second``. Returns (delta, hybrid
-    deltas)."""
-    draws = iter(masks.astype(int))
-    real = STATS.np.random.binomial
-    STATS.np.random.binomial = lambda n, p, size: next(draws)
-    try:
-        corr_first, corr_second = (STATS.Correlation(1, list(y), list(v)) for v in (first, second))
-        params = STATS.PermutationSigDiffParams(block_size=len(masks))
-        _, delta, _, corrs = STATS.PermutationSigDiff(
-            corr_second, corr_first, STATS.KendallVariants, k=len(masks), params=params, variant=variant
-        )
-    finally:
-        STATS.np.random.binomial = real
-    return delta, np.array([c2 - c1 for c2, c1 in corrs])
 
 
 @pytest.mark.parametrize(("statistic", "variant"), [("kendall_tau_b", "b"), ("kendall_tau_c", "c")])

@@ -75,7 +75,8 @@ $(MATHJAX):
 mathjax: $(MATHJAX)
 
 # Re-reads every page (so warnings always surface) but executes only changed notebooks
-# (Jupyter Book's execution cache); warnings are errors. The cache is keyed on notebook code
+# (Jupyter Book's execution cache), as many at a time as there are cores, into that cache before
+# the build reads them (hotelcheckspan.book.execute); warnings are errors. The cache is keyed on notebook code
 # only, so it is dropped whenever the package, the data, the dependencies or the corpora chosen
 # with HOTELCHECKSPAN_DATA (the paper's chapters) or HOTELCHECKSPAN_REAL_DATA and its task and
 # split (the real-corpus chapters) change. pip's src/*.egg-info is left out: it is install metadata,
@@ -94,6 +95,7 @@ book: $(BOOK_STAMP) $(MATHJAX) corpus-check exports
 	@mkdir -p _build
 	@if [ "$$(cat _build/.sources-hash 2>/dev/null)" != "$(SOURCES_HASH)" ]; then \
 	  echo "package or data changed: re-executing every chapter"; rm -rf _build/.jupyter_cache; fi
+	$(PY) -m hotelcheckspan.book.execute
 	$(VENV)/bin/jupyter-book build . --all --builder html -W -n --keep-going
 	@echo "$(SOURCES_HASH)" > _build/.sources-hash
 

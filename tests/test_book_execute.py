@@ -1,0 +1,96 @@
+"""`make book` executes the pages into Jupyter Book's execution cache side by side before the build
+(hotelcheckspan.book.execute): what it caches must be what the build looks up, a page that fails
+must be left to the build, and the book's own pages must all be found."""
+
+from __future__ import annotations
+
+import nbformat
+from jupyter_cache import get_cache
+from myst_nb.core.read import read_myst_markdown_notebook
+
+from hotelcheckspan import paths
+from hotelcheckspan.book import execute
+
+TOC = """format: jb-book
+root: intro
+chapters:
+  - file: notebooks/good
+  - file: notebooks/bad
+  - file: page
+"""
+CONFIG = "execute:\n  execute_notebooks: cache\n  cache: _build/.jupyter_cache\n  timeout: 60\n"
+PAGE = """---
+file_format: mystnb
+kernelspec:
+  name: python3
+  display_name: Python 3
+---
+
+# A page
+
+```{code-cell} python
+:tags: [remove-input]
+print(6 * 7)
+```
+"""
+
+
+def notebook(source: str) -> nbformat.NotebookNode:
+    nb = nbformat.v4.new_notebook(metadata={"kernelspec": {"name": "python3", "display_name": "Python 3"}})
+    nb.cells = [nbformat.v4.new_markdown_cell("# A chapter"), nbformat.v4.new_code_cell(source)]
+    return nb
+
+
+def printed(cache, record) -> str:
+    """What the cached page's code cell printed."""
+    cell = next(c for c in cache.get_cache_bundle(record.pk).nb.cells if c.cell_type == "code")
+    return "".join(o.get("text", "") for o in cell.outputs)
+
+
+def book(root):
+    (root / "notebooks").mkdir()
+    (root / "_toc.yml").write_text(TOC)
+    (root / "_config.yml").write_text(CONFIG)
+    (root / "intro.md").write_text("# Intro\n\nNo code here.\n")
+    (root / "page.md").write_text(PAGE)
+    # the working folder is the notebook's own, as myst-nb's (run_in_temp: false)
+    nbformat.write(notebook("import pathlib\nprint(pathlib.Path.cwd().name)"), root / "notebooks" / "good.ipynb")
+    nbformat.write(notebook("1 / 0"), root / "notebooks" / "bad.ipynb")
+    return root
+
+
+def test_the_books_own_pages_are_every_chapter_and_the_executed_reference_pages():
+    root = paths.REPO_ROOT
+    found = [p.relative_to(root).as_posix() for p in execute.pages()]
+    chapters = sorted(p.relative_to(root).as_posix() for p in (root / "notebooks").glob("*.ipynb"))
+    assert found[: len(chapters)] == chapters
+    assert found[len(chapters) :] == ["book/paper_checked.md", "book/provenance.md"]
+
+
+def test_what_it_caches_is_what_the_build_looks_up_and_a_failure_is_left_to_the_build(tmp_path, capsys):
+    root = book(tmp_path)
+    assert [p.name for p in execute.pages(root)] == ["good.ipynb", "bad.ipynb", "page.md"]
+    assert execute.main(["--root", str(root), "--jobs", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "executing 3 pages, 2 at a time" in out
+    assert "notebooks/bad.ipynb: failed, left to the build to execute and report" in out
+    cache = get_cache(str(root / "_build" / ".jupyter_cache"))
+    # looked up as myst-nb looks them up: the notebook as read from disk, the page through its reader
+    good = cache.match_cache_notebook(nbformat.read(root / "notebooks" / "good.ipynb", as_version=4))
+    assert printed(cache, good) == "notebooks\n"
+    md = root / "page.md"
+    page = cache.match_cache_notebook(read_myst_markdown_notebook(md.read_text(), path=md))
+    assert printed(cache, page) == "42\n"
+    assert page.data["execution_seconds"] > 0
+    try:
+        cache.match_cache_notebook(nbformat.read(root / "notebooks" / "bad.ipynb", as_version=4))
+    except KeyError:
+        pass
+    else:
+        raise AssertionError("a failed page was cached")
+    # a second run finds the two in the cache and executes only the one that failed
+    assert execute.main(["--root", str(root), "--jobs", "2"]) == 0
+    assert "executing 1 page, 1 at a time" in capsys.readouterr().out
+    # one core: nothing gained by a pool, the build executes them itself
+    assert execute.main(["--root", str(root), "--jobs", "1"]) == 0
+    assert "1 page to execute: the build executes them one after another" in capsys.readouterr().out

@@ -2,18 +2,18 @@
 0.5.9 underneath) per example: its alignments equal pygamma's, its sampled continua are
 pygamma's sampler's draws, and every γ of the Table 6 pairs of the bundled corpus and of the
 real corpus' pairs is factgenie's (the slow tier an even spread over every pair, every example with
-``HOTELCHECKSPAN_GAMMA_FULL=1``; the unit tier a sample)."""
+``HOTELCHECKSPAN_FULL_SWEEP=1``; the unit tier a sample)."""
 
 from __future__ import annotations
 
 import json
 import logging
-import os
 from itertools import combinations
 
 import numpy as np
 import pandas as pd
 import pytest
+import sweep
 from gamma_reference import FACTGENIE_GAMMA, factgenie_gamma
 
 import hotelcheckspan
@@ -23,7 +23,6 @@ from hotelcheckspan.corpora import KEY
 from hotelcheckspan.metrics import gamma
 
 needs_oracle = pytest.mark.skipif(FACTGENIE_GAMMA is None, reason="factgenie or pygamma-agreement is not installed")
-FULL = os.environ.get("HOTELCHECKSPAN_GAMMA_FULL") == "1"  # the slow tier on every example
 
 
 @pytest.fixture(autouse=True)
@@ -250,14 +249,14 @@ def test_real_corpus_sample_equals_factgenie():
         assert_same(ours, theirs)
 
 
+def spread(items, soft: bool):
+    """Every 16th item, the hard convention from the first, the soft one from the ninth: between
+    them every 8th item, each under one of the two conventions (tests/sweep.py). pygamma takes
+    about half a second per example: the full sweep takes about twenty minutes."""
+    return sweep.share(items, 8 if soft else 0, of=16)
+
+
 @needs_oracle
-def spread(examples: pd.DataFrame, every: int) -> pd.DataFrame:
-    """Every ``every``-th example of a pair (all of them with ``HOTELCHECKSPAN_GAMMA_FULL=1``):
-    pygamma takes about half a second per example, so the slow tier checks an even spread over
-    every pair (some minutes) and the full sweep (about twenty minutes) is one variable away."""
-    return examples if FULL else examples.iloc[::every]
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("soft", [False, True])
 def test_table6_pairs_equal_factgenie(soft):
@@ -266,7 +265,7 @@ def test_table6_pairs_equal_factgenie(soft):
     checked = 0
     for name, rs, hs, rsp, hsp, ex in pairs:
         spans = pd.concat([rsp, hsp])
-        ex = spread(ex, 12 if soft else 8)
+        ex = spread(ex, soft)
         table, ours, theirs = ours_vs_factgenie(spans, [(rs.campaign, rs.group), (hs.campaign, hs.group)], ex, soft)
         assert_same(ours, theirs)
         checked += len(ours["gamma_scores"])
@@ -280,7 +279,7 @@ def test_real_corpus_pairs_equal_factgenie(soft):
     """Every text of an even spread of the real corpus' pairs (every pair with the full sweep)."""
     checked = 0
     pairs = real_pairs()
-    for ref, hyp, spans, ex in pairs if FULL else pairs[:: 12 if soft else 8]:
+    for ref, hyp, spans, ex in spread(pairs, soft):
         _, ours, theirs = ours_vs_factgenie(spans, [ref, hyp], ex, soft)
         assert_same(ours, theirs)
         checked += len(ours["gamma_scores"])

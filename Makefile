@@ -94,10 +94,10 @@ corpus-check: $(BOOK_STAMP)
 book: $(BOOK_STAMP) $(MATHJAX) corpus-check exports
 	@mkdir -p _build
 	@if [ "$$(cat _build/.sources-hash 2>/dev/null)" != "$(SOURCES_HASH)" ]; then \
-	  echo "package or data changed: re-executing every chapter"; rm -rf _build/.jupyter_cache; fi
+	  echo "package or data changed: re-executing every chapter"; rm -rf _build/.jupyter_cache; \
+	  echo "$(SOURCES_HASH)" > _build/.sources-hash; fi
 	$(PY) -m hotelcheckspan.book.execute
 	$(VENV)/bin/jupyter-book build . --all --builder html -W -n --keep-going
-	@echo "$(SOURCES_HASH)" > _build/.sources-hash
 
 # Every reproduced table as LaTeX (booktabs) and CSV, every figure as PDF and PNG, from the
 # functions the chapters call; redone only when the package, the data or the dependencies change.

@@ -52,10 +52,10 @@ def iaa_validation(iaa):
 
 
 def pytest_configure(config):
-    """`slow`: the checks that take minutes (notebooks re-executed, factgenie's own code run on
-    every real comparison); `-m "not slow"` leaves them out, `make test` runs them."""
+    """`slow`: the checks that take minutes (notebooks re-executed, factgenie's own code swept over
+    the real comparisons, tests/sweep.py); `-m "not slow"` leaves them out, `make test` runs them."""
     config.addinivalue_line(
-        "markers", "slow: re-executes notebooks or runs factgenie on every real pair; takes minutes (-m 'not slow')"
+        "markers", "slow: re-executes notebooks or sweeps factgenie over real pairs; takes minutes (-m 'not slow')"
     )
 
 

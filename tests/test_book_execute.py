@@ -4,9 +4,13 @@ must be left to the build, and the book's own pages must all be found."""
 
 from __future__ import annotations
 
+import json
+
 import nbformat
 from jupyter_cache import get_cache
-from myst_nb.core.read import read_myst_markdown_notebook
+from myst_nb.core.config import NbParserConfig
+from myst_nb.core.read import create_nb_reader
+from myst_parser.config.main import MdParserConfig
 
 from hotelcheckspan import paths
 from hotelcheckspan.book import execute
@@ -18,7 +22,13 @@ chapters:
   - file: notebooks/bad
   - file: page
 """
-CONFIG = "execute:\n  execute_notebooks: cache\n  cache: _build/.jupyter_cache\n  timeout: 60\n"
+CONFIG = """execute:
+  execute_notebooks: cache
+  cache: _build/.jupyter_cache
+  timeout: 60
+parse:
+  myst_enable_extensions: [colon_fence]
+"""
 PAGE = """---
 file_format: mystnb
 kernelspec:
@@ -32,6 +42,14 @@ kernelspec:
 :tags: [remove-input]
 print(6 * 7)
 ```
+
+:::{note}
+Inside a colon fence (the book's colon_fence) this is an example, not a cell; read without the
+book's settings it would be one:
+```{code-cell} python
+print("fenced")
+```
+:::
 """
 
 
@@ -78,8 +96,13 @@ def test_what_it_caches_is_what_the_build_looks_up_and_a_failure_is_left_to_the_
     # looked up as myst-nb looks them up: the notebook as read from disk, the page through its reader
     good = cache.match_cache_notebook(nbformat.read(root / "notebooks" / "good.ipynb", as_version=4))
     assert printed(cache, good) == "notebooks\n"
-    md = root / "page.md"
-    page = cache.match_cache_notebook(read_myst_markdown_notebook(md.read_text(), path=md))
+    md, text = root / "page.md", (root / "page.md").read_text()
+    settings = MdParserConfig(enable_extensions={"colon_fence"})  # _config.yml's, as Sphinx gets them
+    nb = create_nb_reader(str(md), settings, NbParserConfig(), text).read(text)
+    assert sum(c.cell_type == "code" for c in nb.cells) == 1
+    default = create_nb_reader(str(md), MdParserConfig(), NbParserConfig(), text).read(text)
+    assert sum(c.cell_type == "code" for c in default.cells) == 2  # the settings matter here
+    page = cache.match_cache_notebook(nb)
     assert printed(cache, page) == "42\n"
     assert page.data["execution_seconds"] > 0
     try:
@@ -88,9 +111,28 @@ def test_what_it_caches_is_what_the_build_looks_up_and_a_failure_is_left_to_the_
         pass
     else:
         raise AssertionError("a failed page was cached")
+    # beside the cache, what this run executed and when, for the provenance footer
+    record = json.loads((root / "_build" / ".jupyter_cache" / execute.RUN_RECORD).read_text())
+    assert set(record["pages"]) == {str(root / "notebooks" / "good.ipynb"), str(md)}
+    assert all(t >= record["started"] for t in record["pages"].values())
     # a second run finds the two in the cache and executes only the one that failed
     assert execute.main(["--root", str(root), "--jobs", "2"]) == 0
     assert "executing 1 page, 1 at a time" in capsys.readouterr().out
     # one core: nothing gained by a pool, the build executes them itself
     assert execute.main(["--root", str(root), "--jobs", "1"]) == 0
     assert "1 page to execute: the build executes them one after another" in capsys.readouterr().out
+
+
+def test_pages_with_execution_settings_of_their_own_are_left_to_the_build(tmp_path, capsys):
+    root = book(tmp_path)
+    nb = notebook("print(1)")
+    nb.metadata["execution"] = {"allow_errors": True}
+    nbformat.write(nb, root / "notebooks" / "bad.ipynb")
+    (root / "_config.yml").write_text(CONFIG.replace("timeout: 60", "timeout: 60\n  exclude_patterns: [page.md]"))
+    done = execute.run(root, jobs=2)
+    assert [p.name for p in done["executed"]] == ["good.ipynb"]
+    assert sorted(p.name for p in done["left"]) == ["bad.ipynb", "page.md"]
+    # a temporary working folder: the build's, not this step's
+    (root / "_config.yml").write_text(CONFIG.replace("timeout: 60", "timeout: 60\n  run_in_temp: true"))
+    assert sorted(p.name for p in execute.run(root, jobs=2)["left"]) == ["bad.ipynb", "page.md"]
+    assert "2 pages left to the build" in capsys.readouterr().out

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import json
 import platform
 import re
 import subprocess
@@ -39,6 +40,8 @@ from docutils import nodes
 from sphinx.addnodes import pending_xref
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.docutils import SphinxDirective
+
+from hotelcheckspan.book.execute import RUN_RECORD
 
 PROVENANCE_DOC = "book/provenance"
 
@@ -196,9 +199,23 @@ def _when(ts: float | None) -> str:
     return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M UTC") if ts else "-"
 
 
-def from_cache(app, data: dict) -> bool:
-    """A chapter came from the execution cache if its cached run predates this build."""
+def _ran_now(app, doc: str) -> float | None:
+    """When ``make book``'s execution of the pages (hotelcheckspan.book.execute) ran this page,
+    if it did in this build."""
+    return app.env.hotelcheckspan_ran_now.get(str(Path(app.env.doc2path(doc)).resolve()))
+
+
+def from_cache(app, doc: str, data: dict) -> bool:
+    """A page came from the execution cache unless this build executed it: before the build
+    read it (``make book`` executes the pages side by side into the cache first) or as it read
+    it (its run is no older than the build)."""
+    if _ran_now(app, doc):
+        return False
     return bool(data.get("mtime")) and data["mtime"] < app.env.hotelcheckspan_build_start
+
+
+def last_run(app, doc: str, data: dict) -> float | None:
+    return _ran_now(app, doc) or data.get("mtime")
 
 
 def exec_data(env) -> dict[str, dict]:
@@ -212,6 +229,12 @@ def exec_data(env) -> dict[str, dict]:
 
 def on_builder_inited(app):
     app.env.hotelcheckspan_build_start = time.time()
+    # what `make book` executed just before this build; read once (a later build without that
+    # step executed none of it)
+    record = Path(app.srcdir) / (app.config.nb_execution_cache_path or ".jupyter_cache") / RUN_RECORD
+    ran = json.loads(record.read_text(encoding="utf-8")) if record.exists() else {}
+    record.unlink(missing_ok=True)
+    app.env.hotelcheckspan_ran_now = ran.get("pages", {})
     app.env.hotelcheckspan_provenance = collect(Path(app.srcdir))
 
 
@@ -226,9 +249,11 @@ def on_page_context(app, pagename, templatename, context, doctree):
     ]
     run = exec_data(app.env).get(pagename)
     if run:
-        how = "from the execution cache" if from_cache(app, run) else "executed in this build"
+        how = "from the execution cache" if from_cache(app, pagename, run) else "executed in this build"
         page = "chapter" if pagename.startswith("notebooks/") else "page"  # the provenance page runs code too
-        parts.append(f"this {page} ran {_when(run.get('mtime'))} in {run.get('runtime') or 0:.1f} s ({how})")
+        parts.append(
+            f"this {page} ran {_when(last_run(app, pagename, run))} in {run.get('runtime') or 0:.1f} s ({how})"
+        )
     context["theme_extra_footer"] = (
         f'<p class="provenance-footer">Built {prov.built:%Y-%m-%d %H:%M} UTC from '
         f'{"; ".join(parts)}. <a href="{link}">Provenance</a></p>'
@@ -313,11 +338,11 @@ class ExecutionStatsTransform(SphinxPostTransform):
             )
             ref += nodes.inline(text=doc)
             status = "ok" if data.get("succeeded") else f"failed: {data.get('error') or ''}"
-            source = "execution cache" if from_cache(app, data) else "executed in this build"
+            source = "execution cache" if from_cache(app, doc, data) else "executed in this build"
             rows.append(
                 [
                     ref,
-                    nodes.Text(_when(data.get("mtime"))),
+                    nodes.Text(_when(last_run(app, doc, data))),
                     nodes.Text("-" if data.get("runtime") is None else f"{data['runtime']:.1f}"),
                     nodes.Text(source),
                     nodes.Text(status),

@@ -2,9 +2,15 @@
 
 Jupyter Book (myst-nb's "cache" mode) executes each page as Sphinx reads it, one after another.
 ``make book`` runs this first: every page of the table of contents whose code is not in the cache
-is executed on a pool of processes, exactly as myst-nb executes it (same reader, working folder,
-timeout and cache record), so the build then takes every page from the cache. A page that fails
-here is not cached: the build executes it again and reports its error as it always does.
+is executed on a pool of processes as myst-nb executes it (the book's Markdown settings for a
+MyST page, the page's own folder, the book's timeout, the same cache record), so the build then
+takes every page from the cache. A page that fails here is not cached: the build executes it
+again and reports its error as it always does. Where the book's settings ask for anything else
+(another execution mode, a temporary folder, errors allowed, a page's own execution settings),
+those pages are left to the build.
+
+What ran, and when, is written beside the cache (:data:`RUN_RECORD`) for the provenance footer,
+which says which pages this build executed.
 
     python -m hotelcheckspan.book.execute [--jobs N] [--root BOOK] [--cache FOLDER]
 """
@@ -12,6 +18,8 @@ here is not cached: the build executes it again and reports its error as it alwa
 from __future__ import annotations
 
 import argparse
+import fnmatch
+import json
 import os
 import sys
 import time
@@ -23,10 +31,23 @@ import yaml
 
 from hotelcheckspan import paths
 
+RUN_RECORD = ".hotelcheckspan-run.json"  # in the cache folder: dropped with it
+
+
+def cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def book_config(root: Path) -> dict:
+    return yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8")) or {}
+
 
 def pages(root: Path = paths.REPO_ROOT) -> list[Path]:
     """The executable pages of the table of contents, in reading order: notebooks, and MyST
-    Markdown pages whose front matter makes them notebooks (``file_format: mystnb``)."""
+    Markdown pages that are notebooks (myst-nb's own test: a ``file_format: mystnb`` or jupytext
+    front matter)."""
+    from myst_nb.core.read import is_myst_markdown_notebook
+
     toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))
     files: list[str] = [toc["root"]]
 
@@ -44,76 +65,102 @@ def pages(root: Path = paths.REPO_ROOT) -> list[Path]:
     for name in files:
         for suffix in (".ipynb", ".md"):
             path = root / Path(name).with_suffix(suffix)
-            if path.exists() and (suffix == ".ipynb" or _is_notebook(path)):
+            if path.exists() and (suffix == ".ipynb" or is_myst_markdown_notebook(path.read_text(encoding="utf-8"))):
                 found.append(path)
                 break
     return found
 
 
-def _is_notebook(path: Path) -> bool:
+def _md_config(root: Path):
+    """The book's MyST settings (``parse:`` of _config.yml), as Jupyter Book hands them to Sphinx."""
+    from myst_parser.config.main import MdParserConfig
+
+    parse = book_config(root).get("parse") or {}
+    options = {k.removeprefix("myst_"): v for k, v in parse.items() if k.startswith("myst_")}
+    if "enable_extensions" in options:
+        options["enable_extensions"] = set(options["enable_extensions"])
+    return MdParserConfig(**options)
+
+
+def read(path: Path, root: Path):
+    """The page's notebook as the build reads it."""
+    import nbformat
+    from myst_nb.core.config import NbParserConfig
+    from myst_nb.core.read import create_nb_reader
+
+    if path.suffix == ".ipynb":
+        return nbformat.read(path, as_version=4)
     text = path.read_text(encoding="utf-8")
-    if not text.startswith("---\n"):
-        return False
-    front = yaml.safe_load(text.split("\n---", 1)[0].removeprefix("---\n")) or {}
-    return front.get("file_format") == "mystnb"
+    return create_nb_reader(str(path), _md_config(root), NbParserConfig(), text).read(text)
+
+
+def _execute(path: str, root: str, timeout: int):
+    """Executed in a worker process: the page's notebook executed in its own folder, its
+    execution time, and the traceback where a cell failed."""
+    from jupyter_cache.executors.utils import single_nb_execution
+
+    nb, cwd = read(Path(path), Path(root)), str(Path(path).parent)
+    result = single_nb_execution(nb, cwd=cwd, timeout=timeout, allow_errors=False, meta_override=True)
+    return result.nb, result.time, result.exc_string
 
 
 def _count(todo: list) -> str:
     return f"{len(todo)} page" + ("" if len(todo) == 1 else "s")
 
 
-def _read(path: Path):
-    import nbformat
-    from myst_nb.core.read import myst_nb_reader_plugin
-
-    if path.suffix == ".md":
-        return myst_nb_reader_plugin(str(path))
-    return nbformat.read(path, as_version=4)
-
-
-def _execute(path: str, timeout: int):
-    """Executed in a worker process: the page's notebook executed in its own folder, its
-    execution time, and the traceback where a cell failed."""
-    from jupyter_cache.executors.utils import single_nb_execution
-
-    nb, cwd = _read(Path(path)), str(Path(path).parent)
-    result = single_nb_execution(nb, cwd=cwd, timeout=timeout, allow_errors=False, meta_override=True)
-    return result.nb, result.time, result.exc_string
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)), help="processes (default: the cores)")
-    parser.add_argument("--root", type=Path, default=paths.REPO_ROOT, help="the book (default: this repository)")
-    parser.add_argument("--cache", type=Path, help="the execution cache (default: _config.yml's execute.cache)")
-    args = parser.parse_args(argv)
+def run(root: Path, cache_dir: Path | None = None, jobs: int | None = None) -> dict[str, list[Path]]:
+    """Execute the pages not in the cache into it; ``{"executed": [...], "failed": [...],
+    "left": [...]}`` (left: to the build, as the settings ask or with one core)."""
     from jupyter_cache import get_cache
     from jupyter_cache.base import CacheBundleIn
 
-    root = args.root.resolve()
-    config = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8"))["execute"]
-    where = args.cache or root / config["cache"]
+    root, jobs = root.resolve(), jobs or cores()
+    config = book_config(root).get("execute") or {}
+    where = cache_dir or root / config.get("cache", "_build/.jupyter_cache")
     cache = get_cache(str(where))
+    Path(where).mkdir(parents=True, exist_ok=True)
+    record = {"started": time.time(), "pages": {}}
+    (Path(where) / RUN_RECORD).write_text(json.dumps(record), encoding="utf-8")
+    done: dict[str, list[Path]] = {"executed": [], "failed": [], "left": []}
+    as_myst_nb = (
+        config.get("execute_notebooks", "auto") == "cache"
+        and not config.get("run_in_temp", False)
+        and not config.get("allow_errors", False)
+    )
+    excluded = config.get("exclude_patterns") or []
     todo = []
     for path in pages(root):
+        nb = read(path, root)
         try:
-            cache.match_cache_notebook(_read(path))
+            cache.match_cache_notebook(nb)
+            continue
         except KeyError:
+            pass
+        rel = path.relative_to(root).as_posix()
+        own = set(nb.metadata.get("mystnb", {})) | set(nb.metadata.get("execution", {}))
+        if not as_myst_nb or own or any(fnmatch.fnmatch(rel, p) for p in excluded):
+            done["left"].append(path)
+        else:
             todo.append(path)
+    if done["left"]:
+        print(f"{_count(done['left'])} left to the build (settings of their own)")
     if not todo:
-        print("every page is in the execution cache")
-        return 0
-    if args.jobs < 2:
+        print("every other page is in the execution cache" if done["left"] else "every page is in the execution cache")
+        return done
+    if jobs < 2:
         print(f"{_count(todo)} to execute: the build executes them one after another")
-        return 0
-    # the longest first (the later chapters), so that no worker is left with one at the end
+        done["left"] += todo
+        return done
+    # the later chapters first: they take longest, and no worker is left with one at the end
     todo = [p for p in todo if p.suffix == ".ipynb"][::-1] + [p for p in todo if p.suffix != ".ipynb"]
-    jobs = min(args.jobs, len(todo))
-    print(f"executing {_count(todo)}, {jobs} at a time, into {args.cache or config['cache']}", flush=True)
-    start, failed = time.perf_counter(), []
-    with ProcessPoolExecutor(jobs, mp_context=get_context("spawn")) as pool:
-        running = {pool.submit(_execute, str(p), config["timeout"]): p for p in todo}
-        for done, future in enumerate(as_completed(running), 1):
+    jobs = min(jobs, len(todo))
+    shown = Path(where).relative_to(root) if Path(where).is_relative_to(root) else where
+    print(f"executing {_count(todo)}, {jobs} at a time, into {shown}", flush=True)
+    start = time.perf_counter()
+    pool = ProcessPoolExecutor(jobs, mp_context=get_context("spawn"))
+    try:
+        running = {pool.submit(_execute, str(p), str(root), config.get("timeout", 30)): p for p in todo}
+        for n, future in enumerate(as_completed(running), 1):
             path = running[future]
             rel = path.relative_to(root)
             try:
@@ -121,14 +168,34 @@ def main(argv: list[str] | None = None) -> int:
             except Exception as error:  # the worker itself broke (not a cell): the build still executes the page
                 nb, seconds, traceback = None, 0.0, repr(error)
             if traceback:
-                failed.append(rel)
-                print(f"  [{done}/{len(todo)}] {rel}: failed, left to the build to execute and report", flush=True)
+                done["failed"].append(path)
+                print(f"  [{n}/{len(todo)}] {rel}: failed, left to the build to execute and report", flush=True)
                 continue
             cache.cache_notebook_bundle(
                 CacheBundleIn(nb, str(path), data={"execution_seconds": seconds}), check_validity=False, overwrite=True
             )
-            print(f"  [{done}/{len(todo)}] {rel}: {seconds:.1f} s", flush=True)
-    print(f"executed in {time.perf_counter() - start:.1f} s" + (f"; {len(failed)} failed" if failed else ""))
+            done["executed"].append(path)
+            record["pages"][str(path)] = time.time()
+            (Path(where) / RUN_RECORD).write_text(json.dumps(record), encoding="utf-8")
+            print(f"  [{n}/{len(todo)}] {rel}: {seconds:.1f} s", flush=True)
+    except KeyboardInterrupt:
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.terminate()
+        raise
+    pool.shutdown()
+    failed = f"; {len(done['failed'])} failed" if done["failed"] else ""
+    print(f"executed in {time.perf_counter() - start:.1f} s{failed}")
+    return done
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=cores(), help="processes (default: the cores)")
+    parser.add_argument("--root", type=Path, default=paths.REPO_ROOT, help="the book (default: this repository)")
+    parser.add_argument("--cache", type=Path, help="the execution cache (default: _config.yml's execute.cache)")
+    args = parser.parse_args(argv)
+    run(args.root, args.cache, args.jobs)
     return 0
 
 

@@ -37,6 +37,7 @@ import pytest
 import yaml
 
 from hotelcheckspan import paths
+from hotelcheckspan.book import execute
 
 ROOT = paths.REPO_ROOT
 SITE = Path(os.environ.get("HOTELCHECKSPAN_SITE") or ROOT / "_build" / "html")
@@ -59,21 +60,7 @@ NO_CHROMIUM = "no chromium on this machine (apt-get install chromium)"
 
 
 def toc_pages() -> list[str]:
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    files = [toc["root"]]
-
-    def walk(node):
-        if isinstance(node, dict):
-            if "file" in node:
-                files.append(node["file"])
-            for v in node.values():
-                walk(v)
-        elif isinstance(node, list):
-            for v in node:
-                walk(v)
-
-    walk(toc.get("parts", toc.get("chapters", [])))
-    return [str(Path(f).with_suffix(".html")) for f in files]
+    return [str(Path(f).with_suffix(".html")) for f in execute.toc_files(ROOT)]
 
 
 PAGES = toc_pages()

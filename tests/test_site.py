@@ -29,6 +29,7 @@ import os
 import re
 import shutil
 import threading
+import time
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urldefrag, urljoin, urlparse
@@ -122,10 +123,13 @@ class Reader:
     """A browser tab that blocks and records every request leaving the site, and records every
     console error, uncaught exception, failed request and HTTP error.
 
-    With ``network=True`` each visit waits until the network is idle (half a second without a
-    request), so that every request a page makes, late ones included, is recorded and its bytes
-    counted: the tests of what a page loads use it (every page at 1280 px). The tests of layout
-    and interaction take the page once it has loaded, and record what it does while they use it."""
+    With ``network=True`` each visit waits until the network is idle (:data:`QUIET` seconds with
+    no request in flight; the local server answers in milliseconds), so that every request a page
+    makes, late ones included, is recorded and its bytes counted: the tests of what a page loads
+    use it (every page at 1280 px). The tests of layout and interaction take the page once it has
+    loaded, and record what it does while they use it."""
+
+    QUIET, LIMIT = 0.15, 10.0
 
     def __init__(self, browser, server: str, viewport: dict, network: bool = False, **options):
         self.server = server
@@ -133,6 +137,10 @@ class Reader:
         self.context = browser.new_context(viewport=viewport, **options)
         self.page = self.context.new_page()
         self.events: list[str] = []
+        self.in_flight: set = set()
+        self.page.on("request", lambda r: self.in_flight.add(r))
+        self.page.on("requestfinished", lambda r: self.in_flight.discard(r))
+        self.page.on("requestfailed", lambda r: self.in_flight.discard(r))
         self.bytes = 0  # what the page downloaded (routing disables the browser's cache: every visit counts all)
         self.page.route("**/*", self._route)
         self.page.on("response", self._count)
@@ -159,10 +167,24 @@ class Reader:
         self.bytes = 0
         response = self.page.goto(self.server + rel, wait_until="load")
         if self.network:
-            self.page.wait_for_load_state("networkidle")
+            self._settle()
         if response is None or response.status != 200:
             self.events.append(f"HTTP {response.status if response else 'no response'}")
         return self.page
+
+    def _settle(self):
+        """Until no request has been in flight for QUIET seconds (Playwright's "networkidle" waits
+        half a second, the same rule for a remote server)."""
+        end, since = time.monotonic() + self.LIMIT, None
+        while time.monotonic() < end:
+            if self.in_flight:
+                since = None
+            elif since is None:
+                since = time.monotonic()
+            elif time.monotonic() - since >= self.QUIET:
+                return
+            self.page.wait_for_timeout(25)
+        self.events.append(f"requests still in flight after {self.LIMIT:.0f} s: {[r.url for r in self.in_flight]}")
 
     def problems(self, rel: str) -> list[str]:
         found = [f"{rel}: {e}" for e in self.events]

@@ -76,10 +76,10 @@ mathjax: $(MATHJAX)
 
 # Re-reads every page (so warnings always surface) but executes only changed notebooks
 # (Jupyter Book's execution cache), as many at a time as there are cores, into that cache before
-# the build reads them (hotelcheckspan.book.execute); warnings are errors. The cache is keyed on notebook code
-# only, so it is dropped whenever the package, the data, the dependencies or the corpora chosen
-# with HOTELCHECKSPAN_DATA (the paper's chapters) or HOTELCHECKSPAN_REAL_DATA and its task and
-# split (the real-corpus chapters) change. pip's src/*.egg-info is left out: it is install metadata,
+# the build reads them (hotelcheckspan.book.execute); warnings are errors. The cache is keyed on
+# notebook code only, so it is dropped whenever the package, the data, the dependencies or the
+# corpora chosen with HOTELCHECKSPAN_DATA (the paper's chapters) or HOTELCHECKSPAN_REAL_DATA and
+# its task and split (the real-corpus chapters) change. pip's src/*.egg-info is left out: it is install metadata,
 # written after make has read this file, so counting it made the second `make book` re-execute.
 SOURCES_HASH := $(shell (echo "corpus=$$HOTELCHECKSPAN_DATA real=$$HOTELCHECKSPAN_REAL_DATA task=$$HOTELCHECKSPAN_REAL_TASK split=$$HOTELCHECKSPAN_REAL_SPLIT"; cat pyproject.toml $$(find src data -type f -not -name '*.pyc' -not -path '*.egg-info/*' | LC_ALL=C sort)) | sha256sum | cut -c1-16)
 sources-hash:

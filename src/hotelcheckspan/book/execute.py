@@ -100,17 +100,16 @@ def read(path: Path, root: Path):
     return create_nb_reader(str(path), _md_config(root), NbParserConfig(), text).read(text)
 
 
-def _execute(path: str, root: str, timeout: int):
-    """Executed in a worker process: the page's notebook executed in its own folder, its
-    execution time, and the traceback where a cell failed."""
+def _execute(nb, cwd: str, timeout: int):
+    """Executed in a worker process: the notebook (as read for the cache's lookup) executed in
+    its page's folder, its execution time, and the traceback where a cell failed."""
     from jupyter_cache.executors.utils import single_nb_execution
 
-    nb, cwd = read(Path(path), Path(root)), str(Path(path).parent)
     result = single_nb_execution(nb, cwd=cwd, timeout=timeout, allow_errors=False, meta_override=True)
     return result.nb, result.time, result.exc_string
 
 
-def _count(todo: list) -> str:
+def _count(todo) -> str:
     return f"{len(todo)} page" + ("" if len(todo) == 1 else "s")
 
 
@@ -122,11 +121,11 @@ def run(root: Path, cache_dir: Path | None = None, jobs: int | None = None) -> d
 
     root, jobs = root.resolve(), jobs or cores()
     config = book_config(root).get("execute") or {}
-    where = cache_dir or root / config.get("cache", "_build/.jupyter_cache")
+    where = Path(cache_dir or root / config.get("cache", "_build/.jupyter_cache"))
     cache = get_cache(str(where))
-    Path(where).mkdir(parents=True, exist_ok=True)
+    where.mkdir(parents=True, exist_ok=True)
     record = {"started": time.time(), "pages": {}}
-    (Path(where) / RUN_RECORD).write_text(json.dumps(record), encoding="utf-8")
+    (where / RUN_RECORD).write_text(json.dumps(record), encoding="utf-8")
     done: dict[str, list[Path]] = {"executed": [], "failed": [], "left": []}
     as_myst_nb = (
         config.get("execute_notebooks", "auto") == "cache"
@@ -134,7 +133,7 @@ def run(root: Path, cache_dir: Path | None = None, jobs: int | None = None) -> d
         and not config.get("allow_errors", False)
     )
     excluded = config.get("exclude_patterns") or []
-    todo = []
+    todo = {}  # page -> its notebook, as read for the lookup
     for path in pages(root):
         nb = read(path, root)
         try:
@@ -147,7 +146,7 @@ def run(root: Path, cache_dir: Path | None = None, jobs: int | None = None) -> d
         if not as_myst_nb or own or any(fnmatch.fnmatch(rel, p) for p in excluded):
             done["left"].append(path)
         else:
-            todo.append(path)
+            todo[path] = nb
     if done["left"]:
         print(f"{_count(done['left'])} left to the build (settings of their own)")
     if not todo:
@@ -155,17 +154,18 @@ def run(root: Path, cache_dir: Path | None = None, jobs: int | None = None) -> d
         return done
     if jobs < 2:
         print(f"{_count(todo)} to execute: the build executes them one after another")
-        done["left"] += todo
+        done["left"] += list(todo)
         return done
     # the later chapters first: they take longest, and no worker is left with one at the end
-    todo = [p for p in todo if p.suffix == ".ipynb"][::-1] + [p for p in todo if p.suffix != ".ipynb"]
+    order = [p for p in todo if p.suffix == ".ipynb"][::-1] + [p for p in todo if p.suffix != ".ipynb"]
     jobs = min(jobs, len(todo))
-    shown = Path(where).relative_to(root) if Path(where).is_relative_to(root) else where
+    shown = where.relative_to(root) if where.is_relative_to(root) else where
     print(f"executing {_count(todo)}, {jobs} at a time, into {shown}", flush=True)
     start = time.perf_counter()
     pool = ProcessPoolExecutor(jobs, mp_context=get_context("spawn"))
     try:
-        running = {pool.submit(_execute, str(p), str(root), config.get("timeout", 30)): p for p in todo}
+        timeout = config.get("timeout", 30)
+        running = {pool.submit(_execute, todo[p], str(p.parent), timeout): p for p in order}
         for n, future in enumerate(as_completed(running), 1):
             path = running[future]
             rel = path.relative_to(root)
@@ -182,7 +182,7 @@ def run(root: Path, cache_dir: Path | None = None, jobs: int | None = None) -> d
             )
             done["executed"].append(path)
             record["pages"][str(path)] = time.time()
-            (Path(where) / RUN_RECORD).write_text(json.dumps(record), encoding="utf-8")
+            (where / RUN_RECORD).write_text(json.dumps(record), encoding="utf-8")
             print(f"  [{n}/{len(todo)}] {rel}: {seconds:.1f} s", flush=True)
     except KeyboardInterrupt:
         pool.shutdown(wait=False, cancel_futures=True)

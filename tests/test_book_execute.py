@@ -115,12 +115,17 @@ def test_what_it_caches_is_what_the_build_looks_up_and_a_failure_is_left_to_the_
     record = json.loads((root / "_build" / ".jupyter_cache" / execute.RUN_RECORD).read_text())
     assert set(record["pages"]) == {str(root / "notebooks" / "good.ipynb"), str(md)}
     assert all(t >= record["started"] for t in record["pages"].values())
-    # a second run finds the two in the cache and executes only the one that failed
+    # a second run finds the two in the cache and executes only the one that failed, again
     assert execute.main(["--root", str(root), "--jobs", "2"]) == 0
-    assert "executing 1 page, 1 at a time" in capsys.readouterr().out
-    # one core: nothing gained by a pool, the build executes them itself
-    assert execute.main(["--root", str(root), "--jobs", "1"]) == 0
-    assert "1 page to execute: the build executes them one after another" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "executing 1 page, one at a time" in out
+    assert "notebooks/bad.ipynb: failed, left to the build to execute and report" in out
+
+
+def test_each_page_has_two_cores_so_two_cores_execute_one_page_at_a_time(monkeypatch):
+    for cores, jobs in [(1, 1), (2, 1), (3, 1), (4, 2), (8, 4)]:
+        monkeypatch.setattr(execute, "cores", lambda n=cores: n)
+        assert execute.default_jobs() == jobs, cores
 
 
 def test_pages_with_execution_settings_of_their_own_are_left_to_the_build(tmp_path, capsys):

@@ -379,6 +379,18 @@ def test_clear_majority_against_loops():
     assert o3.verdict == "inconsistent"
 
 
+@given(
+    st.lists(st.integers(0, 12), min_size=3, max_size=6),
+    st.lists(st.integers(0, 80), max_size=6),
+)
+def test_reachable_agreements_are_the_loops(votes, flagged):
+    """Every (agreements, true positives) pair :func:`checks._agreements` returns is one the plain
+    loops reach, and it misses none, whatever the votes and however many units are flagged."""
+    no, yes, unclear = checks.clear_majority([votes])
+    agree, tp = checks._agreements([votes], np.array(flagged, int))
+    assert set(zip(agree.tolist(), tp.tolist())) == _brute_clear_majority(no, yes, unclear, flagged)
+
+
 def _brute_flagged(total, rate, spans, units):
     """The examples of a subset a judge can have flagged, by plain loops: N records in all print
     as total / N = rate; F of them lie on the subset and hold its spans, the other N - F hold the

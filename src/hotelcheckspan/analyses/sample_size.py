@@ -63,7 +63,7 @@ MAX_FACTOR = 8  # examples_needed draws test sets of up to this many times the c
 COUNTS = ["overlap", "overlap_ref", "hyp_length", "ref_length"]
 CELLS = ["tp", "fn", "fp", "tn"]
 HUMAN_HUMAN = "human-human"  # the one system of :func:`human_f1_table`
-_CHUNK = 1 << 25  # elements of a working array of resampled sums
+_CHUNK = 1 << 22  # elements of a working array of resampled sums (larger ones cost more in fresh memory than they save)
 
 
 @dataclass(frozen=True)
@@ -353,6 +353,19 @@ def _weights(n_total, sizes, n_draws, rng, replace):
     return out
 
 
+def _resampled(tables, n_total, sizes, n_draws, rng, replace) -> list[np.ndarray]:
+    """Each table's scores on the test sets :func:`_weights` draws (``n_draws`` per size, the sizes
+    in order: rows grouped by size), drawn a few sizes at a time so that no more than
+    :data:`_CHUNK` weights are held at once (the same draws from ``rng``, in the same order)."""
+    step = max(1, _CHUNK // max(1, n_draws * n_total))
+    parts: list[list[np.ndarray]] = [[] for _ in tables]
+    for first in range(0, len(sizes), step):
+        weights = _weights(n_total, sizes[first : first + step], n_draws, rng, replace)
+        for part, table in zip(parts, tables):
+            part.append(table.resampled(weights))
+    return [np.concatenate(part) for part in parts]
+
+
 def rng_of(table: ScoreTable, seed: int = 0) -> np.random.Generator:
     """The random stream of a table's resamples: its examples' keys and the seed
     (:func:`hotelcheckspan.metrics.resampling.seed_sequence`), so the same examples get the same
@@ -422,12 +435,12 @@ def stability(
     tables = _as_list(tables)
     n_total = tables[0].n_examples
     sizes = _check_sizes(n_total, sizes, replace)
-    weights = _weights(n_total, sizes, n_resamples, rng_of(tables[0], seed), replace)
+    resampled = _resampled(tables, n_total, sizes, n_resamples, rng_of(tables[0], seed), replace)
     rows = []
-    for table in tables:
+    for table, scores in zip(tables, resampled):
         full = table.full()
         pairs = _pairs(full)
-        same = _same_order(table.resampled(weights), full, pairs)
+        same = _same_order(scores, full, pairs)
         hits = same.reshape(len(sizes), n_resamples, len(pairs)).sum(axis=1)
         for k, (i, j) in enumerate(pairs):
             for s, n in enumerate(sizes):
@@ -631,11 +644,11 @@ def interval_widths(tables, sizes, n_resamples: int = 1000, seed: int = 0, level
     """
     tables = _as_list(tables)
     sizes = _check_sizes(tables[0].n_examples, sizes, True)
-    weights = _weights(tables[0].n_examples, sizes, n_resamples, rng_of(tables[0], seed), True)
+    resampled = _resampled(tables, tables[0].n_examples, sizes, n_resamples, rng_of(tables[0], seed), True)
     alpha = (1 - level) / 2
     rows = []
-    for table in tables:
-        scores = table.resampled(weights).reshape(len(sizes), n_resamples, len(table.systems))
+    for table, scores in zip(tables, resampled):
+        scores = scores.reshape(len(sizes), n_resamples, len(table.systems))
         full = table.full()
         for s, n in enumerate(sizes):
             lo, hi = np.nanquantile(scores[s], [alpha, 1 - alpha], axis=0)
@@ -1058,8 +1071,8 @@ def stability_at_gaps(
     Carlo error), so :func:`smallest_stable` reads it as it reads :func:`stability`.
     """
     sizes = _check_sizes(table.n_examples, sizes, True)
-    weights = _weights(table.n_examples, sizes, n_resamples, rng_of(table, seed), True)
-    scores, full = table.resampled(weights), table.full()
+    scores = _resampled([table], table.n_examples, sizes, n_resamples, rng_of(table, seed), True)[0]
+    full = table.full()
     index = {s: k for k, s in enumerate(table.systems)}
     rows = []
     for _, g in gaps.iterrows():

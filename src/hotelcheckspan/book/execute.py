@@ -1,10 +1,13 @@
-"""Execute the book's pages into Jupyter Book's execution cache, as many at a time as there are cores.
+"""Execute the book's pages into Jupyter Book's execution cache, one page per two cores.
 
 Jupyter Book (myst-nb's "cache" mode) executes each page as Sphinx reads it, one after another.
 ``make book`` runs this first: every page of the table of contents whose code is not in the cache
 is executed on a pool of processes as myst-nb executes it (the book's Markdown settings for a
-MyST page, the page's own folder, the book's timeout, the same cache record), so the build then
-takes every page from the cache. A page that fails here is not cached: the build executes it
+MyST page, the page's own folder, the book's timeout, the same cache record), with its progress,
+so the build then takes every page from the cache. Each page has two cores to itself, the
+machine the budgets are set on (a chapter in 10 s, the book in a minute): so a page's recorded
+time is its own, not a share of the machine with another page, and on two cores the pages run
+one after another. A page that fails here is not cached: the build executes it
 again and reports its error as it always does. Where the book's settings ask for anything else
 (another execution mode, a temporary folder, errors allowed, a page's own execution settings),
 those pages are left to the build.
@@ -36,6 +39,11 @@ RUN_RECORD = ".hotelcheckspan-run.json"  # in the cache folder: dropped with it
 
 def cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def default_jobs() -> int:
+    """Pages executed at a time: one per two cores (at least one)."""
+    return max(1, cores() // 2)
 
 
 def book_config(root: Path) -> dict:
@@ -114,12 +122,13 @@ def _count(todo) -> str:
 
 
 def run(root: Path, cache_dir: Path | None = None, jobs: int | None = None) -> dict[str, list[Path]]:
-    """Execute the pages not in the cache into it; ``{"executed": [...], "failed": [...],
-    "left": [...]}`` (left: to the build, as the settings ask or with one core)."""
+    """Execute the pages not in the cache into it, ``jobs`` at a time (:func:`default_jobs`);
+    ``{"executed": [...], "failed": [...], "left": [...]}`` (left: to the build, as the settings
+    ask)."""
     from jupyter_cache import get_cache
     from jupyter_cache.base import CacheBundleIn
 
-    root, jobs = root.resolve(), jobs or cores()
+    root, jobs = root.resolve(), max(1, jobs or default_jobs())
     config = book_config(root).get("execute") or {}
     where = Path(cache_dir or root / config.get("cache", "_build/.jupyter_cache"))
     cache = get_cache(str(where))
@@ -152,15 +161,16 @@ def run(root: Path, cache_dir: Path | None = None, jobs: int | None = None) -> d
     if not todo:
         print("every other page is in the execution cache" if done["left"] else "every page is in the execution cache")
         return done
-    if jobs < 2:
-        print(f"{_count(todo)} to execute: the build executes them one after another")
-        done["left"] += list(todo)
-        return done
-    # the later chapters first: they take longest, and no worker is left with one at the end
-    order = [p for p in todo if p.suffix == ".ipynb"][::-1] + [p for p in todo if p.suffix != ".ipynb"]
     jobs = min(jobs, len(todo))
+    # side by side, the later chapters first: they take longest, and no worker is left with one at the end
+    order = (
+        list(todo)
+        if jobs == 1
+        else [p for p in todo if p.suffix == ".ipynb"][::-1] + [p for p in todo if p.suffix != ".ipynb"]
+    )
     shown = where.relative_to(root) if where.is_relative_to(root) else where
-    print(f"executing {_count(todo)}, {jobs} at a time, into {shown}", flush=True)
+    at_a_time = "one at a time" if jobs == 1 else f"{jobs} at a time"
+    print(f"executing {_count(todo)}, {at_a_time}, into {shown}", flush=True)
     start = time.perf_counter()
     pool = ProcessPoolExecutor(jobs, mp_context=get_context("spawn"))
     try:
@@ -197,7 +207,9 @@ def run(root: Path, cache_dir: Path | None = None, jobs: int | None = None) -> d
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--jobs", type=int, default=cores(), help="processes (default: the cores)")
+    parser.add_argument(
+        "--jobs", type=int, default=default_jobs(), help="pages at a time (default: one per two cores, at least one)"
+    )
     parser.add_argument("--root", type=Path, default=paths.REPO_ROOT, help="the book (default: this repository)")
     parser.add_argument("--cache", type=Path, help="the execution cache (default: _config.yml's execute.cache)")
     args = parser.parse_args(argv)

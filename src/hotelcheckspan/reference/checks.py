@@ -703,10 +703,18 @@ def clear_majority(histograms: list[np.ndarray]) -> tuple[int, int, int]:
 def _agreements(histograms, flagged: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Every (agreements, true positives) a judge flagging F units (F in ``flagged``) can reach
     with the clear majority: F_clear of its flags on clear units, tp of them on clear errors;
-    agreements = clear no - (F_clear - tp) + tp."""
+    agreements = clear no - (F_clear - tp) + tp. Each pair once, in no particular order."""
     no, yes, unclear = clear_majority(histograms)
-    f, fc, tp = np.meshgrid(flagged, np.arange(no + yes + 1), np.arange(yes + 1), indexing="ij")
-    ok = (fc <= f) & (fc >= f - unclear) & (tp <= fc) & (fc - tp <= no)
+    clear = no + yes
+    # F flags put F_clear on clear units for every F_clear in [F - unclear, F]: mark those ranges
+    edges = np.zeros(clear + 2, int)
+    flagged = np.asarray(flagged, int)
+    low, high = np.clip(flagged - unclear, 0, None), np.minimum(flagged, clear)
+    keep = low <= high
+    np.add.at(edges, low[keep], 1)
+    np.add.at(edges, high[keep] + 1, -1)
+    fc, tp = np.meshgrid(np.flatnonzero(np.cumsum(edges)[: clear + 1]), np.arange(yes + 1), indexing="ij")
+    ok = (tp <= fc) & (fc - tp <= no)
     return (no - (fc - tp) + tp)[ok], tp[ok]
 
 

@@ -19,29 +19,38 @@ from collections import Counter
 from functools import lru_cache
 
 import numpy as np
-from rouge_score import rouge_scorer, tokenizers
-from sacrebleu.metrics import BLEU
-from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
 THRESHOLD = 0.8
 # the bounds are computed in another order than the libraries compute the scores: a pair whose
 # bound lands within this margin of the threshold is scored rather than skipped
 _MARGIN = 1e-9
 
-_bleu = BLEU(effective_order=True)
-_rouge = rouge_scorer.RougeScorer(["rougeL"])
-_rouge_tok = tokenizers.DefaultTokenizer()
-_bleu_tok = Tokenizer13a()
+
+@lru_cache(maxsize=1)
+def _scorers():
+    """sacrebleu's BLEU and rouge-score's ROUGE-L with their tokenizers, made on first use: the
+    chapters that only read the simulation's settings do not import them (rouge-score imports
+    nltk)."""
+    from rouge_score import rouge_scorer, tokenizers
+    from sacrebleu.metrics import BLEU
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+    return (
+        BLEU(effective_order=True),
+        rouge_scorer.RougeScorer(["rougeL"]),
+        tokenizers.DefaultTokenizer(),
+        Tokenizer13a(),
+    )
 
 
 def bleu(candidate: str, kept: str) -> float:
     """Sentence BLEU of ``candidate`` against ``kept``, on a 0-1 scale."""
-    return _bleu.sentence_score(candidate, [kept]).score / 100.0
+    return _scorers()[0].sentence_score(candidate, [kept]).score / 100.0
 
 
 def rouge_l(candidate: str, kept: str) -> float:
     """ROUGE-L F1 of the two segments."""
-    return _rouge.score(kept, candidate)["rougeL"].fmeasure
+    return _scorers()[1].score(kept, candidate)["rougeL"].fmeasure
 
 
 def is_redundant(candidate: str, kept: str, threshold: float = THRESHOLD) -> bool:
@@ -69,7 +78,8 @@ def _overlaps(bags: list[Counter]) -> np.ndarray:
 @lru_cache(maxsize=2**16)  # descriptions share their filler sentences
 def _tokens(segment: str) -> tuple[list[str], list[str]]:
     """The segment's tokens for ROUGE-L and for BLEU (as sacrebleu preprocesses a segment)."""
-    return _rouge_tok.tokenize(segment), _bleu_tok(segment.rstrip()).split()
+    _, _, rouge_tok, bleu_tok = _scorers()
+    return rouge_tok.tokenize(segment), bleu_tok(segment.rstrip()).split()
 
 
 def may_exceed(segments: list[str], threshold: float = THRESHOLD) -> tuple[np.ndarray, np.ndarray]:

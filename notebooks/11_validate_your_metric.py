@@ -50,14 +50,15 @@ report.corpus_banner(real)
 #
 # The paper names three uses of its annotations: studying disagreement, evaluating LLMs as judges
 # ({chapter}`10`) and **validating automatic faithfulness metrics**. A metric gives each text a
-# score; the human span annotations say, per text, how many errors the annotators found, how many
-# of them found none and, where the majority is clear, whether the text has an error. This chapter
-# asks how well a metric's scores agree with that, with the statistics the metrics shared tasks use
-# (pairwise accuracy with ties and its tie calibration, acc23, proposed in "Ties Matter"
-# {cite:p}`deutsch2023ties` and adopted by WMT's metrics task; Deutsch et al.'s resampling
-# {cite:p}`deutsch2021resampling`; TRUE {cite:p}`honovich2022true` and FRANK
-# {cite:p}`pagnoni2021frank`), each beside the humans' own agreement (the ceiling) and, where it
-# depends on the metric, what a metric scoring at random reaches:
+# score; the human span annotations say, per text, how many errors the annotators found and, where
+# the majority is clear, whether the text has an error (the targets shown here; the
+# methods page defines the others `evaluate_metric` computes by default, such as the share of
+# annotators who found none). This chapter asks how well a metric's scores agree with that, with the
+# statistics the metrics shared tasks use (pairwise accuracy with ties and its tie calibration,
+# acc23, proposed in "Ties Matter" {cite:p}`deutsch2023ties` and adopted by WMT's metrics task;
+# Deutsch et al.'s resampling {cite:p}`deutsch2021resampling`; TRUE {cite:p}`honovich2022true` and
+# FRANK {cite:p}`pagnoni2021frank`), each beside the humans' own agreement (the ceiling) and, where
+# it depends on the metric, what a metric scoring at random reaches:
 #
 # 1. Which metric agrees best with the humans, text by text, and which can the data not tell
 #    apart? ([Example level](example-level))

@@ -1,5 +1,5 @@
-"""`make book` executes the pages into Jupyter Book's execution cache side by side before the build
-(hotelcheckspan.book.execute): what it caches must be what the build looks up, a page that fails
+"""`make book` executes the pages into Jupyter Book's execution cache before the build, one page per
+two cores (hotelcheckspan.book.execute): what it caches must be what the build looks up, a page that fails
 must be left to the build, and the book's own pages must all be found."""
 
 from __future__ import annotations
@@ -120,6 +120,17 @@ def test_what_it_caches_is_what_the_build_looks_up_and_a_failure_is_left_to_the_
     out = capsys.readouterr().out
     assert "executing 1 page, one at a time" in out
     assert "notebooks/bad.ipynb: failed, left to the build to execute and report" in out
+
+
+def test_one_at_a_time_the_pages_run_in_reading_order_each_with_its_progress_line(tmp_path, capsys):
+    root = book(tmp_path)
+    done = execute.run(root, jobs=1)
+    out = capsys.readouterr().out
+    assert [p.name for p in done["executed"]] == ["good.ipynb", "page.md"]
+    assert [p.name for p in done["failed"]] == ["bad.ipynb"]
+    assert "executing 3 pages, one at a time" in out
+    progress = [line.strip().split(": ")[0] for line in out.splitlines() if line.startswith("  [")]
+    assert progress == ["[1/3] notebooks/good.ipynb", "[2/3] notebooks/bad.ipynb", "[3/3] page.md"]
 
 
 def test_each_page_has_two_cores_so_two_cores_execute_one_page_at_a_time(monkeypatch):

@@ -355,9 +355,13 @@ def _weights(n_total, sizes, n_draws, rng, replace):
 
 def _resampled(tables, n_total, sizes, n_draws, rng, replace) -> list[np.ndarray]:
     """Each table's scores on the test sets :func:`_weights` draws (``n_draws`` per size, the sizes
-    in order: rows grouped by size), drawn a few sizes at a time so that no more than
-    :data:`_CHUNK` weights are held at once (the same draws from ``rng``, in the same order)."""
-    step = max(1, _CHUNK // max(1, n_draws * n_total))
+    in order: rows grouped by size), the same draws from ``rng`` in the same order. Where every
+    table's counts are whole numbers (each product is then exact, :func:`product`), they are drawn
+    a few sizes at a time, about :data:`_CHUNK` weights (or one size's) at once; fractional counts
+    (the chance-corrected coefficients' terms) take one product, whose rounding does not depend
+    on how the test sets are split."""
+    whole = all(bool(np.all(t.counts == np.floor(t.counts))) for t in tables)
+    step = max(1, _CHUNK // max(1, n_draws * n_total)) if whole else max(1, len(sizes))
     parts: list[list[np.ndarray]] = [[] for _ in tables]
     for first in range(0, len(sizes), step):
         weights = _weights(n_total, sizes[first : first + step], n_draws, rng, replace)

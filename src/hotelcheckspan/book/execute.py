@@ -4,10 +4,10 @@ Jupyter Book (myst-nb's "cache" mode) executes each page as Sphinx reads it, one
 ``make book`` runs this first: every page of the table of contents whose code is not in the cache
 is executed on a pool of processes as myst-nb executes it (the book's Markdown settings for a
 MyST page, the page's own folder, the book's timeout, the same cache record), with its progress,
-so the build then takes every page from the cache. Each page has two cores to itself, the
-machine the budgets are set on (a chapter in 10 s, the book in a minute): so a page's recorded
-time is its own, not a share of the machine with another page, and on two cores the pages run
-one after another. A page that fails here is not cached: the build executes it
+so the build then takes every page from the cache. One page runs per two cores (at least one
+page): the budgets are set on two cores (a chapter in 10 s, the book in a minute), and on such a
+machine the pages run one after another, so each page's recorded time is its own, not a share of
+the cores with another page. A page that fails here is not cached: the build executes it
 again and reports its error as it always does. Where the book's settings ask for anything else
 (another execution mode, a temporary folder, errors allowed, a page's own execution settings),
 those pages are left to the build.

@@ -153,9 +153,14 @@ def is_no_span(text: str, output: str | Output | None = None) -> bool:
     """
     if not text.strip():
         return True
-    if "".join(_WORD.findall(normalise(text))).replace("_", "") not in PLACEHOLDERS:
+    if not _is_placeholder(text):
         return False
     return output is None or not is_found(text, output)
+
+
+@functools.lru_cache(maxsize=1 << 16)  # a pure function of its text, asked by several marks per span
+def _is_placeholder(text: str) -> bool:
+    return "".join(_WORD.findall(normalise(text))).replace("_", "") in PLACEHOLDERS
 
 
 def is_found(text: str, output: str | Output) -> bool:

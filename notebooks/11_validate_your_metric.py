@@ -51,21 +51,22 @@ report.corpus_banner(real)
 # The paper names three uses of its annotations: studying disagreement, evaluating LLMs as judges
 # ({chapter}`10`) and **validating automatic faithfulness metrics**. A metric gives each text a
 # score; the human span annotations say, per text, how many errors the annotators found and, where
-# the majority is clear, whether the text has an error (the targets shown here; the
-# methods page defines the others `evaluate_metric` computes by default, such as the share of
-# annotators who found none). This chapter asks how well a metric's scores agree with that, with the
-# statistics the metrics shared tasks use (pairwise accuracy with ties and its tie calibration,
-# acc23, proposed in "Ties Matter" {cite:p}`deutsch2023ties` and adopted by WMT's metrics task;
-# Deutsch et al.'s resampling {cite:p}`deutsch2021resampling`; TRUE {cite:p}`honovich2022true` and
-# FRANK {cite:p}`pagnoni2021frank`), each beside the humans' own agreement (the ceiling) and, where
-# it depends on the metric, what a metric scoring at random reaches:
+# the majority is clear, whether the text has an error (the targets shown here; the [methods
+# page](../book/methods.md) defines the others `evaluate_metric` computes by default: the share of a
+# text's human records with no span, and the mean impression where a corpus has impressions). This
+# chapter asks how well a metric's scores agree with that, with the statistics the metrics shared
+# tasks use (pairwise accuracy with ties and its tie calibration, acc23, proposed in "Ties Matter"
+# {cite:p}`deutsch2023ties` and adopted by WMT's metrics task; Deutsch et al.'s resampling
+# {cite:p}`deutsch2021resampling`; TRUE {cite:p}`honovich2022true` and FRANK
+# {cite:p}`pagnoni2021frank`), each beside the humans' own agreement (the ceiling) and, where it
+# depends on the metric, what a metric scoring at random reaches:
 #
 # 1. Which metric agrees best with the humans, text by text, and which can the data not tell
 #    apart? ([Example level](example-level))
 # 2. Does it find the texts with errors? ([Detection](detection))
 # 3. Does it rank the generating systems as the humans do? ([System level](system-level))
 # 4. Where does lexical support fail? ([By domain](by-domain))
-# 5. The same on the stand-in, and how to validate your own metric. ([Your metric](your-metric))
+# 5. The board on the stand-in, and how to validate your own metric. ([Your metric](your-metric))
 #
 # The metrics here are the corpus' LLM judges read as metrics (minus the number of spans a judge
 # marked on a text) and cheap baselines computed offline: the text's words found in its source
@@ -137,9 +138,9 @@ tables.dropdown(
 #
 # Where at least {glue:text}`clear_share` of a text's human records agree on whether it has an
 # error, that majority is a binary target. {glue:text}`majority_said` A metric detects errors well
-# when low scores go with "error". ROC AUC (threshold-free), average precision, and balanced
-# accuracy at a threshold chosen by cross-validation on other texts, never on the texts it is
-# reported on; the last two with what a metric scoring at random reaches.
+# when low scores go with "error". The statistics are ROC AUC (threshold-free), average precision,
+# and balanced accuracy at a threshold chosen by cross-validation on other texts, never on the
+# texts it is reported on; the last two are shown with what a metric scoring at random reaches.
 
 # %%
 tables.metric_statistics(
@@ -200,7 +201,7 @@ tables.by_group(domains, "kendall_tau_b")
 # (your-metric)=
 # ## The stand-in, and your own metric
 #
-# The same validation on the bundled corpus:
+# The example-level board (target errors, Kendall's τb) on the bundled corpus:
 
 # %%
 corpus = hotelcheckspan.load()

@@ -381,8 +381,8 @@ def _system_readings(validation: mv.Validation) -> dict[str, str]:
     out["system_reading"] = (
         f"{out['n_perfect_systems']} of the {out['n_system_metrics']} metrics order every pair of systems as the "
         f"humans do. With {out['n_system_pairs']} pairs of systems, one pair moves pairwise accuracy by "
-        f"{out['system_step']}, and its intervals span {out['median_system_width']} for the median metric: the "
-        f"system level separates few metrics. Within a system, {out['top_partial']} keeps the highest partial "
+        f"{out['system_step']}, and its intervals span {out['median_system_width']} for the median metric. "
+        f"Within a system, {out['top_partial']} keeps the highest partial "
         f"correlation ({out['top_partial_value']})."
     )
     out["system_summary"] = (
@@ -430,8 +430,8 @@ def _simulation() -> str:
         "by their status and clarity (the judges' rates set from the paper's span counts, the annotators' "
         "agreement calibrated to its agreement tables). Only the baselines read the text, so only their agreement "
         "with the humans follows from how the generator worded the planted claims. These rows test the machinery "
-        "(every statistic, interval and cluster runs on a corpus shaped like HotelCheckSpan), not any metric; on "
-        "the real release they would be evidence."
+        "(the board's statistic, its intervals and its clusters run on a corpus shaped like HotelCheckSpan), not "
+        "any metric; on the real release they would be evidence."
     )
 
 
@@ -444,7 +444,7 @@ def _ceiling_others(corpus) -> str:
         return ""
     lo, hi = int(others.min()), int(others.max())
     if lo == hi == 1:
-        return "on every one of these texts the others are one other annotator"
+        return "on every one of these texts there is one other annotator"
     return f"the others are {prose.count_words(lo)} to {prose.count_words(hi)} annotators"
 
 
@@ -498,7 +498,8 @@ def _ceiling_readings(real: mv.Validation, values: dict, real_corpus) -> dict[st
     ranked = board[board["kind"] != "human ceiling"]
     board_above = set(ranked[ranked["value"].map(_shown) > _shown(c["value"])]["metric"])
     head = (
-        f"The held-out human reaches {values['ceiling_tau']} against the others ({values['above_ceiling']} "
+        f"The held-out human reaches {values['ceiling_tau']} against {'the other' if one_other else 'the others'} "
+        f"({values['above_ceiling']} "
         f"metrics above it at the precision shown)"
         + (
             f": {others}, so the ceiling is one person predicting {'another' if one_other else 'the others'}"
@@ -550,7 +551,7 @@ def _ceiling_readings(real: mv.Validation, values: dict, real_corpus) -> dict[st
                 f"detect less well there than they do on all texts against the clear majority"
                 + (f', so {whose} "error" is a harder target' if lower * 2 > len(rows) else "")
                 + (
-                    f"; yet {prose.count_words(k)} of them {_plural(k, 'detects', 'detect')} it better than "
+                    f"; yet {prose.count_words(k)} of the {len(rows)} {_plural(k, 'detects', 'detect')} it better than "
                     f"the held-out human: {like['listed']}."
                     if k
                     else ", and no metric detects it better than the held-out human."
@@ -569,12 +570,15 @@ def _corpus_said(real: mv.Validation, real_corpus) -> str:
     c = real.compared
     simulated = getattr(real_corpus, "simulated", False)
     kind = "a simulation, not real annotations" if simulated else "real annotations, not a simulation"
-    if real_corpus is None or real_shape.bundled(real_corpus) == "test":
-        return f"It has {c['examples']:,} generated texts with {c['human_records']:,} human annotation records: {kind}."
-    return (
-        f"Here it is `{real_shape.name(real_corpus)}`: {c['examples']:,} texts with {c['human_records']:,} human "
-        f"annotation records, {kind}."
+    left = c.get("human_records_without_text", 0)
+    records = f"{c['human_records']:,} human annotation records on them" + (
+        f" ({left:,} more {_plural(left, 'has', 'have')} no text and {_plural(left, 'is', 'are')} left out)"
+        if left
+        else ""
     )
+    if real_corpus is None or real_shape.bundled(real_corpus) == "test":
+        return f"It has {c['examples']:,} generated texts with {records}: {kind}."
+    return f"Here it is `{real_shape.name(real_corpus)}`: {c['examples']:,} texts with {records}, {kind}."
 
 
 def readings(

@@ -1,5 +1,6 @@
-"""Each chapter executed cold, as a reader's rerun or the book's build executes it: a fresh kernel,
-an empty package cache (no embeddings computed before), the stored notebook's cells in order.
+"""Each chapter executed cold, as a reader's rerun or the book's build executes it: a fresh kernel
+(stopped at once after the last cell, as `make book` stops it), an empty package cache (no
+embeddings computed before), the stored notebook's cells in order.
 Prints seconds per chapter and in total beside the budgets (a chapter in 10 s, the book in 60 s),
 then the book's execution as `make book` runs it (every executed page, the two reference pages
 included, one page per two cores, into an empty execution cache): each page's time as the cache
@@ -25,7 +26,13 @@ CHAPTER_BUDGET, BOOK_BUDGET = 10.0, 60.0
 
 def execute(path: Path) -> float:
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
+    client = NotebookClient(
+        nb,
+        timeout=600,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}},
+        shutdown_kernel="immediate",  # as make book stops its kernels (hotelcheckspan.book.execute._execute)
+    )
     start = time.perf_counter()
     client.execute()
     return time.perf_counter() - start

@@ -110,10 +110,18 @@ def read(path: Path, root: Path):
 
 def _execute(nb, cwd: str, timeout: int):
     """Executed in a worker process: the notebook (as read for the cache's lookup) executed in
-    its page's folder, its execution time, and the traceback where a cell failed."""
+    its page's folder, its execution time, and the traceback where a cell failed.
+
+    The kernel is stopped at once after the last cell's outputs (nbclient's ``immediate``
+    shutdown; myst-nb's default lets it exit by itself). A kernel that has imported the scientific
+    stack takes about half a second to tear itself down, and now and then does not exit at all
+    until jupyter_client's wait runs out (2.5 s, then it is terminated); the page has its outputs
+    before either, and no page of the book registers anything to run at exit."""
     from jupyter_cache.executors.utils import single_nb_execution
 
-    result = single_nb_execution(nb, cwd=cwd, timeout=timeout, allow_errors=False, meta_override=True)
+    result = single_nb_execution(
+        nb, cwd=cwd, timeout=timeout, allow_errors=False, meta_override=True, shutdown_kernel="immediate"
+    )
     return result.nb, result.time, result.exc_string
 
 

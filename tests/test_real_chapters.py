@@ -284,6 +284,7 @@ def execute(env: dict[str, str], monkeypatch) -> dict[str, list]:
         kernel_name="python3",
         allow_errors=True,
         resources={"metadata": {"path": str(ROOT / "notebooks")}},
+        shutdown_kernel="immediate",  # every output is in before; as make book stops its kernels
     )
     client.execute()
     return {chapter: book.cells[a:b] for chapter, (a, b) in spans.items()}

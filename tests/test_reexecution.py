@@ -80,7 +80,11 @@ def execute_on(corpus: Path, chapter: str, monkeypatch):
     for key, value in env(HOTELCHECKSPAN_DATA=str(corpus)).items():
         monkeypatch.setenv(key, value)  # the kernel inherits this process' environment
     NotebookClient(
-        nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(ROOT / "notebooks")}}
+        nb,
+        timeout=600,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(ROOT / "notebooks")}},
+        shutdown_kernel="immediate",  # every output is in before; as make book stops its kernels
     ).execute()
     return stored_nb, nb
 
@@ -177,7 +181,11 @@ def execute_with_the_machines_threads(chapter: str) -> list:
         for key, value in threads.items():
             mp.setenv(key, value)
         NotebookClient(
-            nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(ROOT / "notebooks")}}
+            nb,
+            timeout=600,
+            kernel_name="python3",
+            resources={"metadata": {"path": str(ROOT / "notebooks")}},
+            shutdown_kernel="immediate",
         ).execute()
     return [c for c in nb.cells if c.cell_type == "code"]
 

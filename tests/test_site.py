@@ -138,15 +138,15 @@ class Reader:
         self.page = self.context.new_page()
         self.events: list[str] = []
         self.in_flight: set = set()
+        self.left: set = set()  # the previous page's requests still in flight when the tab moved on
         self.page.on("request", lambda r: self.in_flight.add(r))
         self.page.on("requestfinished", lambda r: self.in_flight.discard(r))
-        self.page.on("requestfailed", lambda r: self.in_flight.discard(r))
+        self.page.on("requestfailed", self._failed)
         self.bytes = 0  # what the page downloaded (routing disables the browser's cache: every visit counts all)
         self.page.route("**/*", self._route)
         self.page.on("response", self._count)
         self.page.on("console", lambda m: self.events.append(f"console error: {m.text}") if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.events.append(f"uncaught: {e}"))
-        self.page.on("requestfailed", lambda r: self.events.append(f"request failed: {r.url} ({r.failure})"))
         self.page.on("response", lambda r: self.events.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
 
     def _route(self, route):
@@ -156,6 +156,12 @@ class Reader:
             self.events.append(f"request leaving the site: {route.request.url}")
             route.abort()
 
+    def _failed(self, request):
+        self.in_flight.discard(request)
+        if request in self.left and "ERR_ABORTED" in (request.failure or ""):
+            return  # the browser cancels what the page being left still loads (a favicon after "load")
+        self.events.append(f"request failed: {request.url} ({request.failure})")
+
     def _count(self, response):
         try:
             self.bytes += int(response.headers.get("content-length") or 0)
@@ -164,6 +170,7 @@ class Reader:
 
     def open(self, rel: str):
         self.events.clear()
+        self.left = set(self.in_flight)
         self.bytes = 0
         response = self.page.goto(self.server + rel, wait_until="load")
         if self.network:

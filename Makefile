@@ -122,28 +122,18 @@ lint: $(TEST_STAMP) $(ACTIONLINT)
 
 # The linters run beside the book's build (they share nothing), then pytest: one worker per core
 # (at most four); a test file, and so a notebook's cells, stays on one worker; property tests
-# draw three times as many cases as while editing (tests/conftest.py). Two groups run in a pytest
-# of their own beside the others, each with its report after theirs; any failing fails the
-# target. The install checks (Binder's environment built from scratch, a minute of pip) need
-# nothing the build makes, so they run beside the linters and the book: the pages then share the
-# machine with them, so `make book` alone, not this build, gives each page's own time. The
-# browser checks (the site's and the explorer's) spend most of their time waiting on Chromium,
-# so they run beside the workers.
-INSTALL_TESTS := tests/test_install.py
-INSTALL_LOG := _build/test-install.log
+# draw three times as many cases as while editing (tests/conftest.py). The browser checks (the
+# site's and the explorer's) spend most of their time waiting on Chromium, so they run in a pytest
+# of their own beside the workers; its report follows theirs, and either failing fails the target.
 BROWSER_TESTS := tests/test_site.py tests/test_explorer.py
 BROWSER_LOG := _build/test-browser.log
 test: $(TEST_STAMP)
-	@mkdir -p _build; $(PY) -m pytest -p no:cacheprovider $(INSTALL_TESTS) > $(INSTALL_LOG) 2>&1 & install=$$!; \
-	$(MAKE) --no-print-directory -j2 lint book || { wait $$install; cat $(INSTALL_LOG); exit 1; }; \
-	$(PY) -m pytest -p no:cacheprovider $(BROWSER_TESTS) > $(BROWSER_LOG) 2>&1 & browser=$$!; \
+	@$(MAKE) --no-print-directory -j2 lint book
+	@$(PY) -m pytest -p no:cacheprovider $(BROWSER_TESTS) > $(BROWSER_LOG) 2>&1 & browser=$$!; \
 	$(PY) -m pytest -n auto --maxprocesses 4 --dist loadfile --hypothesis-profile thorough \
-	  tests notebooks $(BROWSER_TESTS:%=--ignore %) $(INSTALL_TESTS:%=--ignore %) \
-	  --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg; \
-	rc=$$?; wait $$browser; browser_rc=$$?; wait $$install; install_rc=$$?; \
-	echo "--- the browser checks, beside them ($(BROWSER_TESTS)):"; cat $(BROWSER_LOG); \
-	echo "--- the install checks, beside the book ($(INSTALL_TESTS)):"; cat $(INSTALL_LOG); \
-	[ $$rc -eq 0 ] && [ $$browser_rc -eq 0 ] && [ $$install_rc -eq 0 ]
+	  tests notebooks $(BROWSER_TESTS:%=--ignore %) --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg; \
+	rc=$$?; wait $$browser; browser_rc=$$?; echo "--- the browser checks, beside them ($(BROWSER_TESTS)):"; \
+	cat $(BROWSER_LOG); [ $$rc -eq 0 ] && [ $$browser_rc -eq 0 ]
 
 # Re-execute the paired notebooks from their .py sources and strip volatile metadata; NB=04 (or
 # NB="04 06") re-executes only those chapters. Single-threaded: the book executes them with the

@@ -1,6 +1,6 @@
-"""Each chapter executed cold, as a reader's rerun or the book's build executes it: a fresh kernel
-(stopped at once after the last cell, as `make book` stops it), an empty package cache (no
-embeddings computed before), the stored notebook's cells in order.
+"""Each chapter executed cold, as the book's build executes it: a fresh kernel (stopped at once
+after the last cell, as `make book` stops it), an empty package cache (no embeddings computed
+before), the stored notebook's cells in order.
 Prints seconds per chapter and in total beside the budgets (a chapter in 10 s, the book in 60 s),
 then the book's execution as `make book` runs it (every executed page, the two reference pages
 included, one page per two cores, into an empty execution cache): each page's time as the cache

@@ -2,15 +2,15 @@
 
 Jupyter Book (myst-nb's "cache" mode) executes each page as Sphinx reads it, one after another.
 ``make book`` runs this first: every page of the table of contents whose code is not in the cache
-is executed on a pool of processes as myst-nb executes it (the book's Markdown settings for a
-MyST page, the page's own folder, the book's timeout, the same cache record), with its progress,
-so the build then takes every page from the cache. One page runs per two cores (at least one
-page): the budgets are set on two cores (a chapter in 10 s, the book in a minute), and on such a
-machine the pages run one after another, so each page's recorded time is its own, not a share of
-the cores with another page. A page that fails here is not cached: the build executes it
-again and reports its error as it always does. Where the book's settings ask for anything else
-(another execution mode, a temporary folder, errors allowed, a page's own execution settings),
-those pages are left to the build.
+is executed on a pool of processes as myst-nb executes it (the book's Markdown settings for a MyST
+page, the page's own folder, the book's timeout, the same cache record; only the kernel is stopped
+at once after the last cell, see :func:`_execute`), with its progress, so the build then takes
+every page from the cache. One page runs per two cores (at least one page): the budgets are set on
+two cores (a chapter in 10 s, the book in a minute), and on such a machine the pages run one after
+another, so each page's recorded time is its own, not a share of the cores with another page. A
+page that fails here is not cached: the build executes it again and reports its error as it always
+does. Where the book's settings ask for anything else (another execution mode, a temporary folder,
+errors allowed, a page's own execution settings), those pages are left to the build.
 
 What ran, and when, is written beside the cache (:data:`RUN_RECORD`) for the provenance footer,
 which says which pages this build executed.

@@ -184,7 +184,9 @@ def test_binder_environment_builds_and_runs_a_chapter(tmp_path):
     loaded, its banner) executed in that venv with Binder's start environment: the environment is
     under test here, and nbval executes every chapter whole. Where PyTorch's index is unreachable
     (here) pip's retries are off, so each look-up there fails at once and torch's CPU wheel comes
-    from pip's own configuration; pip's cache is used (what resolves and installs is the same)."""
+    from pip's own configuration; pip's cache is used (what resolves and installs is the same), and
+    pip does not byte-compile what it installs (repo2docker does; Python compiles what the chapter
+    imports as it imports it, and compiling all of torch and the rest took a third of the test)."""
     version = (BINDER / "runtime.txt").read_text().strip().removeprefix("python-")
     python = shutil.which(f"python{version}")
     if python is None or subprocess.run([python, "--version"], capture_output=True).returncode:
@@ -201,10 +203,10 @@ def test_binder_environment_builds_and_runs_a_chapter(tmp_path):
     start = time.monotonic()
     steps = [
         [python, "-m", "venv", str(venv)],
-        ["python", "-m", "pip", "install", "-q", "-r", "binder/requirements.txt"],
+        ["python", "-m", "pip", "install", "-q", "--no-compile", "-r", "binder/requirements.txt"],
         ["binder/postBuild"],
         # what repo2docker's base environment brings: the kernel and the notebook runner
-        ["python", "-m", "pip", "install", "-q", "ipykernel", "nbconvert"],
+        ["python", "-m", "pip", "install", "-q", "--no-compile", "ipykernel", "nbconvert"],
     ]
     for step in steps:
         run = subprocess.run(step, cwd=checkout, env=env, capture_output=True, text=True, timeout=1800)

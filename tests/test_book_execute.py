@@ -14,6 +14,7 @@ from myst_parser.config.main import MdParserConfig
 
 from hotelcheckspan import paths
 from hotelcheckspan.book import execute
+from hotelcheckspan.metrics import baselines
 
 TOC = """format: jb-book
 root: intro
@@ -135,7 +136,7 @@ def test_one_at_a_time_the_pages_run_in_reading_order_each_with_its_progress_lin
 
 def test_each_page_has_two_cores_so_two_cores_execute_one_page_at_a_time(monkeypatch):
     for cores, jobs in [(1, 1), (2, 1), (3, 1), (4, 2), (8, 4)]:
-        monkeypatch.setattr(execute, "cores", lambda n=cores: n)
+        monkeypatch.setattr(baselines, "default_workers", lambda n=cores: n)
         assert execute.default_jobs() == jobs, cores
 
 

@@ -211,13 +211,16 @@ def visible(page, selector: str) -> int:
     )
 
 
+# the element is shown and inside the viewport (a hidden sidebar slides off-screen)
+IN_VIEW = (
+    "e => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);"
+    " return r.width > 0 && s.visibility !== 'hidden' && r.right > 1 && r.left < innerWidth - 1; }"
+)
+
+
 def in_view(page, selector: str) -> bool:
-    """Whether the element is shown and inside the viewport (a hidden sidebar slides off-screen)."""
-    return page.eval_on_selector(
-        selector,
-        "e => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);"
-        " return r.width > 0 && s.visibility !== 'hidden' && r.right > 1 && r.left < innerWidth - 1; }",
-    )
+    """Whether the element is shown and inside the viewport (:data:`IN_VIEW`)."""
+    return page.eval_on_selector(selector, IN_VIEW)
 
 
 def gone(page, selector: str, within: int = 2000) -> bool:
@@ -225,13 +228,7 @@ def gone(page, selector: str, within: int = 2000) -> bool:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     try:
-        page.wait_for_function(
-            "s => { const e = document.querySelector(s); const r = e.getBoundingClientRect();"
-            " return !(r.width > 0 && getComputedStyle(e).visibility !== 'hidden'"
-            " && r.right > 1 && r.left < innerWidth - 1); }",
-            arg=selector,
-            timeout=within,
-        )
+        page.wait_for_function(f"s => !({IN_VIEW})(document.querySelector(s))", arg=selector, timeout=within)
     except PlaywrightTimeout:
         return False
     return True

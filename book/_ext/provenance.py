@@ -207,7 +207,7 @@ def _ran_now(app, doc: str) -> float | None:
 
 def from_cache(app, doc: str, data: dict) -> bool:
     """A page came from the execution cache unless this build executed it: before the build
-    read it (``make book`` executes the pages side by side into the cache first) or as it read
+    read it (``make book`` executes the pages into the cache first) or as it read
     it (its run is no older than the build)."""
     if _ran_now(app, doc):
         return False

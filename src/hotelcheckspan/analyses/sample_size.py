@@ -96,6 +96,10 @@ class ScoreTable:
 _EXACT32 = 2**24  # every integer below this is a float32, so are sums of them that stay below it
 
 
+def _whole(counts: np.ndarray) -> bool:
+    return bool(np.all(counts == np.floor(counts)))
+
+
 def product(weights: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """``weights @ counts`` in double precision. Where the weights are single precision (the
     test sets' counts, :func:`_weights`) and ``counts`` are non-negative integers whose sums stay
@@ -104,7 +108,7 @@ def product(weights: np.ndarray, counts: np.ndarray) -> np.ndarray:
     the speed."""
     counts = np.asarray(counts, float)
     if weights.dtype == np.float32 and weights.size and counts.size and counts.min() >= 0:
-        if bool(np.all(counts == np.floor(counts))):
+        if _whole(counts):
             # a sum of w_e c_e is at most (largest row sum) x (largest count of its column) and at
             # most (largest weight) x (its column's total)
             bound = np.minimum(weights.sum(axis=1).max() * counts.max(axis=0), weights.max() * counts.sum(axis=0))
@@ -360,7 +364,7 @@ def _resampled(tables, n_total, sizes, n_draws, rng, replace) -> list[np.ndarray
     a few sizes at a time, about :data:`_CHUNK` weights (or one size's) at once; fractional counts
     (the chance-corrected coefficients' terms) take one product, whose rounding does not depend
     on how the test sets are split."""
-    whole = all(bool(np.all(t.counts == np.floor(t.counts))) for t in tables)
+    whole = all(_whole(np.asarray(t.counts, float)) for t in tables)
     step = max(1, _CHUNK // max(1, n_draws * n_total)) if whole else max(1, len(sizes))
     parts: list[list[np.ndarray]] = [[] for _ in tables]
     for first in range(0, len(sizes), step):

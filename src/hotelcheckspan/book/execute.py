@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import json
-import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -37,13 +36,11 @@ from hotelcheckspan import paths
 RUN_RECORD = ".hotelcheckspan-run.json"  # in the cache folder: dropped with it
 
 
-def cores() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-
-
 def default_jobs() -> int:
-    """Pages executed at a time: one per two cores (at least one)."""
-    return max(1, cores() // 2)
+    """Pages executed at a time: one per two of the CPUs this process may run on (at least one)."""
+    from hotelcheckspan.metrics.baselines import default_workers  # pandas: only when pages run
+
+    return max(1, default_workers() // 2)
 
 
 def book_config(root: Path) -> dict:

@@ -25,6 +25,15 @@ change a shape needs) into such layouts, small enough for tests:
     (``zeroshot-gpt4o/x`` and ``zeroshot/gpt4o-x``).
 ``config-only``
     the iaa split and a judge folder that holds only its config.
+``wide``
+    the export as it ships, in small: task d2t-eval with three splits (``test`` and ``iaa`` as in
+    ``export``, and ``dev``: the next test texts relabelled, with the six judges and a seventh
+    that copies human group A, :data:`COPYIST`, so the first and last judges' intervals are
+    apart), a qualification task and its answer key on split ``gold-iaa`` (the iaa texts
+    relabelled; the key is group A's records); task mt-eval (:func:`_mt_eval`: the iaa texts as
+    translations of two language pairs, the pair in ``split`` as the export writes it, inputs as
+    JSON Lines with the source in ``src``, a judge whose ``annotations.jsonl`` has 0 bytes); and
+    propaganda with :data:`PROPAGANDA_CATEGORIES` categories.
 
 ``build(root, shape, texts=..., groups=...)`` makes them smaller for what costs time per text or
 per pair of groups (the real-corpus chapters): ``texts``, the test split's texts kept per domain
@@ -46,7 +55,11 @@ IAA, TEST = paths.REAL_CORPUS, paths.REAL_TEST_CORPUS
 TEST_TEXTS = range(6, 14)  # the test split's texts kept per domain and system (8 x 3 domains x 4 systems)
 RENAMED = ["Falsehood", "Loaded", "Slogan", "Doubt", "Flag", "Else"]  # the relabelled task's categories
 MOVED = 5  # records of the relabelled judge moved onto the id of the next example
-SHAPES = ("export", "one-group", "staggered", "collide", "config-only")
+SHAPES = ("export", "one-group", "staggered", "collide", "config-only", "wide")
+DEV_TEXTS = range(14, 20)  # the test split's texts relabelled as split "dev" in the wide export
+COPYIST = "copyist"  # a dev judge whose records are human group A's: it leads by a margin
+PROPAGANDA_CATEGORIES = 18  # as the export's propaganda task
+PAIRS = {"d2t-football": "en-cs", "d2t-gsmarena": "en-cs", "d2t-openweather": "en-de"}  # mt-eval's language pairs
 
 
 def _lines(path: Path) -> list[dict]:
@@ -117,9 +130,12 @@ def _config_only(folder: Path) -> None:
     shutil.copyfile(IAA / "annotations/model/d2t-eval/iaa/zeroshot-gpt4o/config.yaml", folder / "config.yaml")
 
 
-def _relabelled_config(src: Path, dst: Path) -> None:
+def _relabelled_config(src: Path, dst: Path, n_categories: int = len(RENAMED)) -> None:
     config = yaml.safe_load(src.read_text(encoding="utf-8"))
-    for cat, name in zip(config["annotation_span_categories"], RENAMED):
+    cats = config["annotation_span_categories"]
+    cats += [dict(cats[-1]) for _ in range(n_categories - len(cats))]
+    names = RENAMED + [f"Technique {i}" for i in range(len(RENAMED) + 1, n_categories + 1)]
+    for cat, name in zip(cats, names):
         cat["name"] = name
     dst.parent.mkdir(parents=True, exist_ok=True)
     dst.write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
@@ -128,7 +144,7 @@ def _relabelled_config(src: Path, dst: Path) -> None:
 SETUPS = ["gemma2", "gpt4o", "llama3-3", "phi3-5"]  # the iaa split's systems, one text per domain each
 
 
-def _propaganda(root: Path, groups: int | None = None) -> None:
+def _propaganda(root: Path, groups: int | None = None, n_categories: int = len(RENAMED)) -> None:
     """The iaa split relabelled as a second task: datasets ``propaganda-*``, categories
     :data:`RENAMED`, and the four texts of a domain numbered 0-3 of one setup "mixed" (their
     ``orig_example_idx`` 10-13, as the export's MT texts carry theirs); one judge's first
@@ -144,19 +160,123 @@ def _propaganda(root: Path, groups: int | None = None) -> None:
         rows = [rename(r) for r in _lines(src)]
         _write_lines(root / "outputs/propaganda" / src.parent.name / src.name.replace("d2t-", "propaganda-"), rows)
     human = root / "annotations/human/propaganda"
-    _relabelled_config(IAA / "annotations/human/d2t-eval/iaa/config.yaml", human / "config.yaml")
+    _relabelled_config(IAA / "annotations/human/d2t-eval/iaa/config.yaml", human / "config.yaml", n_categories)
     rows = [rename(r) for r in _lines(IAA / "annotations/human/d2t-eval/iaa/annotations.jsonl") if _kept(r, groups)]
     _write_lines(human / "annotations.jsonl", rows)
     for judge in ("zeroshot-gpt4o", "zeroshot-o3-mini"):
         src = IAA / f"annotations/model/d2t-eval/iaa/{judge}"
         dst = root / f"annotations/model/propaganda/zeroshot/{judge.removeprefix('zeroshot-')}"
-        _relabelled_config(src / "config.yaml", dst / "config.yaml")
+        _relabelled_config(src / "config.yaml", dst / "config.yaml", n_categories)
         rows = [rename(r) for r in _lines(src / "annotations.jsonl")]
         if judge == "zeroshot-o3-mini":
             moved = [r for r in rows if r["annotations"]][:MOVED]
             for r in moved:
                 r["example_idx"] = (r["example_idx"] + 1) % len(SETUPS)  # another text's id
         _write_lines(dst / "annotations.jsonl", rows)
+
+
+def _relabel_split(r: dict, split: str) -> dict:
+    return r | {"split": split}
+
+
+def _dev(root: Path) -> None:
+    """The test texts :data:`DEV_TEXTS` relabelled as split "dev": texts, inputs, human records,
+    the six judges and :data:`COPYIST` (group A's records as a judge)."""
+    kept = set()
+    for src in sorted((TEST / "outputs").rglob("*.jsonl")):
+        rows = [_relabel_split(r, "dev") for r in _lines(src) if r["example_idx"] in DEV_TEXTS]
+        kept |= {(r["dataset"], r["setup_id"].replace(".", "-"), r["example_idx"]) for r in rows}
+        _write_lines(root / str(src.relative_to(TEST)).replace("-test.jsonl", "-dev.jsonl"), rows)
+    for src in sorted((TEST / "inputs").rglob("test.json")):
+        dst = root / src.relative_to(TEST).with_name("dev.json")
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, dst)
+
+    def on_dev(r):
+        return r["split"] == "test" and (r["dataset"], r["setup_id"].replace(".", "-"), r["example_idx"]) in kept
+
+    human = [_relabel_split(r, "dev") for r in _lines(TEST / "annotations/human/d2t-eval/test/annotations.jsonl")]
+    human = [r for r in human if (r["dataset"], r["setup_id"].replace(".", "-"), r["example_idx"]) in kept]
+    folder = root / "annotations/human/d2t-eval/dev"
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(TEST / "annotations/human/d2t-eval/test/config.yaml", folder / "config.yaml")
+    _write_lines(folder / "annotations.jsonl", human)
+    for judge in sorted((TEST / "annotations/model/d2t-eval/test").iterdir()):
+        dst = root / f"annotations/model/d2t-eval/dev/zeroshot-{judge.name}"
+        _copy_campaign(judge, dst, keep=on_dev, change=lambda r: _relabel_split(r, "dev"))
+    copyist = root / f"annotations/model/d2t-eval/dev/{COPYIST}"
+    copyist.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(TEST / "annotations/model/d2t-eval/test/gpt4o/config.yaml", copyist / "config.yaml")
+    _write_lines(copyist / "annotations.jsonl", [r for r in human if r["annotator_group"] == 0])
+
+
+def _qualification(root: Path) -> None:
+    """A qualification task on the iaa texts relabelled as split "gold-iaa" (every iaa group a
+    candidate) and its answer key (group A's records), below ``qualification/`` as in the export."""
+    for src in sorted((IAA / "outputs").rglob("*.jsonl")):
+        rows = [_relabel_split(r, "gold-iaa") for r in _lines(src)]
+        _write_lines(root / str(src.relative_to(IAA)).replace("-iaa.jsonl", "-gold-iaa.jsonl"), rows)
+    for src in sorted((IAA / "inputs").rglob("iaa.json")):
+        shutil.copyfile(src, root / src.relative_to(IAA).with_name("gold-iaa.json"))
+    rows = [_relabel_split(r, "gold-iaa") for r in _lines(IAA / "annotations/human/d2t-eval/iaa/annotations.jsonl")]
+    for name, keep in (
+        ("qualification-task", rows),
+        ("qualification-key", [r for r in rows if r["annotator_group"] == 0]),
+    ):
+        folder = root / f"annotations/human/d2t-eval/qualification/{name}"
+        folder.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(IAA / "annotations/human/d2t-eval/iaa/config.yaml", folder / "config.yaml")
+        _write_lines(folder / "annotations.jsonl", keep)
+
+
+MT_OFFSET = {"d2t-football": 0, "d2t-gsmarena": 100, "d2t-openweather": 0}  # ids unique within a pair
+
+
+def _mt(r: dict) -> dict:
+    """An iaa key as an mt-eval key: dataset wmt24-news, the language pair in ``split``."""
+    idx = r["example_idx"] + MT_OFFSET[r["dataset"]]
+    return r | {"dataset": "wmt24-news", "split": PAIRS[r["dataset"]], "example_idx": idx}
+
+
+def _mt_eval(root: Path) -> None:
+    """Task mt-eval: the iaa texts as translations (outputs/mt-eval/wmt24-news/<pair>.jsonl), their
+    inputs as JSON Lines (inputs/mt-eval/wmt24-news/<pair>.jsonl: ``input_idx, src, doc_id,
+    dataset, split, example_idx``), the human campaign right below annotations/human/mt-eval (its
+    first three groups), one judge with records and one whose annotation file has 0 bytes."""
+    outputs: dict[str, list] = {}
+    inputs: dict[str, dict] = {}
+    for src in sorted((IAA / "outputs").rglob("*.jsonl")):
+        for r in _lines(src):
+            m = _mt(r)
+            outputs.setdefault(m["split"], []).append(m | {"metadata": {"input_idx": f"{m['example_idx']}|doc"}})
+            data = json.loads((IAA / "inputs/d2t-eval" / r["dataset"] / "iaa.json").read_text(encoding="utf-8"))
+            item = data[r["example_idx"]] if isinstance(data, list) else next(iter(data.values()))[r["example_idx"]]
+            inputs.setdefault(m["split"], {})[m["example_idx"]] = {
+                "input_idx": f"{m['example_idx']}|doc|{m['split']}",
+                "src": json.dumps(item, ensure_ascii=False)[:400],
+                "doc_id": "doc",
+                "dataset": m["dataset"],
+                "split": m["split"],
+                "example_idx": m["example_idx"],
+            }
+    for pair, rows in outputs.items():
+        _write_lines(root / f"outputs/mt-eval/wmt24-news/{pair}.jsonl", rows)
+        _write_lines(root / f"inputs/mt-eval/wmt24-news/{pair}.jsonl", list(inputs[pair].values()))
+    human = root / "annotations/human/mt-eval"
+    _relabelled_config(IAA / "annotations/human/d2t-eval/iaa/config.yaml", human / "config.yaml")
+    rows = [
+        _mt(r) for r in _lines(IAA / "annotations/human/d2t-eval/iaa/annotations.jsonl") if r["annotator_group"] < 3
+    ]
+    _write_lines(human / "annotations.jsonl", rows)
+    judge = root / "annotations/model/mt-eval/zeroshot/llama3-3"
+    _relabelled_config(IAA / "annotations/model/d2t-eval/iaa/zeroshot-llama3-3/config.yaml", judge / "config.yaml")
+    _write_lines(
+        judge / "annotations.jsonl",
+        [_mt(r) for r in _lines(IAA / "annotations/model/d2t-eval/iaa/zeroshot-llama3-3/annotations.jsonl")],
+    )
+    empty = root / "annotations/model/mt-eval/zeroshot/gpt4o"
+    _relabelled_config(IAA / "annotations/model/d2t-eval/iaa/zeroshot-gpt4o/config.yaml", empty / "config.yaml")
+    (empty / "annotations.jsonl").write_bytes(b"")
 
 
 def moved_records(root: Path) -> list[int]:
@@ -195,6 +315,13 @@ def build(root: Path, shape: str, texts=TEST_TEXTS, groups: int | None = None) -
         (judges / "zeroshot-gpt4o").mkdir()
         shutil.move(judges / "x", judges / "zeroshot-gpt4o" / "x")
         shutil.copytree(judges / "zeroshot-o3-mini", judges / "zeroshot" / "gpt4o-x")
+    elif shape == "wide":
+        _small_test(root, texts=texts)
+        _iaa(root, human_keep=keep)
+        _dev(root)
+        _qualification(root)
+        _mt_eval(root)
+        _propaganda(root, groups, PROPAGANDA_CATEGORIES)
     elif shape == "config-only":
         _iaa(root, human_keep=keep)
         _config_only(root / "annotations/model/d2t-eval/iaa/zeroshot-qwen")

@@ -321,9 +321,20 @@ def test_missing_or_empty_inputs_is_an_error(capsys, corpus, damage, fragment):
     validate_fails(capsys, corpus, fragment)
 
 
-def test_empty_annotation_file(capsys, corpus):
-    (corpus / STAGE2 / "annotations.jsonl").write_text("")
-    validate_fails(capsys, corpus, f"{STAGE2}/annotations.jsonl: error: is empty")
+def test_empty_annotation_file_is_a_campaign_with_no_records(capsys, corpus):
+    # a 0-byte (or blank) annotation file is what a config-only folder is: listed with 0 records and
+    # a warning, never a refusal of the whole corpus
+    (corpus / STAGE2 / "annotations.jsonl").write_text("\n \n")
+    code, out, err = run(capsys, "validate", corpus)
+    assert code == 0, out + err
+    assert f"{STAGE2}/annotations.jsonl: warning: is empty: campaign stage2 is listed with 0 records" in out
+    assert run(capsys, "validate", "--strict", corpus)[0] == 1
+    loaded = C.load(corpus)
+    assert "stage2" in loaded.empty_campaigns() and "stage2" not in loaded.campaigns()
+    code, out, err = run(capsys, "campaigns", corpus, "--json")
+    assert code == 0, err
+    rows = {r["campaign"]: r for r in json.loads(out)["campaigns"]}
+    assert rows["stage2"]["records"] == 0 and rows["stage1"]["records"] > 0
 
 
 def test_missing_or_unreadable_corpus_folder(capsys, tmp_path):

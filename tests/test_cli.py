@@ -193,8 +193,13 @@ def test_f1_text_output(cli, toy_root):
     out = cli("f1", toy_root / STAGE1, toy_root / M1, "--ref-group", "B")
     assert out.returncode == 0
     lines = out.stdout.splitlines()
+    # what it rests on first: two files, every record of both (pooled over the splits they hold)
+    assert lines.pop(0) == "frame: two files, every record of both"
     # B against m1: overlap 2 (ex 0 "ab"), lengths 8 + 2 + 2 (m1 on ex 0, 1, 3) and 7 + 2 + 2
-    assert lines[0] == "hard match, char metric, both convention, 4 examples, 4 reference and 3 hypothesis spans"
+    assert lines[0] == (
+        "hard match, char metric, both convention, 4 texts (splits long, short (pooled)), 4 reference and 3 "
+        "hypothesis spans"
+    )
     assert lines[1] == f"reference: {toy_root / STAGE1}, group B of 2 · hypothesis: {toy_root / M1}, its one group (A)"
     # the definition, visibly, and that judge uses the other convention
     assert lines[2] == (

@@ -167,7 +167,7 @@ def test_a_split_and_a_dataset_prefix_select_records_as_written(roots, export):
     [
         ({"task": "mt-eval"}, ["no task 'mt-eval'", "tasks: d2t-eval, propaganda", "datasets: d2t-football"]),
         ({"split": "dev"}, ["no split 'dev'", "splits: iaa, test"]),
-        ({"campaigns": ["gpt5"]}, ["no campaign 'gpt5'", "d2t-eval-test-gpt4o"]),
+        ({"campaigns": ["gpt5"]}, ["no campaign 'gpt5'", "closest: ", "d2t-eval-test-gpt4o"]),
         ({"task": "propaganda", "campaigns": ["d2t-eval-test-gpt4o"]}, ["is not in task 'propaganda'"]),
     ],
 )
@@ -313,13 +313,18 @@ def test_agreement_cells_are_the_single_commands_and_the_reference(run, roots):
         hyp = {k: v for k, v in _spans_of(judge).items() if k in ref}
         c = per_character(ref, hyp, sorted(ref), "hard", "factgenie")["all"]
         p, r = c["overlap"] / c["hyp_length"], c["overlap_ref"] / c["ref_length"]
-        assert row["f1_hard"] == pytest.approx(2 * p * r / (p + r)) and row["examples"] == len(ref)
+        assert row["f1_hard"] == pytest.approx(2 * p * r / (p + r)) and row["texts"] == len(ref)
         code, single, _ = run("f1", root, row["reference"], "gpt4o", "--match", "soft", "--json")
         assert strict(single)["f1"] == pytest.approx(row["f1_soft"], abs=1e-12)
     code, out, err = run("agreement", root, "--json")  # the mean over the pairs
     means = {r["hypothesis"]: r for r in strict(out)["agreement"]}
     assert means["gpt4o"]["pairs"] == 2
     assert means["gpt4o"]["f1_hard"] == pytest.approx(np.mean([r["f1_hard"] for r in mine]))
+    # counts of texts are counts of texts; the sums over the pairs go under names of their own
+    judged = {k for k in _spans_of(judge)}
+    humans = set(_spans_of(human, 0)) | set(_spans_of(human, 1))
+    assert means["gpt4o"]["texts"] == len(judged & humans)
+    assert means["gpt4o"]["pair_examples"] == sum(r["texts"] for r in mine) > means["gpt4o"]["texts"]
 
 
 def test_agreement_per_split_on_the_export_and_csv_scripts_can_read(run, roots):

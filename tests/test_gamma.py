@@ -388,7 +388,8 @@ def test_gamma_text_output(capsys, toy_root):
     res = hotelcheckspan.span_gamma(stage1, stage1, ref_group="A", hyp_group="B")
     assert code == 0
     lines = out.splitlines()
-    assert lines[0] == "hard gamma, 4 examples"
+    assert lines.pop(0) == "frame: two files, every record of both"
+    assert lines[0] == "hard gamma, 4 texts"
     assert lines[1].split()[:2] == ["gamma", f"{res['gamma']:.3f}"] and lines[2].split()[:2] == ["S_empty", "0.500"]
 
 

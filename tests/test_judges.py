@@ -340,7 +340,8 @@ def test_judge_json_is_strict_and_equals_evaluate_judge(run, acme_root, evaluate
 def test_judge_text_output(run, acme_root):
     code, out, err = run("judge", acme_root, ACME, "--n-boot", 50)
     assert code == 0, err
-    assert f"judge {ACME} (not in the paper)" in out and "== Table 6" in out and "Traceback" not in out + err
+    assert out.startswith("frame: task (the whole corpus); splits long, short (pooled (the paper pools its splits))")
+    assert f"judge {ACME} (not one of the paper's five)" in out and "== Table 6" in out and "Traceback" not in out + err
 
 
 def test_judge_with_an_outside_campaign_folder(run, tmp_path, evaluated):
@@ -369,7 +370,7 @@ def test_judge_errors_are_clear(run, tmp_path):
     perturbed_campaign(tmp_path / "named" / "gpt-4o")  # a valid folder named as a campaign of the corpus
     code, out, err = run("judge", paths.BUNDLED_CORPUS, tmp_path / "named" / "gpt-4o", "--n-boot", "20")
     assert code == 0, err
-    assert out.splitlines()[0] == "judge gpt-4o (added) (not in the paper)"  # its own folder, told apart
+    assert "judge gpt-4o (added) (not one of the paper's five)" in out.splitlines()  # its own folder, told apart
 
 
 def test_a_judge_sharing_no_example_with_the_humans_is_unranked_not_scored_zero(run, tmp_path, stage2):

@@ -24,8 +24,10 @@ METHODS = (paths.REPO_ROOT / "book" / "methods.md").read_text(encoding="utf-8")
 # --- chapter 10 -----------------------------------------------------------------------------------
 
 
-def board(soft, bacc, ceiling=0.26):
-    """A leaderboard frame: judges with (soft, low, high) and BACC, then the ceiling row."""
+def board(soft, bacc, ceiling=0.26, leads=None):
+    """A leaderboard frame: judges with (soft, low, high) and BACC, then the ceiling row; ``leads``:
+    whether each judge is not told apart from the first by the paired test (default: all are)."""
+    leads = [True] * len(soft) if leads is None else leads
     rows = [
         {
             "judge": f"j{i}",
@@ -39,6 +41,7 @@ def board(soft, bacc, ceiling=0.26):
             "bacc_low": b - 0.05,
             "bacc_high": b + 0.05,
             "tell_apart": "no",
+            "leads": leads[i],
         }
         for i, ((s, lo, hi), b) in enumerate(zip(soft, bacc))
     ]
@@ -55,6 +58,7 @@ def board(soft, bacc, ceiling=0.26):
             "bacc_low": 0.55,
             "bacc_high": 0.65,
             "tell_apart": None,
+            "leads": None,
         }
     )
     out = pd.DataFrame(rows)
@@ -84,7 +88,7 @@ def test_judges_tied_on_bacc_as_shown_are_all_named():
 def test_bacc_best_and_same_judge_only_where_both_picks_are_settled():
     """Finding 3: "best" needs the BACC leader ahead in 95% of the paired resamples; "the same /
     a different judge" needs the span-F1 leader told apart from the next one down too."""
-    settled = board([(0.3, 0.2, 0.4), (0.2, 0.1, 0.3)], [0.5, 0.55])
+    settled = board([(0.3, 0.2, 0.4), (0.2, 0.1, 0.3)], [0.5, 0.55], leads=[True, False])
     settled.loc[0, "tell_apart"] = "yes"
     settled.attrs["bacc_lead"] = lead("j1", "j0", 0.97)
     values = evaluate_your_judge._board_readings(settled, "")
@@ -110,17 +114,25 @@ def test_bacc_best_and_same_judge_only_where_both_picks_are_settled():
 
 
 def test_leaders_not_told_apart_are_named_together():
-    """Finding 4: the top judges are read as a group while each is not told apart from the next."""
-    b = board([(0.43, 0.40, 0.45), (0.42, 0.40, 0.44), (0.42, 0.40, 0.44), (0.35, 0.32, 0.37)], [0.5] * 4)
-    b.loc[:2, "tell_apart"] = ["no", "uncertain", "yes"]
+    """Who leads is the first and every judge a paired test against the first does not tell apart
+    from it (the board's ``leads``), never a chain of neighbours: j3 is not told apart from j2, its
+    neighbour ("no"), but the paired test tells it apart from j0, so it does not lead."""
+    b = board(
+        [(0.43, 0.40, 0.45), (0.42, 0.40, 0.44), (0.42, 0.40, 0.44), (0.35, 0.32, 0.37)],
+        [0.5] * 4,
+        leads=[True, True, True, False],
+    )
+    b.loc[:2, "tell_apart"] = ["no", "no", "no"]
     values = evaluate_your_judge._board_readings(b, "")
     assert values["lead_said"].startswith(
-        "j0, j1 and j2 lead (soft F1 0.43 [0.40, 0.45], 0.42 [0.40, 0.44] and 0.42 [0.40, 0.44]), none told apart "
-        "from the next one down; the first is above the human sets' agreement"
+        "j0, j1 and j2 lead (soft F1 0.43 [0.40, 0.45], 0.42 [0.40, 0.44] and 0.42 [0.40, 0.44]): a paired bootstrap "
+        "test tells neither of the others apart from j0; the first is above the human sets' agreement"
     )
-    assert values["summary"].startswith("j0, j1 and j2 lead by soft span F1, none told apart from the next one down")
-    assert " leads" not in values["summary"]
-    b.loc[0, "tell_apart"] = "yes"
+    assert values["summary"].startswith(
+        "j0, j1 and j2 lead by soft span F1, a paired bootstrap test tells neither of the others apart from j0"
+    )
+    assert " leads" not in values["summary"] and "j3" not in values["lead_said"]
+    b["leads"] = [True, False, False, False, None]
     values = evaluate_your_judge._board_readings(b, "")
     assert values["lead_said"].startswith("j0 leads with a soft F1 of 0.43 [0.40, 0.45], above")
     assert values["rank_said"] == "j0 ranks first of four"

@@ -166,6 +166,26 @@ def parse_all(specs) -> list[AnnotatorSet]:
 HUMAN_SETS = parse_all(["stage1/A", "stage1/B", "stage2/A", "stage2/B"])
 
 
+PAPER_SPLITS = ("short", "long")  # HotelCheckSpan's splits: summary lengths, which the paper's tables pool
+
+
+def is_paper_layout(corpus) -> bool:
+    """Whether the corpus is laid out as HotelCheckSpan's (human campaigns ``stage1``, ``stage2``,
+    ...; splits ``short`` and ``long`` only): its splits are then pooled, as the paper's tables
+    pool them, whatever part of it is selected."""
+    rec = corpus.records
+    staged = rec.loc[rec["kind"] == "human", "campaign"].astype(str).str.fullmatch(r"stage\d+")
+    return bool(staged.any()) and set(rec["split"].astype(str)) <= set(PAPER_SPLITS)
+
+
+def is_paper_corpus(corpus) -> bool:
+    """Whether the corpus has HotelCheckSpan's four human annotator sets (stage 1 and 2, A and B):
+    then the paper's tables are computed as the paper computes them."""
+    sets = corpus.records[["campaign", "annotator_group"]].drop_duplicates()
+    found = set(zip(sets["campaign"], sets["annotator_group"]))
+    return all((s.campaign, s.group) in found for s in HUMAN_SETS)
+
+
 def judges(corpus) -> list[str]:
     """Every LLM judge of ``corpus``: its model campaigns, discovered rather than listed. The
     paper's five come first in the paper's order, then any other, in the corpus' order."""

@@ -9,6 +9,7 @@ every command reads its corpus once, with the selection it was given (``--task``
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import shutil
 import sys
@@ -53,6 +54,7 @@ EPILOG = (
 
 # fewer texts than this in a class of a detection target (BACC, ROC AUC): the output says so
 MIN_CLASS = 10
+KEY_COLUMNS = ["dataset", "split", "setup_id", "example_idx"]  # corpora.KEY, written here so --help imports no pandas
 
 
 class CliError(Exception):
@@ -69,17 +71,53 @@ def _f1_definition(metric: str, convention: str) -> str:
 # --- corpus commands ------------------------------------------------------------------------------
 
 
-def _load(args, path=None):
-    """The corpus of ``args`` (its ``corpus`` or ``path``), read once with the selection; its
-    warnings counted on stderr."""
-    from . import corpora
-
+def _root(args, path=None) -> Path:
+    """The corpus of ``args``: a folder, or an MQM file (``*.tsv``)."""
     root = Path(path if path is not None else args.corpus)
+    if root.is_file() and root.suffix.lower() == ".tsv":
+        return root
     if not root.is_dir():
         raise CliError(f"{root} is not a corpus folder" if root.exists() else f"{root}: no corpus folder here")
-    corpus = corpora.load(root, task=args.task, split=args.split, campaigns=args.campaigns)
-    out.report_corpus_warnings(corpus, args)
-    return corpus
+    return root
+
+
+def _framed(args, path=None):
+    """The frame of ``args`` (:func:`hotelcheckspan.corpora.frame.load`): the corpus of its
+    ``corpus`` or ``path``, read once with the selection, and what every number rests on, decided
+    once from the frame options; the corpus' warnings counted on stderr."""
+    from .corpora import frame as F
+
+    per = getattr(args, "per", None)
+    frame = F.load(
+        _root(args, path),
+        task=args.task,
+        split=args.split,
+        campaigns=args.campaigns,
+        reference=getattr(args, "reference", None),
+        exclude=getattr(args, "exclude", None),
+        roles=getattr(args, "roles", None),
+        per=per if per in F.PER else None,
+        pool=getattr(args, "pool", False) or per in ("none", "setup_id"),  # agreement's --per asks to pool splits
+        texts=getattr(args, "texts", "with-output"),
+    )
+    out.report_corpus_warnings(frame.selected, args)
+    return frame
+
+
+def _settings(args, frame, **values) -> dict:
+    """A JSON's settings: the command's, the selection and the frame."""
+    return out.settings(args, selection=_selection(frame.selected), frame=frame.settings(), **values)
+
+
+def _blocks(frame, what: str):
+    """The frame's blocks (one per split unless pooled); one clear line where the command computes
+    one number per run and the frame has several."""
+    from .corpora import frame as F
+
+    try:
+        return F.one_block(frame, what) if what else frame
+    except ValueError as err:
+        raise CliError(str(err)) from None
 
 
 def _selection(corpus) -> dict:
@@ -116,18 +154,27 @@ def cmd_validate(args) -> int:
 
 
 def cmd_campaigns(args) -> int:
-    corpus = _load(args, args.path)
+    frame = _framed(args, args.path)
+    corpus = frame.selected
     table = corpus.campaign_table()
+    table.insert(
+        2,
+        "role",
+        [frame.roles.get(n, "judge" if k == "model" else "") for n, k in zip(table["campaign"], table["kind"])],
+    )
+    table.insert(3, "in_frame", [n in frame.reference or n in frame.judges for n in table["campaign"]])
     tasks = corpus.tasks()
     lines = [f"{len(table)} campaigns of {corpus.root}" + (f"; tasks: {', '.join(tasks)}" if tasks else "")]
+    lines += frame.header()
     notes = [
-        f"{n} is config-only (a config and no annotation file): listed with 0 records, left out of every computation"
+        f"{n} has no records (a config and no annotation file, or an empty one): listed with 0 records, left out "
+        "of every computation"
         for n in corpus.empty_campaigns()
     ]
-    notes.append("names follow one rule from the folders (the methods page, Campaign names)")
+    notes.append("names follow one rule from the folders (the methods page, Campaign names); roles too (Roles)")
     out.emit(
         args,
-        out.settings(args),
+        _settings(args, frame),
         lines=lines,
         notes=notes,
         tables={"campaigns": table},
@@ -136,28 +183,47 @@ def cmd_campaigns(args) -> int:
     return 0
 
 
+def _stacked(parts: list[tuple[str, dict]]) -> dict:
+    """Tables of several blocks as one table each, the block in a leading ``part`` column (one
+    block: its tables as they are)."""
+    import pandas as pd
+
+    if len(parts) == 1:
+        return parts[0][1]
+    names = list(dict.fromkeys(n for _, tables in parts for n in tables))
+    framed = [(label, {n: out.as_frame(t) for n, t in tables.items()}) for label, tables in parts]
+    return {
+        n: pd.concat(
+            [t[n].assign(part=label)[["part", *t[n].columns]] for label, t in framed if n in t], ignore_index=True
+        )
+        for n in names
+    }
+
+
 def cmd_stats(args) -> int:
     from .analyses import dataset_level
 
-    corpus = _load(args, args.path)
-    corpus.check_categories()
-    tables = {
-        "overview_human": dataset_level.overview(corpus, "human"),
-        "table2_human_types": dataset_level.type_distribution(corpus, "human"),
-        "campaigns_all_examples": dataset_level.campaign_table(corpus),
-    }
-    if "stage2" in set(corpus.records["campaign"]):
-        tables["campaigns_stage2_examples"] = dataset_level.campaign_table(
-            corpus, dataset_level.stage2_examples(corpus), by_group=True
-        )
-    lines = [f"{len(corpus.examples):,} examples, {len(corpus.records):,} records, {len(corpus.spans):,} spans"]
-    out.emit(
-        args,
-        out.settings(args, selection=_selection(corpus)),
-        lines=lines,
-        notes=out.report_left_out(corpus),
-        tables=tables,
-    )
+    frame = _framed(args, args.path)
+    frame.corpus.check_categories()
+    parts = []
+    for label, block in frame.parts():
+        corpus = block.corpus
+        tables = {
+            "overview_human": dataset_level.overview(corpus, "human"),
+            "table2_human_types": dataset_level.type_distribution(corpus, "human"),
+            "campaigns_all_examples": dataset_level.campaign_table(corpus),
+        }
+        if block.paper:
+            tables["campaigns_stage2_examples"] = dataset_level.campaign_table(
+                corpus, dataset_level.stage2_examples(corpus), by_group=True
+            )
+        parts.append((label, tables))
+    corpus = frame.corpus
+    lines = frame.header() + [
+        f"{len(corpus.records[KEY_COLUMNS].drop_duplicates()):,} texts, {len(corpus.records):,} records, "
+        f"{len(corpus.spans):,} spans"
+    ]
+    out.emit(args, _settings(args, frame), lines=lines, notes=out.report_left_out(corpus), tables=_stacked(parts))
     return 0
 
 
@@ -191,16 +257,33 @@ def _group(value: str | None) -> None:
         raise CliError(str(err)) from None
 
 
+def _with_text(side, texts: str) -> tuple:
+    """``side`` (an Annotations) under the frame's text rule: where its texts are known and the
+    rule is "with-output", without the records whose example has no text; and how many it left out."""
+    if texts != "with-output" or side.records["has_text"].isna().all():
+        return side, 0
+    keep = side.records["has_text"].fillna(True).astype(bool)
+    if keep.all():
+        return side, 0
+    gone = int((~keep).sum())
+    records = side.records[keep.to_numpy()].reset_index(drop=True)
+    spans = side.spans[side.spans["record_id"].isin(records["record_id"])].reset_index(drop=True)
+    return dataclasses.replace(side, records=records, spans=spans), gone
+
+
 def _sides(args) -> tuple:
-    """The two sides of a pair command and their groups: two annotation files (read once; the
-    same file once), or a corpus and two annotator sets of it ("campaign" or "campaign/GROUP")."""
+    """The two sides of a pair command, their groups and what they rest on: two annotation files
+    (read once; the same file once; pooled over whatever splits they hold, as factgenie pools
+    them, and said), or a corpus and two annotator sets of it ("campaign" or "campaign/GROUP"),
+    compared within the frame (one split, or pooled when asked)."""
     from . import api, corpora
     from .annotator_sets import AnnotatorSet
 
     inputs = args.inputs
     _group(args.ref_group), _group(args.hyp_group)
     if len(inputs) == 3:
-        corpus = _load(args, inputs[0])  # the two campaigns' categories must agree (span_f1 checks)
+        frame = _blocks(_framed(args, inputs[0]), f"{args.command} CORPUS A B")
+        corpus = frame.corpus
         sides, groups = [], []
         for spec, given, flag in (
             (inputs[1], args.ref_group, "--ref-group"),
@@ -212,16 +295,20 @@ def _sides(args) -> tuple:
                 raise CliError(str(err)) from None
             if s.group is not None and given is not None:
                 raise CliError(f"{spec} names a group and {flag} another: give one")
+            if s.campaign in frame.left_out:
+                raise CliError(f"{s.campaign} is outside the frame ({frame.left_out[s.campaign]})")
             sides.append(api.annotations_of(corpus, s.campaign))
             groups.append(given if s.group is None else spec.partition("/")[2])
-        return sides[0], sides[1], groups[0], groups[1], corpus
+        return sides[0], sides[1], groups[0], groups[1], frame
     if len(inputs) != 2:
         raise CliError(
             f"{args.command} takes two annotation files (REF HYP) or a corpus folder and two annotator sets "
             f"(CORPUS A B), not {len(inputs)} arguments"
         )
-    if any(getattr(args, k) for k in ("task", "split", "campaigns")):
-        raise CliError("--task, --split and --campaign select within a corpus: give CORPUS A B, not two files")
+    if any(getattr(args, k) for k in ("task", "split", "campaigns", "reference", "exclude", "roles")) or args.pool:
+        raise CliError(
+            "--task, --split, --campaign and the frame options select within a corpus: give CORPUS A B, not two files"
+        )
     ref_path, hyp_path = inputs
     if Path(ref_path).is_dir():
         raise CliError(f"{ref_path} is a folder: give two annotation files, or a corpus folder and two annotator sets")
@@ -235,15 +322,19 @@ def _sides(args) -> tuple:
         if all(side is not s for s in seen):
             seen.append(side)
             out.report_file_warnings(side.warnings, args.verbose)
-    return first, second, args.ref_group, args.hyp_group, None
+    first, gone_ref = _with_text(first, args.texts)
+    second, gone_hyp = (first, 0) if hyp_path == ref_path else _with_text(second, args.texts)
+    files = {"texts": args.texts, "without_text": {"records": gone_ref + gone_hyp}}
+    return first, second, args.ref_group, args.hyp_group, files
 
 
 def _compared(args, measure, **options) -> tuple[dict, object]:
     """``measure`` (``api.span_f1``, ``span_gamma`` or ``span_pearson``) of HYP against REF; a
-    ValueError becomes one clear line; a side whose groups are pooled is said on stderr."""
+    ValueError becomes one clear line; a side whose groups are pooled is said on stderr. Returns
+    the result and what it rests on (the frame, or a dict for two files)."""
     from . import corpora
 
-    ref, hyp, ref_group, hyp_group, corpus = _sides(args)
+    ref, hyp, ref_group, hyp_group, frame = _sides(args)
     try:
         result = measure(ref, hyp, ref_group=ref_group, hyp_group=hyp_group, **options)
     except ValueError as err:
@@ -258,22 +349,40 @@ def _compared(args, measure, **options) -> tuple[dict, object]:
                 f"pools them ({flag} or {side['campaign']}/GROUP chooses one)",
                 file=sys.stderr,
             )
-    return result, corpus
+    return result, frame
 
 
-def _pair_settings(args, corpus, result: dict, **values) -> dict:
-    """The settings of a pair command: the groups chosen (as the result names them), the selection."""
+def _rests_on(frame) -> list[str]:
+    """What a pair command's figure rests on, for the top of its text output."""
+    if isinstance(frame, dict):  # two files
+        gone = frame["without_text"]["records"]
+        return [
+            "frame: two files, every record of both"
+            + (f"; {gone:,} records without a text left out (--texts all counts them)" if gone else "")
+        ]
+    return frame.header()
+
+
+def _splits_words(splits: list[str]) -> str:
+    """ "split test" or "splits long, short (pooled)"."""
+    return f"split {splits[0]}" if len(splits) == 1 else f"splits {', '.join(splits)} (pooled)"
+
+
+def _pair_settings(args, frame, result: dict, **values) -> dict:
+    """The settings of a pair command: the groups chosen (as the result names them), the selection
+    and the frame."""
     cmp = result["compared"]
-    extra = {"selection": _selection(corpus) if corpus is not None else None}
     groups = {"ref_group": cmp["reference"]["group"], "hyp_group": cmp["hypothesis"]["group"]}
-    return out.settings(args, **groups, **values) | extra
+    if isinstance(frame, dict):
+        return out.settings(args, **groups, **values) | {"selection": None, "frame": frame | {"splits": cmp["splits"]}}
+    return _settings(args, frame, **groups, **values)
 
 
 def cmd_f1(args) -> int:
     from . import api
 
     metric, convention = _resolve_f1(args.metric, args.convention)
-    result, corpus = _compared(
+    result, frame = _compared(
         args,
         api.span_f1,
         match=args.match,
@@ -285,7 +394,7 @@ def cmd_f1(args) -> int:
     definition = _f1_definition(metric, convention)
     cfg = _pair_settings(
         args,
-        corpus,
+        frame,
         result,
         match=args.match,
         metric=metric,
@@ -296,9 +405,10 @@ def cmd_f1(args) -> int:
     )
     rows = [{"category": "all", **{k: result[k] for k in ("precision", "recall", "f1", "ref_count", "hyp_count")}}]
     rows += [{"category": cat, **vals} for cat, vals in result.get("by_type", {}).items()]
-    lines = [
-        f"{args.match} match, {metric} metric, {convention} convention, {result['examples']} examples, "
-        f"{result['ref_count']} reference and {result['hyp_count']} hypothesis spans",
+    lines = _rests_on(frame) + [
+        f"{args.match} match, {metric} metric, {convention} convention, {result['examples']} texts "
+        f"({_splits_words(result['compared']['splits'])}), {result['ref_count']} reference and "
+        f"{result['hyp_count']} hypothesis spans",
         " · ".join(f"{side}: {_side_words(result['compared'][side])}" for side in ("reference", "hypothesis")),
     ]
     notes = [f"span F1 definition: {definition}"]
@@ -329,14 +439,14 @@ def _frame(rows):
 def cmd_gamma(args) -> int:
     from . import api
 
-    result, corpus = _compared(args, api.span_gamma, soft=args.soft)
-    cfg = _pair_settings(args, corpus, result, soft=args.soft)
+    result, frame = _compared(args, api.span_gamma, soft=args.soft)
+    cfg = _pair_settings(args, frame, result, soft=args.soft)
 
     def show(value):
         return "undefined" if value is None else f"{value:.3f}"
 
-    lines = [
-        f"{'soft' if args.soft else 'hard'} gamma, {result['examples']} examples",
+    lines = _rests_on(frame) + [
+        f"{'soft' if args.soft else 'hard'} gamma, {result['examples']} texts",
         f"gamma    {show(result['gamma'])}  (mean over the {result['gamma_examples']} examples both sides marked; "
         f"factgenie's gamma_mean {result['gamma_mean']:.3f}, 0 where undefined)",
         f"S_empty  {show(result['s_empty'])}  (mean over the {result['s_empty_examples']} others; factgenie's "
@@ -364,9 +474,9 @@ def cmd_gamma(args) -> int:
 def cmd_pearson(args) -> int:
     from . import api
 
-    result, corpus = _compared(args, api.span_pearson, tests=args.tests, seed=args.seed)
-    cfg = _pair_settings(args, corpus, result, tests=args.tests, seed=args.seed)
-    lines = [f"Pearson's r of per-example error counts, {result['examples']} examples"]
+    result, frame = _compared(args, api.span_pearson, tests=args.tests, seed=args.seed)
+    cfg = _pair_settings(args, frame, result, tests=args.tests, seed=args.seed)
+    lines = _rests_on(frame) + [f"Pearson's r of per-example error counts, {result['examples']} texts"]
     rows = [
         {"category": "micro", "r": result["micro_pearson"], "p": result["micro_p_value"]},
         {"category": "macro", "r": result["macro_pearson"], "p": result["macro_p_value"]},
@@ -454,14 +564,16 @@ def _judge_text_lines(result: dict) -> list[str]:
     refs = cmp["references"]
     ceiling = cmp["ceiling"]
     return [
-        f"judge {result['judge']}" + ("" if result["in_paper"] else " (not in the paper)"),
+        f"judge {result['judge']}"
+        + (" (not one of the paper's five)" if result["frame"]["paper"] and not result["in_paper"] else ""),
         f"compared with: {len(refs)} human annotator set{'s' if len(refs) != 1 else ''} "
         f"({', '.join(refs[:8])}{', ...' if len(refs) > 8 else ''}) of {', '.join(cmp['human_campaigns'])}, "
         f"{cmp['human_records']} human records on the {cmp['examples']} examples compared; "
         f"{cmp['judge_examples']} of them shared with the judge "
         f"({cmp['examples_rule']})",
-        f"span F1: {cmp['f1']['definition']} (hotelcheckspan f1 defaults to factgenie 1.2.1's convention both, "
-        "so its F1 of one pair can differ: --convention either gives this one)",
+        f"span F1: {cmp['f1']['definition']}; each pair's P, R and F1 are what `hotelcheckspan f1 CORPUS SET "
+        f"{result['judge']} --match soft|hard --convention either` prints (its default, convention both, is factgenie "
+        "1.2.1's), and the judge's row averages them over its pairs",
         f"human majority: {cmp['majority']['rule']}; {cmp['majority']['single_rater_examples']} examples have "
         "one human set",
         "human ceiling: "
@@ -472,8 +584,15 @@ def _judge_text_lines(result: dict) -> list[str]:
         ),
         f"rank among the corpus' {rank['of']} judges: {rank['soft']} by soft span F1, {rank['hard']} by hard, "
         f"{rank['bacc']} by balanced accuracy",
-        f"balanced accuracy against the human majority (any error): {bacc_s['estimate']} "
-        f"[{bacc_s['low']}, {bacc_s['high']}]" + (f" ({bacc['reason']})" if bacc["reason"] else ""),
+        f"balanced accuracy against the human majority (any error): {bacc_s['estimate']}"
+        + (
+            f" [{bacc_s['low']}, {bacc_s['high']}]"
+            if bacc["low"] is not None and bacc["high"] is not None
+            else " (no interval)"
+            if bacc["estimate"] is not None
+            else ""
+        )
+        + (f" ({bacc['reason']})" if bacc["reason"] else ""),
     ]
 
 
@@ -549,26 +668,25 @@ def cmd_judge(args) -> int:
     from . import api
 
     _positive(args.n_boot, "--n-boot")
-    root = Path(args.corpus)
-    if not root.is_dir():
-        raise CliError(f"{root} is not a corpus folder")
+    root = _root(args)
     corpus, name = api.resolve_judge(root, args.campaign, task=args.task, split=args.split, campaigns=args.campaigns)
     out.report_corpus_warnings(corpus, args)
-    corpus.check_categories()
-    result = api.evaluate_judge(corpus, name, n_boot=args.n_boot, seed=args.seed)
-    cfg = out.settings(
+    frame = _blocks(api.frame_of(corpus, **_frame_options(args)), "judge")
+    result = api.evaluate_judge(frame, name, n_boot=args.n_boot, seed=args.seed)
+    cfg = _settings(
         args,
+        frame,
         resamples=args.n_boot,
         seed=args.seed,
         match=["soft", "hard"],
         metric=result["compared"]["f1"]["metric"],
         convention=result["compared"]["f1"]["convention"],
-        selection=_selection(corpus),
     )
-    notes = _table5_notes(result["table5"]) + _table6_notes(corpus, result) + out.report_left_out(corpus)
+    notes = _table5_notes(result["table5"]) + _table6_notes(frame.corpus, result) + out.report_left_out(frame.corpus)
     fmt = out.chosen_format(args)
     tables = _judge_tables(result) if fmt != "json" else {}
-    out.emit(args, cfg, lines=_judge_text_lines(result), notes=notes, tables=tables, data=result, titles=JUDGE_TITLES)
+    lines = frame.header() + _judge_text_lines(result)
+    out.emit(args, cfg, lines=lines, notes=notes, tables=tables, data=result, titles=JUDGE_TITLES)
     if result["compared"]["judge_examples"] == 0:
         print(
             f"hotelcheckspan judge: {name} shares no example with the human annotators it is compared with "
@@ -577,6 +695,19 @@ def cmd_judge(args) -> int:
         )
         return 1
     return 0
+
+
+def _frame_options(args) -> dict:
+    """The frame options of ``args`` (as :func:`hotelcheckspan.api.frame_of` takes them)."""
+    per = getattr(args, "per", None)
+    return {
+        "reference": getattr(args, "reference", None),
+        "exclude": getattr(args, "exclude", None),
+        "roles": getattr(args, "roles", None),
+        "per": per if per in ("split", "dataset") else None,
+        "pool": getattr(args, "pool", False),
+        "texts": getattr(args, "texts", "with-output"),
+    }
 
 
 def _positive(value: int, flag: str) -> None:
@@ -589,45 +720,66 @@ def cmd_judges(args) -> int:
     from .analyses import judges
 
     _positive(args.n_boot, "--n-boot")
-    corpus = _load(args)
-    board = api.leaderboard(
-        corpus, n_boot=args.n_boot, seed=args.seed, distinguish=args.distinguish, progress=out.progress_wanted(args)
-    )
-    cmp = board.attrs["compared"]
-    cfg = out.settings(
+    frame = _framed(args)
+    frame.corpus.check_categories()
+    boards, lines, notes = [], frame.header(), out.report_left_out(frame.corpus)
+    parts = frame.parts()
+    for label, block in parts:
+        board = api.leaderboard(
+            block, n_boot=args.n_boot, seed=args.seed, distinguish=args.distinguish, progress=out.progress_wanted(args)
+        )
+        cmp = board.attrs["compared"]
+        refs = cmp["references"]
+        where = f"{frame.per} {label}: " if len(parts) > 1 else ""
+        lines += [
+            f"{where}{int((board['judge'] != judges.CEILING).sum())} judges, compared with {len(refs)} human "
+            f"annotator set{'s' if len(refs) != 1 else ''} ({', '.join(refs[:8])}{', ...' if len(refs) > 8 else ''}) "
+            f"on the {cmp['examples']} texts compared ({cmp['examples_rule']})",
+            f"{where}human ceiling: "
+            + (
+                f"every pair of human sets, on the {cmp['ceiling']['examples']} texts two of them annotated"
+                if cmp["ceiling"]["defined"]
+                else cmp["ceiling"]["reason"]
+            ),
+        ]
+        undefined = board[(board["judge"] != judges.CEILING) & board["f1_soft"].isna()]
+        notes += [f"{where}{j}: shares no text with the human annotators (unranked)" for j in undefined["judge"]]
+        notes += [
+            f"{where}{r.judge}: BACC rests on {min(r.majority_errors, r.majority_examples - r.majority_errors)} texts "
+            f"of one class of {r.majority_examples}"
+            for r in board.itertuples()
+            if r.judge != judges.CEILING
+            and not _na(r.majority_examples)
+            and 0 < min(r.majority_errors, r.majority_examples - r.majority_errors) < MIN_CLASS
+        ]
+        boards.append((label, board, cmp))
+    cmp = boards[0][2]
+    lines[len(frame.header()) : len(frame.header())] = [
+        f"span F1: {cmp['f1']['definition']}",
+        f"human majority: {cmp['majority']['rule']}",
+    ]
+    cfg = _settings(
         args,
+        frame,
         resamples=args.n_boot,
         seed=args.seed,
         distinguish=args.distinguish,
         match=["soft", "hard"],
         metric=cmp["f1"]["metric"],
         convention=cmp["f1"]["convention"],
-        selection=_selection(corpus),
     )
-    refs = cmp["references"]
-    lines = [
-        f"{int((board['judge'] != judges.CEILING).sum())} judges of {corpus.root}, compared with {len(refs)} human "
-        f"annotator set{'s' if len(refs) != 1 else ''} ({', '.join(refs[:8])}{', ...' if len(refs) > 8 else ''}) "
-        f"on the {cmp['examples']} examples compared ({cmp['examples_rule']})",
-        f"span F1: {cmp['f1']['definition']}",
-        f"human majority: {cmp['majority']['rule']}",
-        "human ceiling: " + ("every pair of human sets" if cmp["ceiling"]["defined"] else cmp["ceiling"]["reason"]),
-    ]
-    notes = out.report_left_out(corpus)
-    undefined = board[(board["judge"] != judges.CEILING) & board["f1_soft"].isna()]
-    notes += [f"{j}: shares no example with the human annotators (unranked)" for j in undefined["judge"]]
-    notes += [
-        f"{r.judge}: BACC rests on {min(r.majority_errors, r.majority_examples - r.majority_errors)} examples of one "
-        f"class of {r.majority_examples}"
-        for r in board.itertuples()
-        if r.judge != judges.CEILING
-        and not _na(r.majority_examples)
-        and 0 < min(r.majority_errors, r.majority_examples - r.majority_errors) < MIN_CLASS
-    ]
-    shown = judges.readable(board, digits=3) if out.chosen_format(args) == "text" else board
-    out.emit(
-        args, cfg, lines=lines, notes=notes, tables={"leaderboard": shown}, data={"compared": cmp, "leaderboard": board}
-    )
+    text = out.chosen_format(args) == "text"
+    if text:
+        tables = {
+            (f"leaderboard_{label}" if len(parts) > 1 else "leaderboard"): judges.readable(board, digits=3)
+            for label, board, _ in boards
+        }
+        titles = {f"leaderboard_{label}": f"leaderboard, {frame.per} {label}" for label, _, _ in boards}
+    else:
+        tables = _stacked([(label, {"leaderboard": board}) for label, board, _ in boards])
+        titles = {}
+    data = {"compared": {label: c for label, _, c in boards} if len(parts) > 1 else cmp, **tables}
+    out.emit(args, cfg, lines=lines, notes=notes, tables=tables, data=data, titles=titles)
     return 0
 
 
@@ -641,10 +793,10 @@ def _na(value) -> bool:
 
 
 def cmd_agreement(args) -> int:
-    from . import api
-
     metric, convention = _resolve_f1(args.metric, args.convention)
-    corpus = _load(args)
+    frame = _framed(args)
+    corpus = frame.corpus
+    per = {None: frame.per, "none": None}.get(args.per, args.per)
     measures = args.measure or ["f1"]
     matches = ["hard", "soft"] if args.match == "both" else [args.match]
     average = "none" if args.matrix else args.average
@@ -654,7 +806,9 @@ def cmd_agreement(args) -> int:
 
         every = [g.spec for c in corpus.campaigns("human") for g in groups_of(corpus, c)] + judges(corpus)
         refs, hyps = refs or every, hyps or every
-    table = api.agreement(
+    from .analyses import agreement as _agreement
+
+    table = _agreement.table(
         corpus,
         refs,
         hyps,
@@ -663,16 +817,18 @@ def cmd_agreement(args) -> int:
         metric=metric,
         convention=convention,
         soft_gamma=args.soft_gamma,
-        per=None if args.per == "none" else args.per,
+        per=per,
         average=average,
         progress=out.progress_wanted(args),
     )
     used = table.attrs["settings"]
     definition = _f1_definition(metric, convention)
-    cfg = out.settings(args, **used, definition=definition, selection=_selection(corpus))
-    lines = [
-        f"{len(used['hypotheses'])} hypothesis sets against {len(used['references'])} reference sets of "
-        f"{corpus.root}" + (f", per {args.per}" if args.per != "none" else "") + f"; averaged: {average}",
+    cfg = _settings(args, frame, **used, definition=definition)
+    lines = frame.header() + [
+        f"{len(used['hypotheses'])} hypothesis sets against {len(used['references'])} reference sets"
+        + (f", one block of rows per {per}" if per else "")
+        + f"; averaged: {average}"
+        + ("; texts: the distinct texts compared, pair_*: sums over the pairs" if average == "mean" else ""),
         f"span F1 ({', '.join(matches)}): {definition}" if "f1" in measures else "",
     ]
     tables = {"agreement": table}
@@ -756,7 +912,8 @@ def _metric_tables(v, text: bool = True) -> tuple[dict, list[str], dict]:
             tables["system"] = system
     else:
         notes.append(
-            f"no system-level statistics: the texts come from {c['systems']} generating systems (3 or more needed)"
+            f"no system-level statistics: the texts come from {c['systems']} generating "
+            f"system{'s' if c['systems'] != 1 else ''} (3 or more needed)"
         )
     if len(v.clusters):
         tables["clusters"] = v.clusters
@@ -768,10 +925,12 @@ def _metric_tables(v, text: bool = True) -> tuple[dict, list[str], dict]:
         if n and fewer < MIN_CLASS:
             which = "error-free texts" if n - errors <= errors else "texts with an error"
             notes.append(f"majority: ROC AUC, average precision and BACC rest on {fewer} {which} of {n}")
-    if c["ceiling_examples"] != c["examples"]:
+    if not c["ceiling_examples"]:
+        notes.append("no human ceiling: no text has two or more human records")
+    elif c["ceiling_examples"] != c["examples"]:
         notes.append(
             f"the human ceiling is measured on {c['ceiling_examples']:,} of the {c['examples']:,} texts (those with "
-            "two or more human records), another subset than the metrics'"
+            "two or more human records), another subset than the metrics' (ceiling_texts: the metrics on its texts)"
         )
     return tables, notes, titles
 
@@ -796,44 +955,60 @@ def cmd_metric(args) -> int:
     from .corpora.scores import read_scores
 
     _positive(args.n_boot, "--n-boot")
-    corpus = _load(args)
-    corpus.check_categories()
+    frame = _framed(args)
+    frame.corpus.check_categories()
+    parts = frame.parts()
+    lines, notes, blocks, datas = frame.header(), [], [], {}
     scores = None
-    if args.scores is not None:
-        scores = read_scores(args.scores, corpus, lower_is_better=args.lower_is_better or ())
+    if args.scores is not None:  # read once, against every text of the frame; each block takes its own
+        scores = read_scores(args.scores, frame.corpus, lower_is_better=args.lower_is_better or ())
         out.report_file_warnings(scores.problems, args.verbose)
-    result = api.evaluate_metric(
-        corpus,
-        scores,
-        targets=args.target,
-        with_judges=not args.no_judges,
-        baselines=args.baselines or None,
-        n_boot=args.n_boot,
-        seed=args.seed,
-        progress=out.progress_wanted(args),
-    )
-    c = result.compared
-    cfg = out.settings(
+    for label, block in parts:
+        where = f"{frame.per} {label}: " if len(parts) > 1 else ""
+        result = api.evaluate_metric(
+            block,
+            scores,
+            targets=args.target,
+            with_judges=not args.no_judges,
+            baselines=args.baselines or None,
+            n_boot=args.n_boot,
+            seed=args.seed,
+            progress=out.progress_wanted(args),
+        )
+        c = result.compared
+        tables, block_notes, titles = _metric_tables(result, text=out.chosen_format(args) == "text")
+        notes += [where + n for n in block_notes]
+        lines.append(
+            f"{where}{c['examples']:,} texts with a human target ({c['human_records']:,} human records); "
+            f"{c['resamples']:,} bootstrap resamples shared by every metric; {c['orientation']}"
+        )
+        blocks.append((label, tables, titles))
+        data = result.to_json()
+        data["system"] = system_rows(result) if len(result.system) else []
+        data["clusters"] = result.clusters
+        datas[label] = data
+    notes += out.report_left_out(frame.corpus)
+    cfg = _settings(
         args,
+        frame,
         resamples=args.n_boot,
         seed=args.seed,
-        targets=c["targets"],
+        targets=blocks and list(datas.values())[0]["compared"]["targets"],
         scores=args.scores,
         lower_is_better=args.lower_is_better,
         judges=not args.no_judges,
         baselines=bool(args.baselines),
-        selection=_selection(corpus),
     )
-    tables, notes, titles = _metric_tables(result, text=out.chosen_format(args) == "text")
-    notes += out.report_left_out(corpus)
-    lines = [
-        f"{c['examples']:,} texts with a human target ({c['human_records']:,} human records; "
-        f"{c['human_records_without_text']:,} on examples without a text left out); {c['resamples']:,} bootstrap "
-        f"resamples shared by every metric; {c['orientation']}",
-    ]
-    data = result.to_json()
-    data["system"] = system_rows(result) if len(result.system) else []
-    data["clusters"] = result.clusters
+    if len(parts) == 1:
+        tables, titles, data = blocks[0][1], blocks[0][2], datas[parts[0][0]]
+    elif out.chosen_format(args) == "text":
+        tables = {f"{n}_{label}": t for label, ts, _ in blocks for n, t in ts.items()}
+        titles = {f"{n}_{label}": f"{frame.per} {label}, {ti}" for label, ts, tis in blocks for n, ti in tis.items()}
+        data = {}
+    else:
+        tables = _stacked([(label, ts) for label, ts, _ in blocks])
+        titles = {}
+        data = {"parts": datas}
     out.emit(args, cfg, lines=lines, notes=notes, tables=tables, data=data, titles=titles)
     return 0
 
@@ -842,13 +1017,95 @@ def cmd_baselines(args) -> int:
     from .corpora.scores import write_scores
     from .metrics import baselines
 
-    corpus = corpora.load(args.corpus)
-    _warn_count(corpus.warnings, args.corpus)
-    frame = baselines.baselines(
+    frame = _framed(args)
+    corpus = frame.corpus
+    frame_ = baselines.baselines(
         corpus, args.only or None, progress=args.progress
     )  # None: a bar where stderr is a terminal
-    out = write_scores(frame, args.out)
-    print(f"wrote {len(frame.columns) - 4} baselines on {len(frame):,} examples to {out}")
+    path = write_scores(frame_, args.out)
+    no_source = int((corpus.examples["source"].fillna("") == "").sum())
+    for line in frame.header():
+        print(line, file=sys.stderr)
+    if no_source:
+        print(
+            f"{no_source:,} of the {len(corpus.examples):,} texts have no source: the source-based baselines are "
+            "undefined (empty) there, not 0",
+            file=sys.stderr,
+        )
+    print(f"wrote {len(frame_.columns) - 4} baselines on {len(frame_):,} texts to {path}")
+    return 0
+
+
+TARGET_CHOICES = ("mqm", "weighted", "errors", "error_free", "impression")
+
+
+def cmd_target(args) -> int:
+    """The human target of a corpus per system or per text: WMT's MQM score (``--target mqm``),
+    a severity-weighted score with the user's weights (``--target weighted --weight ...``), or an
+    error count."""
+    from .analyses import metric_targets
+    from .corpora import mqm
+
+    frame = _framed(args)
+    corpus = frame.corpus
+    try:
+        weights = mqm.parse_weights(args.weight) if args.weight else None
+    except ValueError as err:
+        raise CliError(str(err)) from None
+    if args.target == "weighted" and not weights:
+        raise CliError("--target weighted needs weights: --weight Major=5 --weight Minor=1 (see --help)")
+    if args.target == "mqm" and not corpus.spans["severity"].notna().any():
+        raise CliError(
+            "--target mqm weighs MQM severities, and this corpus' spans have none (a factgenie export): use "
+            "--target weighted --weight CATEGORY=VALUE"
+        )
+    used = {**mqm.WMT_WEIGHTS, **(weights or {})} if args.target == "mqm" else weights  # --weight amends WMT's
+    humans = metric_targets.human_targets(corpus, weights if args.target == "weighted" else None)
+    if args.target not in humans.columns or (args.target == "impression" and humans["impression"].isna().all()):
+        raise CliError(f"no target {args.target} on this corpus")
+    if args.target == "mqm":
+        per_text = mqm.scores(corpus, used, per="text")
+        per_text = per_text.rename(columns={"score": "score"})
+    else:
+        per_text = humans[[*KEY_COLUMNS, "n_humans"]].assign(score=humans[args.target].astype(float))
+        per_text = per_text.rename(columns={"n_humans": "raters"})[[*KEY_COLUMNS, "score", "raters"]]
+        if args.target in ("weighted", "errors"):
+            per_text["score"] = 0.0 - per_text["score"]  # the score as published: errors counted, lower is better
+    notes = []
+    if used is not None:
+        gone = mqm.unweighted(corpus.spans, used, corpus.records)
+        for r in gone.itertuples():
+            notes.append(f"{r.name}: no weight names it, so its {r.spans:,} spans weigh 0 (records at {r.lines})")
+    lower = args.target in ("mqm", "weighted", "errors")
+    direction = "lower is better (errors weighed)" if lower else "higher is better"
+    if args.per == "text":
+        table = per_text
+    else:
+        grouped = per_text.groupby(["dataset", "split", "setup_id"], sort=False)
+        table = grouped.agg(score=("score", "mean"), texts=("score", "size")).reset_index()
+        table = table.rename(columns={"setup_id": "system"})
+        table["reference"] = table["system"].map(mqm.is_reference)
+        table = table.sort_values(["dataset", "split", "score", "system"], ascending=[True, True, lower, True])
+        table = table.reset_index(drop=True)
+    rates = mqm.catch_rates(frame.selected)
+    lines = frame.header() + [
+        f"target {args.target} per {args.per}: "
+        + (
+            "the mean over a system's texts of each text's score (its raters' scores averaged)"
+            if args.per == "system"
+            else "each text's score, its raters' scores averaged"
+        )
+        + f"; {direction}",
+    ]
+    if used is not None:
+        lines.append("weights: " + ", ".join(f"{k}={v:g}" for k, v in used.items()) + "; any other weighs 0")
+    tables = {args.per: table}
+    if len(rates):
+        tables["catch_rates"] = rates
+        lines.append("hands-on-the-wheel checks: each rater's share of the damaged translations caught (catch_rates)")
+    cfg = _settings(args, frame, target=args.target, per=args.per, weights=used)
+    data = {"rows": table, "catch_rates": rates} if len(rates) else {"rows": table}
+    out.emit(args, cfg, lines=lines, notes=notes, tables=tables, data=data)
     return 0
 
 
@@ -957,6 +1214,45 @@ def _selection_args(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _frame_args(p: argparse.ArgumentParser, per: bool = True) -> None:
+    """The frame: what every number rests on (the human reference, the texts, the grouping)."""
+    g = p.add_argument_group(
+        "the frame (what every number rests on; the header of every output names it)",
+        "Human campaigns have roles, recognised from their folders (annotation, iaa, qualification, key, "
+        "attention); only annotation and iaa campaigns are references by default. A task with several splits "
+        "is computed per split unless pooled.",
+    )
+    g.add_argument(
+        "--reference",
+        action="append",
+        default=None,
+        metavar="NAME",
+        help="take human campaign NAME as a reference whatever its role (repeat)",
+    )
+    g.add_argument("--exclude", action="append", default=None, metavar="NAME", help="leave campaign NAME out (repeat)")
+    g.add_argument(
+        "--roles",
+        default=None,
+        metavar="FILE",
+        help="a YAML file of campaign: role (annotation, iaa, qualification, key, attention)",
+    )
+    if per:
+        g.add_argument(
+            "--per",
+            choices=["split", "dataset"],
+            default=None,
+            help="one block per split (the default where the frame holds several) or per dataset",
+        )
+    g.add_argument("--pool", action="store_true", help="pool the splits into one block (said in the header)")
+    g.add_argument(
+        "--texts",
+        choices=["with-output", "all"],
+        default="with-output",
+        help="with-output: records on texts the corpus holds (default; others left out and counted); all: every "
+        "record, as factgenie counts them",
+    )
+
+
 def _output_args(p: argparse.ArgumentParser, table: bool = True) -> None:
     g = p.add_argument_group("output")
     g.add_argument(
@@ -1017,6 +1313,7 @@ def _pair_parser(sub, name: str, help: str, description: str, func) -> argparse.
         help="the annotator group of HYP (a letter, A = 0, or a number; default: all pooled)",
     )
     _selection_args(p)
+    _frame_args(p, per=False)
     _output_args(p)
     p.set_defaults(func=func)
     return p
@@ -1048,15 +1345,19 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     _selection_args(p)
     p.set_defaults(func=cmd_validate)
 
-    p = sub.add_parser("campaigns", help="list a corpus' campaigns: name, kind, task, folder, records, groups, spans")
+    p = sub.add_parser(
+        "campaigns", help="list a corpus' campaigns: name, kind, role, task, folder, records, groups, spans"
+    )
     p.add_argument("path", help="the corpus folder (factgenie layout)")
     _selection_args(p)
+    _frame_args(p, per=False)
     _output_args(p)
     p.set_defaults(func=cmd_campaigns)
 
     p = sub.add_parser("stats", help="dataset-level tables (Tables 2-4) of one task")
     p.add_argument("path", help="the corpus folder (factgenie layout)")
     _selection_args(p)
+    _frame_args(p)
     _output_args(p)
     p.set_defaults(func=cmd_stats)
 
@@ -1142,6 +1443,7 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     )
     _boot_args(p)
     _selection_args(p)
+    _frame_args(p, per=False)
     _output_args(p)
     p.set_defaults(func=cmd_judge)
 
@@ -1156,6 +1458,7 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     )
     _progress_args(p)
     _selection_args(p)
+    _frame_args(p)
     _output_args(p)
     p.set_defaults(func=cmd_judges)
 
@@ -1200,8 +1503,9 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     p.add_argument(
         "--per",
         choices=["none", "split", "dataset", "setup_id"],
-        default="none",
-        help="one block of rows per split, dataset or generating system (default none)",
+        default=None,
+        help="one block of rows per split, dataset or generating system, or none (the splits pooled); default: "
+        "per split where the frame holds several, else none",
     )
     p.add_argument(
         "--average",
@@ -1223,6 +1527,7 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     )
     _progress_args(p)
     _selection_args(p)
+    _frame_args(p, per=False)
     _output_args(p)
     p.set_defaults(func=cmd_agreement)
 
@@ -1258,8 +1563,34 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     _boot_args(p)
     _progress_args(p)
     _selection_args(p)
+    _frame_args(p)
     _output_args(p)
     p.set_defaults(func=cmd_metric)
+
+    p = sub.add_parser(
+        "target",
+        help="the human target per system or per text: WMT's MQM score, a severity-weighted score, error counts",
+        description="The human target of a corpus (an MQM file, or any factgenie export) per system or per text. "
+        "--target mqm weighs MQM errors by WMT's weights (Major 5, Minor 1, Minor Fluency/Punctuation 0.1, "
+        "Non-translation 25, Neutral 0; --weight amends them); --target weighted by the weights given alone.",
+        epilog=None,
+    )
+    p.add_argument("corpus", help="an MQM file (*.tsv), a folder of them, or a factgenie corpus folder")
+    p.add_argument("--target", choices=list(TARGET_CHOICES), default="mqm", help="the target (default mqm)")
+    p.add_argument("--per", choices=["system", "text"], default="system", help="per system (default) or per text")
+    p.add_argument(
+        "--weight",
+        action="append",
+        default=None,
+        metavar="NAME=VALUE",
+        help="a weight (repeat): a severity (Major=5), a severity and category (Minor:Fluency/Punctuation=0.1), any "
+        "severity with a category (*:Non-translation=25), or a category (Incorrect=3); with --target mqm they "
+        "amend WMT's",
+    )
+    _selection_args(p)
+    _frame_args(p, per=False)
+    _output_args(p)
+    p.set_defaults(func=cmd_target)
 
     p = sub.add_parser(
         "baselines",
@@ -1275,6 +1606,8 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     p.add_argument("-o", "--out", required=True, help="the scores file to write (.csv or .jsonl)")
     p.add_argument("--only", action="append", default=None, metavar="NAME", help="one baseline (repeat for several)")
     _progress_args(p)
+    _selection_args(p)
+    _frame_args(p, per=False)
     p.set_defaults(func=cmd_baselines)
 
     if full:
@@ -1297,12 +1630,28 @@ def _command(argv: list[str]) -> str | None:
     return next((a for a in argv if not a.startswith("-")), None)
 
 
+def parse(argv: list[str]) -> argparse.Namespace:
+    """The arguments of ``argv``: a command's options and positional arguments in any order
+    (argparse's intermixed parsing, command by command; ``review``'s own sub-commands parse as
+    usual)."""
+    command = _command(argv)
+    parser = build_parser(full=command == "review")
+    if command is None or command == "review" or argv.index(command) != 0:
+        return parser.parse_args(argv)
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    if command not in sub.choices:
+        return parser.parse_args(argv)
+    args = sub.choices[command].parse_intermixed_args(argv[1:])
+    args.command = command
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    args = build_parser(full=_command(argv) == "review").parse_args(argv)
+    args = parse(argv)
     prefix = f"hotelcheckspan {args.command}:"
     try:
-        return args.func(args)
+        return _quiet_pipe(args.func, args)
     except (CliError, out.OutputError) as err:
         print(f"{prefix} {err}", file=sys.stderr)
     except OSError as err:
@@ -1330,6 +1679,19 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
     return 1
+
+
+def _quiet_pipe(func, args) -> int:
+    """``func(args)``, ending quietly where the reader of stdout went away (``| head``): the
+    rest of the output is dropped, as a Unix tool drops it."""
+    try:
+        code = func(args)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # Python flushes stdout at exit: into nothing
+        return 0
 
 
 if __name__ == "__main__":

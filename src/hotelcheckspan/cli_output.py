@@ -52,6 +52,11 @@ def settings(args, **values) -> dict:
     return out | values
 
 
+def as_frame(table):
+    """A table as a frame: a frame as it is, a dict as ``name, value`` rows."""
+    return _frame(table)
+
+
 def _frame(table):
     import pandas as pd
 
@@ -229,11 +234,12 @@ def report_corpus_warnings(corpus, args) -> None:
 
 
 def report_left_out(corpus) -> list[str]:
-    """Notes naming the config-only campaigns a computation leaves out."""
+    """Notes naming the campaigns with no records a computation leaves out (a config and no
+    annotation file, or an empty one); the frame's header names the others it leaves out."""
     out = []
     for name in corpus.empty_campaigns():
         folder = corpus.campaign_folders.get(name, name)
-        out.append(f"left out: campaign {name} ({folder}/ has a config and no annotation file: 0 records)")
+        out.append(f"left out: campaign {name} ({folder}/ has no annotation record: a config only, or an empty file)")
     return out
 
 

@@ -26,6 +26,10 @@ BUNDLED_CORPUS = DATA_ROOT / "hotelcheckspan"
 REAL_CORPUS = DATA_ROOT / "span-annotation-d2t-iaa"
 # its d2t "test" split (MIT, verbatim; see its SOURCE.md): 1,200 texts from four systems, six judges
 REAL_TEST_CORPUS = DATA_ROOT / "span-annotation-d2t-test"
+# WMT 2021's TED talks English-German MQM annotations (Apache-2.0, verbatim; see its SOURCE.md): the
+# field's other format (hotelcheckspan.corpora.mqm), with the system table its README publishes
+MQM_FOLDER = DATA_ROOT / "wmt-mqm-ted-ende"
+MQM_TED = MQM_FOLDER / "mqm_ted_ende.tsv"
 # the built-in metric baselines of each bundled corpus, computed by `make baselines` (the
 # embedding baselines take minutes on a CPU): <corpus folder name>.csv and its .sha256 of the texts
 BASELINES = DATA_ROOT / "baselines"

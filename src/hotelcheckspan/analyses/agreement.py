@@ -5,7 +5,7 @@ Reproducing a paper's agreement table (each LLM against the human annotators, pe
 and soft F1, γ, Pearson) otherwise takes one ``f1``, ``gamma`` and ``pearson`` call per pair on
 hand-filtered copies of the files. :func:`table` makes every pair's comparison with the same
 functions those commands call (:func:`hotelcheckspan.span_f1`, :func:`~hotelcheckspan.span_gamma`,
-:func:`~hotelcheckspan.span_pearson`, on :func:`~hotelcheckspan.api.annotations_of` sides), so
+:func:`~hotelcheckspan.span_pearson`, on :func:`~hotelcheckspan.pairs.annotations_of` sides), so
 each cell equals what the single command prints for that pair.
 
 Averaging over the reference sets (``average``):
@@ -26,8 +26,9 @@ import numpy as np
 import pandas as pd
 
 from ..annotator_sets import AnnotatorSet, group_labels, groups_of, judges
-from ..corpora import Annotations, Corpus
-from ..corpora.layouts import _slug
+from ..corpora import KEY, Annotations, Corpus
+from ..corpora.keys import slug as _slug
+from ..corpora.keys import slug_key
 
 MEASURES = ("f1", "gamma", "pearson")
 AVERAGES = ("mean", "pooled", "none")
@@ -35,11 +36,12 @@ PER = ("split", "dataset", "setup_id")
 MATCHES = ("hard", "soft")
 
 
-def _sets(corpus: Corpus, specs, default) -> list[AnnotatorSet]:
-    """Annotator sets from specs ("campaign" or "campaign/GROUP"), checked against the corpus."""
+def _sets(corpus: Corpus, specs, default) -> tuple[list[AnnotatorSet], dict]:
+    """Annotator sets from specs ("campaign" or "campaign/GROUP"), checked against the corpus,
+    and how the user wrote each (the table names them so)."""
     if not specs:
-        return default
-    out = []
+        return default, {}
+    out, written = [], {}
     for spec in specs:
         s = AnnotatorSet.parse(spec)
         if s.campaign not in corpus.campaigns():
@@ -55,20 +57,29 @@ def _sets(corpus: Corpus, specs, default) -> list[AnnotatorSet]:
                 f"{', '.join(group_labels(have))})"
             )
         out.append(s)
-    return out
+        written[s] = str(spec)
+    return out, written
 
 
-def _label(corpus: Corpus, s: AnnotatorSet) -> str:
-    """A set as readers write it, its group as the campaign's other groups are written."""
+def _label(corpus: Corpus, s: AnnotatorSet, written: dict | None = None) -> str:
+    """A set as the user wrote it (``written``), else as readers write it, its group as the
+    campaign's other groups are written."""
+    if written and s in written:
+        return written[s]
     if s.group is None:
         return s.campaign
     groups = [g.group for g in groups_of(corpus, s.campaign)]
     return f"{s.campaign}/{dict(zip(groups, group_labels(groups)))[s.group]}"
 
 
+def _keys(records: pd.DataFrame) -> set:
+    """The texts of ``records``, as factgenie compares keys."""
+    return {slug_key(*k) for k in records[KEY].drop_duplicates().itertuples(index=False)}
+
+
 def _side(corpus: Corpus, campaigns: list[str], part: pd.Series | None) -> dict[str, Annotations]:
     """Each campaign of ``campaigns`` as a comparison side, restricted to the rows of ``part``."""
-    from ..api import annotations_of
+    from ..pairs import annotations_of
 
     out = {}
     for c in dict.fromkeys(campaigns):
@@ -102,8 +113,8 @@ def _pooled(refs: list[AnnotatorSet], sides: dict[str, Annotations]) -> Annotati
 def _measure(ref: Annotations, ref_group, hyp: Annotations, hyp_group, measures, matches, options: dict) -> dict | None:
     """Every measure of one comparison (None when the two share no example). ``options``: span
     F1's ``metric`` and ``convention``, γ's ``soft_gamma``."""
-    from ..api import span_f1, span_gamma, span_pearson
     from ..metrics.gamma import TooManyAnnotators
+    from ..pairs import span_f1, span_gamma, span_pearson
 
     groups = {"ref_group": ref_group, "hyp_group": hyp_group}
     row: dict = {}
@@ -153,10 +164,13 @@ def table(
     ``per``: a key column (:data:`PER`) to make one block of rows per value (its slugified
     spelling, as factgenie joins keys); ``average``: :data:`AVERAGES` (module docstring).
 
-    Columns: ``part`` ("all" without ``per``), ``hypothesis``, ``reference`` (the set; "mean of N
-    sets" or "N sets pooled"), ``pairs`` (pairs sharing an example; 1 for ``none``), ``examples``
-    (examples compared, summed over the pairs for ``mean``), then per measure ``precision_<match>,
-    recall_<match>, f1_<match>``, ``gamma, s_empty``, ``pearson_micro, pearson_macro``.
+    Columns: ``part`` ("all" without ``per``), ``hypothesis``, ``reference`` (the set, as the user
+    wrote it; "mean of N sets" or "N sets pooled"), ``pairs`` (pairs sharing a text; 1 for
+    ``none``), ``texts`` (the distinct texts compared: those the hypothesis shares with some
+    reference), with ``mean`` the sums over the pairs under names of their own (``pair_examples``,
+    ``pair_ref_spans``, ``pair_hyp_spans``; elsewhere ``ref_spans``, ``hyp_spans``), then per
+    measure ``precision_<match>, recall_<match>, f1_<match>``, ``gamma, s_empty``,
+    ``pearson_micro, pearson_macro``.
     ``frame.attrs["settings"]`` records the options. The categories of every set must agree
     (:meth:`Corpus.check_categories`); a pair sharing no example is left out."""
     from ..metrics import span_f1 as _f1
@@ -174,8 +188,9 @@ def table(
     metric, convention = _f1.resolve(metric, convention)
     corpus.check_categories()
     humans = [g for c in corpus.campaigns("human") for g in groups_of(corpus, c)]
-    ref_sets = _sets(corpus, refs, humans)
-    hyp_sets = _sets(corpus, hyps, [AnnotatorSet(j) for j in judges(corpus)])
+    ref_sets, written = _sets(corpus, refs, humans)
+    hyp_sets, written_hyp = _sets(corpus, hyps, [AnnotatorSet(j) for j in judges(corpus)])
+    written |= written_hyp
     if not ref_sets:
         raise ValueError("no reference set: the selection has no human campaign (name one with --ref)")
     if not hyp_sets:
@@ -200,45 +215,59 @@ def table(
         hyp = sides[h.campaign]
         if h.filter(hyp.records).empty:  # the hypothesis annotated nothing in this part
             continue
-        head = {"part": name, "hypothesis": _label(corpus, h)}
+        head = {"part": name, "hypothesis": _label(corpus, h, written)}
         present = [r for r in ref_sets if r != h and not r.filter(sides[r.campaign].records).empty]
         if average == "pooled":
             refs_here = present
             pooled = _pooled(refs_here, sides)
             got = None if pooled is None else _measure(pooled, None, hyp, h.group, measures, matches, options)
             if got is not None:
-                rows.append(head | {"reference": f"{len(refs_here)} sets pooled", "pairs": 1} | got)
+                rows.append(
+                    head | {"reference": f"{len(refs_here)} sets pooled", "pairs": 1, "texts": got["examples"]} | got
+                )
             continue
-        pair_rows = []
+        pair_rows, texts = [], set()
         for r in present:
             got = _measure(sides[r.campaign], r.group, hyp, h.group, measures, matches, options)
             if got is not None:
-                pair_rows.append(head | {"reference": _label(corpus, r), "pairs": 1} | got)
-        if average == "none":
+                label = _label(corpus, r, written)
+                pair_rows.append(head | {"reference": label, "pairs": 1, "texts": got["examples"]} | got)
+                texts |= _keys(r.filter(sides[r.campaign].records)) & _keys(h.filter(hyp.records))
+        if average == "none" or len(pair_rows) == 1:  # one pair: its own row, named by its reference
             rows += pair_rows
         elif pair_rows:
-            values = pd.DataFrame(pair_rows).drop(columns=["part", "hypothesis", "reference", "pairs"])
+            values = pd.DataFrame(pair_rows).drop(columns=["part", "hypothesis", "reference", "pairs", "texts"])
             values = values.select_dtypes("number")
             mean = values.mean().to_dict()
-            for col in ("examples", "ref_spans", "hyp_spans"):
+            for col in ("examples", "ref_spans", "hyp_spans"):  # sums over the pairs, under names of their own
+                mean.pop(col, None)
                 if col in values:
-                    mean[col] = int(values[col].sum())
-            rows.append(head | {"reference": f"mean of {len(pair_rows)} sets", "pairs": len(pair_rows)} | mean)
-    columns = ["part", "hypothesis", "reference", "pairs", "examples"]
+                    mean[f"pair_{col}"] = int(values[col].sum())
+            head |= {"reference": f"mean of {len(pair_rows)} sets", "pairs": len(pair_rows), "texts": len(texts)}
+            rows.append(head | mean)
+    columns = ["part", "hypothesis", "reference", "pairs", "texts"]
+    if average == "mean":
+        columns += ["pair_examples"]
     if "f1" in measures:
-        columns += ["ref_spans", "hyp_spans"]
+        columns += ["pair_ref_spans", "pair_hyp_spans"] if average == "mean" else ["ref_spans", "hyp_spans"]
         columns += [f"{k}_{m}" for m in matches for k in ("precision", "recall", "f1")]
     if "gamma" in measures:
         columns += ["gamma", "s_empty"]
     if "pearson" in measures:
         columns += ["pearson_micro", "pearson_macro"]
+    if average == "mean":  # a single pair's row keeps its counts under the pair names
+        for r in rows:
+            if r.get("pairs") == 1:
+                for col in ("examples", "ref_spans", "hyp_spans"):
+                    if col in r:
+                        r[f"pair_{col}"] = r.pop(col)
     out = pd.DataFrame(rows, columns=columns + (["note"] if any("note" in r for r in rows) else []))
-    for col in ("pairs", "examples", "ref_spans", "hyp_spans"):
+    for col in ("pairs", "texts", "pair_examples", "pair_ref_spans", "pair_hyp_spans", "ref_spans", "hyp_spans"):
         if col in out:
             out[col] = out[col].astype("Int64")
     out.attrs["settings"] = {
-        "references": [_label(corpus, r) for r in ref_sets],
-        "hypotheses": [_label(corpus, h) for h in hyp_sets],
+        "references": [_label(corpus, r, written) for r in ref_sets],
+        "hypotheses": [_label(corpus, h, written) for h in hyp_sets],
         "measures": measures,
         "match": matches,
         "per": per,

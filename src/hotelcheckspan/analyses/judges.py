@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from ..annotator_sets import HUMAN_SETS, AnnotatorSet, group_labels, in_paper, judges, parse_all
+from ..annotator_sets import HUMAN_SETS, AnnotatorSet, group_labels, in_paper, is_paper_corpus, judges, parse_all
 from ..categories import ANY
 from ..corpora import KEY, Corpus
 from ..metrics import resampling
@@ -54,6 +54,8 @@ LEADERBOARD_COLUMNS = [
     "bacc_reason",
     "majority_examples",
     "majority_errors",
+    "first_ahead",
+    "leads",
     "next",
     "n_needed",
     "n_low",
@@ -62,11 +64,7 @@ LEADERBOARD_COLUMNS = [
 ]
 
 
-def is_hotelcheckspan(corpus: Corpus) -> bool:
-    """Whether the corpus has HotelCheckSpan's four human annotator sets (stage 1 and 2, A and B)."""
-    sets = corpus.records[["campaign", "annotator_group"]].drop_duplicates()
-    found = set(zip(sets["campaign"], sets["annotator_group"]))
-    return all((s.campaign, s.group) in found for s in HUMAN_SETS)
+is_hotelcheckspan = is_paper_corpus
 
 
 # the clear human majority outside HotelCheckSpan: at least this share of an example's human
@@ -327,6 +325,22 @@ class Scored:
         systems = {j: rows.index[rows["comparison"] == j].tolist() for j in self.names}
         return sample_size.pairs_table(rows, self.counts, systems, self.examples, f"span F1 ({match})")
 
+    def versus_first(self, first: str, match: str = "soft") -> dict[str, float]:
+        """Per judge, the share of paired bootstrap resamples (the intervals' weights, drawn on the
+        examples of :meth:`f1_table`) in which ``first`` has the higher span F1; NaN where no
+        resample has both scores. At :data:`~hotelcheckspan.analyses.sample_size.THRESHOLD` or more,
+        the paired test tells the judge apart from ``first``."""
+        table = self.f1_table(match)
+        if first not in table.systems or table.n_examples == 0:
+            return {}
+        scores = table.resampled(resampling.matrix(table.examples, self.n_boot, self.seed))
+        lead = scores[:, table.systems.index(first)]
+        out = {}
+        for j, name in enumerate(table.systems):
+            both = np.isfinite(lead) & np.isfinite(scores[:, j])
+            out[name] = float(np.mean(lead[both] > scores[both, j])) if both.any() else float("nan")
+        return out
+
     def bacc_versus(self, better: str, worse: str) -> dict:
         """Two judges' BACC on the same resamples as their intervals
         (:func:`example_level.bacc_versus`): the share of resamples in which ``better`` is ahead,
@@ -397,7 +411,11 @@ def leaderboard(
     human majority on any error), each with ``_low``/``_high`` bootstrap bounds (at
     :data:`LEVEL`) and its own ``rank_*``; ``bacc_reason`` (why BACC is undefined, else None);
     ``majority_examples`` and ``majority_errors`` (the examples with a clear majority and how many
-    of them it calls erroneous: the sample behind BACC); then, for every judge but the last,
+    of them it calls erroneous: the sample behind BACC); ``first_ahead`` (the share of paired
+    bootstrap resamples in which the first judge by soft F1 is ahead of this one) and ``leads``
+    (not told apart from the first by that paired test: ``first_ahead`` below
+    :data:`~hotelcheckspan.analyses.sample_size.THRESHOLD`; the first leads; who leads is never a
+    chain of neighbours); then, for every judge but the last,
     ``next`` (the judge ranked below it), ``n_needed, n_low, n_high`` (examples needed to order
     the two by soft F1 in 95% of test sets, and its interval; ``inf`` beyond eight times the
     corpus) and ``tell_apart`` ("yes", "uncertain", "no": whether this corpus' examples suffice).
@@ -428,6 +446,13 @@ def leaderboard(
     order = out[judged].sort_values(["f1_soft", "judge"], ascending=[False, True])
     out = pd.concat([order, out[~judged]], ignore_index=True)
     out.insert(0, "rank", out["rank_soft"])
+    ahead = scored.versus_first(str(order["judge"].iloc[0])) if order["f1_soft"].notna().any() else {}
+    out["first_ahead"] = [ahead.get(j, float("nan")) if j != CEILING else float("nan") for j in out["judge"]]
+    out["leads"] = [
+        None if j == CEILING or pd.isna(f) else bool(i == 0 or not (a >= sample_size.THRESHOLD))
+        for i, (j, f, a) in enumerate(zip(out["judge"], out["f1_soft"], out["first_ahead"]))
+    ]
+    out.loc[0, "first_ahead"] = float("nan")  # the first against itself
     for col in ("next", "n_needed", "n_low", "n_high", "tell_apart"):
         out[col] = None
     ranked = out.loc[out["judge"] != CEILING, "judge"].tolist()
@@ -542,7 +567,11 @@ def readable(board: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
 
     def cell(m):
         return [
-            "undefined" if pd.isna(e) else f"{e:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+            "undefined"
+            if pd.isna(e)
+            else f"{e:.{digits}f} (no interval)"
+            if pd.isna(lo) or pd.isna(hi)
+            else f"{e:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
             for e, lo, hi in zip(board[m], board[f"{m}_low"], board[f"{m}_high"])
         ]
 

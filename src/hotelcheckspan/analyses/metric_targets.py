@@ -67,18 +67,49 @@ def clear_votes(n: pd.Series) -> pd.Series:
     return np.ceil(CLEAR_SHARE * n.astype(float) - 1e-9).astype(int)
 
 
-def _targets(keys: pd.DataFrame, records: pd.DataFrame, spans: pd.DataFrame, categories: list[str]) -> pd.DataFrame:
+def weighted_columns(spans: pd.DataFrame, weights: dict | None) -> dict[str, dict]:
+    """The weighted targets a corpus has: ``mqm`` (WMT's weights) where its spans carry MQM
+    severities, ``weighted`` (``weights``) where the user gave weights; name -> weights."""
+    from ..corpora import mqm
+
+    out = {}
+    if spans["severity"].notna().any():
+        out["mqm"] = mqm.WMT_WEIGHTS
+    if weights:
+        out["weighted"] = dict(weights)
+    return out
+
+
+def _record_weights(records: pd.DataFrame, spans: pd.DataFrame, weights: dict) -> pd.Series:
+    """Per record (aligned with ``records``), the sum of its spans' weights (0 for a record
+    without spans; a span no weight names weighs 0)."""
+    from ..corpora import mqm
+
+    mine = spans[spans["record_id"].isin(records["record_id"])]
+    w = mqm.weigh(mine, weights).fillna(0.0)
+    per = w.groupby(mine["record_id"].to_numpy()).sum()
+    return records["record_id"].map(per).fillna(0.0).astype(float)
+
+
+def _targets(
+    keys: pd.DataFrame, records: pd.DataFrame, spans: pd.DataFrame, categories: list[str], weighted: dict | None = None
+) -> pd.DataFrame:
     """The targets on the examples ``keys`` (in that order) that have a record in ``records``;
-    ``spans`` are all spans (those of ``records`` are picked by ``record_id``)."""
+    ``spans`` are all spans (those of ``records`` are picked by ``record_id``); ``weighted``:
+    name -> weights of the weighted targets (:func:`weighted_columns`)."""
+    weighted = weighted or {}
     rec = records.assign(
         _errors=records["n_spans"].astype(float),
         _free=(records["n_spans"] == 0).astype(float),
         _impression=records["impression"].astype("Float64").astype(float),
+        **{f"_w_{name}": _record_weights(records, spans, w) for name, w in weighted.items()},
     )
     grouped = rec.groupby(KEY, sort=False)
-    out = grouped[["_errors", "_free", "_impression"]].mean()
-    out.columns = ["errors", "error_free", "impression"]
+    out = grouped[["_errors", "_free", "_impression", *(f"_w_{n}" for n in weighted)]].mean()
+    out.columns = ["errors", "error_free", "impression", *weighted]
     out["errors"] = 0.0 - out["errors"]
+    for name in weighted:  # minus the weighted error score (WMT's MQM score for mqm): higher = more faithful
+        out[name] = 0.0 - out[name]
     out["n_humans"] = grouped.size()
     out = keys[KEY].merge(out.reset_index(), on=KEY, how="inner")
 
@@ -98,10 +129,10 @@ def _targets(keys: pd.DataFrame, records: pd.DataFrame, spans: pd.DataFrame, cat
         out[col] = 0.0 - out[col].fillna(0.0) / out["n_humans"]
     out["majority"] = out["majority"].astype("boolean")
     out["n_humans"] = out["n_humans"].astype(int)
-    return out[[*KEY, *TARGETS, *(TYPE_PREFIX + c for c in categories), "n_humans"]]
+    return out[[*KEY, *TARGETS, *weighted, *(TYPE_PREFIX + c for c in categories), "n_humans"]]
 
 
-def human_targets(corpus: Corpus) -> pd.DataFrame:
+def human_targets(corpus: Corpus, weights: dict | None = None) -> pd.DataFrame:
     """The human targets per example (module docstring: columns and a worked example).
 
     - ``errors``: minus the mean number of error spans per human record of the example;
@@ -116,9 +147,15 @@ def human_targets(corpus: Corpus) -> pd.DataFrame:
     - ``errors:<category>``: minus the mean number of spans of that category per record;
     - ``n_humans``: the example's human records.
 
+    - ``mqm`` (where the spans carry MQM severities): minus WMT's MQM score of the text, the
+      weighted errors (:data:`hotelcheckspan.corpora.mqm.WMT_WEIGHTS`) summed per record and
+      averaged over its records; ``weighted`` (where ``weights`` are given): the same with them.
+
     ``frame.attrs["has_impressions"]`` says whether any record has an impression."""
     rec = human_records(corpus)
-    out = _targets(corpus.examples, rec, corpus.spans, human_categories(corpus))
+    out = _targets(
+        corpus.examples, rec, corpus.spans, human_categories(corpus), weighted_columns(corpus.spans, weights)
+    )
     out.attrs["has_impressions"] = bool(rec["impression"].notna().any())
     return out
 
@@ -164,7 +201,7 @@ def campaign_scores(corpus: Corpus, campaign: str) -> pd.DataFrame:
     return out
 
 
-def ceiling_split(corpus: Corpus, seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
+def ceiling_split(corpus: Corpus, seed: int = 0, weights: dict | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The human ceiling: how well one human record, read as a metric, predicts the others.
 
     On the examples with at least two human records, one record per example is held out, drawn
@@ -197,8 +234,12 @@ def ceiling_split(corpus: Corpus, seed: int = 0) -> tuple[pd.DataFrame, pd.DataF
     )
     if not bool(human_records(corpus)["impression"].notna().any()):
         per = per.drop(columns=f"{CEILING} (impression)")
+    weighted = weighted_columns(corpus.spans, weights)
+    for name, w in weighted.items():  # the held-out record's own weighted score, as a metric
+        mine = held.assign(_w=0.0 - _record_weights(held, corpus.spans, w)).groupby(KEY, sort=False)["_w"].mean()
+        per = per.merge(mine.rename(f"{CEILING} ({name})").reset_index(), on=KEY, how="left")
     scores = keys.merge(per, on=KEY, how="left")
-    targets = _targets(keys, rest, corpus.spans, human_categories(corpus))
+    targets = _targets(keys, rest, corpus.spans, human_categories(corpus), weighted)
     targets.attrs["has_impressions"] = bool(rest["impression"].notna().any())
     return scores, targets
 

@@ -183,11 +183,14 @@ def evaluate(
     cluster_on: tuple[str, str] | None = ("errors", "kendall_tau_b"),
     system_level: bool = True,
     progress: bool = False,
+    target_weights: dict | None = None,
 ) -> Validation:
     """Validate every metric of :func:`metric_frame` against the human targets.
 
     ``targets`` default to ``errors``, ``error_free``, ``impression`` (where the corpus has
-    impressions) and ``majority``; ``errors:<category>`` targets are accepted too. One weights
+    impressions), ``mqm`` (where its spans carry MQM severities) and ``majority``;
+    ``errors:<category>`` and ``weighted`` (with ``target_weights``, name -> weight as
+    :func:`hotelcheckspan.corpora.mqm.parse_weights` reads them) are accepted too. One weights
     matrix (``n_boot`` resamples of the examples with a human target, seeded) serves every
     metric and statistic; the ceiling has its own (its examples are those with two or more human
     records). ``cluster_on`` = (target, statistic) for the significance clusters (None: none).
@@ -197,14 +200,14 @@ def evaluate(
     from tqdm import tqdm
 
     bar = tqdm(total=2 * len(targets or metric_targets.TARGETS) + 2, desc="metric", disable=not progress, leave=False)
-    humans = metric_targets.human_targets(corpus)
+    humans = metric_targets.human_targets(corpus, target_weights)
     if humans.empty:
         raise ValueError("the corpus has no human record on an example with a text: nothing to validate against")
     available = metric_targets.target_columns(humans)
     if not metric_targets.has_impressions(humans):  # a corpus without impressions has no impression target
         available = [t for t in available if t != "impression"]
     if targets is None:
-        targets = [t for t in metric_targets.TARGETS if t in available]
+        targets = [t for t in [*metric_targets.TARGETS[:-1], "mqm", metric_targets.TARGETS[-1]] if t in available]
     unknown = [t for t in targets if t not in available]
     if unknown:
         raise ValueError(f"no target {', '.join(map(repr, unknown))} on this corpus (targets: {', '.join(available)})")
@@ -233,7 +236,7 @@ def evaluate(
         return _long(stats, kinds, target, random)
 
     def ceiling_level():
-        found = _ceiling(corpus, targets, n_boot, seed, level, data[[*KEY, *names]], kinds)
+        found = _ceiling(corpus, targets, n_boot, seed, level, data[[*KEY, *names]], kinds, target_weights)
         bar.update()
         return found
 
@@ -299,14 +302,21 @@ CEILING_TEXTS_COLUMNS = ["metric", "kind", "target", "statistic", "value", "low"
 
 
 def _ceiling(
-    corpus: Corpus, targets: list[str], n_boot: int, seed: int, level: float, metrics: pd.DataFrame, kinds: dict
+    corpus: Corpus,
+    targets: list[str],
+    n_boot: int,
+    seed: int,
+    level: float,
+    metrics: pd.DataFrame,
+    kinds: dict,
+    target_weights: dict | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The human ceiling on each target: one held-out human record per example against the
     others (same statistics; its own resamples of the examples it is defined on); and the
     metrics (``metrics``: key and one column per metric) scored like for like, on those examples
     against that target with those resamples, by each target's primary statistic only (the
     comparison the ceiling is read by; a subset of the texts, so cheap)."""
-    scores, held_targets = metric_targets.ceiling_split(corpus, seed=seed)
+    scores, held_targets = metric_targets.ceiling_split(corpus, seed=seed, weights=target_weights)
     if scores.empty:
         return pd.DataFrame(columns=[*me.COLUMNS, "kind", "target", "random"]), pd.DataFrame(
             columns=CEILING_TEXTS_COLUMNS
@@ -324,7 +334,7 @@ def _ceiling(
             stats = me.detection(x, y, weights, level=level, seed=seed)
             same = me.detection(X, y, weights, statistics=[primary_statistic(target)], level=level, seed=seed)
         else:
-            column = f"{CEILING} (impression)" if target == "impression" else CEILING
+            column = f"{CEILING} ({target})" if target in ("impression", "mqm", "weighted") else CEILING
             if column not in scores.columns:
                 continue
             x = scores[[column]].rename(columns={column: CEILING})

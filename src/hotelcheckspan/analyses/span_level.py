@@ -334,7 +334,11 @@ def compact_table6(t6: pd.DataFrame, figures: dict) -> pd.DataFrame:
         row = {"Comparison": comp}
         for match, tag in (("hard", "H"), ("soft", "S")):
             ours = t6[(t6["comparison"] == comp) & (t6["match"] == match)].iloc[0]
-            row[f"F1 {match}"] = f"{ours['f1']:.2f} [{ours['f1_low']:.2f}, {ours['f1_high']:.2f}]"
+            row[f"F1 {match}"] = (
+                f"{ours['f1']:.2f} (no interval)"
+                if pd.isna(ours["f1_low"]) or pd.isna(ours["f1_high"])
+                else f"{ours['f1']:.2f} [{ours['f1_low']:.2f}, {ours['f1_high']:.2f}]"
+            )
             value = paper.get(comp, {}).get(f"F1_{tag}")
             row[f"paper {match}"] = NOT_IN_PAPER if comp not in paper else "" if value is None else f"{value:.2f}"
         rows.append(row)

@@ -7,7 +7,8 @@ validate, read_annotations).
 """
 
 from .corpus import KEY, RECORD_COLUMNS, SPAN_COLUMNS, Corpus
-from .layouts import ADDED, EXAMPLE_COLUMNS, NAME_RULE, slug_frame
+from .keys import ADDED, slug_frame
+from .layouts import EXAMPLE_COLUMNS, NAME_RULE
 from .problems import ERROR, WARNING, CategoryMismatch, CorpusError, Problem
 from .reader import Annotations, load, read_annotations, read_corpus, validate
 

@@ -24,7 +24,12 @@ Frames of a :class:`Corpus`:
     is at its start in the annotated text exactly, up to letter case, or within two characters;
     False for a text elsewhere or nowhere, a span past the end, a record without text) and
     ``words`` (of the span's text). Metrics count every span by ``start`` and ``end``, as
-    factgenie does; analyses of span words or places use :attr:`Corpus.placed_spans`.
+    factgenie does; analyses of span words or places use :attr:`Corpus.placed_spans`;
+    ``severity`` (MQM's: Major, Minor, ...; <NA> in a factgenie export) and ``category`` (the
+    span's category: its type in a factgenie export, MQM's category in an MQM file), which the
+    weighted targets read whatever the span type is. An MQM error that marks no span (an
+    omission) is a span of length 0 at 0, ``placed`` <NA>: it counts as an error of its text and
+    adds nothing to span lengths.
 
 ``example_idx`` is int64, or Python integers (object) in all three frames when a value does
 not fit in 64 bits (the format has no bound).
@@ -40,12 +45,27 @@ from pathlib import Path
 
 import pandas as pd
 
+from . import selection
+from .keys import KEY
 from .problems import CategoryMismatch, Problem
 
-KEY = ["dataset", "split", "setup_id", "example_idx"]  # an example, as factgenie keys it
 WHO = ["record_id", "kind", "campaign", "stage", "annotator_id", "annotator_group"]  # a record's annotator
 RECORD_COLUMNS = [*WHO, *KEY, "impression", "no_errors", "n_spans", "has_text", "file", "line"]
-SPAN_COLUMNS = [*WHO, *KEY, "order", "start", "end", "type", "type_idx", "text", "reason", "placed", "words"]
+SPAN_COLUMNS = [
+    *WHO,
+    *KEY,
+    "order",
+    "start",
+    "end",
+    "type",
+    "type_idx",
+    "text",
+    "reason",
+    "placed",
+    "words",
+    "severity",
+    "category",
+]
 
 
 @dataclass
@@ -131,9 +151,7 @@ class Corpus:
     def select(self, task: str | None = None, split=None, campaigns=None) -> Corpus:
         """The part of the corpus a computation should see: one task, some splits, some
         campaigns (see :func:`hotelcheckspan.corpora.selection.select`, which this calls)."""
-        from .selection import select
-
-        return select(self, task=task, split=split, campaigns=campaigns)
+        return selection.select(self, task=task, split=split, campaigns=campaigns)
 
     def check_categories(self) -> list[str]:
         """The one list of span categories of the campaigns with records; where two differ (two

@@ -19,18 +19,17 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass, field
-from functools import cache
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pandas as pd
 from pydantic import ValidationError
-from slugify import slugify
 
 from . import files, words
-from .corpus import KEY
+from .keys import ADDED, KEY, slug_key
+from .keys import slug as _slug
 from .problems import DUPLICATE_OUTPUT, EMPTY_CAMPAIGN, NO_INPUTS, SYMLINK_LOOP, WARNING, Problem, warning
-from .schema import ConfigIn, ExampleIn, MetadataIn, OutputIn
+from .schema import ConfigIn, ExampleIn, InputIn, MetadataIn, OutputIn
 
 CONFIG_FILES = ("config.yaml", "metadata.json")
 TEXT_FOLDERS = ("outputs", "inputs")
@@ -51,24 +50,6 @@ EXAMPLE_COLUMNS = KEY + [
     "segments",
     "segments_dropped",
 ]
-
-
-@cache
-def _slug(text: str) -> str:
-    return slugify(text)
-
-
-def slug_key(dataset: str, split: str, setup_id: str, example_idx: int) -> tuple:
-    """The example key as factgenie compares it."""
-    return (_slug(dataset), _slug(split), _slug(setup_id), int(example_idx))
-
-
-def slug_frame(frame: pd.DataFrame) -> pd.DataFrame:
-    """A copy of ``frame`` with dataset, split and setup_id slugified (for joining two files)."""
-    out = frame.copy()
-    for col in KEY[:3]:
-        out[col] = out[col].map(_slug)
-    return out
 
 
 # --- walking the folder ---------------------------------------------------------------------
@@ -298,8 +279,6 @@ def discover(root: Path, problems: list[Problem]) -> list[Campaign]:
     return campaigns
 
 
-# Where api.load_with_campaign links an outside campaign folder (``<corpus>/added-judge/model/<folder>``)
-ADDED = "added-judge"
 TOP_FOLDERS = ("annotations", "campaigns")
 KIND_FOLDERS = ("human", "model", "llm")
 
@@ -456,16 +435,29 @@ def _from_inputs_jsonl(path: Path, rel: str, problems: list[Problem]) -> Texts:
     return Texts(_finish(rows), by_key, "inputs.jsonl")
 
 
+SOURCE_FIELDS = ("src", "source", "input")  # where a JSON Lines input keeps the text a translation is checked against
+
+
 def _inputs(root: Path, problems: list[Problem]) -> dict[tuple, str]:
-    """factgenie inputs by (slug dataset, slug split, example_idx): the input as JSON text."""
+    """factgenie inputs by (slug dataset, slug split, example_idx), and by (slug dataset, slug
+    split, "input_idx", id) where a line carries an ``input_idx``: the input as text.
+
+    Two layouts: ``inputs/**/<dataset>/<split>.json``, a JSON list (or an object holding one
+    list) whose ``example_idx``-th element is the input, kept as JSON text; and
+    ``inputs/**/<dataset>/<split>.jsonl`` (factgenie's MT exports), one input per line keyed by its
+    own ``dataset``, ``split`` and ``example_idx`` (the folder, file and line number where a field
+    is missing), the source in ``src`` (or ``source``, ``input``; else the whole line)."""
     out = {}
     folder = root / "inputs"
     if not _exists(folder):
         return out
     for path in walk(folder, problems, skip_top=()):
+        rel = _rel(path, root)
+        if path.suffix == ".jsonl":
+            _jsonl_inputs(path, rel, problems, out)
+            continue
         if path.suffix != ".json":
             continue
-        rel = _rel(path, root)
         data = files.read_json(path, rel, problems)
         if data is None:
             continue
@@ -489,6 +481,35 @@ def _inputs(root: Path, problems: list[Problem]) -> dict[tuple, str]:
         for i, item in enumerate(items):
             out[(_slug(dataset), _slug(split), i)] = json.dumps(item, ensure_ascii=False, indent=1)
     return out
+
+
+def _jsonl_inputs(path: Path, rel: str, problems: list[Problem], out: dict) -> None:
+    """The inputs of one JSON Lines file into ``out`` (see :func:`_inputs`)."""
+    found: list[Problem] = []
+    for lineno, line in files.iter_jsonl(path, InputIn, rel, found):
+        extra = line.model_extra or {}
+        dataset = line.dataset if line.dataset is not None else path.parent.name
+        split = line.split if line.split is not None else path.stem
+        idx = line.example_idx if line.example_idx is not None else lineno - 1
+        source = next((extra[f] for f in SOURCE_FIELDS if isinstance(extra.get(f), str)), None)
+        text = source if source is not None else json.dumps(line.model_dump(), ensure_ascii=False, indent=1)
+        out[(_slug(dataset), _slug(split), idx)] = text
+        if isinstance(extra.get("input_idx"), (str, int)):
+            out[(_slug(dataset), _slug(split), "input_idx", str(extra["input_idx"]))] = text
+    # an input file that cannot be read is not shown; its texts are still annotated and counted
+    problems.extend(replace(p, severity=WARNING, kind=NO_INPUTS) if p.is_error else p for p in found)
+
+
+def _input_of(inputs: dict, slug: tuple, line) -> str:
+    """The input of the output ``line`` (its slugified key ``slug``): by key, else by the
+    ``input_idx`` of its metadata; "" where there is none."""
+    found = inputs.get((slug[0], slug[1], slug[3]))
+    if found is not None:
+        return found
+    meta = (line.model_extra or {}).get("metadata")
+    if isinstance(meta, dict) and isinstance(meta.get("input_idx"), (str, int)):
+        return inputs.get((slug[0], slug[1], "input_idx", str(meta["input_idx"])), "")
+    return ""
 
 
 def _orig_index(line) -> int | None:
@@ -530,7 +551,7 @@ def _from_outputs(root: Path, problems: list[Problem]) -> Texts:
             rows.append(
                 dict(zip(KEY, key))
                 | {
-                    "description": inputs.get((slug[0], slug[1], slug[3]), ""),
+                    "description": _input_of(inputs, slug, out),
                     "summary": out.output,
                     "aspect": None,
                     "sources": None,

@@ -26,6 +26,8 @@ DUPLICATE_OUTPUT = "duplicate-output"  # the same output twice in outputs/
 NO_INPUTS = "no-inputs"  # an inputs/ file that holds no list of inputs (not shown)
 SYMLINK_LOOP = "symlink-loop"  # a folder reached again through a symlink (skipped)
 EMPTY_CAMPAIGN = "empty-campaign"  # a campaign folder with its config and no annotation file (left out)
+EMPTY_FILE = "empty-file"  # an annotation file with no line (0 bytes or blank): its campaign has 0 records
+OUTSIDE = "outside"  # a problem of a campaign outside the selection or the frame: it does not block the run
 NO_CONFIG = "no-config"  # a lone annotation file read without its campaign's config
 # a record none of whose spans is in its example's text, all of them in the text of the example
 # its orig_example_idx names (ORIG_EXAMPLE) or of another example (OTHER_EXAMPLE): one warning per

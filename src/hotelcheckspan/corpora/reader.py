@@ -27,9 +27,10 @@ from pathlib import Path
 import pandas as pd
 from pydantic import ValidationError
 
-from . import files, layouts, words
+from . import files, layouts, mqm, words
 from . import problems as P
 from .corpus import KEY, RECORD_COLUMNS, SPAN_COLUMNS, Corpus
+from .keys import closest
 from .layouts import Campaign, Texts
 from .problems import WARNING, CorpusError, Problem, errors, ordered, warnings
 from .schema import OptionIn, RecordIn, RecordMetadataIn
@@ -357,12 +358,17 @@ def _frames(records: list[dict], spans: list[dict]) -> tuple[pd.DataFrame, pd.Da
     records_df["stage"] = records_df["stage"].astype("Int64")
     for col in ("record_id", "annotator_group", "n_spans", "line"):
         records_df[col] = records_df[col].astype("int64")
-    spans_df = pd.DataFrame(spans, columns=SPAN_COLUMNS[:-1])
+    spans_df = pd.DataFrame(spans, columns=[c for c in SPAN_COLUMNS if c not in ("words", "severity", "category")])
     spans_df["stage"] = spans_df["stage"].astype("Int64")
     spans_df["placed"] = spans_df["placed"].astype("boolean")
     for col in ("record_id", "annotator_group", "order", "start", "end", "type_idx"):
         spans_df[col] = spans_df[col].astype("int64")
     spans_df["words"] = words.counts(spans_df["text"])
+    given = pd.DataFrame(spans, columns=["severity", "category"]) if spans and "severity" in spans[0] else None
+    spans_df["severity"] = (given["severity"] if given is not None else pd.Series(pd.NA, index=spans_df.index)).astype(
+        "category"
+    )
+    spans_df["category"] = (given["category"] if given is not None else spans_df["type"]).astype("category")
     return records_df, spans_df
 
 
@@ -405,9 +411,61 @@ def _to_read(campaigns: list[Campaign], root: Path, task: str | None, named: lis
     return out
 
 
+def _blank(path: Path) -> bool:
+    """Whether a regular annotation file holds nothing but white space (a 0-byte file among them)."""
+    try:
+        if not files.is_regular(path):
+            return False
+        size = path.stat().st_size
+        if size > 4096:
+            return False
+        return not path.read_bytes().strip()
+    except OSError:
+        return False
+
+
+def _as_outside(problem: Problem, task: str | None) -> Problem:
+    """A problem of a campaign outside the selection, as a warning that names it: it never blocks
+    the selected part (``validate`` the whole corpus to see it as it is)."""
+    if not problem.is_error:
+        return problem
+    return replace(
+        problem,
+        severity=WARNING,
+        kind=P.OUTSIDE,
+        message=f"{problem.message} (outside the selection --task {task}: it does not block it)",
+    )
+
+
+def _check_selection(found: list[Campaign], texts: Texts, root: Path, task: str | None, named: list[str]) -> None:
+    """An unknown task or campaign, before any annotation file is read: ``ValueError`` in one line
+    with the closest names (a dataset prefix is a task too: a dataset of the texts or a campaign
+    folder's name starts with it)."""
+    if task is not None:
+        tasks = sorted({c.task for c in found if c.task})
+        datasets = sorted(set(texts.examples["dataset"].map(layouts._slug)))
+        prefix = layouts._slug(task)
+        is_prefix = any(d == prefix or d.startswith(prefix + "-") for d in datasets)
+        if task not in tasks and not is_prefix and tasks:
+            near = closest(task, tasks + datasets)
+            listed = f"tasks: {', '.join(tasks)}" + (
+                f"; datasets: {', '.join(datasets[:12])}{', ...' if len(datasets) > 12 else ''}" if datasets else ""
+            )
+            raise ValueError(f"no task {task!r} in {root}{near[:-1] + '; ' if near else ' ('}{listed})")
+    if named:
+        names = [c.name for c in found]
+        folders = {c.folder.resolve() for c in found}
+        for item in named:
+            if item in names:
+                continue
+            cands = [Path(item), root / item]
+            if any(f.resolve() in folders for c in cands for f in (c, c.parent, c.parent.parent) if layouts._exists(f)):
+                continue
+            raise ValueError(f"no campaign {item!r} in {root}{closest(item, names)}")
+
+
 def _outside_selection(problem: Problem, root: Path, task: str | None, tasks: set[str]) -> bool:
-    """Whether ``problem`` is in a campaign folder of another task than the selected one (it is
-    not reported when a task is selected: ``validate`` the whole corpus to see it)."""
+    """Whether ``problem`` is in a campaign folder of another task than the selected one."""
     if task is None or task not in tasks:
         return False
     parts = Path(problem.file).parts
@@ -419,17 +477,48 @@ def _outside_selection(problem: Problem, root: Path, task: str | None, tasks: se
     return bool(rest) and rest[0] in tasks and rest[0] != task
 
 
+def _read_mqm(root: Path, task, split, campaigns, span_type: str) -> tuple[Corpus, list[Problem]]:
+    """An MQM file or folder of them (:mod:`~hotelcheckspan.corpora.mqm`) as a corpus, then the selection."""
+    problems: list[Problem] = []
+    got = mqm.read(root, problems, span_type)
+    records_df, spans_df = _frames(got.records, got.spans)
+    _same_index_type(got.examples, records_df, spans_df)
+    names = list(got.campaigns)
+    corpus = Corpus(
+        root,
+        got.examples,
+        records_df,
+        spans_df,
+        {n: c["config"] for n, c in got.campaigns.items()},
+        {n: c["categories"] for n, c in got.campaigns.items()},
+        campaign_folders={n: got.campaigns[n]["file"] + ("#hotw" if n.endswith("-hotw") else "") for n in names},
+        campaign_kinds={n: got.campaigns[n]["kind"] for n in names},
+        campaign_tasks=dict.fromkeys(names, ""),
+    )
+    if not names and not errors(problems):
+        problems.append(Problem(str(root), 0, "", "no MQM rows found (a *.tsv file of the Marot viewer's format)"))
+    if errors(problems):
+        return corpus, ordered(problems)
+    corpus.warnings = warnings(problems)
+    if task is not None or split or campaigns:
+        corpus = corpus.select(task=task, split=split, campaigns=campaigns)
+    return corpus, ordered(corpus.warnings)
+
+
 def read_corpus(
-    root: Path | str | None = None, *, task: str | None = None, split=None, campaigns=None
+    root: Path | str | None = None, *, task: str | None = None, split=None, campaigns=None, span_type: str = "severity"
 ) -> tuple[Corpus, list[Problem]]:
     """Read the corpus at ``root`` (default: ``paths.corpus_dir()``): the corpus (records with
     errors left out) and every problem, errors and warnings, in file and line order.
 
     ``task``, ``split`` and ``campaigns`` select (:mod:`~hotelcheckspan.corpora.selection`): only
     the files of the selected campaigns are read, and problems of other tasks' campaign folders
-    are not reported; campaign names are given on the whole corpus, as without a selection."""
+    are warnings naming them; campaign names are given on the whole corpus, as without a
+    selection. An MQM file (``*.tsv``) or a folder of them is read by
+    :mod:`~hotelcheckspan.corpora.mqm`, its span types chosen by ``span_type`` (severity,
+    category or both)."""
     from .. import paths  # the package's locations; imported here to keep corpora importable alone
-    from .selection import _as_list
+    from .keys import as_list as _as_list
 
     asked = _as_list(campaigns)
     root = Path(root) if root is not None else paths.corpus_dir()
@@ -437,8 +526,10 @@ def read_corpus(
     empty = Corpus(root, layouts._finish([]), *_frames([], []))
     if not layouts._exists(root):
         return empty, [Problem(str(root), 0, "", "no corpus folder here")]
+    if mqm.is_mqm(root):
+        return _read_mqm(root, task, split, asked, span_type)
     if not root.is_dir():
-        return empty, [Problem(str(root), 0, "", "is not a folder")]
+        return empty, [Problem(str(root), 0, "", "is not a folder (nor an MQM file, *.tsv)")]
     n_before = len(problems)
     texts = layouts.read_texts(root, problems)
     checked = _texts_read(texts, problems[n_before:])
@@ -452,14 +543,26 @@ def read_corpus(
                 "no campaign (a folder with config.yaml or metadata.json and *.jsonl annotation files) found",
             )
         )
+    _check_selection(found, texts, root, task, asked)
     records: list[dict] = []
     spans: list[dict] = []
     seen: dict = {}
     for camp in _to_read(found, root, task, asked):
         for path in camp.files:
-            _read_records(
-                camp, path, layouts._rel(path, root), texts if checked else None, seen, problems, records, spans
-            )
+            rel = layouts._rel(path, root)
+            if _blank(path):  # a campaign whose file holds nothing: listed with 0 records, as a config-only one
+                problems.append(
+                    P.warning(
+                        rel,
+                        0,
+                        "",
+                        f"is empty: campaign {camp.name} is listed with 0 records from this file and computes nothing "
+                        "with it",
+                        P.EMPTY_FILE,
+                    )
+                )
+                continue
+            _read_records(camp, path, rel, texts if checked else None, seen, problems, records, spans)
     records_df, spans_df = _frames(records, spans)
     _same_index_type(texts.examples, records_df, spans_df)
     corpus = Corpus(
@@ -474,7 +577,7 @@ def read_corpus(
         campaign_tasks={c.name: c.task for c in found},
     )
     tasks = {c.task for c in found if c.task}
-    problems = [p for p in problems if not _outside_selection(p, root, task, tasks)]
+    problems = [_as_outside(p, task) if _outside_selection(p, root, task, tasks) else p for p in problems]
     if task is not None or _as_list(split) or asked:
         if errors(problems):  # the selection cannot be made on a corpus that cannot be read
             return corpus, ordered(problems)
@@ -484,7 +587,9 @@ def read_corpus(
     return corpus, ordered(problems)
 
 
-def load(path: Path | str | None = None, *, task: str | None = None, split=None, campaigns=None) -> Corpus:
+def load(
+    path: Path | str | None = None, *, task: str | None = None, split=None, campaigns=None, span_type: str = "severity"
+) -> Corpus:
     """Load a corpus (default: ``paths.corpus_dir()``, the bundled stand-in unless
     ``$HOTELCHECKSPAN_DATA`` says otherwise), optionally one part of it.
 
@@ -496,9 +601,11 @@ def load(path: Path | str | None = None, *, task: str | None = None, split=None,
     Raises :class:`CorpusError` listing every error; otherwise returns the corpus with every
     warning in ``corpus.warnings`` (the data they concern is kept, as factgenie keeps it).
     ``ValueError`` names what there is when the selection names an unknown task, split or
-    campaign.
+    campaign. ``path`` may be WMT's MQM TSV (a file or a folder of them:
+    :mod:`~hotelcheckspan.corpora.mqm`), whose span types ``span_type`` chooses: the errors'
+    severity (default), category, or both ("Major/Accuracy/Mistranslation").
     """
-    corpus, problems = read_corpus(path, task=task, split=split, campaigns=campaigns)
+    corpus, problems = read_corpus(path, task=task, split=split, campaigns=campaigns, span_type=span_type)
     if errors(problems):
         raise CorpusError(errors(problems), str(corpus.root))
     corpus.warnings = warnings(problems)

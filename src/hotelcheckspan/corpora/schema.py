@@ -84,6 +84,15 @@ class OutputIn(_Keyed):
     output: StrictStr
 
 
+class InputIn(_Loose):
+    """One line of a JSON Lines inputs file (factgenie's MT exports: ``input_idx, src, doc_id,
+    dataset, split, example_idx``); every field optional, the key parts strict where given."""
+
+    dataset: StrictStr | None = None
+    split: StrictStr | None = None
+    example_idx: Key | None = None
+
+
 class CategoryIn(_Loose):
     name: Annotated[StrictStr, Field(min_length=1)]
     description: StrictStr | None = None

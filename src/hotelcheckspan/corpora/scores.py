@@ -45,7 +45,7 @@ import pandas as pd
 
 from . import files
 from .corpus import KEY, Corpus
-from .layouts import slug_key
+from .keys import slug_key
 from .problems import CorpusError, Problem, errors, ordered, warning
 
 # the classes of the reader's warnings (``Problem.kind``)

@@ -32,27 +32,20 @@ from pathlib import Path
 
 import pandas as pd
 
-from .corpus import KEY, Corpus
-from .layouts import ADDED, _slug, slug_frame
+from .keys import ADDED, KEY, closest, slug_frame
+from .keys import as_list as _as_list
+from .keys import slug as _slug
+
+# The corpus is taken as it comes (``Corpus`` of corpora.corpus, which calls this module): this
+# module does not import it, so the two never import each other.
 
 
-def _as_list(value) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, (str, Path)):
-        value = [value]
-    out: list[str] = []
-    for v in value:  # "a,b" and ["a", "b"] alike
-        out += [part.strip() for part in str(v).split(",") if part.strip()]
-    return out
-
-
-def is_added(corpus: Corpus, name: str) -> bool:
+def is_added(corpus, name: str) -> bool:
     """Whether ``name`` is a campaign added from outside the corpus (``hotelcheckspan judge``)."""
     return corpus.campaign_folders.get(name, "").startswith(f"{ADDED}/")
 
 
-def resolve_campaigns(corpus: Corpus, given) -> list[str]:
+def resolve_campaigns(corpus, given) -> list[str]:
     """The campaign names ``given`` (names, folders inside the corpus or annotation files in them)
     stand for; ``ValueError`` naming every campaign when one is none of these."""
     out, unknown = [], []
@@ -66,15 +59,15 @@ def resolve_campaigns(corpus: Corpus, given) -> list[str]:
         else:
             out.append(found)
     if unknown:
-        names = ", ".join(corpus.campaign_folders) or "none"
+        hint = closest(unknown[0], corpus.campaign_folders) or f" ({len(corpus.campaign_folders)} campaigns)"
         raise ValueError(
-            f"no campaign {', '.join(map(repr, unknown))} in {corpus.root} (campaigns: {names}; "
-            "`hotelcheckspan campaigns` lists them with their folders)"
+            f"no campaign {', '.join(map(repr, unknown))} in {corpus.root}{hint}; `hotelcheckspan campaigns` lists "
+            "them with their folders"
         )
     return list(dict.fromkeys(out))
 
 
-def task_campaigns(corpus: Corpus, task: str) -> list[str] | None:
+def task_campaigns(corpus, task: str) -> list[str] | None:
     """The campaigns of task folder ``task`` (added ones included), or None when no campaign has
     that task (then ``task`` is a dataset prefix)."""
     mine = [n for n, t in corpus.campaign_tasks.items() if t == task]
@@ -89,7 +82,7 @@ def _dataset_prefix(frame: pd.DataFrame, prefix: str) -> pd.Series:
     return (slug == want) | slug.str.startswith(want + "-")
 
 
-def select(corpus: Corpus, task: str | None = None, split=None, campaigns=None) -> Corpus:
+def select(corpus, task: str | None = None, split=None, campaigns=None):
     """``corpus`` restricted to ``task``, ``split`` and ``campaigns`` (see the module docstring);
     the corpus itself (unchanged) when none is given. ``ValueError`` naming what there is when a
     task, split or campaign is unknown or the selection holds no record."""
@@ -131,7 +124,11 @@ def select(corpus: Corpus, task: str | None = None, split=None, campaigns=None) 
         have = sorted(rec["split"].map(_slug).unique())
         missing = sorted(wanted - set(have))
         if missing:
-            raise ValueError(f"no split {', '.join(map(repr, missing))} in {corpus.root} (splits: {', '.join(have)})")
+            near = closest(missing[0], have)
+            raise ValueError(
+                f"no split {', '.join(map(repr, missing))} in {corpus.root}{near[:-1] + '; ' if near else ' ('}"
+                f"splits: {', '.join(have)})"
+            )
         rec_keep &= rec["split"].map(_slug).isin(wanted)
         sp_keep &= sp["split"].map(_slug).isin(wanted)
     if prefix is not None:
@@ -183,7 +180,7 @@ def _describe(asked: dict) -> str:
     return "(" + "; ".join(parts) + ")" if parts else "(everything)"
 
 
-def describe(corpus: Corpus) -> dict:
+def describe(corpus) -> dict:
     """What a computation on ``corpus`` saw, for its output: ``task``, ``split``, ``campaigns``
     as selected (None: all), ``left_out`` (campaigns outside the selection, name -> task) and
     ``config_only`` (campaigns listed with no annotation file, left out of every computation)."""

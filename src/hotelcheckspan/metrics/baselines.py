@@ -86,6 +86,7 @@ FAMILIES = {
 NAMES = [name for names in FAMILIES.values() for name in names]
 DIRECTIONS = dict.fromkeys(NAMES, "higher")  # every baseline column: higher = more faithful
 CHEAP = ("rouge", "chrf", "length")  # computed every time (thousands of texts a second), never cached
+SOURCE_FREE = ("length",)  # the families that do not read the source: every other is undefined on a text without one
 LABELS = {"minilm": "MiniLM support", "bertscore": "BERTScore"}  # the progress bars' names
 CHUNK = 64  # texts (summary-source pairs) computed between two writes of a family's cache file
 BATCH_TOKENS = 2048  # word pieces per transformer batch (one text at least)
@@ -515,7 +516,9 @@ def baselines(
 ) -> pd.DataFrame:
     """The baselines ``names`` (default: all of :data:`NAMES`) on every example of
     ``corpus.examples``: the key, then one float column per baseline in :data:`NAMES` order,
-    higher = more faithful. ``cache_dir`` defaults to ``paths.cache_dir() / "baselines"``;
+    higher = more faithful; NaN on a text without a source for every baseline that reads the
+    source (all but :data:`SOURCE_FREE`): undefined, never 0. ``cache_dir`` defaults to
+    ``paths.cache_dir() / "baselines"``;
     ``progress``: the MiniLM and BERTScore progress bars on stderr (True, False, or None: on a
     terminal only); ``workers``: threads running the transformer (default: one per CPU)."""
     wanted = list(NAMES) if names is None else list(dict.fromkeys(names))
@@ -543,13 +546,19 @@ def baselines(
         "bertscore": lambda s, d: bertscore_precision(s, d, model=loaded("bertscore"), workers=workers),
     }
     out = corpus.examples[KEY].reset_index(drop=True)
+    has_source = np.array([bool(d.strip()) for d in sources], dtype=bool)
     for family, columns in FAMILIES.items():
         if not any(c in wanted for c in columns):
             continue
+        reads_source = family not in SOURCE_FREE
+        rows = np.flatnonzero(has_source) if reads_source else np.arange(len(summaries))
+        mine_s, mine_d = [summaries[i] for i in rows], [sources[i] for i in rows]
         if family in CHEAP:
-            values = computers[family](summaries, sources)
+            values = computers[family](mine_s, mine_d) if len(rows) else np.zeros((0, len(columns)))
         else:
-            values = _cached(family, summaries, sources, computers[family], cache_dir, len(columns), progress=progress)
+            values = _cached(family, mine_s, mine_d, computers[family], cache_dir, len(columns), progress=progress)
+        full = np.full((len(summaries), len(columns)), np.nan)
+        full[rows] = np.asarray(values, dtype=float).reshape(len(rows), len(columns))
         for j, column in enumerate(columns):
-            out[column] = values[:, j]
+            out[column] = full[:, j]  # NaN on a text without a source: a baseline that reads one is undefined there
     return out[[*KEY, *(n for n in NAMES if n in wanted)]]

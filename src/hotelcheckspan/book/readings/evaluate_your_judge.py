@@ -63,22 +63,29 @@ def _placement(ranked: pd.DataFrame, ceiling: float) -> str:
 
 
 def _leaders(ranked: pd.DataFrame) -> list[str]:
-    """The judges at the top by soft F1 that this corpus does not tell apart: the first, then each
-    next one down for as long as the pair above it is not told apart with confidence ("no" or
-    "uncertain" in the neighbours table). One judge where the first pair is told apart, or where
-    the board has no neighbour columns (``distinguish=False``)."""
-    out = [str(ranked.iloc[0]["judge"])]
-    for i in range(len(ranked) - 1):
-        if ranked.iloc[i]["tell_apart"] not in ("no", "uncertain"):
-            break
-        out.append(str(ranked.iloc[i + 1]["judge"]))
-    return out
+    """The judges that lead by soft F1: the first and every judge a paired bootstrap test does
+    not tell apart from it (the leaderboard's ``leads``); never a chain of neighbours."""
+    if "leads" not in ranked:  # a board without the paired test: the first alone
+        return [str(ranked.iloc[0]["judge"])]
+    leads = ranked["leads"].astype("boolean").fillna(False).astype(bool).to_numpy().copy()
+    leads[0] = True
+    return [str(j) for j in ranked.loc[leads, "judge"]]
+
+
+def _apart_words(leaders: list[str]) -> str:
+    """ "a paired bootstrap test tells neither of the others apart from gpt-4o" (two or more leaders)."""
+    others = len(leaders) - 1
+    if others == 1:
+        return f"a paired bootstrap test does not tell {display_name(leaders[1])} apart from {display_name(leaders[0])}"
+    return f"a paired bootstrap test tells {'neither' if others == 2 else 'none'} of the others apart from " + (
+        display_name(leaders[0])
+    )
 
 
 def _lead_text(ranked: pd.DataFrame, leaders: list[str]) -> str:
-    """ "gpt-4o leads with a soft F1 of 0.32 [0.28, 0.36]", or, where the first ones are not told
-    apart, "gpt-4o, gpt-4o (LS) and gemma-3 lead (soft F1 ...), none told apart from the next one
-    down" (the neighbours table's verdicts)."""
+    """ "gpt-4o leads with a soft F1 of 0.32 [0.28, 0.36]", or, where a paired test tells none of
+    the others apart from the first, "gpt-4o, gpt-4o (LS) and gemma-3 lead (soft F1 ...): a paired
+    bootstrap test tells neither of the others apart from gpt-4o"."""
     rows = ranked.set_index("judge")
     iv = {
         j: tables.interval(rows.loc[j, "f1_soft"], rows.loc[j, "f1_soft_low"], rows.loc[j, "f1_soft_high"])
@@ -87,8 +94,8 @@ def _lead_text(ranked: pd.DataFrame, leaders: list[str]) -> str:
     if len(leaders) == 1:
         return f"{display_name(leaders[0])} leads with a soft F1 of {iv[leaders[0]]}"
     return (
-        f"{prose.names([display_name(j) for j in leaders])} lead (soft F1 {prose.names([iv[j] for j in leaders])}), "
-        "none told apart from the next one down"
+        f"{prose.names([display_name(j) for j in leaders])} lead (soft F1 {prose.names([iv[j] for j in leaders])}): "
+        f"{_apart_words(leaders)}"
     )
 
 
@@ -207,8 +214,8 @@ def _board_readings(board: pd.DataFrame, prefix: str, ceiling_required: bool = T
         out[f"{prefix}rank_said"] = f"{out[f'{prefix}top_judge']} ranks first of {out[f'{prefix}n_judges']}"
     else:
         out[f"{prefix}rank_said"] = (
-            f"{prose.names([display_name(j) for j in leaders])} lead the {out[f'{prefix}n_judges']}, none told "
-            "apart from the next one down,"
+            f"{prose.names([display_name(j) for j in leaders])} lead the {out[f'{prefix}n_judges']}, "
+            f"{_apart_words(leaders)},"
         )
     if n_pairs:
         out[f"{prefix}neighbours_said"] = (
@@ -255,8 +262,7 @@ def _board_readings(board: pd.DataFrame, prefix: str, ceiling_required: bool = T
     leaders_said = (
         f"{out[f'{prefix}top_judge']} leads by soft span F1"
         if len(leaders) == 1
-        else f"{prose.names([display_name(j) for j in leaders])} lead by soft span F1, none told apart from the next "
-        "one down"
+        else f"{prose.names([display_name(j) for j in leaders])} lead by soft span F1, {_apart_words(leaders)}"
     )
     if same in SETTLED or same.startswith("none"):
         by_bacc, best_summary = f"by BACC the best is {same}", f"here they pick {same}"

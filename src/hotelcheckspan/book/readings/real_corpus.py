@@ -53,8 +53,9 @@ def definitions_table(means: pd.DataFrame) -> tables.Table:
 def best_by_definition(means: pd.DataFrame, human: str = "humans vs humans") -> dict[str, str]:
     """Which LLM agrees best with the humans by hard F1 under each of factgenie's definitions
     (every LLM tied with the first once rounded is named), and whether that depends on the
-    definition (against the book's, :func:`span_level.definition_means` rows ``BOOK``): a sentence
-    for the body and a shorter one for the summary."""
+    definition (against the book's, :func:`span_level.definition_means` rows ``BOOK``): it depends
+    only where no LLM is first, alone or tied, under every definition. A sentence for the body and a
+    shorter one for the summary."""
     hard = means[(means["match"] == "hard") & (means["comparison"] != human) & means["f1"].notna()]
     firsts, said = {}, []
     for label in dict.fromkeys(hard["definition"]):
@@ -71,11 +72,17 @@ def best_by_definition(means: pd.DataFrame, human: str = "humans vs humans") -> 
         f"under {name}{how}{' the LLM that agrees best by hard F1 is' if i == 0 else ''} {who} ({value})"
         for i, (name, how, who, value) in enumerate(said)
     ]
-    verdict = (
-        "the same LLM agrees best under every definition"
-        if all(f == firsts[BOOK] for f in firsts.values())
-        else "which LLM agrees best with the human groups depends on the definition"
-    )
+    common = set.intersection(*firsts.values())
+    if all(f == firsts[BOOK] for f in firsts.values()):
+        verdict = "the same LLM agrees best under every definition"
+    elif common:  # first, alone or tied, under every definition: the choice does not depend on it
+        verdict = (
+            f"{prose.names(sorted(common))} {'agrees' if len(common) == 1 else 'agree'} best or "
+            f"{'ties' if len(common) == 1 else 'tie'} for best under every definition, so the pick does not "
+            "depend on it"
+        )
+    else:
+        verdict = "which LLM agrees best with the human groups depends on the definition"
     short = ", ".join(f"under {name} {who}" for name, _, who, _ in said)
     return {
         "best_by_definition": f"{_capital(', '.join(parts))}: {verdict}.",

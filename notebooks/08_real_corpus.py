@@ -36,7 +36,6 @@ except ImportError:
 # %% tags=["remove-input"]
 import math
 
-import hotelcheckspan
 from hotelcheckspan import paths
 from hotelcheckspan.analyses import dataset_level, example_level, span_gamma, span_level, span_measures
 from hotelcheckspan.book import plots, readings, real_shape, report, tables
@@ -44,11 +43,12 @@ from hotelcheckspan.book.readings import real_corpus
 
 plots.set_theme()
 # the corpus the chapter reads (HOTELCHECKSPAN_REAL_DATA, _TASK, _SPLIT), checked as `make corpus-check` checks it
-corpus = real_shape.check(hotelcheckspan.load(paths.real_corpus_dir(), **paths.real_selection()))
+frame = real_shape.framed(paths.real_corpus_dir(), **paths.real_selection())  # what every number rests on
+corpus = frame.corpus
 plan = real_shape.plan(corpus)  # every human group, the groups that rated the same texts, the LLMs
 models = plan.models
 N_BOOT, LEVEL = 1000, 0.95  # bootstrap replicates and interval level of every interval below
-report.corpus_banner(corpus)
+report.corpus_banner(corpus, frame)
 
 # %% [markdown]
 # ## Overview

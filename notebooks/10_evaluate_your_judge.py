@@ -137,8 +137,9 @@ tables.neighbours(board)
 
 # %%
 # the corpus of the real sections (HOTELCHECKSPAN_REAL_DATA, _TASK, _SPLIT), checked as `make corpus-check` checks it
-real = real_shape.check(hotelcheckspan.load(paths.real_corpus_dir(paths.REAL_TEST_CORPUS), **paths.real_selection()))
-report.corpus_banner(real)
+real_frame = real_shape.framed(paths.real_corpus_dir(paths.REAL_TEST_CORPUS), **paths.real_selection())
+real = real_frame.corpus
+report.corpus_banner(real, real_frame)
 
 # %%
 real_board = judges.leaderboard(real)

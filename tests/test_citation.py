@@ -188,7 +188,11 @@ def test_the_compendium_entry_names_every_licence_as_the_licence_files_state_the
     said = entry.fields["license"]
     assert said.startswith(f"{cff()['license']} (code)")
     assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith(f"{cff()['license']} License")
-    stated = {"CC BY-NC 4.0": "CC BY-NC 4.0", "MIT": "MIT License"}  # how each licence's file names it
+    stated = {
+        "CC BY-NC 4.0": "CC BY-NC 4.0",
+        "MIT": "MIT License",
+        "Apache-2.0": "Apache License",
+    }  # as its file names it
     for licence, what, files in ext.OTHER_LICENCES:
         assert f"{licence} ({what})" in said
         for name in files:

@@ -688,6 +688,7 @@ def test_command_export_and_score(tiny, tmp_path, capsys):
         raise AssertionError(f"not strict JSON: {constant}")
 
     data = json.loads(text, parse_constant=refuse)
+    assert data["settings"]["command"] == "review score" and data["settings"]["resamples"] == 50  # what it ran with
     assert data["summary"]["reviews"] == len(ann)
     assert {r["judge"] for r in data["judges"]} == set(JUDGES)
     assert {r["flag"] for r in data["flags"]} == {S.FLAGS[f] for f in NEUTRAL}  # no aspect flag off HotelCheckSpan

@@ -124,6 +124,7 @@ OTHER_LICENCES = (
         "the bundled public d2t corpora",
         ("data/span-annotation-d2t-iaa/LICENSE", "data/span-annotation-d2t-test/LICENSE"),
     ),
+    ("Apache-2.0", "the bundled WMT MQM annotations", ("data/wmt-mqm-ted-ende/LICENSE",)),
 )
 
 

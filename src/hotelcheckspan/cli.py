@@ -16,6 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from . import cli_args as args_
 from . import cli_output as out
 from .cli_output import SUMMARY_AFTER
 
@@ -596,7 +597,21 @@ def _judge_text_lines(result: dict) -> list[str]:
     ]
 
 
-def _judge_tables(result: dict) -> dict:
+def _estimates(frame, columns: dict[str, str], readable: bool) -> dict:
+    """Columns ``name -> prefix`` of a frame with ``prefix``, ``prefix_low``, ``prefix_high``: for
+    readers one cell "0.28 [0.23, 0.32]" named "name [95% CI]"; for scripts (csv, tsv) the three
+    numbers in columns of their own (``name``, ``name_low``, ``name_high``)."""
+    out = {}
+    for name, prefix in columns.items():
+        est, low, high = frame[prefix], frame[f"{prefix}_low"], frame[f"{prefix}_high"]
+        if readable:
+            out[f"{name} [95% CI]"] = [_interval(*v) for v in zip(est, low, high)]
+        else:
+            out |= {name: est.to_numpy(), f"{name}_low": low.to_numpy(), f"{name}_high": high.to_numpy()}
+    return out
+
+
+def _judge_tables(result: dict, readable: bool = True) -> dict:
     import pandas as pd
 
     t3 = result["table3"]
@@ -609,10 +624,12 @@ def _judge_tables(result: dict) -> dict:
             "examples": t5["examples"],
             "majority_errors": t5["majority_errors"],
             "model_errors": t5["model_errors"],
-            "agreement [95% CI]": [
-                _interval(*v) for v in zip(t5["agreement"], t5["agreement_low"], t5["agreement_high"])
-            ],
-            "bacc [95% CI]": [_interval(*v) for v in zip(t5["bacc"], t5["bacc_low"], t5["bacc_high"])],
+            **_estimates(
+                t5,
+                {"agreement": "agreement", "bacc": "bacc"}
+                | ({} if readable else {"kappa": "kappa", "recall_error": "recall_error"}),
+                readable,
+            ),
         }
     )
     t6 = result["table6"]
@@ -623,10 +640,11 @@ def _judge_tables(result: dict) -> dict:
             "pairs": t6["pairs"],
             "precision": t6["precision"],
             "recall": t6["recall"],
-            "f1 [95% CI]": [_interval(*v) for v in zip(t6["f1"], t6["f1_low"], t6["f1_high"])],
+            **_estimates(t6, {"f1": "f1"}, readable),
         }
     )
-    board = result["leaderboard"][["rank", "judge", "f1_soft", "f1_hard", "bacc"]]
+    board = result["leaderboard"]
+    board = board[["rank", "judge", "f1_soft", "f1_hard", "bacc"]] if readable else board
     return {"table3": t3, "table5": table5, "table6": table6, "leaderboard": board}
 
 
@@ -684,7 +702,7 @@ def cmd_judge(args) -> int:
     )
     notes = _table5_notes(result["table5"]) + _table6_notes(frame.corpus, result) + out.report_left_out(frame.corpus)
     fmt = out.chosen_format(args)
-    tables = _judge_tables(result) if fmt != "json" else {}
+    tables = _judge_tables(result, readable=fmt in ("text", "latex")) if fmt != "json" else {}
     lines = frame.header() + _judge_text_lines(result)
     out.emit(args, cfg, lines=lines, notes=notes, tables=tables, data=result, titles=JUDGE_TITLES)
     if result["compared"]["judge_examples"] == 0:
@@ -887,16 +905,27 @@ def _metric_tables(v, text: bool = True) -> tuple[dict, list[str], dict]:
         statistic = "roc_auc" if target == "majority" else "kendall_tau_b"
         board = mv.leaderboard(v, target, statistic)
         titles[target] = f"{target}: {statistic} [95% CI] (random: the metric's own scores permuted)"
+        value = (
+            {statistic: [_interval(*x) for x in zip(board["value"], board["low"], board["high"])]}
+            if text
+            else {statistic: board["value"], f"{statistic}_low": board["low"], f"{statistic}_high": board["high"]}
+        )
         tables[target] = pd.DataFrame(
             {
                 "metric": board["metric"],
                 "kind": board["kind"],
-                statistic: [_interval(*x) for x in zip(board["value"], board["low"], board["high"])],
+                **value,
                 "random": board["random"],
                 "texts": board["n"],
                 "cluster": board["cluster"],
             }
         )
+    if not text:  # scripts: every statistic of every metric and target, as the JSON has them
+        every = v.statistics.rename(columns={"n": "texts"})
+        tables["statistics"] = every[
+            [c for c in every.columns if c != "epsilon"] + (["epsilon"] if "epsilon" in every else [])
+        ]
+        titles["statistics"] = "every example-level and detection statistic (value, low, high; acc23's epsilon)"
     if len(v.system):
         system = system_rows(v)
         if text:  # readers: per target, one row per metric and a column per statistic (intervals: csv, json)
@@ -1192,100 +1221,6 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def _selection_args(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("selection (select before you compute)")
-    g.add_argument(
-        "--task",
-        default=None,
-        help="one task of the corpus: the folder below annotations/<kind>/ (e.g. d2t-eval), or a dataset prefix "
-        "(e.g. wmt24); campaigns lists the tasks. An export holding tasks with different categories needs one",
-    )
-    g.add_argument(
-        "--split", action="append", default=None, metavar="SPLIT", help="only the records and texts of SPLIT (repeat)"
-    )
-    g.add_argument(
-        "--campaign",
-        action="append",
-        default=None,
-        dest="campaigns",
-        metavar="NAME",
-        help="only campaign NAME (a name as campaigns lists it, or its folder; repeat); the human or model "
-        "campaigns of a kind none of them is are all kept",
-    )
-
-
-def _frame_args(p: argparse.ArgumentParser, per: bool = True) -> None:
-    """The frame: what every number rests on (the human reference, the texts, the grouping)."""
-    g = p.add_argument_group(
-        "the frame (what every number rests on; the header of every output names it)",
-        "Human campaigns have roles, recognised from their folders (annotation, iaa, qualification, key, "
-        "attention); only annotation and iaa campaigns are references by default. A task with several splits "
-        "is computed per split unless pooled.",
-    )
-    g.add_argument(
-        "--reference",
-        action="append",
-        default=None,
-        metavar="NAME",
-        help="take human campaign NAME as a reference whatever its role (repeat)",
-    )
-    g.add_argument("--exclude", action="append", default=None, metavar="NAME", help="leave campaign NAME out (repeat)")
-    g.add_argument(
-        "--roles",
-        default=None,
-        metavar="FILE",
-        help="a YAML file of campaign: role (annotation, iaa, qualification, key, attention)",
-    )
-    if per:
-        g.add_argument(
-            "--per",
-            choices=["split", "dataset"],
-            default=None,
-            help="one block per split (the default where the frame holds several) or per dataset",
-        )
-    g.add_argument("--pool", action="store_true", help="pool the splits into one block (said in the header)")
-    g.add_argument(
-        "--texts",
-        choices=["with-output", "all"],
-        default="with-output",
-        help="with-output: records on texts the corpus holds (default; others left out and counted); all: every "
-        "record, as factgenie counts them",
-    )
-
-
-def _output_args(p: argparse.ArgumentParser, table: bool = True) -> None:
-    g = p.add_argument_group("output")
-    g.add_argument(
-        "--format",
-        choices=out.FORMATS,
-        default=None,
-        help="text for readers (default); csv, tsv or latex, every table after a '# NAME' line; json: strict JSON "
-        "with the settings it ran with",
-    )
-    g.add_argument("--json", action="store_true", help="the same as --format json (undefined values are null)")
-    if table:
-        g.add_argument("--table", default=None, metavar="NAME", help="with csv, tsv or latex: only the table NAME")
-    g.add_argument(
-        "--verbose",
-        action="store_true",
-        help=f"list every warning (by default more than {SUMMARY_AFTER} are summarised per class and file)",
-    )
-
-
-def _progress_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="a progress bar on stderr (default: where stderr is a terminal and the output is not JSON)",
-    )
-
-
-def _boot_args(p: argparse.ArgumentParser, what: str = "interval") -> None:
-    p.add_argument("--n-boot", type=int, default=1000, help=f"bootstrap resamples of every {what} (default 1000)")
-    p.add_argument("--seed", type=int, default=0, help="the seed of the resamples (default 0)")
-
-
 PAIR_INPUTS = (
     "two annotation files REF HYP (factgenie *.jsonl; a config.yaml beside each names its categories), or a "
     "corpus folder and two annotator sets of it, CORPUS A B: a campaign as campaigns lists it, optionally "
@@ -1312,9 +1247,9 @@ def _pair_parser(sub, name: str, help: str, description: str, func) -> argparse.
         default=None,
         help="the annotator group of HYP (a letter, A = 0, or a number; default: all pooled)",
     )
-    _selection_args(p)
-    _frame_args(p, per=False)
-    _output_args(p)
+    args_.selection_args(p)
+    args_.frame_args(p, per=False)
+    args_.output_args(p)
     p.set_defaults(func=func)
     return p
 
@@ -1342,23 +1277,23 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
         action="store_true",
         help=f"list every warning (by default more than {SUMMARY_AFTER} are summarised per class and file)",
     )
-    _selection_args(p)
+    args_.selection_args(p)
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser(
         "campaigns", help="list a corpus' campaigns: name, kind, role, task, folder, records, groups, spans"
     )
     p.add_argument("path", help="the corpus folder (factgenie layout)")
-    _selection_args(p)
-    _frame_args(p, per=False)
-    _output_args(p)
+    args_.selection_args(p)
+    args_.frame_args(p, per=False)
+    args_.output_args(p)
     p.set_defaults(func=cmd_campaigns)
 
     p = sub.add_parser("stats", help="dataset-level tables (Tables 2-4) of one task")
     p.add_argument("path", help="the corpus folder (factgenie layout)")
-    _selection_args(p)
-    _frame_args(p)
-    _output_args(p)
+    args_.selection_args(p)
+    args_.frame_args(p)
+    args_.output_args(p)
     p.set_defaults(func=cmd_stats)
 
     p = _pair_parser(
@@ -1441,25 +1376,25 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
         help="a model campaign of the corpus (its name, as campaigns lists it, or its folder), or the path of a "
         "factgenie campaign folder outside it, whatever its name (added as one)",
     )
-    _boot_args(p)
-    _selection_args(p)
-    _frame_args(p, per=False)
-    _output_args(p)
+    args_.boot_args(p)
+    args_.selection_args(p)
+    args_.frame_args(p, per=False)
+    args_.output_args(p)
     p.set_defaults(func=cmd_judge)
 
     p = sub.add_parser("judges", help="score and rank every LLM judge of a corpus at once (the leaderboard)")
     p.add_argument("corpus", help="the corpus folder (factgenie layout)")
-    _boot_args(p)
+    args_.boot_args(p)
     p.add_argument(
         "--distinguish",
         action=argparse.BooleanOptionalAction,
         default=True,
         help="for each judge and the next, how many examples order them by soft F1 (the slow part; default on)",
     )
-    _progress_args(p)
-    _selection_args(p)
-    _frame_args(p)
-    _output_args(p)
+    args_.progress_args(p)
+    args_.selection_args(p)
+    args_.frame_args(p)
+    args_.output_args(p)
     p.set_defaults(func=cmd_judges)
 
     p = sub.add_parser(
@@ -1525,10 +1460,10 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
         metavar="COLUMN",
         help="the column the matrix shows (default: f1 of the last match, else gamma or pearson_micro)",
     )
-    _progress_args(p)
-    _selection_args(p)
-    _frame_args(p, per=False)
-    _output_args(p)
+    args_.progress_args(p)
+    args_.selection_args(p)
+    args_.frame_args(p, per=False)
+    args_.output_args(p)
     p.set_defaults(func=cmd_agreement)
 
     p = sub.add_parser(
@@ -1560,11 +1495,11 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     )
     p.add_argument("--no-judges", action="store_true", help="leave the corpus' LLM judges out of the metrics")
     p.add_argument("--baselines", action="store_true", help="add the built-in baselines (ROUGE, chrF, MiniLM, ...)")
-    _boot_args(p)
-    _progress_args(p)
-    _selection_args(p)
-    _frame_args(p)
-    _output_args(p)
+    args_.boot_args(p)
+    args_.progress_args(p)
+    args_.selection_args(p)
+    args_.frame_args(p)
+    args_.output_args(p)
     p.set_defaults(func=cmd_metric)
 
     p = sub.add_parser(
@@ -1587,9 +1522,9 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
         "severity with a category (*:Non-translation=25), or a category (Incorrect=3); with --target mqm they "
         "amend WMT's",
     )
-    _selection_args(p)
-    _frame_args(p, per=False)
-    _output_args(p)
+    args_.selection_args(p)
+    args_.frame_args(p, per=False)
+    args_.output_args(p)
     p.set_defaults(func=cmd_target)
 
     p = sub.add_parser(
@@ -1605,9 +1540,9 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     p.add_argument("corpus", help="the corpus folder (factgenie layout)")
     p.add_argument("-o", "--out", required=True, help="the scores file to write (.csv or .jsonl)")
     p.add_argument("--only", action="append", default=None, metavar="NAME", help="one baseline (repeat for several)")
-    _progress_args(p)
-    _selection_args(p)
-    _frame_args(p, per=False)
+    args_.progress_args(p)
+    args_.selection_args(p)
+    args_.frame_args(p, per=False)
     p.set_defaults(func=cmd_baselines)
 
     if full:

@@ -217,7 +217,8 @@ def alignment_ci(
     paired = _paired(majority_frame, model_marks)
     cells = _cells(paired, _rows(majority_frame))
     weights = resampling.matrix(paired[KEY], n_boot, seed)  # the examples decide, not the model's name
-    counts = np.einsum("bn,nrc->brc", weights, cells)
+    n, r, c = cells.shape
+    counts = (weights @ cells.reshape(n, r * c)).reshape(len(weights), r, c)  # whole counts: exact in any order
     reps = _from_counts(counts)
     # a resample without a majority error (or without a clean example) has no balanced accuracy:
     # the mean of two recalls needs both classes; scoring it by the one recall left would put a

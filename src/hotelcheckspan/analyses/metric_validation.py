@@ -184,13 +184,17 @@ def evaluate(
     system_level: bool = True,
     progress: bool = False,
     target_weights: dict | None = None,
+    statistics: list[str] | None = None,
 ) -> Validation:
     """Validate every metric of :func:`metric_frame` against the human targets.
 
     ``targets`` default to ``errors``, ``error_free``, ``impression`` (where the corpus has
     impressions), ``mqm`` (where its spans carry MQM severities) and ``majority``;
     ``errors:<category>`` and ``weighted`` (with ``target_weights``, name -> weight as
-    :func:`hotelcheckspan.corpora.mqm.parse_weights` reads them) are accepted too. One weights
+    :func:`hotelcheckspan.corpora.mqm.parse_weights` reads them) are accepted too.
+    ``statistics``: the example-level statistics to compute (default all of
+    :data:`~hotelcheckspan.metrics.meta_evaluation.EXAMPLE_STATISTICS`; acc23's tie calibration is
+    the costly one on thousands of texts). One weights
     matrix (``n_boot`` resamples of the examples with a human target, seeded) serves every
     metric and statistic; the ceiling has its own (its examples are those with two or more human
     records). ``cluster_on`` = (target, statistic) for the significance clusters (None: none).
@@ -230,8 +234,9 @@ def evaluate(
             stats = me.detection(X, y, weights, level=level, seed=seed)
             random = me.random_baseline(X, y, statistics=me.DETECTION_STATISTICS, n_random=n_random, seed=seed)
         else:
-            stats = me.example_level(X, y.astype(float), weights, level=level)
-            random = me.random_baseline(X, y.astype(float), n_random=n_random, seed=seed)
+            chosen = tuple(statistics or me.EXAMPLE_STATISTICS)
+            stats = me.example_level(X, y.astype(float), weights, statistics=chosen, level=level)
+            random = me.random_baseline(X, y.astype(float), statistics=chosen, n_random=n_random, seed=seed)
         bar.update()
         return _long(stats, kinds, target, random)
 

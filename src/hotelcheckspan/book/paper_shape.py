@@ -75,6 +75,12 @@ def main() -> int:
     if line:
         print(line, file=sys.stderr)
         return 1
+    splits = ", ".join(sorted(map(str, set(corpus.examples["split"]))))
+    print(
+        f"ok: {root}: {len(corpus.examples):,} texts (splits {splits}, pooled as the paper pools them), "
+        f"{len(corpus.records):,} records{' (simulated)' if corpus.simulated else ''}: the paper's chapters "
+        "(01-07, 09, the stand-in parts of 10 and 11) read it"
+    )
     return 0
 
 

@@ -31,6 +31,8 @@ import pandas as pd
 from .. import paths
 from ..annotator_sets import AnnotatorSet, groups_of
 from ..corpora import KEY, CategoryMismatch, Corpus, CorpusError, load
+from ..corpora.frame import Frame
+from ..corpora.frame import load as load_frame
 
 
 class NotShaped(ValueError):
@@ -89,6 +91,45 @@ def check(corpus: Corpus) -> Corpus:
     if line:
         raise NotShaped(line)
     return corpus
+
+
+def framed(root: Path, **selection) -> Frame:
+    """What a real-corpus chapter reads: the frame of the corpus at ``root`` with ``selection``
+    (task, split, as ``load`` takes them), its corpus checked (:func:`check`); :class:`NotShaped`
+    with one line where it cannot be read, falls short, or holds several splits (a chapter reads
+    one block: ``HOTELCHECKSPAN_REAL_SPLIT`` chooses one)."""
+    frame, line = read_frame(root, **selection)
+    if line:
+        raise NotShaped(line)
+    return frame
+
+
+def read_frame(root: Path, **selection) -> tuple[Frame | None, str | None]:
+    """The frame of the corpus at ``root`` and the line that refuses it for the real-corpus
+    chapters (None where they run on it); the frame is None where the corpus cannot be read."""
+    try:
+        frame = load_frame(root, **selection)
+    except ValueError as err:  # CorpusError, and an unknown task or split
+        return None, f"{root} cannot be read by the real-corpus chapters: {_one_line(err)}"
+    if frame.per is not None:
+        labels = ", ".join(label for label, _ in frame.parts())
+        return frame, (
+            f"{root}{selection_words(frame.corpus)} holds several splits ({labels}); the real-corpus chapters read one "
+            f"block: choose one with {paths.REAL_SPLIT_ENV}"
+        )
+    return frame, refusal(frame.corpus)
+
+
+def reads(frame: Frame) -> str:
+    """What the real-corpus chapters will read, in one line (the corpus check's "ok")."""
+    corpus = frame.corpus
+    texts = len(corpus.records[KEY].drop_duplicates())
+    left = f"; left out: {', '.join(frame.left_out)}" if frame.left_out else ""
+    return (
+        f"ok: {corpus.root}{selection_words(corpus)}: {texts:,} texts of split {', '.join(frame.splits)}, human "
+        f"reference {', '.join(frame.reference)}, {len(frame.judges)} LLM judge{'s' if len(frame.judges) != 1 else ''}"
+        f"{left}: the real-corpus chapters (08, the real parts of 10 and 11) read it"
+    )
 
 
 def _one_line(err: Exception) -> str:
@@ -284,10 +325,12 @@ def shown_on(corpus: Corpus, plan: Plan, key: dict) -> list[str]:
 def main() -> int:
     bad = 0
     for root in chapter_corpora():
-        _, line = read(root, **paths.real_selection())
+        frame, line = read_frame(root, **paths.real_selection())
         if line:
             print(line, file=sys.stderr)
             bad += 1
+        else:
+            print(reads(frame))
     return 1 if bad else 0
 
 

@@ -131,11 +131,21 @@ def highlight_palette(categories: list[str] | None = None) -> dict[str, str]:
         wanted = folded.get(cat.casefold(), book[cat])
         given = list(out.values())
         if not _distinct(wanted, given):
-            spare = [c for c in _SPARE if c not in given]
+            spare = [c for c in [*_SPARE, *_more_colours(len(order))] if c not in given]
             fits = [c for c in spare if _distinct(c, given)]
             wanted = fits[0] if fits else max(spare, key=lambda c: min(colour_distance(c, g)[0] for g in given))
         out[cat] = wanted
     return {c: out[c] for c in book}
+
+
+def _more_colours(n: int) -> list[str]:
+    """``n`` evenly spaced hues (HUSL, at two lightnesses), for corpora with more categories than
+    the spare colours (the propaganda task has 18): never an empty choice."""
+    import seaborn as sns
+
+    half = max(1, (n + 1) // 2)
+    picked = [*sns.husl_palette(half, l=0.55), *sns.husl_palette(half, l=0.75, h=0.5 / half)]
+    return ["#" + "".join(f"{round(255 * v):02x}" for v in rgb) for rgb in picked]
 
 
 def _rgba(hex_colour: str, alpha: float = ALPHA) -> str:
@@ -175,10 +185,13 @@ def _left_out_note(corpus: Corpus) -> str:
     return (";".join(parts) + "; counts, votes and F1 use them all.") if parts else ""
 
 
-def corpus_banner(corpus: Corpus) -> HTML:
+def corpus_banner(corpus: Corpus, frame=None) -> HTML:
     """An HTML notice naming the corpus, saying whether it is simulated (``corpus.simulated``)
-    and, when the corpus records them (a ``warnings`` attribute), how many load warnings it had."""
+    and, when the corpus records them (a ``warnings`` attribute), how many load warnings it had;
+    with ``frame`` (:class:`hotelcheckspan.corpora.frame.Frame`), what every number below rests on."""
     note = _warnings_note(corpus)
+    if frame is not None and not corpus.simulated:
+        note += _frame_note(frame)
     if corpus.simulated:
         return HTML(
             f'<div class="admonition warning simulated-notice"><p class="admonition-title">'
@@ -190,6 +203,24 @@ def corpus_banner(corpus: Corpus) -> HTML:
         f'<div class="admonition note corpus-notice"><p class="admonition-title">Corpus</p>'
         f"<p>Running on the corpus at <code>{escape(corpus.root.name)}</code> "
         f"({len(corpus.records)} records), not simulated.{note}</p></div>"
+    )
+
+
+def _frame_note(frame) -> str:
+    """The frame in the corpus notice: the texts, the human reference and what it leaves out."""
+    texts = len(frame.corpus.records[KEY].drop_duplicates())
+    split = f"split {', '.join(frame.splits)}" + (" (pooled)" if frame.pooled else "")
+    left = (
+        f" Left out: {escape('; '.join(f'{n} ({why})' for n, why in frame.left_out.items()))}."
+        if frame.left_out
+        else ""
+    )
+    gone = frame.without_text.get("records", 0)
+    textless = f" {gone:,} human or LLM records on examples without a text are left out." if gone else ""
+    judges = f"{len(frame.judges)} LLM judge{'s' if len(frame.judges) != 1 else ''}"
+    return (
+        f" Every number below rests on {texts:,} texts of {escape(split)}, the human reference "
+        f"{escape(', '.join(frame.reference))} and {judges}.{left}{textless}"
     )
 
 

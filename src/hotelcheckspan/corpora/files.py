@@ -83,6 +83,10 @@ def read_text(path: Path, rel: str, problems: list[Problem]) -> str | None:
     data = read_bytes(path, rel, problems)
     if data is None:
         return None
+    try:  # the whole file at once; line by line only to say where it is not UTF-8
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
     n_before = len(problems)
     lines = [_utf8(raw, rel, i, problems) for i, raw in enumerate(data.split(b"\n"), start=1)]
     return None if len(problems) > n_before else "\n".join(lines)
@@ -166,7 +170,10 @@ def iter_jsonl(
 ) -> Iterator[tuple[int, BaseModel]]:
     """``(line number, validated object)`` for every good line; every bad line is a problem.
 
-    A file with no line at all is an error (a corpus never needs an empty JSON Lines file).
+    A line is parsed and validated in one step (pydantic's JSON mode) and, where that fails or
+    the line holds a word strict JSON has no place for (NaN, Infinity), read again step by step
+    so that the problem is said as for any other line. A file with no line at all is an error (a
+    corpus never needs an empty JSON Lines file).
     """
     data = read_bytes(path, rel, problems)
     if data is None:
@@ -178,6 +185,15 @@ def iter_jsonl(
         if not raw.strip():
             continue
         seen_any = True
+        if b"NaN" not in raw and b"Infinity" not in raw:  # the fast path: parse and check in one step
+            try:
+                validated = model.model_validate_json(raw)
+            except (ValidationError, ValueError, RecursionError):
+                pass  # read the line again below, to say what is wrong with it as this module says it
+            else:
+                good += 1
+                yield lineno, validated
+                continue
         line = _utf8(raw, rel, lineno, problems)
         if line is None:
             continue

@@ -384,12 +384,32 @@ class Texts:
     by_orig: dict[tuple, tuple] = field(default_factory=dict)
 
 
+def _is_json(text) -> bool:
+    """Whether a source is a JSON object or list (factgenie's data inputs): it has no words or
+    sentences to count."""
+    return isinstance(text, str) and text[:1] in ("{", "[")
+
+
 def _word_count(text: pd.Series) -> pd.Series:
-    return words.counts(text)
+    """Words of each text; <NA> for a JSON source (a data record has no words to count)."""
+    json_rows = text.map(_is_json).astype(bool)
+    if not json_rows.any():
+        return words.counts(text)
+    out = pd.Series(pd.NA, index=text.index, dtype="Int64")
+    out[~json_rows] = words.counts(text[~json_rows]).astype("Int64")
+    return out
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 def _sentence_count(text: pd.Series) -> pd.Series:
-    return text.fillna("").map(lambda t: len([s for s in re.split(r"(?<=[.!?])\s+", t.strip()) if s]) if t else 0)
+    """Sentences of each text; <NA> for a JSON source."""
+    counts = [
+        pd.NA if _is_json(t) else (len([s for s in _SENTENCE_END.split(t.strip()) if s]) if t else 0)
+        for t in text.fillna("").astype(str)
+    ]
+    return pd.Series(counts, index=text.index, dtype="Int64")
 
 
 def fits_int64(values: pd.Series) -> bool:
@@ -479,7 +499,7 @@ def _inputs(root: Path, problems: list[Problem]) -> dict[tuple, str]:
             continue
         dataset, split = path.parent.name, path.stem
         for i, item in enumerate(items):
-            out[(_slug(dataset), _slug(split), i)] = json.dumps(item, ensure_ascii=False, indent=1)
+            out[(_slug(dataset), _slug(split), i)] = json.dumps(item, ensure_ascii=False)
     return out
 
 
@@ -492,7 +512,7 @@ def _jsonl_inputs(path: Path, rel: str, problems: list[Problem], out: dict) -> N
         split = line.split if line.split is not None else path.stem
         idx = line.example_idx if line.example_idx is not None else lineno - 1
         source = next((extra[f] for f in SOURCE_FIELDS if isinstance(extra.get(f), str)), None)
-        text = source if source is not None else json.dumps(line.model_dump(), ensure_ascii=False, indent=1)
+        text = source if source is not None else json.dumps(line.model_dump(), ensure_ascii=False)
         out[(_slug(dataset), _slug(split), idx)] = text
         if isinstance(extra.get("input_idx"), (str, int)):
             out[(_slug(dataset), _slug(split), "input_idx", str(extra["input_idx"]))] = text

@@ -186,8 +186,8 @@ def _read_records(
     texts: Texts | None,
     seen: dict,
     problems: list[Problem],
-    records: list[dict],
-    spans: list[dict],
+    records: Rows,
+    spans: Rows,
 ) -> None:
     """Append the records and spans of one annotation file; problems go to ``problems``."""
     max_group = camp.config.get("annotators_per_example")
@@ -258,39 +258,37 @@ def _read_records(
         if any(p.is_error for p in problems[n_before:]):
             continue
         stage = meta.stage if meta.stage is not None else camp.config.get("stage")
-        who = {
-            "record_id": len(records),
-            "kind": camp.kind,
-            "campaign": camp.name,
-            "stage": stage if stage is not None else pd.NA,
-            "annotator_id": annotator,
-            "annotator_group": group,
-            **dict(zip(KEY, key)),
-        }
-        records.append(
-            who
-            | {
-                "impression": impression,
-                "no_errors": _no_errors(rec.flags),
-                "n_spans": len(rec.annotations),
-                "has_text": pd.NA if texts is None else text is not None,
-                "file": rel,
-                "line": lineno,
-            }
+        who = (
+            len(records),
+            camp.kind,
+            camp.name,
+            stage if stage is not None else pd.NA,
+            records.shared(annotator),
+            group,
+            *(records.shared(k) for k in key[:3]),
+            key[3],
         )
+        records.add(
+            *who,
+            impression,
+            _no_errors(rec.flags),
+            len(rec.annotations),
+            pd.NA if texts is None else text is not None,
+            rel,
+            lineno,
+        )
+        categories = camp.categories
         for order, s in enumerate(rec.annotations):
-            spans.append(
-                who
-                | {
-                    "order": order,
-                    "start": s.start,
-                    "end": s.start + len(s.text),
-                    "type": camp.categories[s.type],
-                    "type_idx": s.type,
-                    "text": s.text,
-                    "reason": s.reason or "",
-                    "placed": pd.NA if texts is None else placed[order],
-                }
+            spans.add(
+                *who,
+                order,
+                s.start,
+                s.start + len(s.text),
+                categories[s.type],
+                s.type,
+                s.text,
+                s.reason or "",
+                pd.NA if texts is None else placed[order],
             )
     if elsewhere:  # a second record "of the same example" is a symptom of the same cause
         firsts = {f"{rel}:{line}" for line in elsewhere}
@@ -350,25 +348,68 @@ def _elsewhere(rec: RecordIn, own: tuple, texts: Texts) -> tuple[str, str] | Non
     return None
 
 
-def _frames(records: list[dict], spans: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    records_df = pd.DataFrame(records, columns=RECORD_COLUMNS)
+READ_SPAN_COLUMNS = [c for c in SPAN_COLUMNS if c not in ("words", "severity", "category")]  # what a reader adds
+
+
+class Rows:
+    """The rows of a frame as they are read, one list per column (a dict per row would take
+    several times the memory of the frame it becomes), with repeated text values kept once."""
+
+    def __init__(self, columns: list[str]):
+        self.columns = list(columns)
+        self.values: list[list] = [[] for _ in columns]
+        self._strings: dict[str, str] = {}
+
+    def __len__(self) -> int:
+        return len(self.values[0])
+
+    def add(self, *row) -> None:
+        for values, value in zip(self.values, row):
+            values.append(value)
+
+    def add_dict(self, row: dict) -> None:
+        self.add(*(row.get(c) for c in self.columns))
+
+    def shared(self, text):
+        """``text``, as the one object every row with this value holds."""
+        return self._strings.setdefault(text, text) if isinstance(text, str) else text
+
+    def frame(self, columns: list[str] | None = None) -> pd.DataFrame:
+        names = columns or self.columns
+        return pd.DataFrame({c: self.values[self.columns.index(c)] for c in names}, columns=names)
+
+
+def _frames(records: Rows | list[dict], spans: Rows | list[dict]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The records and spans frames of what a reader read (``Rows``, or one dict per row)."""
+    extra = None
+    if isinstance(spans, list):  # one dict per row (the MQM reader, small files): severity and category given
+        extra = pd.DataFrame(spans, columns=["severity", "category"]) if spans and "severity" in spans[0] else None
+        rows = Rows(READ_SPAN_COLUMNS)
+        for row in spans:
+            rows.add_dict(row)
+        spans = rows
+    if isinstance(records, list):
+        rows = Rows(RECORD_COLUMNS)
+        for row in records:
+            rows.add_dict(row)
+        records = rows
+    records_df = records.frame(RECORD_COLUMNS)
     records_df["impression"] = records_df["impression"].astype("Int64")
     records_df["no_errors"] = records_df["no_errors"].astype("boolean")
     records_df["has_text"] = records_df["has_text"].astype("boolean")
     records_df["stage"] = records_df["stage"].astype("Int64")
     for col in ("record_id", "annotator_group", "n_spans", "line"):
         records_df[col] = records_df[col].astype("int64")
-    spans_df = pd.DataFrame(spans, columns=[c for c in SPAN_COLUMNS if c not in ("words", "severity", "category")])
+    spans_df = spans.frame(READ_SPAN_COLUMNS)
     spans_df["stage"] = spans_df["stage"].astype("Int64")
     spans_df["placed"] = spans_df["placed"].astype("boolean")
     for col in ("record_id", "annotator_group", "order", "start", "end", "type_idx"):
         spans_df[col] = spans_df[col].astype("int64")
     spans_df["words"] = words.counts(spans_df["text"])
-    given = pd.DataFrame(spans, columns=["severity", "category"]) if spans and "severity" in spans[0] else None
-    spans_df["severity"] = (given["severity"] if given is not None else pd.Series(pd.NA, index=spans_df.index)).astype(
+    spans_df["severity"] = (extra["severity"] if extra is not None else pd.Series(pd.NA, index=spans_df.index)).astype(
         "category"
     )
-    spans_df["category"] = (given["category"] if given is not None else spans_df["type"]).astype("category")
+    spans_df["category"] = (extra["category"] if extra is not None else spans_df["type"]).astype("category")
     return records_df, spans_df
 
 
@@ -544,8 +585,7 @@ def read_corpus(
             )
         )
     _check_selection(found, texts, root, task, asked)
-    records: list[dict] = []
-    spans: list[dict] = []
+    records, spans = Rows(RECORD_COLUMNS), Rows(READ_SPAN_COLUMNS)
     seen: dict = {}
     for camp in _to_read(found, root, task, asked):
         for path in camp.files:
@@ -706,8 +746,7 @@ def read_annotations(path: Path | str) -> Annotations:
         [c["name"] for c in config.get("annotation_span_categories", [])],
         [path],
     )
-    records: list[dict] = []
-    spans: list[dict] = []
+    records, spans = Rows(RECORD_COLUMNS), Rows(READ_SPAN_COLUMNS)
     if config:
         _read_records(camp, path, rel, texts, {}, problems, records, spans)
     else:  # still report every problem of the file itself

@@ -301,7 +301,9 @@ def read_scores(path: str | os.PathLike, corpus: Corpus, *, lower_is_better=()) 
     if len(kept) < n_examples:
         scored = {p for _, p, _ in kept}
         first = next(i for i in range(n_examples) if i not in scored)
-        example = tuple(corpus.examples[KEY].iloc[first])
+        example = tuple(
+            v.item() if hasattr(v, "item") else v for v in corpus.examples[KEY].iloc[first]
+        )  # not np.int64(0)
         warnings.append(
             warning(
                 rel,

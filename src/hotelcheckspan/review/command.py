@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from .. import corpora
 from ..plain import plain
 
 SUFFIXES = (".xlsx", ".csv")
@@ -37,14 +36,30 @@ def cmd_export(args) -> int:
         raise ValueError(f"{out.parent} is not a folder: cannot write {out.name} there")
     if not args.force:
         refuse_to_replace(out, "--force")
-    corpus = corpora.load(root)
-    if corpus.warnings:
-        n = len(corpus.warnings)
+    from ..corpora import frame as F
+
+    framed = F.load(
+        root,
+        task=args.task,
+        split=args.split,
+        campaigns=args.campaigns,
+        reference=args.reference,
+        exclude=args.exclude,
+        roles=args.roles,
+        pool=True,  # a sheet lists spans, each with its key: the splits side by side, said in the header
+        texts=args.texts,
+    )
+    corpus = framed.corpus
+    corpus.check_categories()  # one sheet, one list of categories: a task at a time
+    if framed.selected.warnings:
+        n = len(framed.selected.warnings)
         print(
             f"{n} warning{'s' if n != 1 else ''} in {args.corpus} (kept, as factgenie keeps them; "
             "`hotelcheckspan validate` lists them)",
             file=sys.stderr,
         )
+    for line in framed.header():
+        print(line, file=sys.stderr)
     result = export(corpus, out, judges=args.judges, sample=args.sample, seed=args.seed, force=args.force)
     print(result.describe())
     return 0
@@ -75,7 +90,15 @@ def cmd_score(args) -> int:
     tables = score(frame, n_boot=args.n_boot, seed=args.seed)
     summary = _summary(frame)
     if args.json:
-        print(json.dumps(plain({"summary": summary, **tables}), indent=1, allow_nan=False))
+        settings = {
+            "command": "review score",
+            "version": _version(),
+            "sheets": [str(x) for x in args.sheets],
+            "key": args.key,
+            "resamples": args.n_boot,
+            "seed": args.seed,
+        }
+        print(json.dumps(plain({"settings": settings, "summary": summary, **tables}), indent=1, allow_nan=False))
         return 0
     print(
         f"{summary['reviews']} reviews of {summary['spans']} spans ({summary['outputs']} outputs) by "
@@ -87,6 +110,12 @@ def cmd_score(args) -> int:
         print(f"\n== {name}")
         print(table.to_string(index=False, float_format=three) if len(table) else "(none: no span reviewed twice)")
     return 0
+
+
+def _version() -> str:
+    from ..cli_output import version
+
+    return version()
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -105,6 +134,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         action="store_true",
         help="replace OUT, OUT.key.json (and OUT.outputs.csv) of an earlier export (default: refuse)",
     )
+    from ..cli_args import frame_args, selection_args
+
+    selection_args(e)
+    frame_args(e, per=False)
     e.set_defaults(func=cmd_export)
 
     s = sub.add_parser("score", help="check completed review sheets and score the judges")

@@ -113,7 +113,7 @@ tables.metric_board(board, "kendall_tau_b")
 
 # %% [markdown]
 # {glue:text}`top_reading`; the first cluster, of {glue:text}`n_clusters`, holds
-# {glue:text}`first_cluster`. {glue:text}`ceiling_reading` {glue:text}`baseline_judge_reading`
+# {glue:text}`first_cluster`. {glue:text}`ceiling_reading` {glue:text}`baseline_judge_reading`{glue:text}`undefined_baselines`
 #
 # The other statistics of the shared tasks on the same target: Kendall's τc, the pairwise
 # accuracy with ties acc23 (its tie threshold chosen to maximise it, re-chosen in every resample),

@@ -83,6 +83,12 @@ def test_stats_and_metric_make_one_block_per_split(wide, capsys):
     for pair, part in data["parts"].items():
         n = json.loads(json.dumps(part["compared"]))["examples"]
         assert n == len(real_shapes._lines(wide / f"outputs/mt-eval/wmt24-news/{pair}.jsonl"))
+    # pooled as asked: the system level is still per language pair, and their mean is said as such
+    code, out, err = run(capsys, "metric", wide, "--task", "mt-eval", "--pool", "--n-boot", 50, "--json")
+    system = pd.DataFrame(json.loads(out)["system"])
+    assert set(system["group"]) == {"en-cs", "en-de", "mean of 2"}
+    one = system[(system["statistic"] == "pearson") & (system["target"] == "errors")].set_index("group")["value"]
+    assert one["mean of 2"] == pytest.approx(one[["en-cs", "en-de"]].mean())
 
 
 # --- roles --------------------------------------------------------------------------------------

@@ -881,13 +881,15 @@ def cmd_agreement(args) -> int:
 
 
 def system_rows(v):
-    """The system-level rows with ``systems`` (the generating systems each rests on) and
-    ``texts`` (the texts: what the statistics module calls ``n``)."""
+    """The system-level rows with ``group`` (the split each is computed on, or the mean of
+    several), ``systems`` (the generating systems it rests on) and ``texts`` (the texts: what the
+    statistics module calls ``n``)."""
     systems = _systems_per_metric(v)
     out_ = v.system.assign(
-        texts=v.system["n"], systems=[systems.get((m, t)) for m, t in zip(v.system["metric"], v.system["target"])]
+        texts=v.system["n"],
+        systems=[systems.get((g, m, t)) for g, m, t in zip(v.system["group"], v.system["metric"], v.system["target"])],
     )
-    return out_[["metric", "kind", "target", "statistic", "value", "low", "high", "systems", "texts"]]
+    return out_[["group", "metric", "kind", "target", "statistic", "value", "low", "high", "systems", "texts"]]
 
 
 def _metric_tables(v, text: bool = True) -> tuple[dict, list[str], dict]:
@@ -930,15 +932,20 @@ def _metric_tables(v, text: bool = True) -> tuple[dict, list[str], dict]:
         system = system_rows(v)
         if text:  # readers: per target, one row per metric and a column per statistic (intervals: csv, json)
             for target, rows in system.groupby("target", sort=False):
-                wide = rows.pivot_table(
-                    index="metric", columns="statistic", values="value", aggfunc="first", sort=False
-                )
+                index = ["group", "metric"] if rows["group"].nunique() > 1 else ["metric"]
+                wide = rows.pivot_table(index=index, columns="statistic", values="value", aggfunc="first", sort=False)
                 wide = wide.reindex(columns=[s for s in dict.fromkeys(rows["statistic"]) if s in wide.columns])
-                counts = rows.groupby("metric", sort=False)[["systems", "texts"]].first()
+                counts = rows.groupby(index, sort=False)[["systems", "texts"]].first()
                 tables[f"system_{target}"] = counts.join(wide).reset_index()
                 titles[f"system_{target}"] = f"system level, {target} (values; intervals with --format csv or json)"
         else:
             tables["system"] = system
+        means = sorted({g for g in system["group"] if str(g).startswith("mean of")})
+        if means:
+            notes.append(
+                f"system level: computed per split (a language pair of an MT export), as mt-metrics-eval computes it, "
+                f"and averaged over the splits ({means[0]}; the mean has no interval)"
+            )
     else:
         notes.append(
             f"no system-level statistics: the texts come from {c['systems']} generating "
@@ -965,17 +972,22 @@ def _metric_tables(v, text: bool = True) -> tuple[dict, list[str], dict]:
 
 
 def _systems_per_metric(v) -> dict:
-    """(metric, target) -> the generating systems where both have a value (what a system row rests on)."""
+    """(group, metric, target) -> the generating systems where both have a value (what a system
+    row rests on), per split and summed over the splits for a "mean of N" row."""
     from .analyses import metric_validation as mv
+    from .corpora import slug_frame
 
     system, _ = mv.systems(v.data)
+    split = slug_frame(v.data[KEY_COLUMNS])["split"].to_numpy()
     out_ = {}
     for target in v.compared["targets"]:
         if target == "majority" or target not in v.data:
             continue
         for metric in v.kinds:
             keep = v.data[metric].notna().to_numpy() & v.data[target].notna().to_numpy()
-            out_[(metric, target)] = len(set(system[keep]))
+            for group in set(v.system["group"]):
+                here = keep & (split == group) if not str(group).startswith("mean of") else keep
+                out_[(group, metric, target)] = len(set(zip(split[here], system[here])))
     return out_
 
 

@@ -28,8 +28,11 @@ Frames (:class:`Validation`):
     value, low, high, n, epsilon`` (acc23's tie threshold) and ``random`` (the random baseline:
     the metric's own scores permuted).
 ``system``
-    the system-level rows (``metric, kind, target, statistic, value, low, high, n``); empty
-    when the corpus has fewer than three systems.
+    the system-level rows (``metric, kind, target, statistic, value, low, high, n, group``);
+    computed per split (a language pair of an MT export: mt-metrics-eval's system level is per
+    language pair) with at least three systems, ``group`` the split, and where a block pools
+    several splits also their mean (``group`` "mean of N", no interval); empty when no split has
+    three systems.
 ``clusters``
     ``target, statistic, metric, value, cluster`` (1 = the best cluster).
 ``ceiling_texts``
@@ -225,7 +228,7 @@ def evaluate(
     X = data[names]
     weights = resampling.matrix(data[KEY], n_boot, seed)  # the examples decide the replicates
     sys_codes, items = systems(data)
-    n_systems = len(set(sys_codes))
+    n_systems = len(set(sys_codes))  # over the block; the system level counts them per split
 
     def example_level(target: str) -> pd.DataFrame:
         y = data[target]
@@ -246,22 +249,43 @@ def evaluate(
         return found
 
     def system_rows() -> pd.DataFrame:
-        if not (system_level and n_systems >= MIN_SYSTEMS):
-            return pd.DataFrame(columns=["metric", "kind", "target", "statistic", "value", "low", "high", "n"])
-        items_rng = np.random.default_rng(resampling.seed_sequence(np.unique(items.astype(str)), seed))
-        cluster_w = me.cluster_weights(items, n_boot, items_rng)
+        empty = pd.DataFrame(columns=["metric", "kind", "target", "statistic", "value", "low", "high", "n", "group"])
+        # one system level per split (a language pair of an MT export), as mt-metrics-eval computes
+        # it; where a block pools several, each is computed and their mean said as such
+        split = slug_frame(data[KEY])["split"].to_numpy()
+        groups = [g for g in dict.fromkeys(split) if len(set(sys_codes[split == g])) >= MIN_SYSTEMS]
+        if not (system_level and groups):
+            return empty
         found = []
         for target in [t for t in targets if t != "majority"]:
-            s = me.system_level(
-                X,
-                data[target].astype(float),
-                sys_codes,
-                cluster_w,
-                item=items,
-                n_permutations=n_permutations,
-                seed=seed,
-            )
-            found.append(s.assign(kind=s["metric"].map(kinds), target=target))
+            per_group = []
+            for g in groups:
+                rows = split == g
+                part_items = items[rows]
+                items_rng = np.random.default_rng(resampling.seed_sequence(np.unique(part_items.astype(str)), seed))
+                cluster_w = me.cluster_weights(part_items, n_boot, items_rng)
+                s = me.system_level(
+                    X[rows].reset_index(drop=True),
+                    data.loc[rows, target].astype(float).reset_index(drop=True),
+                    sys_codes[rows],
+                    cluster_w,
+                    item=part_items,
+                    n_permutations=n_permutations,
+                    seed=seed,
+                )
+                per_group.append(s.assign(kind=s["metric"].map(kinds), target=target, group=str(g)))
+            found += per_group
+            if len(per_group) > 1:  # the mean over the groups (no interval: each group has its own resamples)
+                both = pd.concat(per_group, ignore_index=True)
+                mean = both.groupby(["metric", "statistic"], sort=False).agg(value=("value", "mean"), n=("n", "sum"))
+                mean = mean.reset_index().assign(
+                    low=np.nan,
+                    high=np.nan,
+                    kind=lambda d: d["metric"].map(kinds),
+                    target=target,
+                    group=f"mean of {len(per_group)}",
+                )
+                found.append(mean)
             bar.update()
         return pd.concat(found, ignore_index=True)
 

@@ -66,6 +66,7 @@ from __future__ import annotations
 
 import functools
 import heapq
+import weakref
 from itertools import combinations
 
 import numpy as np
@@ -188,9 +189,34 @@ def _inputs(scores, target, weights, *, binary: bool = False, system=None, item=
     return names, X, y, W, sys_labels, item_labels
 
 
+_DERIVED: list = []  # (weak reference to an array, what, derived array): the last few derived, reused
+
+
+def _derived(W: np.ndarray, what, make):
+    """``make(W)``, computed once for this very array (a run passes one weights matrix to every
+    metric and statistic: its transpose and its full-sample row are made once, not per metric)."""
+    for ref, kind, value in _DERIVED:
+        if ref() is W and kind == what:
+            return value
+    value = make(W)
+    _DERIVED.insert(0, (weakref.ref(W), what, value))
+    del _DERIVED[4:]
+    return value
+
+
 def _with_full(W: np.ndarray) -> np.ndarray:
     """The weights with a first row of ones: row 0 is the full sample, rows 1: the resamples."""
-    return np.vstack([np.ones((1, W.shape[1])), W])
+    return _derived(W, "full", lambda w: np.vstack([np.ones((1, w.shape[1])), w]))
+
+
+def _transposed(W: np.ndarray, dtype=np.float64) -> np.ndarray:
+    """``W.T`` as a C-contiguous array of ``dtype`` (examples x rows), made once per array."""
+    return _derived(W, ("T", np.dtype(dtype).str), lambda w: np.ascontiguousarray(w.T, dtype=dtype))
+
+
+def _kept(keep: np.ndarray, Wf: np.ndarray) -> np.ndarray:
+    """The columns of ``Wf`` a metric's examples keep (``Wf`` itself where it keeps them all)."""
+    return Wf if keep.all() else np.compress(keep, Wf, axis=1)
 
 
 # --- per-value weights, ranks, Pearson ----------------------------------------------------------
@@ -220,7 +246,7 @@ def _pearson_w(x, y, W):
     """Frequency-weighted Pearson per row of W, from sums of the values shifted by their means on
     the full sample (matrix-vector products; the shift keeps the sums' cancellation small); NaN
     where a side has a single distinct value."""
-    WT = np.ascontiguousarray(W.T, dtype=np.float64)
+    WT = _transposed(W)
     u, v = (x - x.mean(), y - y.mean()) if x.size else (x, y)
     M, Su, Sv = W.sum(axis=1), u @ WT, v @ WT
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -236,7 +262,7 @@ def _spearman_w(x, y, W):
     """Spearman per row of W: Pearson of the mid-ranks of the expanded data. A value's mid-rank
     is the weight below it plus (its weight + 1) / 2; the mean mid-rank is (M + 1) / 2; every sum
     goes over the distinct (x, y) cells (exact: half-integers times counts)."""
-    WT = np.ascontiguousarray(W.T, dtype=np.float64)
+    WT = _transposed(W)
     M = W.sum(axis=1)
     center = (M + 1) / 2
     (cx, Gx), (cy, Gy) = _value_weights(x, WT), _value_weights(y, WT)
@@ -424,8 +450,9 @@ def _kendall_w(x, y, W):
     dtype = _exact_dtype(M.max(initial=0))
     plan = _concordance_plan(x, y, dtype)
     s, nx, kx, ny, ky = (np.zeros(W.shape[0]) for _ in range(5))
+    WT = _transposed(W, dtype)
     for cols in _chunks(W.shape[0]):
-        out = _concordance(plan, np.ascontiguousarray(W[cols].T, dtype=dtype))
+        out = _concordance(plan, np.ascontiguousarray(WT[:, cols]))
         (a, ka), (b, kb) = _tie_stats(out["G"]), _tie_stats(out["L"])
         if out["swapped"]:
             (a, ka), (b, kb) = (b, kb), (a, ka)
@@ -755,7 +782,7 @@ def _acc23_w(x, y, W, level: float | None = None):
     dtype = _exact_dtype(M.max(initial=0))
     (gx, _), (gy, ky) = _codes(x), _codes(y)
     keys, cell = np.unique(gx * max(ky, 1) + gy, return_inverse=True)
-    T = _summing(cell.reshape(-1), keys.size, dtype) @ np.ascontiguousarray(W.T, dtype=dtype)
+    T = _summing(cell.reshape(-1), keys.size, dtype) @ _transposed(W, dtype)
     T64 = T.astype(np.float64)
     same = (T64 * (T64 - 1) / 2).sum(axis=0)  # pairs of copies of one cell: tied in both
     pairs = M * (M - 1) / 2
@@ -998,9 +1025,7 @@ def example_level(
     for name, x in zip(names, X):
         keep, cache = ~np.isnan(x) & ~np.isnan(y), {}
         for statistic in statistics:
-            values, eps = _replicates(
-                statistic, x[keep], y[keep], np.compress(keep, Wf, axis=1), cache=cache, level=level
-            )
+            values, eps = _replicates(statistic, x[keep], y[keep], _kept(keep, Wf), cache=cache, level=level)
             rows.append(_row(name, statistic, values, level, keep.sum(), eps))
     return pd.DataFrame(rows, columns=COLUMNS)
 
@@ -1032,7 +1057,7 @@ def detection(
     for name, x in zip(names, X):
         keep = ~np.isnan(x) & ~np.isnan(y)
         for statistic in statistics:
-            values, _ = _replicates(statistic, x[keep], y[keep], np.compress(keep, Wf, axis=1), folds, seed)
+            values, _ = _replicates(statistic, x[keep], y[keep], _kept(keep, Wf), folds, seed)
             rows.append(_row(name, statistic, values, level, keep.sum()))
     return pd.DataFrame(rows, columns=COLUMNS)
 
@@ -1881,9 +1906,9 @@ def system_level(
     rows, humans = [], {}
     for name, x in zip(names, X):
         keep = ~np.isnan(x) & ~np.isnan(y)
-        xk, yk, sc, Wk = x[keep], y[keep], sys_all[keep], np.compress(keep, Wf, axis=1)
+        xk, yk, sc, Wk = x[keep], y[keep], sys_all[keep], _kept(keep, Wf)
         n = int(keep.sum())
-        WT = np.ascontiguousarray(Wk.T)
+        WT = _transposed(Wk)
         mx, my, partial = _within_systems(xk, yk, sc, S, WT)
         out = {
             "pearson": _masked_pearson(mx, my),

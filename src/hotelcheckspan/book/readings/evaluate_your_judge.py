@@ -108,6 +108,20 @@ def _bacc_lead(board: pd.DataFrame, best: str) -> dict | None:
 
 
 SETTLED = ("the same judge", "a different judge", "the same judge, tied with others")  # both picks settled
+FEW = 10  # fewer texts than this in a class behind a balanced accuracy: the reading says how few
+
+
+def _few(row) -> str:
+    """ "; it rests on 4 error-free texts of 84" where a BACC rests on fewer than :data:`FEW`
+    texts of one class of the clear majority, else "" (a rate on few texts says how few)."""
+    n, errors = row.get("majority_examples"), row.get("majority_errors")
+    if n is None or errors is None or pd.isna(n) or pd.isna(errors):
+        return ""
+    n, errors = int(n), int(errors)
+    fewer, which = (n - errors, "error-free") if n - errors <= errors else (errors, "erroneous")
+    if fewer >= FEW or n == 0:
+        return ""
+    return f"; it rests on {prose.count_words(fewer)} {which} text{'s' if fewer != 1 else ''} of {n:,}"
 
 
 def _bacc_reading(ranked: pd.DataFrame, leaders: list[str], lead: dict | None = None) -> tuple[str, str]:
@@ -142,6 +156,7 @@ def _bacc_reading(ranked: pd.DataFrame, leaders: list[str], lead: dict | None = 
         return text, same
     row = tied.iloc[0]
     name, iv = display_name(row["judge"]), tables.interval(row["bacc"], row["bacc_low"], row["bacc_high"])
+    iv += _few(row)
     alone = int(ranked["bacc"].notna().sum()) == 1
     settled = alone or (lead is not None and lead["share"] >= sample_size.THRESHOLD)
     single = ""

@@ -461,10 +461,17 @@ def _pooled_bacc(pooled: pd.DataFrame) -> str:
         if one
         else f"{_n(first['bacc'])}, tied as shown"
     )
+    n, errors = int(first["examples"]), int(first["majority_errors"])
+    fewer = min(errors, n - errors)
+    few = (
+        f"; BACC's {'error' if errors <= n - errors else 'error-free'} half rests on "
+        f"{prose.count_words(fewer)} of them, fewer than ten"
+        if 0 < fewer < 10
+        else ""
+    )
     said = (
-        f"Pooled over categories ({int(first['examples']):,} decisions, {int(first['majority_errors']):,} of them "
-        f"majority errors), the majority is followed best by {prose.names(display_name(m) for m in top)} "
-        f"(BACC {value})"
+        f"Pooled over categories ({n:,} decisions, {errors:,} of them majority errors{few}), the majority is "
+        f"followed best by {prose.names(display_name(m) for m in top)} (BACC {value})"
     )
     others = pooled.drop(index=top)
     no_interval = [m for m in top if pd.isna(pooled.loc[m, "bacc_low"]) or pd.isna(pooled.loc[m, "bacc_high"])]

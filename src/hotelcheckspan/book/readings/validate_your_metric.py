@@ -327,6 +327,16 @@ def _board_readings(validation: mv.Validation, prefix: str) -> dict[str, str]:
         out[f"{prefix}ceiling_tau"] = tables.interval(c["value"], c["low"], c["high"])
         above = int((ranked["value"].map(_shown) > _shown(c["value"])).sum())
         out[f"{prefix}above_ceiling"] = prose.count_words(above)
+    # a baseline that reads the source is undefined on a corpus without one: it ran on no text, so it
+    # is not among the baselines compared; the reading says how many there are
+    undefined = ranked[(ranked["kind"] == "baseline") & (ranked["value"].isna() | (ranked["n"] == 0))]
+    ranked = ranked.drop(index=undefined.index)
+    out[f"{prefix}undefined_baselines"] = (
+        ""
+        if undefined.empty
+        else f" {prose.names(undefined['metric'].tolist())} {'is' if len(undefined) == 1 else 'are'} undefined here "
+        "(the texts have no source to read) and left out of the comparison."
+    )
     if (ranked["kind"] == "baseline").any() and (ranked["kind"] == "judge").any():
         out |= _cluster_readings(ranked, prefix)
     else:

@@ -173,7 +173,7 @@ real_corpus.definitions_table(by_definition)
 # balanced accuracy (BACC, mean recall on error and on no-error) does not.
 
 # %%
-min_agree = math.ceil(0.75 * len(plan.raters))
+min_agree = math.ceil(frame.majority_share * len(plan.raters))  # the one clear-majority rule (corpora.frame)
 llm = example_level.models_vs_majority(
     corpus, models, raters=plan.raters, examples=plan.texts, n_boot=N_BOOT, seed=0, min_agree=min_agree
 )

@@ -25,6 +25,7 @@ from statsmodels.stats.proportion import proportion_confint
 from ..annotator_sets import HUMAN_SETS, parse_all
 from ..categories import ANY, CATEGORIES
 from ..corpora import KEY, Corpus
+from ..corpora.frame import CLEAR_SHARE
 from ..metrics import coefficients, resampling
 
 LABELS = [*CATEGORIES, ANY]
@@ -104,15 +105,15 @@ def vote_distance(vote_table_frame: pd.DataFrame, reported: dict[str, list[int]]
 
 
 def majority(votes_frame: pd.DataFrame, min_agree: int | float | None = None) -> pd.DataFrame:
-    """The human majority per example and type where it is clear (default: all but one rater
-    agree, i.e. 3-1 or 4-0 of four, and more than half in any case, so two raters must both
-    agree; an integer: at least that many raters; a float share: at least that share of the
-    example's raters, rounded up, so that 0.75 is 3-1 of four and one rater alone decides);
-    ``<NA>`` where it is not. Booleans: True = error."""
+    """The human majority per example and type where it is clear (default: the one rule of every
+    clear majority, at least :data:`~hotelcheckspan.corpora.frame.CLEAR_SHARE` of the example's
+    raters, rounded up: 3-1 or 4-0 of four, 2-0 of two, 3-0 of three, one rater alone decides; an
+    integer: at least that many raters; a float share: at least that share of the example's
+    raters, rounded up); ``<NA>`` where it is not. Booleans: True = error."""
     n = votes_frame["raters"]
     if min_agree is None:
-        need = (n - 1).where(n - 1 > n / 2, n)
-    elif isinstance(min_agree, float):
+        min_agree = CLEAR_SHARE
+    if isinstance(min_agree, float):
         need = np.ceil(min_agree * n - 1e-9).astype(int)
     else:
         need = min_agree

@@ -28,6 +28,7 @@ import pandas as pd
 from ..annotator_sets import HUMAN_SETS, AnnotatorSet, group_labels, in_paper, is_paper_corpus, judges, parse_all
 from ..categories import ANY
 from ..corpora import KEY, Corpus
+from ..corpora.frame import CLEAR_SHARE
 from ..metrics import resampling
 from . import dataset_level, example_level, sample_size, span_level
 
@@ -69,7 +70,7 @@ is_hotelcheckspan = is_paper_corpus
 
 # the clear human majority outside HotelCheckSpan: at least this share of an example's human
 # raters agree (on HotelCheckSpan's four sets that is 3-1 or 4-0, the paper's rule)
-AGREE_SHARE = 0.75
+AGREE_SHARE = CLEAR_SHARE  # the one rule of every clear majority (corpora.frame)
 
 
 @dataclass(frozen=True)

@@ -36,11 +36,11 @@ import numpy as np
 import pandas as pd
 
 from ..categories import ANY
-from ..corpora import KEY, Corpus
+from ..corpora import KEY, Corpus, frame
 from .example_level import majority as _majority
 from .example_level import votes as _votes
 
-CLEAR_SHARE = 0.75  # a clear majority: at least three quarters of the example's records agree
+CLEAR_SHARE = frame.CLEAR_SHARE  # a clear majority: at least three quarters of the example's records agree
 TARGETS = ["errors", "error_free", "impression", "majority"]  # then errors:<category>, n_humans
 TYPE_PREFIX = "errors:"
 CEILING = "human ceiling"  # the held-out record's column names in ceiling_split's scores
@@ -62,8 +62,7 @@ def human_categories(corpus: Corpus) -> list[str]:
 
 def clear_votes(n: pd.Series) -> pd.Series:
     """The records that must agree for a clear majority among ``n``: ceil(3n/4) (1 of 1, 2 of
-    2, 3 of 3, 3 of 4, 4 of 5). Note 3 of 3, where ``example_level.majority``'s default rule
-    (all but one) would take 2 of 3; on HotelCheckSpan's four stage-2 sets both are 3-1 or 4-0."""
+    2, 3 of 3, 3 of 4, 4 of 5): the one rule of every clear majority (``corpora.frame.CLEAR_SHARE``)."""
     return np.ceil(CLEAR_SHARE * n.astype(float) - 1e-9).astype(int)
 
 

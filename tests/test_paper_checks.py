@@ -1374,3 +1374,55 @@ def test_a_figure_computed_from_figures_by_construction_is_not_emergent():
     # a number computed from such figures is labelled the same way
     gpt = "table6_span_level/Human - LLM (GPT-4o)/F1_S"
     assert provenance.kind(provenance.derived(0.1, [gpt, "dataset/examples"], "a difference")) == provenance.BUILT
+
+
+def test_table7s_location_share_counts_walking_distance_once():
+    """If Walking Distance is the sub-cluster Table 7's sums suggest, its spans already lie in another
+    row: chapter 06 gives the location share as printed and without it (14.1 + 29.9 = 44.0, by hand),
+    never only the sum that may count them twice."""
+    from hotelcheckspan.book.readings import error_clusters
+
+    rows = paper.figures()["clustering"]["table7_clusters"]
+    table7 = pd.DataFrame([{"cluster (paper)": n, "count": r["count"], "pct": r["pct"]} for n, r in rows.items()])
+    shares = pd.DataFrame(
+        [{"group": g, "share": 40.0, "low": 36.0, "high": 44.5} for g in ("Proximity", "all of them")]
+    )
+    out = error_clusters.location_readings(shares, table7, 0.95)
+    printed = rows["Central Location"]["pct"] + rows["Proximity (var.)"]["pct"] + rows["Walking Distance"]["pct"]
+    without = rows["Central Location"]["pct"] + rows["Proximity (var.)"]["pct"]
+    assert out["paper_loc_share"] == f"{printed:.1f}"
+    assert out["paper_loc_note"].startswith(f" (or {without:.1f}% if Walking Distance's 15 spans already lie")
+    assert out["loc_vs_paper"] == "partly within"  # 44.0 inside [36.0, 44.5], 47.5 outside
+
+
+def test_the_readme_corroborates_neither_reading_of_the_gpt_4o_rates():
+    """1,984 = 3 x 496 + 2 x 248 and = 4 x 496: chapters 01 and 02 say both, so the README does not
+    side with the rates; and the problem names both causes of the rates (248 records, or Table 4's
+    counts over the 245 stage-2 examples: 272 / 248 and 269 / 245 both print as 1.10)."""
+    from hotelcheckspan.book.readings import data_composition, dataset_level_agreement
+
+    assert 3 * 496 + 2 * 248 == 4 * 496 == 1984 and round(272 / 248, 2) == round(269 / 245, 2) == 1.10
+    assert "(4 × 496 = 1984)" in data_composition._readme_decomposition()["readme_other"]
+    said = dataset_level_agreement._records_reading(paper.figures())
+    assert "four campaigns on every example" in said and "does not corroborate" in said
+    problem = next(r["problem"] for r in checks.load() if r["id"] == "t3_gpt4o_spans_per_record")
+    assert "247 or 248" in problem and "245 stage-2 examples" in problem and "ran on the 248" not in problem
+
+
+def test_chapter_07s_share_of_the_rest_is_a_value_not_a_bound():
+    """Given a corpus' share of records with errors and the paper's 17.6% among the high-rated, the
+    rest's share with errors is fixed: (errors - high x 0.176) / (1 - high), shown as a value with its
+    range over the rounding of 17.6%, not as 'at most'. A hand-made corpus of 100 ratings."""
+    from hotelcheckspan.analyses import impressions as analysis
+    from hotelcheckspan.book.readings import impressions
+
+    ratings = pd.DataFrame(
+        {
+            "impression": [7] * 10 + [4] * 40 + [2] * 50,
+            "has_error": [0] * 10 + [1] * 20 + [0] * 20 + [1] * 20 + [0] * 30,
+        }
+    )
+    bands = analysis.bands(ratings).set_index("band")
+    said = impressions.band_claim_needs(ratings, bands)
+    rest = (0.40 - 0.10 * 0.176) / 0.90
+    assert f"{100 * rest:.1f}% of the rest would carry errors" in said and "at most" not in said.split("This corpus")[1]

@@ -68,10 +68,12 @@ report.corpus_banner(corpus)
 # {glue:text}`n_stage2` examples of the short split twice more. In this corpus every model
 # campaign has one record per example, as Table 3's caption and Section 5 say the campaigns ran.
 # The paper prints no count of records, human or LLM; the figures beside ours are the ones the
-# release's README gives. Table 3's own rates put {glue:text}`readme_decomposition`,
-# {glue:text}`readme_reading` the README's count of LLM records, while its caption runs every
-# campaign on all examples: the paper contradicts itself, caption against rates, and the README
-# sides with the rates (see [the paper's own inconsistencies](inconsistencies-01)). Nor does the paper say how many people
+# release's README gives. Read as each campaign's total over the records it has, Table 3's own
+# rates put {glue:text}`readme_decomposition`, {glue:text}`readme_reading` the README's count of
+# LLM records, {glue:text}`readme_other`. Table 3's caption runs every campaign on all examples:
+# the paper contradicts itself, caption against rates, whether the rates are over those records
+# or are Table 4's counts over the stage-2 examples (see
+# [the paper's own inconsistencies](inconsistencies-01)). Nor does the paper say how many people
 # annotated in stage 2, only how many candidates qualified for it (see [Qualification](qualification)):
 # beside our count of stage-2 annotators stands that number, an upper bound, not a count of the same thing.
 
@@ -175,8 +177,10 @@ tables.versus(spans_rows, corpus)
 # it beside what the paper prints, with the reading of the paper's words it takes and its verdict
 # (`data/paper_relations.yaml`, checked by `hotelcheckspan.reference.checks`; the book's page on the
 # paper lists them all). Open: those inconsistent under every reading the text allows, those that
-# hold under one reading and fail under another (both named), and statements a person reads as
-# contradicting each other; every check is in the list under them. Where this corpus comes close
+# hold under one reading and fail under another, or fail under every reading the printed figures
+# decide and are held open by one resting on what the paper does not print (both named), and
+# statements a person reads as contradicting each other under every reading of their words; every
+# check is in the list under them. Where this corpus comes close
 # to a figure found inconsistent, that says nothing about which of the paper's numbers is right.
 
 # %%
@@ -201,13 +205,16 @@ readings.glue_all(
 #   {glue:text}`n_long`, and {glue:text}`n_human_records` human records; its sizes
 #   {glue:text}`shape_reading`. It has {glue:text}`n_llm_records` LLM records, one per example
 #   for each of {glue:text}`n_llm_campaigns` campaigns. The paper never counts LLM records: the
-#   {glue:text}`readme_llm_records` records beside ours come from the release's README. Table 3's
-#   rates put {glue:text}`readme_decomposition`, {glue:text}`readme_reading` that count
+#   {glue:text}`readme_llm_records` records beside ours come from the release's README. Read as
+#   totals over the records each campaign has, Table 3's rates put
+#   {glue:text}`readme_decomposition`, {glue:text}`readme_reading` that count
 #   ({glue:text}`t3_short_name`'s {glue:text}`t3_short_rate` spans per record is
 #   {glue:text}`t3_short_total` over {glue:text}`n_short` records), while its caption runs all
 #   {glue:text}`table3_campaigns` campaigns on every example ({glue:text}`table3_records`
 #   records); their spans add up to the README's {glue:text}`table3_spans`. The inconsistency is
-#   inside the paper, caption against rates, and the README sides with the rates (listed above).
+#   inside the paper, caption against rates (the rates may as well be Table 4's counts over the
+#   stage-2 examples); the README's count fits the first reading, {glue:text}`readme_other`
+#   (listed above).
 # - {glue:md}`qualification_basis` stage 2's annotators passed a qualification: {glue:text}`q_qualified` of
 #   {glue:text}`q_candidates` candidates, a pass rate of {glue:text}`q_rate` (Wilson interval
 #   {glue:text}`q_low` to {glue:text}`q_high`). Who passed, and with what score, needs the

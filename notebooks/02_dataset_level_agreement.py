@@ -84,7 +84,9 @@ tables.wide(t3, decimals={"paper avg len": 1, "avg len": 1})  # the paper prints
 # {glue:text}`short_reading` its totals divided by the {glue:text}`n_short_paper` short-split
 # examples, not by all {glue:text}`n_examples_paper` (which gives {glue:text}`p_all_gpt4o` and
 # {glue:text}`p_all_gpt4o_ls`), which suggests those two campaigns marked (almost) only the
-# short split (listed with [the paper's own inconsistencies](inconsistencies-02)). Here
+# short split, or that their rates are Table 4's counts over the {glue:text}`n_stage2` stage-2
+# examples; either way the caption's all examples do not give them (listed with
+# [the paper's own inconsistencies](inconsistencies-02)). Here
 # {glue:text}`short_shares` spans are on the short split, for {glue:text}`spr_gpt4o` and
 # {glue:text}`spr_gpt4o_ls` spans per record over all records{glue:md}`short_why`.
 # {glue:text}`records_reading` (see the checks [below](inconsistencies-02)).
@@ -216,8 +218,10 @@ plots.type_shares(dataset_level.campaign_table(corpus, stage2, by_group=True))
 # it beside what the paper prints, with the reading of the paper's words it takes and its verdict
 # (`data/paper_relations.yaml`, checked by `hotelcheckspan.reference.checks`; the book's page on the
 # paper lists them all). Open: those inconsistent under every reading the text allows, those that
-# hold under one reading and fail under another (both named), and statements a person reads as
-# contradicting each other; every check is in the list under them. Where this corpus comes close
+# hold under one reading and fail under another, or fail under every reading the printed figures
+# decide and are held open by one resting on what the paper does not print (both named), and
+# statements a person reads as contradicting each other under every reading of their words; every
+# check is in the list under them. Where this corpus comes close
 # to a figure found inconsistent, that says nothing about which of the paper's numbers is right.
 
 # %%
@@ -242,13 +246,14 @@ readings.glue_all(
 #   {glue:text}`gt_alpha`, {glue:text}`pt_reading` (with the caveat that spans are not
 #   independent draws).
 # - {glue:md}`groups_basis` {glue:text}`b_more_reading`: {glue:text}`b_more_pooled_pct`% over both
-#   stages ({glue:text}`b_more_pooled` the paper's roughly {glue:text}`paper_b_pct`%, read as its
-#   checks read it, to the nearest ten), {glue:text}`b_more_s1_pct`% in stage 1
-#   ({glue:text}`b_more_s1` it) and {glue:text}`b_more_s2_pct`% in stage 2 ({glue:text}`b_more_s2`
-#   it). Where a B set stands alone against the other sets, which agree, on whether an example has
-#   an error (the paper's "B in the minority"; {glue:text}`b_minority_cases` such splits), B is the
-#   one marking in {glue:text}`b_marking_pct`% of them (a group-A set alone: in
-#   {glue:text}`a_marking_pct`% of {glue:text}`a_minority_cases`), {glue:text}`b_marking_reading`.
+#   stages, {glue:text}`b_more_s1_pct`% in stage 1 and {glue:text}`b_more_s2_pct`% in stage 2,
+#   against the {glue:text}`t4_b_more_pooled`%, {glue:text}`t4_b_more_s1`% and
+#   {glue:text}`t4_b_more_s2`% of the paper's own Table 4 totals, which the stand-in's totals follow
+#   ({glue:text}`b_text_reading`, "roughly" read as its checks read it, to the nearest ten).
+#   Where a B set stands alone against the other sets, which agree, on whether an example has an
+#   error (the paper's "B in the minority"; {glue:text}`b_minority_cases` such splits), B is the one
+#   marking in {glue:text}`b_marking_pct`% of them (a group-A set alone: in
+#   {glue:text}`a_marking_pct`% of {glue:text}`a_minority_cases`), {glue:text}`b_marking_reading`{glue:md}`b_marking_size`.
 #
 # ```{glue:md} b_note
 # :format: myst

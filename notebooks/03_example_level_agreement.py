@@ -209,8 +209,10 @@ tables.show(masking, decimals={"below_threshold_pct": 0})
 # it beside what the paper prints, with the reading of the paper's words it takes and its verdict
 # (`data/paper_relations.yaml`, checked by `hotelcheckspan.reference.checks`; the book's page on the
 # paper lists them all). Open: those inconsistent under every reading the text allows, those that
-# hold under one reading and fail under another (both named), and statements a person reads as
-# contradicting each other; every check is in the list under them. Where this corpus comes close
+# hold under one reading and fail under another, or fail under every reading the printed figures
+# decide and are held open by one resting on what the paper does not print (both named), and
+# statements a person reads as contradicting each other under every reading of their words; every
+# check is in the list under them. Where this corpus comes close
 # to a figure found inconsistent, that says nothing about which of the paper's numbers is right.
 
 # %%

@@ -73,7 +73,11 @@ report.corpus_banner(corpus)
 #
 # Each comparison pairs every reference set with every hypothesis set (listed in
 # `data/comparisons.yaml`: stage 1 against stage 2 is four pairs) on the {glue:text}`n_examples`
-# stage-2 examples, and averages the per-pair P, R and F1, as the paper says it does. Pooling a
+# stage-2 examples, and averages the per-pair P, R and F1. That is one reading of the caption's
+# "averaged over all pairwise comparisons": pairs of annotator *sets*, a group's records pooled
+# into one set, so a group row is one pair; the paper may have averaged over pairs of individual
+# annotators instead, which this table does not (see [which pairs a row averages](definitions)
+# and the paper's checks). Pooling a
 # model's two prompts into one row (humans against gpt-4o and gpt-4o (LS) is eight pairs) is the
 # book's choice: the paper's Table 6 has one row per model and does not say how it combined the
 # prompts ([each prompt alone](t6-prompts) is below). The definition is the one the paper's figures support ([below](definitions)):
@@ -289,8 +293,10 @@ tables.show(span_level.implied_recall(reported))
 # precision of $k$ out of {glue:text}`o3_spans` or out of {glue:text}`o3_ls_spans`, and only a few
 # values are possible for their mean: the paper's hard precision {glue:text}`o3_ph`
 # {glue:text}`span_hard_reachable` be such a mean (the nearest is {glue:text}`span_hard_nearest`),
-# {glue:text}`span_hard_alone`, while the soft one {glue:text}`span_soft_reachable`. So the paper did not compute its prose definition either; the
-# prose describes what counts as agreement, not the arithmetic.
+# {glue:text}`span_hard_alone`, while the soft one {glue:text}`span_soft_reachable`. So, read as
+# pairs of annotator sets, the paper did not compute its prose definition either; the prose
+# describes what counts as agreement, not the arithmetic. Averaged over pairs of individual
+# annotators (below), the denominators are others and this point does not bind.
 #
 # **3. Greedy or one-to-one overlap.** factgenie 1.2.1 and the May 2025 script credit overlap
 # differently only where two spans of one side overlap each other in an example (a repeated span,
@@ -458,8 +464,9 @@ readings.glue_all(
 #   example's span lengths counted (all rows but the stage-2 group row, which under that reading
 #   contradicts itself);
 #   factgenie 1.2.1's rule, which counts them only where both sides marked, reaches its o3-mini
-#   recall {glue:text}`both_reach` (unlikely, not ruled out), and the paper's prose definition
-#   cannot give its o3-mini hard precision. The book's Table 6 uses {glue:text}`book_definition`.
+#   recall {glue:text}`both_reach` (unlikely, not ruled out), and, as pairs of sets, the paper's
+#   prose definition cannot give its o3-mini hard precision. The book's Table 6 uses
+#   {glue:text}`book_definition`.
 # - {glue:md}`convention_basis` factgenie 1.2.1's rule (`convention="both"`) is on average
 #   {glue:text}`gap_mean` F1 away from the book's definition.
 # - {glue:md}`soft_basis` soft F1 is more than {glue:text}`soft_margin_points` points above hard

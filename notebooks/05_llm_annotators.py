@@ -141,8 +141,9 @@ chapter.span_words_beside_paper(corpus)
 # entire sentences". The summaries are single sentences, so that is the whole summary. Table 3
 # gives gpt-4o a mean span of {glue:text}`paper_gpt_words` words, {glue:text}`paper_gpt_vs_human`;
 # the paper compares no means, and the mean does not rule out "often": with every other span one
-# word long, up to {glue:text}`whole_bound_mean` of gpt-4o's spans could be whole summaries of the
-# average {glue:text}`summary_words_mean` words, {glue:text}`whole_bound_max` at the shortest
+# word long and the mean at the most its rounding allows ({glue:text}`gpt_words_most` words), up to
+# {glue:text}`whole_bound_mean` of gpt-4o's spans could be whole summaries of the average
+# {glue:text}`summary_words_mean` words, {glue:text}`whole_bound_max` at the shortest
 # ({glue:text}`summary_words_min` words). {glue:md}`whole_basis`
 # {glue:text}`whole_share` of gpt-4o's spans cover at least {glue:text}`whole_pct` of their
 # summary.
@@ -201,6 +202,8 @@ tables.aspects(aspects)
 # and gpt-4o marked something, the first {glue:text}`n_contested` of them. A highlight's colour
 # gives its type; the reasons attached to gpt-4o's spans in these summaries are listed after them.
 # {glue:md}`reasons_warning`
+#
+# {glue:md}`texts_note`
 
 # %%
 n_contested = 3

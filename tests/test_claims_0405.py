@@ -184,7 +184,11 @@ def test_label_claim_depends_on_the_reading():
         }
     )
     out = r04.label_readings(pairs, paper.figures())
-    assert out["paper_label_share"] == "54%" and out["label_share"] == "67%"
+    # a ratio of rounded figures, shown with its range over their rounding (each F1 within 0.005)
+    low = np.mean([1 - (t6[r]["F1_H"] + 0.005) / (t6[r]["F1_S"] - 0.005) for r in r04.HUMAN_ROWS])
+    high = np.mean([1 - (t6[r]["F1_H"] - 0.005) / (t6[r]["F1_S"] + 0.005) for r in r04.HUMAN_ROWS])
+    assert out["paper_label_share"] == f"54% ({100 * low:.0f}% to {100 * high:.0f}% over its rounding)"
+    assert low > 0.5 and out["label_share"] == "67%"
     assert out["label_claim"].startswith("depends on the reading")
 
 

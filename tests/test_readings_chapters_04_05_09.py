@@ -175,7 +175,8 @@ def test_ch05_longer_spans_read_from_table3(ch05):
     # within that rounding gpt-4o (3.8) and gpt-4o (LS) (3.9) may be longer too; o3-mini's 3.0 may not
     assert ch05["paper_longer_rounding"].endswith("gpt-4o and gpt-4o (LS) may be longer too")
     # whole summaries among gpt-4o's spans, every other span one word: s <= (3.85 - 1) / (L - 1)
-    assert ch05["whole_bound_mean"] == f"{100 * 2.85 / 13.7:.1f}%" == "20.8%"
+    # ... and L at the least its rounding allows (the summaries' mean 14.7 may be 14.65): a bound
+    assert ch05["whole_bound_mean"] == f"{100 * 2.85 / 13.65:.1f}%" == "20.9%"
     assert ch05["whole_bound_max"] == f"{100 * 2.85 / 6:.1f}%" == "47.5%"
 
 

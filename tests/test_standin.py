@@ -120,8 +120,9 @@ def test_provenance_lookup_takes_the_deepest_status():
     from hotelcheckspan.reference import provenance
 
     assert provenance.status("table6_span_level", "Stage 1 - Stage 2", "F1_H") == "calibrated"
-    assert provenance.status("table6_span_level", "Stage 1 - Stage 2", "P_H") == "emergent"
-    assert provenance.status("table6_span_level", "Human - LLM (GPT-4o)", "F1_S") == "emergent"
+    # which of P and R is larger is put in by the set span counts (issue 44: no longer emergent)
+    assert provenance.status("table6_span_level", "Stage 1 - Stage 2", "P_H") == "by construction"
+    assert provenance.status("table6_span_level", "Human - LLM (GPT-4o)", "F1_S") == "by construction"
     assert provenance.status("impressions", "t_errors_vs_none") == "by construction"  # the drops are put in
     assert provenance.status("impressions", "by_type", "Incorrect", "drop") == "set"
     assert provenance.status("impressions", "by_type", "Incorrect", "mean") == "derived"  # no-error mean - drop

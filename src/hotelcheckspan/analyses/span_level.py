@@ -522,21 +522,25 @@ def hard_soft_ratio_check(figures: dict, comparisons: list[dict] | None = None) 
     printed rounding. For a single pair, any character-overlap definition gives both modes the
     same denominators, so the ratios must agree. Columns: ``comparison, pairs, P_H / R_H, range (hard),
     P_S / R_S, range (soft), ranges meet``; also ``F1_H within P_H, R_H`` (a single pair's F1 lies
-    between its P and R; 0.005 rounding allowed)."""
+    between its P and R, each at its printed rounding)."""
+    from ..reference.paper import printed  # every bound from a printed figure's rounding
+
     comparisons = comparisons if comparisons is not None else load_comparisons()
     n_pairs = {c["name"]: len(c["ref"]) * len(c["hyp"]) for c in comparisons}
     rows = []
     for comp, v in figures["table6_span_level"].items():
         out = {"comparison": comp, "pairs": n_pairs.get(comp)}
+        at = {k: printed(f"table6_span_level/{comp}/{k}", figures) for k in v}
         ranges = []
         for tag in ("H", "S"):
-            p, r = v[f"P_{tag}"], v[f"R_{tag}"]
-            lo, hi = (p - 0.005) / (r + 0.005), (p + 0.005) / max(r - 0.005, 1e-9)
-            out[f"P_{tag} / R_{tag}"] = p / r if r else float("nan")
+            p, r = at[f"P_{tag}"], at[f"R_{tag}"]
+            lo, hi = p.low / r.high, p.high / max(r.low, 1e-9)
+            out[f"P_{tag} / R_{tag}"] = p.value / r.value if r.value else float("nan")
             out[f"range ({'hard' if tag == 'H' else 'soft'})"] = f"{lo:.2f}-{hi:.2f}"
             ranges.append((lo, hi))
         out["ranges meet"] = ranges[0][0] <= ranges[1][1] and ranges[1][0] <= ranges[0][1]
-        out["F1_H within P_H, R_H"] = min(v["P_H"], v["R_H"]) - 0.01 <= v["F1_H"] <= max(v["P_H"], v["R_H"]) + 0.01
+        f1, p, r = at["F1_H"], at["P_H"], at["R_H"]
+        out["F1_H within P_H, R_H"] = min(p.low, r.low) <= f1.high and f1.low <= max(p.high, r.high)
         rows.append(out)
     return pd.DataFrame(rows)
 

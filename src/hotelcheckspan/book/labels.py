@@ -63,6 +63,12 @@ def reason(key, field: str = "reason") -> str:
         consts = provenance.constants()
         names = provenance.chosen(key) if field == "tuned" else provenance.builds_in(key)
         said = "; ".join(f"{consts[name]['why']} (`{name}`)" for name in names)
+    if field == "built_in" and not said and provenance.built_through(key):
+        how = str(provenance.fields(key).get("how", "")).strip()
+        through = [reason("/".join(map(str, k)), "built_in") for k in provenance.built_through(key)]
+        said = f"computed ({how}) from figures whose direction or bound is put in: " + "; ".join(
+            dict.fromkeys(t for t in through if t)
+        )
     return said
 
 

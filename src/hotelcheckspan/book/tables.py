@@ -915,12 +915,14 @@ def inconsistencies(chapter: str, select=None) -> Checked:
     the inconsistent ones open, each with its computed and reported value, and all of the
     chapter's checks in a dropdown. ``select``: a chapter's own choice of checks, a function of
     every check's results (``checks.check()``) returning the rows to show."""
-    results = _check_results()
+    results = check_results()
     return Checked(checks.for_chapter(chapter, results) if select is None else select(results))
 
 
 @functools.lru_cache(maxsize=1)
-def _check_results() -> pd.DataFrame:
+def check_results() -> pd.DataFrame:
+    """Every check of the paper's figures (:func:`hotelcheckspan.reference.checks.check`), computed
+    once per kernel for the tables and the readings that quote a verdict."""
     return checks.check()
 
 

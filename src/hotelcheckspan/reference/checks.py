@@ -21,9 +21,14 @@ Readings. A relation checks one reading of the paper's words (its ``reading``, w
 Relations that read one claim differently share a ``readings_of`` key; relations with the same
 ``reading`` under that key make one reading, which fits when each of them is consistent. A claim
 is *inconsistent* only when every reading tried fails; where one fits and another fails, each of
-its relations is "depends on the reading", naming both. A share that only largest-remainder
-rounding reproduces (the row forced to sum to 100%) is "depends on the rounding". Bounds are true
-bounds: the extreme the tables allow, never a typical value.
+its relations is "depends on the reading", naming both. One standard for the readings nothing
+computes: a reading the text allows that rests on what the paper does not print (``unprinted``:
+task times, words marked per stage) shows what the figures would need under it, and where every
+reading the printed figures decide fails, it makes the claim depend on the reading (a verdict
+holds under every reading the text allows), everywhere alike. A share that only
+largest-remainder rounding reproduces (the row forced to sum to 100%) is "depends on the
+rounding". Bounds are true bounds: the extreme the tables allow, never a typical value, from each
+printed figure's rounding (:func:`..paper.printed`).
 
 Verdicts: "consistent", "inconsistent", "depends on the reading", "depends on the rounding",
 "not checkable" (a text against a text, read by a person, a figure the paper does not give, or a
@@ -41,8 +46,8 @@ Frames:
     one row per relation: ``id, section, rule, claim, reading, inputs, computed, reported,
     tolerance, verdict, reason, outcome, group, problem`` (all text; ``inputs`` reads
     ``name = value; ...``, ``outcome`` is the relation's own reading's result: fits, fails, fits
-    by largest remainder, read as inconsistent, or –; ``group`` the claim it reads, ``problem``
-    the distinct problem it belongs to).
+    by largest remainder, read as inconsistent, rests on what the paper does not print, or –;
+    ``group`` the claim it reads, ``problem`` the distinct problem it belongs to).
 ``implied(figures)``
     one row per quantity the paper's tables imply: ``id, section, quantity, inputs, value, low,
     high, shown, method`` (``value`` at the printed figures, ``low``/``high`` over their rounding,
@@ -81,11 +86,12 @@ CONSISTENT, INCONSISTENT, READING, ROUNDING, NOT_CHECKABLE = VERDICTS = (
     "depends on the rounding",
     "not checkable",
 )
-FITS, FAILS, FITS_BY_REMAINDER, READ_INCONSISTENT, NO_OUTCOME = (
+FITS, FAILS, FITS_BY_REMAINDER, READ_INCONSISTENT, UNPRINTED, NO_OUTCOME = (
     "fits",
     "fails",
     "fits by largest remainder",
     "read as inconsistent",
+    "rests on what the paper does not print",
     "–",
 )
 COLUMNS = [
@@ -113,6 +119,8 @@ WHAT = "the paper's relations"
 # The paper's sections in reading order, with the titles the page groups the checks under
 SECTIONS = {
     "3.3": "3.3 Data composition",
+    "3.4": "3.4 Availability",
+    "4.2": "4.2 Annotation interface and guidelines",
     "4.3": "4.3 Annotators",
     "4.4": "4.4 Dataset statistics",
     "5": "5 LLM annotation collection",
@@ -755,7 +763,9 @@ def flags_allowed(campaign: str, units: int, figures: Mapping | None = None) -> 
     t3, t4 = f["table3_llm_campaigns"][campaign], f["table4_dataset_level_stage2_subset"][campaign]
     inputs = {
         "total": figure_of(t3["total"]),
-        "per_flagged": figure_of(t3["spans_per_error_record"], 0.005),
+        "per_flagged": figure_of(
+            t3["spans_per_error_record"], _half(f, f"table3_llm_campaigns/{campaign}/spans_per_error_record")
+        ),
         "spans": figure_of(t4["total"]),
     }
     return _flagged(inputs, units)[0]
@@ -785,7 +795,8 @@ def rule_clear_majority(inputs, reported, params, tol) -> Outcome:
     how many units the judge flagged (per type where each ``votes<T>`` has its ``spans<T>``).
     ``solve: agreement`` (default): consistent if the reported agreement is reachable.
     ``solve: true_positives``: given the ``agreement``, the clear errors the judge must have found;
-    consistent if the reported number is possible."""
+    consistent if the reported number is possible. ``true_positives_at_most`` bounds the clear
+    errors the judge hits, where the text says how many it finds."""
     hists = [f.value for k, f in inputs.items() if k.startswith("votes")]
     no, yes, unclear = clear_majority(hists)
     types = [k[len("votes") :] for k in inputs if k.startswith("votes")]
@@ -794,8 +805,14 @@ def rule_clear_majority(inputs, reported, params, tol) -> Outcome:
     else:
         flagged, how = _flagged(inputs, no + yes + unclear)
         agree, tp = _agreements(hists, flagged)
+    if "true_positives_at_most" in inputs:  # what the text says of the judge's hits on clear errors
+        cap = inputs["true_positives_at_most"]
+        agree, tp = agree[tp <= cap.high], tp[tp <= cap.high]
+        how += f", at most {cap.printed} of them on a clear error"
     share = agree / (no + yes)
     if params.get("solve", "agreement") == "agreement":
+        if not len(share):
+            return Outcome(how, INCONSISTENT, "no agreement is reachable")
         computed = f"{how}: agreement {_fmt(share.min(), 3)} to {_fmt(share.max(), 3)}"
         hit = (share >= reported.low - 1e-9) & (share <= reported.high + 1e-9)
         if hit.any():
@@ -809,7 +826,8 @@ def rule_clear_majority(inputs, reported, params, tol) -> Outcome:
     claimed = np.arange(math.ceil(reported.low), math.floor(reported.high) + 1)
     if np.isin(claimed, possible).any():
         return Outcome(computed, CONSISTENT)
-    return Outcome(computed, INCONSISTENT, f"at least {possible.min()} clear errors found, not {reported.printed}")
+    found = f"at least {possible.min()} clear error{'' if possible.min() == 1 else 's'} found"
+    return Outcome(computed, INCONSISTENT, f"{found}, not {reported.printed}")
 
 
 def rule_spread(inputs, reported, params, tol) -> Outcome:
@@ -1111,11 +1129,24 @@ def validate(relations: list[Relation]) -> list[Problem]:
             problems.append(r.problem("chapters", f"chapters must be a list of {', '.join(sorted(CHAPTERS))}"))
         if "assumptions" in r.data and not isinstance(r["assumptions"], list):
             problems.append(r.problem("assumptions", "assumptions must be a list of sentences"))
-        for key in ("reading", "readings_of", "problem", "not_a_reading"):
+        for key in ("reading", "readings_of", "problem", "not_a_reading", "unprinted"):
             if key in r.data and not (isinstance(r[key], str) and r[key].strip()):
                 problems.append(r.problem(key, f"{key} must be a non-empty text"))
         if "readings_of" in r.data and "reading" not in r.data:
             problems.append(r.problem("readings_of", "a relation among several readings names its own reading"))
+        if (
+            r.get("rule") == "text"
+            and "readings_of" in r.data
+            and "read_as" not in r.data
+            and "unprinted" not in r.data
+        ):
+            problems.append(
+                r.problem("unprinted", "a text relation among readings says what it rests on that no figure prints")
+            )
+        if "unprinted" in r.data and ("not_a_reading" in r.data or r.get("read_as") in ("inconsistent", "consistent")):
+            problems.append(
+                r.problem("unprinted", "unprinted is for a reading the text allows and no printed figure decides")
+            )
         rid = r.get("id")
         if rid in seen:
             problems.append(r.problem("id", f"id {rid!r} repeats the relation on line {seen[rid]}"))
@@ -1157,20 +1188,38 @@ def _resolve(spec, tol: float, figures: Mapping, implied_rows: Mapping[str, pd.S
         if "fields" not in spec:
             raise ValueError(f"{spec['path']} is a table; name its fields")
         value = [value[f] for f in spec["fields"]]
-    return _capped(figure_of(value, t if "tolerance" in spec else _float_tol(value, tol)), spec), spec["path"]
+    figure = figure_of(value, t if "tolerance" in spec else _float_tol(value, tol))
+    return _capped(figure, spec, implied_rows), spec["path"]
 
 
-def _capped(f: Figure, spec: Mapping) -> Figure:
+def _capped(f: Figure, spec: Mapping, implied_rows: Mapping[str, pd.Series] | None = None) -> Figure:
     """A figure printed with one open end ("> 0.95") closed by what it is (``at_most: 1``: a share
-    is at most one; ``at_least``), so the box can span it."""
+    is at most one; ``at_least``), so the box can span it. A bound may be what the paper's own tables
+    allow (``at_most: {implied: [id, ...]}``: the highest of those quantities of :func:`implied`)."""
     if "at_most" not in spec and "at_least" not in spec:
         return f
     if f.is_text and f.low is None:
         raise ValueError("at_most and at_least close a number's open end, not a text")
-    low = max(float(f.low), float(spec.get("at_least", -math.inf)))
-    high = min(float(f.high), float(spec.get("at_most", math.inf)))
+
+    def bound(key: str, default: float) -> tuple[float, str]:
+        given = spec.get(key, default)
+        if not isinstance(given, dict):
+            return float(given), str(given)
+        ids = given["implied"] if isinstance(given["implied"], list) else [given["implied"]]
+        rows = [(implied_rows or {}).get(i) for i in ids]
+        if any(row is None for row in rows):
+            raise KeyError(f"implied() has no quantity {ids[[row is None for row in rows].index(True)]!r}")
+        pick = max if key == "at_most" else min
+        value = pick(float(row["high" if key == "at_most" else "low"]) for row in rows)
+        return value, f"{_fmt(value, 3)}, what the tables allow"
+
+    low, _ = bound("at_least", -math.inf)
+    high, said = bound("at_most", math.inf)
     return replace(
-        f, low=low, high=high, printed=f"{f.printed} (at most {spec['at_most']})" if "at_most" in spec else f.printed
+        f,
+        low=max(float(f.low), low),
+        high=min(float(f.high), high),
+        printed=f"{f.printed} (at most {said})" if "at_most" in spec else f.printed,
     )
 
 
@@ -1261,7 +1310,18 @@ def _as_declared(r: Relation, outcome: Outcome) -> Outcome:
     the reading takes that verdict; a relation on a reading the text excludes (``not_a_reading``:
     why, with the quote) shows what the figures give under it, not a verdict on the paper."""
     if r["rule"] == "text" and r.get("read_as") == READING:
-        return replace(outcome, verdict=READING)
+        rests = (
+            f"; the reading that fits rests on what the paper does not print: {r['unprinted']}"
+            if r.get("unprinted")
+            else ""
+        )
+        return replace(outcome, verdict=READING, reason=outcome.reason + rests)
+    if r.get("unprinted"):
+        said = f"rests on what the paper does not print: {r['unprinted']}"
+        if outcome.computed != NO_OUTCOME:
+            found = {CONSISTENT: "fits", INCONSISTENT: "fails"}.get(outcome.verdict, outcome.verdict)
+            said += f"; what the figures need under it: {outcome.computed} ({found})"
+        return replace(outcome, verdict=NOT_CHECKABLE, reason=said)
     if r.get("not_a_reading"):
         found = {CONSISTENT: "fits", INCONSISTENT: "fails"}.get(outcome.verdict, outcome.verdict)
         said = f"not a reading of the text ({r['not_a_reading']}); what the figures give under it: {found}"
@@ -1278,6 +1338,8 @@ def _reading_text(r: Relation) -> str:
 
 def _outcome(r: Relation, outcome: Outcome) -> str:
     """The relation's own reading's result, before the other readings of its claim are weighed."""
+    if r.get("unprinted"):
+        return UNPRINTED
     if r["rule"] == "text":
         return READ_INCONSISTENT if r.get("read_as") == "inconsistent" else NO_OUTCOME
     return {CONSISTENT: FITS, INCONSISTENT: FAILS, ROUNDING: FITS_BY_REMAINDER}.get(outcome.verdict, NO_OUTCOME)
@@ -1285,11 +1347,14 @@ def _outcome(r: Relation, outcome: Outcome) -> str:
 
 def _by_reading(results: pd.DataFrame, rels: Mapping[str, Relation]) -> pd.DataFrame:
     """Weigh the readings of each claim (relations sharing ``readings_of``): a reading fits when
-    every relation of it fits (largest-remainder rounding counts as fitting) and fails when one
-    fails. Where one reading fits and another fails, every relation of the claim is "depends on
-    the reading", naming both; where every reading fails, the failing relations say so, and where
-    every reading that can be computed fails while others cannot be (a ``text`` relation of the
-    claim: no figure of the paper decides it), they say that, naming both."""
+    every relation of it fits (largest-remainder rounding counts as fitting), fails when one fails,
+    and rests on what the paper does not print when one of its relations does (``unprinted``: task
+    times, words marked per stage) and none fails. Where one reading fits and another fails, every
+    relation of the claim is "depends on the reading", naming both. One standard for the readings
+    nothing computes: where every reading the printed figures decide fails and one the text allows
+    rests on what the paper does not print, the claim depends on the reading too (a verdict holds
+    under every reading the text allows, and no printed figure decides that one); only where every
+    reading fails is it inconsistent."""
     out = results.copy()
     for group, rows in out.groupby("group", sort=False):
         readings: dict[str, list[str]] = {}
@@ -1299,25 +1364,24 @@ def _by_reading(results: pd.DataFrame, rels: Mapping[str, Relation]) -> pd.DataF
             continue
         fits = [k for k, v in readings.items() if all(o in (FITS, FITS_BY_REMAINDER) for o in v)]
         fails = [k for k, v in readings.items() if FAILS in v]
-        untested = [k for k, v in readings.items() if all(o == NO_OUTCOME for o in v)]
+        unprinted = [k for k, v in readings.items() if UNPRINTED in v and FAILS not in v]
+        said = None
         if fits and fails:
             said = f"fits read as {_quoted(fits)}; fails read as {_quoted(fails)}"
-            for i in rows.index:
-                own = out.at[i, "reason"]
-                out.at[i, "verdict"] = READING
-                out.at[i, "reason"] = said if own == "–" else f"{said} (this reading: {own})"
+        elif fails and unprinted and not fits:
+            said = (
+                f"fails under every reading the printed figures decide ({_quoted(fails)}); read as "
+                f"{_quoted(unprinted)} it rests on what the paper does not print, so no printed figure decides it"
+            )
         elif fails and len(fails) == len(readings):
             for i in rows.index:
                 if out.at[i, "verdict"] == INCONSISTENT:
                     out.at[i, "reason"] = f"{out.at[i, 'reason']}; fails under every reading tried ({_quoted(fails)})"
-        elif fails and not fits and len(fails) + len(untested) == len(readings):
-            said = (
-                f"fails under every reading that can be computed ({_quoted(fails)}); not checkable read as "
-                f"{_quoted(untested)}: the paper prints no figure that decides it"
-            )
+        if said:
             for i in rows.index:
-                if out.at[i, "verdict"] == INCONSISTENT:
-                    out.at[i, "reason"] = f"{out.at[i, 'reason']}; {said}"
+                own = out.at[i, "reason"]
+                out.at[i, "verdict"] = READING
+                out.at[i, "reason"] = said if own == "–" else f"{said} (this reading: {own})"
     return out
 
 
@@ -1327,7 +1391,8 @@ def _quoted(readings: list[str]) -> str:
 
 def _uses_implied(r: Relation) -> bool:
     specs = [*(r.get("inputs") or {}).values(), r.get("reported")]
-    return any(isinstance(spec, dict) and "implied" in spec for spec in specs)
+    bounds = [spec.get(k) for spec in specs if isinstance(spec, dict) for k in ("at_most", "at_least")]
+    return any(isinstance(spec, dict) and "implied" in spec for spec in [*specs, *bounds])
 
 
 def _message(e: Exception) -> str:
@@ -1383,16 +1448,22 @@ def headline(results: pd.DataFrame) -> dict[str, int]:
     of which ``by_rule`` and ``by_reading`` (a person's reading of two statements); ``rounding``
     (distinct printed rows that only largest-remainder rounding gives, grouped as problems are);
     ``readings`` (claims that fit under one reading the text allows and fail under another);
-    ``inconsistent_relations`` (relations inconsistent under every reading, before grouping)."""
+    ``unprinted`` (claims that fail under every reading the printed figures decide and rest, under
+    another the text allows, on what the paper does not print: depending on the reading by the one
+    standard for readings nothing computes); ``inconsistent_relations`` (relations inconsistent
+    under every reading, before grouping)."""
     found = problems(results)
     rounding = results[results["verdict"] == ROUNDING]
+    open_groups = results[results["verdict"] == READING].groupby("group", sort=False)["outcome"]
+    unprinted = {g for g, o in open_groups if UNPRINTED in set(o) and not {FITS, FITS_BY_REMAINDER} & set(o)}
     return {
         "relations": len(results),
         "problems": len(found),
         "by_rule": int((found["found"] == BY_RULE).sum()),
         "by_reading": int((found["found"] == BY_READING_TEXT).sum()),
         "rounding": int(rounding["problem"].where(rounding["problem"] != "–", rounding["id"]).nunique()),
-        "readings": int(results.loc[results["verdict"] == READING, "group"].nunique()),
+        "readings": open_groups.ngroups - len(unprinted),
+        "unprinted": len(unprinted),
         "inconsistent_relations": int((results["verdict"] == INCONSISTENT).sum()),
     }
 
@@ -1415,6 +1486,8 @@ CHAPTER_FIGURES = {
 }
 SECTION_CHAPTER = {
     "3.3": "01_data_composition",
+    "3.4": "01_data_composition",
+    "4.2": "01_data_composition",
     "4.3": "01_data_composition",
     "4.4": "01_data_composition",
     "README": "01_data_composition",
@@ -1580,7 +1653,9 @@ def _implied_votes(f: Mapping) -> list[dict]:
 def _human_records(f: Mapping) -> tuple[float, float, float]:
     """Human records with an error (at the printed rate, lowest, highest): 794 spans / 1.31."""
     d = f["dataset"]
-    lo, hi = _count_range(d["human_spans"], d["spans_per_error_record"], 0.005, d["human_records"])
+    lo, hi = _count_range(
+        d["human_spans"], d["spans_per_error_record"], _half(f, "dataset/spans_per_error_record"), d["human_records"]
+    )
     return d["human_spans"] / d["spans_per_error_record"], lo, hi
 
 
@@ -1607,7 +1682,7 @@ def _implied_records(f: Mapping) -> list[dict]:
             ("spans_per_record", "records", "records behind its spans per record", 4 * n),
             ("spans_per_error_record", "error_records", "records with an error", n),
         ):
-            lo, hi = _count_range(row["total"], row[key], 0.005, upto)
+            lo, hi = _count_range(row["total"], row[key], _half(f, f"table3_llm_campaigns/{llm}/{key}"), upto)
             at = row["total"] / row[key] if row[key] else math.inf
             text = f"{row['total']} spans / {row[key]:.2f}"
             rows.append(_row(f"{rid}_{_slug(llm)}", "5", f"{llm}: {what}", text, at, lo, hi, whole, True))
@@ -1621,9 +1696,12 @@ def _table7(f: Mapping) -> tuple[list[str], np.ndarray, np.ndarray]:
 
 
 def table7_wholes(figures: Mapping | None = None) -> np.ndarray:
-    """The whole numbers Table 7's printed shares can all be of (count / whole within 0.05 points)."""
-    _, counts, pct = _table7(paper.figures() if figures is None else figures)
-    return wholes(counts, pct - 0.05, pct + 0.05, 3 * int(counts.sum()) - 1)
+    """The whole numbers Table 7's printed shares can all be of (count / whole within each share's
+    rounding)."""
+    f = paper.figures() if figures is None else figures
+    names, counts, pct = _table7(f)
+    half = np.array([_half(f, f"clustering/table7_clusters/{n}/pct") for n in names])
+    return wholes(counts, pct - half, pct + half, 3 * int(counts.sum()) - 1)
 
 
 def table7_extra_rows(figures: Mapping | None = None) -> pd.DataFrame:
@@ -1634,12 +1712,12 @@ def table7_extra_rows(figures: Mapping | None = None) -> pd.DataFrame:
     f = paper.figures() if figures is None else figures
     names, counts, pct = _table7(f)
     fits = set(table7_wholes(f).tolist())
-    half = 0.05 * (len(pct) - 1)
+    halves = np.array([_half(f, f"clustering/table7_clusters/{n}/pct") for n in names])
     rows = [
         {"name": names[i], "count": int(counts[i]), "pct": float(pct[i]),
          "rest_count": int(counts.sum() - counts[i]), "rest_pct": float(round(pct.sum() - pct[i], 1))}
         for i in range(len(counts))
-        if int(counts.sum() - counts[i]) in fits and abs(pct.sum() - pct[i] - 100) <= half + 1e-9
+        if int(counts.sum() - counts[i]) in fits and abs(pct.sum() - pct[i] - 100) <= halves.sum() - halves[i] + 1e-9
     ]  # fmt: skip
     return pd.DataFrame(rows, columns=["name", "count", "pct", "rest_count", "rest_pct"])
 
@@ -1650,7 +1728,7 @@ def _implied_clusters(f: Mapping) -> list[dict]:
     _, counts, _ = _table7(f)
     fits = table7_wholes(f)
     lo, hi = (fits[0], fits[-1]) if len(fits) else (math.nan, math.nan)
-    method = "integers every printed share fits (count / whole within 0.05 points)"
+    method = "integers every printed share fits (count / whole within the share's rounding)"
     text = f"{len(counts)} counts and their printed shares"
     rows = [_row("table7_whole", "6.4", "the whole Table 7's shares are of", text, lo, lo, hi, method, True)]
     for x in table7_extra_rows(f).itertuples():
@@ -1669,15 +1747,16 @@ def _implied_impressions(f: Mapping) -> list[dict]:
     bands' error shares require to be rated 6-7."""
     imp, records = f["impressions"], f["dataset"]["human_records"]
     e_at, e_lo, e_hi = _human_records(f)
-    t = _number(imp["t_errors_vs_none"], 0.05)
+    t = _number(imp["t_errors_vs_none"], _half(f, "impressions/t_errors_vs_none"))
     n1_at, n2_at = records - e_at, e_at
     grid = np.array(list(itertools.product([t.low, t.high], [records - e_hi, records - e_lo], [e_lo, e_hi])))
     d_box = grid[:, 0] * np.sqrt(1 / grid[:, 1] + 1 / grid[:, 2])
     d_at = t.value * math.sqrt(1 / n1_at + 1 / n2_at)
     ratio = n2_at / n1_at
-    r = _number(imp["r_error_count_vs_impression"], 0.005)
+    r = _number(imp["r_error_count_vs_impression"], _half(f, "impressions/r_error_count_vs_impression"))
     r_pb = [x / math.sqrt(x**2 + records - 2) for x in (t.value, t.low, t.high)]
     gap = imp["mean_no_error"] - imp["mean_with_error"]
+    gap_half = _half(f, "impressions/mean_no_error") + _half(f, "impressions/mean_with_error")
     power_t = TTestIndPower().power(effect_size=d_at, nobs1=n1_at, alpha=ALPHA, ratio=ratio)
     power_r = NormalIndPower().power(effect_size=np.arctanh(abs(r.value)), nobs1=records - 3, alpha=ALPHA, ratio=0)
     need_t = [
@@ -1688,8 +1767,8 @@ def _implied_impressions(f: Mapping) -> list[dict]:
         math.ceil(NormalIndPower().solve_power(effect_size=np.arctanh(x), alpha=ALPHA, power=POWER, ratio=0) + 3)
         for x in (abs(r.value), abs(r.low), abs(r.high))
     ]
-    high = imp["high_rated_6_7_with_errors_pct"] / 100
-    band = [(0.5 - e / records) / (0.5 - high) for e in (e_at, e_hi, e_lo)]
+    high = paper.printed("impressions/high_rated_6_7_with_errors_pct", f)
+    band = [(0.5 - e / records) / (0.5 - h / 100) for e, h in ((e_at, high.value), (e_hi, high.low), (e_lo, high.high))]
     groups = f"t = {t.printed}, records {n1_at:.0f} and {n2_at:.0f}"
     return [
         _row("cohens_d", "6.5", "Cohen's d of errors vs none", groups, d_at, d_box.min(), d_box.max(),
@@ -1701,7 +1780,8 @@ def _implied_impressions(f: Mapping) -> list[dict]:
              f"t = {t.printed}, df = {records - 2}", *r_pb, "r = t / sqrt(t^2 + df) (the paper's r is of the count)"),
         _row("pooled_sd", "6.5", "pooled SD of impressions implied by d",
              f"means {imp['mean_no_error']:.2f} and {imp['mean_with_error']:.2f}", gap / d_at,
-             (gap - 0.01) / d_box.max(), (gap + 0.01) / d_box.min(), "(mean without errors - mean with errors) / d"),
+             (gap - gap_half) / d_box.max(), (gap + gap_half) / d_box.min(),
+             "(mean without errors - mean with errors) / d"),
         _row("power_t_paper", "6.5", "power of the t-test at the paper's records", f"d = {d_at:.2f}, {records} records",
              power_t, power_t, power_t, f"statsmodels TTestIndPower, two-sided, alpha {ALPHA}", d=3),
         _row("power_r_paper", "6.5", "power of the correlation at the paper's records",
@@ -1722,12 +1802,43 @@ def implied(figures: Mapping | None = None) -> pd.DataFrame:
     kappa and AC1, the records behind its rates, the whole of Table 7's shares, Cohen's d from
     its t, the power and sample sizes at its effect sizes."""
     f = paper.figures() if figures is None else figures
-    rows = _implied_votes(f) + _implied_records(f) + _implied_clusters(f) + _implied_impressions(f)
-    return pd.DataFrame(rows, columns=IMPLIED_COLUMNS)
+    rows = _implied_votes(f) + _implied_agreement(f) + _implied_records(f) + _implied_clusters(f)
+    return pd.DataFrame(rows + _implied_impressions(f), columns=IMPLIED_COLUMNS)
+
+
+def _implied_agreement(f: Mapping) -> list[dict]:
+    """Each LLM campaign's per-type agreement with the clear human majority, the three types pooled,
+    as far as Tables 4 and 5 allow it: each type flagged on at most as many examples as the campaign
+    has spans of that type on them (Table 4), every placement of those flags enumerated
+    (:func:`rule_clear_majority`'s per-type bound)."""
+    votes, t4 = f["table5_example_level_votes"], f["table4_dataset_level_stage2_subset"]
+    types = [t for t in votes if t != "Any"]
+    rows = []
+    for name in f["table3_llm_campaigns"]:
+        if name not in t4:
+            continue
+        inputs = {}
+        for t in types:
+            inputs[f"votes_{t}"], inputs[f"spans_{t}"] = figure_of(list(votes[t])), figure_of(t4[name][t])
+        agree, _, how = _agreements_per_type(inputs, [f"_{t}" for t in types])
+        clear = sum(sum(clear_majority([votes[t]])[:2]) for t in types)
+        share = agree / clear
+        text = f"Table 5's votes per type; {name}'s spans per type on these examples (Table 4)"
+        method = f"every placement of at most each type's spans as flags ({how}), over {clear} clear per-type units"
+        rid = f"per_type_agreement_{_slug(name)}"
+        rows.append(_row(rid, "6.2", f"{name}: per-type agreement with the clear majority", text,
+                         share.max(), share.min(), share.max(), method, d=3))  # fmt: skip
+    return rows
 
 
 def _per(total: float, rate: float) -> float:
     return total / rate if rate else math.inf
+
+
+def _half(figures: Mapping, key: str) -> float:
+    """Half a unit of the last decimal the paper prints the figure at ``key`` with
+    (:func:`hotelcheckspan.reference.paper.printed`): what every bound drawn from it allows."""
+    return paper.printed(key, figures).half
 
 
 def _slug(name: str) -> str:

@@ -6,6 +6,7 @@ so neither imports the other for the paper's numbers."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 import pandas as pd
@@ -132,3 +133,77 @@ def value(key: str):
         return lookup(figures(), key)[1]
     except KeyError:
         raise KeyError(f"{key!r} is not a figure in {paths.PAPER_FIGURES.name}") from None
+
+
+# --- what a printed figure stands for ----------------------------------------------------------------
+
+# A whole number the paper prints is an exact count, unless it is a statistic printed whole: a
+# share in percent, a mean, a median, a drop, a length, a change in points (Table 2's "46%",
+# Section 4.4's "an average length of 4 words"), which stands for any value within half a unit.
+ROUNDED_WHOLES = ("pct", "mean", "median", "drop", "avg_len", "points")
+
+
+@dataclass(frozen=True)
+class Printed:
+    """A figure as the paper prints it: its ``value``, the ``decimals`` printed, and the interval
+    ``low``..``high`` of values that print so (a half unit of the last decimal either side; an
+    exact count has ``low == high == value``)."""
+
+    value: float
+    decimals: int
+    low: float
+    high: float
+
+    @property
+    def half(self) -> float:
+        """Half a unit of the last printed decimal (0 for an exact count)."""
+        return (self.high - self.low) / 2
+
+
+@lru_cache(maxsize=1)
+def _scalars() -> dict[tuple, str]:
+    """Every scalar of ``paper_figures.yaml`` as written there (``"0.10"``, not the float 0.1),
+    keyed by its path: the digits a figure was printed with, which the loaded floats lose."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    root = yaml.compose(paths.PAPER_FIGURES.read_text(encoding="utf-8"), Loader=loader)
+    out: dict[tuple, str] = {}
+
+    def walk(node, where: tuple) -> None:
+        if isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                walk(v, (*where, k.value))
+        elif isinstance(node, yaml.SequenceNode):
+            for i, v in enumerate(node.value):
+                walk(v, (*where, str(i)))
+        elif isinstance(node, yaml.ScalarNode):
+            out[where] = node.value
+
+    walk(root, ())
+    return out
+
+
+def printed(key: str, tree: dict | None = None) -> Printed:
+    """What the paper's figure at ``key`` stands for, from the digits it was printed with: 3.8 is
+    any value from 3.75 to 3.85, 0.10 from 0.095 to 0.105; a count is exact, a statistic printed
+    whole (:data:`ROUNDED_WHOLES`: Section 4.4's mean span of 4 words) any value within half a
+    unit. Every bound the book draws from a printed figure takes it from here (ValueError for a
+    figure printed as text, such as ">0.95", whose interval the checks read from the text).
+    ``tree``: other figures in the same layout (a test's), whose digits are those of the values."""
+    own = tree is None or tree is figures()
+    parts, v = lookup(figures() if own else tree, key)
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise ValueError(f"{key} is not printed as a number ({v!r})")
+    raw = _scalars().get(tuple(map(str, parts))) if own else None
+    digits = (raw if raw is not None else repr(v)).strip().lstrip("+-")
+    decimals = len(digits.split(".")[1]) if "." in digits else 0
+    whole_statistic = decimals == 0 and any(str(parts[-1]).endswith(w) for w in ROUNDED_WHOLES)
+    if isinstance(v, int) and not whole_statistic:
+        return Printed(float(v), 0, float(v), float(v))
+    half = 0.5 * 10.0**-decimals
+    return Printed(float(v), decimals, round(float(v) - half, decimals + 1), round(float(v) + half, decimals + 1))
+
+
+def interval(key: str, tree: dict | None = None) -> tuple[float, float]:
+    """The values the paper's figure at ``key`` can stand for (:func:`printed`): ``(low, high)``."""
+    p = printed(key, tree)
+    return p.low, p.high

@@ -29,7 +29,11 @@ The label of a figure is derived, never typed:
 - *by construction*: the generator puts in the figure's direction, significance or bound, whatever
   its size: the file says how under ``built_in`` (records with errors rate lower because every
   marked record loses a share of the paper's drops), or a constant lists the figure under
-  ``builds_in`` (at most three planted claims per summary bound the errors a record can have);
+  ``builds_in`` (at most three planted claims per summary bound the errors a record can have), or
+  the figure is computed (``derived_from``) from figures none of which is emergent and one of
+  which is by construction (F1 from a precision and recall whose ratio the hand-set widening
+  fixes: what bounds them bounds it). A figure computed from figures labelled by construction or
+  tuned is never emergent: their direct causes are its own;
 - *emergent*: none of these: no generator input was chosen with the figure or its direct causes
   in view.
 
@@ -256,7 +260,8 @@ class Derived(float):
     """A number computed from the paper's figures that a row shows in place of a figure key (a
     ratio of two of Table 4's totals, kappa from Table 5's votes), carrying what it is a function
     of: its label is *derived* when each of ``inputs`` (figure keys) is calibrated, tuned, set or
-    derived, else emergent. Make one with :func:`derived`; it is a float everywhere else."""
+    derived, *by construction* when none is emergent and one is by construction, else emergent.
+    Make one with :func:`derived`; it is a float everywhere else."""
 
     inputs: tuple[str, ...] = ()
     how: str = ""
@@ -277,13 +282,15 @@ def derived(value: float, inputs, how: str) -> Derived:
 def kind(key, path: Path | None = None, _seen: frozenset = frozenset()) -> str:
     """The rule's label for a figure key (``"table3_llm_campaigns/gemma-3/total"`` or its parts):
     not simulated (the stand-in has no such figure), calibrated (a loss term), tuned, set (an
-    input), derived (a function of figures that are not emergent), by construction (its
-    direction, significance or bound put in) or emergent. A
-    :class:`Derived` number is derived or emergent by its inputs; not a key (None, or a bare
+    input), derived (a function of calibrated, tuned, set or derived figures), by construction
+    (its direction, significance or bound put in, or a function of figures none emergent and one
+    by construction) or emergent. A :class:`Derived` number is labelled by its inputs; not a key (None, or a bare
     number computed from the paper's figures): emergent."""
     if isinstance(key, Derived):
-        ok = key.inputs and all(kind(k, path) in DERIVABLE for k in key.inputs)
-        return "derived" if ok else "emergent"
+        got = [kind(k, path) for k in key.inputs]
+        if got and all(g in DERIVABLE for g in got):
+            return "derived"
+        return BUILT if got and all(g in (*DERIVABLE, BUILT) for g in got) else "emergent"
     if key is None or isinstance(key, numbers.Real):
         return "emergent"
     parts = _parts(key)
@@ -297,11 +304,23 @@ def kind(key, path: Path | None = None, _seen: frozenset = frozenset()) -> str:
     if fields.get("input"):
         return "set"
     if fields.get("derived_from") and parts not in _seen:
-        if all(kind(k, path, _seen | {parts}) in DERIVABLE for k in inputs(parts, path)):
+        got = [kind(k, path, _seen | {parts}) for k in inputs(parts, path)]
+        if all(g in DERIVABLE for g in got):
             return "derived"
+        if all(g in (*DERIVABLE, BUILT) for g in got):
+            return BUILT
     if fields.get("built_in") or builds_in(parts, path):
         return BUILT
     return "emergent"
+
+
+def built_through(key, path: Path | None = None) -> list[tuple]:
+    """The inputs (``derived_from``) through which a figure is by construction: those labelled by
+    construction, where none is emergent (empty for a figure the rule labels otherwise)."""
+    if kind(key, path) != BUILT:
+        return []
+    parts = _parts(key)
+    return [k for k in inputs(parts, path) if kind(k, path) == BUILT]
 
 
 def status(*keys: str, path: Path | None = None, default: str | None = None) -> str:
@@ -402,6 +421,7 @@ __all__ = [
     "STATUSES",
     "WITHIN_ROUNDING",
     "builds_in",
+    "built_through",
     "chosen",
     "constants",
     "declared",

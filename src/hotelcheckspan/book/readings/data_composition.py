@@ -164,7 +164,17 @@ def _readme_decomposition() -> dict[str, str]:
     n_all = len(ran) - len(on_short)
     total = n_all * sizes["all"] + len(on_short) * sizes["short"]
     gpt = t3[on_short[0]] if on_short else None
+    per_example, rest = divmod(ds["llm_records"], sizes["all"])
+    other = (
+        f"but that count is as well {prose.count_words(per_example)} campaigns on all {sizes['all']} examples "
+        f"({per_example} × {sizes['all']} = {ds['llm_records']}), "
+        + ("fewer than" if per_example < len(t3) else "more than" if per_example > len(t3) else "as many as")
+        + f" Table 3's {prose.count_words(len(t3))}, so it does not corroborate them"
+        if rest == 0 and per_example != len(t3)
+        else "and no whole number of campaigns on every example gives it"
+    )
     return {
+        "readme_other": other,
         "readme_decomposition": (
             f"{prose.count_words(n_all)} campaigns on all {sizes['all']} examples and the "
             f"{prose.count_words(len(on_short))} {prose.names(on_short)} campaigns on the {sizes['short']} short ones "

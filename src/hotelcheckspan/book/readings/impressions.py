@@ -287,9 +287,14 @@ def band_claim_needs(ratings: pd.DataFrame, bands: pd.DataFrame) -> str:
     need = implied("high_rated_share_min")
     high = float((ratings["impression"] >= 6).mean())
     errors = float(ratings["has_error"].mean())
-    imp = paper.figures()["impressions"]
-    paper_high = imp["high_rated_6_7_with_errors_pct"] / 100
-    rest_most = (errors - high * paper_high) / (1 - high) if high < 1 else float("nan")
+    printed_high = paper.printed("impressions/high_rated_6_7_with_errors_pct")
+    paper_high = printed_high.value / 100
+
+    def rest(share: float) -> float:  # the rest's share with errors, if the high-rated carry ``share``
+        return (errors - high * share) / (1 - high) if high < 1 else float("nan")
+
+    # fixed by the shares, not bounded: its range is only the rounding of the paper's 17.6%
+    rest_at, rest_low, rest_high = rest(paper_high), rest(printed_high.high / 100), rest(printed_high.low / 100)
     mid = float(bands.loc["mid (4-5)", "with errors (%)"])
     other = analysis.bands(ratings, {"3-5": (3, 5), "1-5": (1, 5)}).set_index("band")["with errors (%)"]
     pct = lambda v: f"{tables.number(100 * v, 1)}%"  # noqa: E731
@@ -299,11 +304,13 @@ def band_claim_needs(ratings: pd.DataFrame, bands: pd.DataFrame) -> str:
         f"{pct(paper_high)} of those carry errors, over half of the rest do, and Section 4.4's count of records "
         f"with errors. This corpus rates {pct(high)} of its records so high"
     )
-    if high < need["low"] and rest_most <= 0.5:
+    if high < need["low"] and rest_high <= 0.5:
+        spread = "" if pct(rest_low) == pct(rest_high) else f" ({pct(rest_low)} to {pct(rest_high)} over its rounding)"
         said += (
             f", too few to show both band figures at once: with its own share of records with errors "
-            f"({pct(errors)}) and the paper's {pct(paper_high)} among the high-rated, at most {pct(rest_most)} "
-            "of the rest could carry errors. The miss comes from how the ratings spread, not from the errors."
+            f"({pct(errors)}) and the paper's {pct(paper_high)} among the high-rated, {pct(rest_at)} of the rest "
+            f"would carry errors{spread}, not over half. The miss comes from how the ratings spread, not from the "
+            "errors."
         )
     else:
         said += ", fewer than that." if high < need["low"] else "."

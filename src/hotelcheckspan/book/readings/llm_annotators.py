@@ -187,20 +187,21 @@ def lengths(corpus, figures: dict) -> dict[str, str | Passage]:
 
 def _paper_length_order(t3: dict, paper_human: float) -> dict[str, str]:
     """Which Table 3 campaigns are longer than the humans' mean only within the rounding of the
-    printed figures (the humans' "4" may be 3.5 to 4.5, Table 3's lengths are to 0.05), and how
-    gpt-4o's mean reads against the humans' by that rounding."""
-    human_low, human_high = paper_human - 0.5, paper_human + 0.5  # printed as a whole number
-    maybe = [n for n in t3 if t3[n]["avg_len"] <= paper_human and t3[n]["avg_len"] + 0.05 > human_low]
-    gpt_low, gpt_high = t3["gpt-4o"]["avg_len"] - 0.05, t3["gpt-4o"]["avg_len"] + 0.05
+    printed figures (the humans' "4" and Table 3's lengths, each at its rounding: paper.printed),
+    and how gpt-4o's mean reads against the humans' by that rounding."""
+    human = paper.printed("dataset/span_words/mean")
+    length = {n: paper.printed(f"table3_llm_campaigns/{n}/avg_len") for n in t3}
+    maybe = [n for n in t3 if length[n].value <= human.value and length[n].high > human.low]
+    gpt = length["gpt-4o"]
     order = (
-        f'shorter or longer than the humans\' depending on how their "{_n(paper_human, 0)}" was rounded'
-        if gpt_high > human_low and gpt_low < human_high
-        else ("shorter than" if gpt_high <= human_low else "longer than") + " the humans' at any rounding"
+        f'shorter or longer than the humans\' depending on how their "{_n(human.value, 0)}" was rounded'
+        if gpt.high > human.low and gpt.low < human.high
+        else ("shorter than" if gpt.high <= human.low else "longer than") + " the humans' at any rounding"
     )
     return {
         "paper_longer_rounding": (
-            f"at the printed values; within the rounding of the humans' {_n(paper_human, 0)} words "
-            f"({_n(human_low, 1)} to {_n(human_high, 1)}), {_names_or_none(maybe)} may be longer too"
+            f"at the printed values; within the rounding of the humans' {_n(human.value, 0)} words "
+            f"({_n(human.low, 1)} to {_n(human.high, 1)}), {_names_or_none(maybe)} may be longer too"
             if maybe
             else "at any rounding of the printed values"
         ),
@@ -208,23 +209,28 @@ def _paper_length_order(t3: dict, paper_human: float) -> dict[str, str]:
     }
 
 
-def whole_sentence_bound(figures: dict) -> dict[str, str]:
+def whole_sentence_bound(figures: dict | None = None) -> dict[str, str]:
     """How many of gpt-4o's spans Table 3's mean length allows to be whole (one-sentence) summaries:
     with every other span one word long (the shortest the paper gives), a share s of whole summaries
-    of L words gives a mean of at least s L + (1 - s), so s is at most (mean - 1) / (L - 1); at the
-    summaries' mean length (Section 3.3) and, the true bound, at their shortest."""
-    mean = figures["table3_llm_campaigns"]["gpt-4o"]["avg_len"] + 0.05  # the most "3.8" can stand for
-    shortest = figures["dataset"]["span_words"]["min"]
-    words = figures["dataset"]["summary_words"]
+    of L words gives a mean of at least s L + (1 - s), so s is at most (mean - 1) / (L - 1), the mean
+    taken at the most its printed value stands for (3.8 may be 3.85: paper.printed); at the
+    summaries' mean length (Section 3.3, a typical value) and, the true bound, at their shortest.
+    Also the figures the bound is made of, as the prose shows them."""
+    gpt = paper.printed("table3_llm_campaigns/gpt-4o/avg_len", figures)
+    one = paper.printed("dataset/span_words/min", figures).low
+    mean, shortest = (paper.printed(f"dataset/summary_words/{k}", figures) for k in ("mean", "min"))
 
     def most(length: float) -> float:
-        return 100 * (mean - shortest) / (length - shortest)
+        return 100 * (gpt.high - one) / (length - one)
 
     return {
-        "whole_bound_mean": _n(most(words["mean"]), 1) + "%",
-        "whole_bound_max": _n(most(words["min"]), 1) + "%",
-        "summary_words_mean": _n(words["mean"], 1),
-        "summary_words_min": _n(words["min"], 0),
+        "whole_bound_mean": _n(most(mean.low), 1) + "%",
+        "whole_bound_max": _n(most(shortest.low), 1) + "%",
+        "summary_words_mean": _n(mean.value, mean.decimals),
+        "summary_words_min": _n(shortest.value, 0),
+        "gpt_words": _n(gpt.value, gpt.decimals),
+        "gpt_words_most": _n(gpt.high, gpt.decimals + 1),
+        "shortest_span_words": _n(one, 0),
     }
 
 
@@ -456,6 +462,15 @@ def readings(
         **lengths(corpus, figures),
         **type_readings(corpus, bias, figures),
         "n_contested": prose.count_words(len(contested)),
+        "texts_note": simulated_only(
+            corpus,
+            "On the stand-in a description may contradict itself: a planted claim's evidence sentence is added to "
+            "templated text written without it (see the data sheet), so one description can place the hotel at two "
+            "distances from the same centre, and an annotator's span or an LLM's reason may answer either sentence. "
+            "The paper's sources are not like that: Section 3.2 calls them typically internally consistent and takes "
+            "the aggregated description as the absolute ground truth. These summaries rehearse the display; they "
+            "show nothing about how the paper's annotators or models read real descriptions.",
+        ),
         "n_reasons": prose.count_words(len(reasons)),
         "reasons_warning": simulated_only(
             corpus,

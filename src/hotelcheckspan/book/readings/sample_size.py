@@ -483,7 +483,8 @@ def _table6_key(system: str, measure: str) -> str:
 def gaps_table(needs: pd.DataFrame, corpus) -> pd.DataFrame:
     """``sample_size.readable_gaps`` with, on a simulated ``corpus``, "Figure is": the rule's label
     of this corpus' gap and its need, a difference of the two campaigns' span F1 against the
-    humans (Table 6's rows), derived or emergent as those are."""
+    humans (Table 6's rows), labelled by the rule from those rows' labels (derived, by construction or
+    emergent)."""
     from ...reference import provenance
 
     keys = []

@@ -439,7 +439,11 @@ def _simulation() -> str:
         "were simulated. The simulated annotators and judges never read the wording: they mark the planted claims "
         "by their status and clarity (the judges' rates set from the paper's span counts, the annotators' "
         "agreement calibrated to its agreement tables). Only the baselines read the text, so only their agreement "
-        "with the humans follows from how the generator worded the planted claims. These rows test the machinery "
+        "with the humans follows from how the generator worded the planted claims, and from texts the paper's are "
+        "not like: a stand-in description may contradict itself (a claim's evidence sentence is added to templated "
+        "text written without it; see the data sheet), where Section 3.2 takes the paper's as internally consistent "
+        "ground truth, so a support baseline may find one summary both supported and contradicted by its source. "
+        "These rows test the machinery "
         "(the board's statistic, its intervals and its clusters run on a corpus shaped like HotelCheckSpan), not "
         "any metric; on the real release they would be evidence."
     )

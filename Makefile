@@ -172,6 +172,7 @@ benchmarks: $(TEST_STAMP)
 	$(PY) benchmarks/meta_evaluation.py
 	$(PY) benchmarks/chapters.py
 	$(PY) benchmarks/baselines.py
+	$(PY) benchmarks/scale.py
 
 clean:
 	rm -rf _build .cache

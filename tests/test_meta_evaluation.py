@@ -373,6 +373,25 @@ def test_random_baseline_expectations_are_exact_over_all_permutations():
     )
 
 
+def test_random_baselines_draw_once_for_every_target_and_equal_each_alone():
+    """Several targets at once (a target with a missing value among them, so two sizes of
+    permutation), and a subset of the metrics: each frame equals random_baseline of its target
+    alone, with the metric's own column's stream."""
+    rng = np.random.default_rng(3)
+    scores = frame(rng.integers(0, 4, 40).astype(float), rng.normal(size=40), rng.normal(size=40))
+    errors = pd.Series(rng.integers(0, 3, 40).astype(float))
+    major = pd.Series(rng.integers(0, 2, 40).astype(float)).where(lambda s: s.index != 7)
+    asked = {"errors": (errors, me.EXAMPLE_STATISTICS), "majority": (major, me.DETECTION_STATISTICS)}
+    together = me.random_baselines(scores, asked, n_random=30, seed=5)
+    some = me.random_baselines(scores, asked, metrics=["m2", "m0"], n_random=30, seed=5)
+    for key, (target, statistics) in asked.items():
+        alone = me.random_baseline(scores, target, statistics=statistics, n_random=30, seed=5)
+        pd.testing.assert_frame_equal(together[key], alone)
+        kept = alone[alone["metric"].isin(["m0", "m2"])].reset_index(drop=True)
+        pd.testing.assert_frame_equal(some[key], kept)
+    assert together["majority"]["n"].eq(39).all() and together["errors"]["n"].eq(40).all()
+
+
 # --- system level ---------------------------------------------------------------------------------
 
 

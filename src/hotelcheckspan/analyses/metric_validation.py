@@ -206,7 +206,7 @@ def evaluate(
     """
     from tqdm import tqdm
 
-    bar = tqdm(total=2 * len(targets or metric_targets.TARGETS) + 2, desc="metric", disable=not progress, leave=False)
+    bar = tqdm(total=2 * len(targets or metric_targets.TARGETS) + 4, desc="metric", disable=not progress, leave=False)
     humans = metric_targets.human_targets(corpus, target_weights)
     if humans.empty:
         raise ValueError("the corpus has no human record on an example with a text: nothing to validate against")
@@ -230,18 +230,27 @@ def evaluate(
     sys_codes, items = systems(data)
     n_systems = len(set(sys_codes))  # over the block; the system level counts them per split
 
-    def example_level(target: str) -> pd.DataFrame:
-        y = data[target]
+    def target_input(target: str) -> tuple[pd.Series, tuple]:
+        """The target's values and the statistics computed on them."""
         if target == "majority":
-            y = y.astype("Float64").astype(float)
+            return data[target].astype("Float64").astype(float), me.DETECTION_STATISTICS
+        return data[target].astype(float), tuple(statistics or me.EXAMPLE_STATISTICS)
+
+    def example_level(target: str) -> pd.DataFrame:
+        y, chosen = target_input(target)
+        if target == "majority":
             stats = me.detection(X, y, weights, level=level, seed=seed)
-            random = me.random_baseline(X, y, statistics=me.DETECTION_STATISTICS, n_random=n_random, seed=seed)
         else:
-            chosen = tuple(statistics or me.EXAMPLE_STATISTICS)
-            stats = me.example_level(X, y.astype(float), weights, statistics=chosen, level=level)
-            random = me.random_baseline(X, y.astype(float), statistics=chosen, n_random=n_random, seed=seed)
+            stats = me.example_level(X, y, weights, statistics=chosen, level=level)
         bar.update()
-        return _long(stats, kinds, target, random)
+        return stats
+
+    def random_rows(metrics: list[str]) -> dict[str, pd.DataFrame]:
+        # every target's random baseline of these metrics, each metric's permutations drawn once
+        inputs = {target: target_input(target) for target in targets}
+        found = me.random_baselines(X, inputs, metrics=metrics, n_random=n_random, seed=seed)
+        bar.update()
+        return found
 
     def ceiling_level():
         found = _ceiling(corpus, targets, n_boot, seed, level, data[[*KEY, *names]], kinds, target_weights)
@@ -303,10 +312,14 @@ def evaluate(
     # the whole run (the parts' own limits nest inside this one).
     with threadpool_limits(1, user_api="blas"), ThreadPoolExecutor(max_workers=2) as pool:
         rows = [pool.submit(example_level, target) for target in targets]
+        randoms = [pool.submit(random_rows, names[half::2]) for half in range(min(2, len(names)))]
         parts = [pool.submit(job) for job in (cluster_rows, ceiling_level, system_rows)]
         rows = [row.result() for row in rows]
+        randoms = [r.result() for r in randoms]
         clusters, (ceiling, ceiling_texts), system = (part.result() for part in parts)
     bar.close()
+    random = {t: pd.concat([r[t] for r in randoms], ignore_index=True) for t in targets}
+    rows = [_long(stats, kinds, target, random[target]) for stats, target in zip(rows, targets)]
     statistics = pd.concat([*rows, ceiling], ignore_index=True)
 
     coverage = metric_targets.coverage(corpus)

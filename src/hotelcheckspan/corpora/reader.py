@@ -355,17 +355,32 @@ class Rows:
     """The rows of a frame as they are read, one list per column (a dict per row would take
     several times the memory of the frame it becomes), with repeated text values kept once."""
 
+    BLOCK = 1 << 16  # rows kept as tuples before they are moved into the columns, a block at a time
+
     def __init__(self, columns: list[str]):
         self.columns = list(columns)
         self.values: list[list] = [[] for _ in columns]
+        self._block: list[tuple] = []
         self._strings: dict[str, str] = {}
 
     def __len__(self) -> int:
-        return len(self.values[0])
+        return len(self.values[0]) + len(self._block)
 
     def add(self, *row) -> None:
-        for values, value in zip(self.values, row):
-            values.append(value)
+        """One row, every column's value in order."""
+        if len(row) != len(self.columns):
+            raise ValueError(f"a row of {len(row)} values for {len(self.columns)} columns")
+        self._block.append(row)
+        if len(self._block) >= self.BLOCK:
+            self._flush()
+
+    def _flush(self) -> None:
+        """The block's rows moved into the columns (one transposition in C instead of a Python
+        loop over the columns of every row)."""
+        if self._block:
+            for values, column in zip(self.values, zip(*self._block)):
+                values.extend(column)
+            self._block = []
 
     def add_dict(self, row: dict) -> None:
         self.add(*(row.get(c) for c in self.columns))
@@ -375,6 +390,7 @@ class Rows:
         return self._strings.setdefault(text, text) if isinstance(text, str) else text
 
     def frame(self, columns: list[str] | None = None) -> pd.DataFrame:
+        self._flush()
         names = columns or self.columns
         return pd.DataFrame({c: self.values[self.columns.index(c)] for c in names}, columns=names)
 
@@ -558,6 +574,11 @@ def read_corpus(
     selection. An MQM file (``*.tsv``) or a folder of them is read by
     :mod:`~hotelcheckspan.corpora.mqm`, its span types chosen by ``span_type`` (severity,
     category or both)."""
+    with files.no_cycle_collection():
+        return _read_corpus(root, task, split, campaigns, span_type)
+
+
+def _read_corpus(root, task, split, campaigns, span_type) -> tuple[Corpus, list[Problem]]:
     from .. import paths  # the package's locations; imported here to keep corpora importable alone
     from .keys import as_list as _as_list
 

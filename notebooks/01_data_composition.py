@@ -136,7 +136,7 @@ tables.qualification(qualification)
 # The split is by description length: the short half went to stage 2 because it was quicker
 # to annotate.
 
-# %% mystnb={"figure": {"caption": "Left: histogram of description length in words, one line per split. Right: histogram of summary length in words over all examples.", "name": "fig-lengths"}, "image": {"alt": "Two histograms: description lengths in words for the short and the long split, and summary lengths in words."}}
+# %% mystnb={"figure": {"caption": "Left: histogram of description length in words, one line per split. Right: histogram of summary length in words over all examples.", "name": "fig-lengths"}}
 plots.length_distributions(corpus.examples)
 
 # %%
@@ -161,7 +161,7 @@ tables.dedup(dedup)
 # (spans)=
 # ## Span lengths and types (Section 4.4, Table 2)
 
-# %% mystnb={"figure": {"caption": "Box plots of span length in words: all human spans pooled, then each LLM campaign; each box is labelled with the number of spans (n) it is drawn from.", "name": "fig-span-lengths"}, "image": {"alt": "Box plots of span lengths in words for the human annotators pooled and for each LLM campaign."}}
+# %% mystnb={"figure": {"caption": "Box plots of span length in words: all human spans pooled, then each LLM campaign; each box is labelled with the number of spans (n) it is drawn from.", "name": "fig-span-lengths"}}
 plots.span_lengths(corpus.spans)
 
 # %%

@@ -203,7 +203,7 @@ tables.show(paper_tests.replace({"stage": STAGES}), decimals={"statistic": 2})
 # (shares)=
 # ## Error types per campaign
 
-# %% mystnb={"figure": {"caption": "Share of each error type among a campaign's spans on the stage-2 examples, one bar per human group and stage and per LLM campaign, on the loaded corpus (the simulated stand-in unless the banner above names another).", "name": "fig-type-shares"}, "image": {"alt": "Stacked horizontal bars: share of Incorrect, Misleading and Not Checkable spans per human and LLM campaign."}}
+# %% mystnb={"figure": {"caption": "Share of each error type among a campaign's spans on the stage-2 examples, one bar per human group and stage and per LLM campaign, on the loaded corpus (the simulated stand-in unless the banner above names another).", "name": "fig-type-shares"}}
 plots.type_shares(dataset_level.campaign_table(corpus, stage2, by_group=True))
 
 # %% [markdown]

@@ -142,7 +142,7 @@ tables.folded(
 # %%
 example_level_agreement.alignment_beside_paper(llm, corpus)
 
-# %% mystnb={"figure": {"caption": "The conservative alignment paradox: raw agreement with the human majority against balanced accuracy, per model, with bootstrap intervals at the level the overview gives.", "name": "fig-paradox"}, "image": {"alt": "Two dot plots, per type pooled and any error: for each LLM campaign, raw agreement and balanced accuracy with intervals; silent models have high agreement but balanced accuracy near 0.5."}}
+# %% mystnb={"figure": {"caption": "The conservative alignment paradox: raw agreement with the human majority against balanced accuracy, per model, with bootstrap intervals at the level the overview gives.", "name": "fig-paradox"}}
 plots.paradox(llm)
 
 # %% [markdown]

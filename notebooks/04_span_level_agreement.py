@@ -135,7 +135,7 @@ tables.show(span_level.by_prompt_versus(span_level.by_prompt(pairs, judges(corpu
 # (spread)=
 # ## What each average hides
 
-# %% mystnb={"figure": {"caption": "F1 of every annotator-set pair of the loaded corpus (by default the simulated stand-in) behind each Table 6 row (dots), their mean (bar) and the paper's value (cross, set just below its row so that it hides no dot).", "name": "fig-pair-spread"}, "image": {"alt": "Two strip plots, hard and soft match: per-pair F1 for each comparison, with the mean as a bar and the paper's value as a red cross."}}
+# %% mystnb={"figure": {"caption": "F1 of every annotator-set pair of the loaded corpus (by default the simulated stand-in) behind each Table 6 row (dots), their mean (bar) and the paper's value (cross, set just below its row so that it hides no dot).", "name": "fig-pair-spread"}}
 plots.pair_spread(pairs, reported["table6_span_level"])
 
 # %%

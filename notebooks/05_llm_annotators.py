@@ -105,7 +105,7 @@ pairs, counts = span_level.pairwise(corpus, comparisons, matches=("soft",))
 pr = span_level.table6(pairs, counts).rename(columns={"comparison": "name"})
 tables.set_prf(pr)
 
-# %% mystnb={"figure": {"caption": "Soft-match precision (blue) and recall (orange) of each LLM campaign against the four human annotator sets on the stage-2 examples, averaged over the four pairs, with 95% bootstrap intervals; the last row is stage 1 against stage 2, humans against humans.", "name": "fig-llm-precision-recall"}, "image": {"alt": "Dot plot with one row per LLM campaign and a human reference row, showing precision and recall with interval bars."}}
+# %% mystnb={"figure": {"caption": "Soft-match precision (blue) and recall (orange) of each LLM campaign against the four human annotator sets on the stage-2 examples, averaged over the four pairs, with 95% bootstrap intervals; the last row is stage 1 against stage 2, humans against humans.", "name": "fig-llm-precision-recall"}}
 plots.precision_recall(pr)
 
 # %% [markdown]

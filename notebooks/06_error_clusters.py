@@ -93,7 +93,7 @@ tables.versus(error_clusters.k_rows(reported, len(X), n_texts, k), corpus)
 # :format: myst
 # ```
 
-# %% mystnb={"figure": {"caption": "Silhouette of k-means++ over k; the dashed line marks the chosen k, the dotted one the paper's.", "name": "fig-silhouette"}, "image": {"alt": "Line plot of silhouette against k over the search range, with the chosen and the paper's k marked."}}
+# %% mystnb={"figure": {"caption": "Silhouette of k-means++ over k; the dashed line marks the chosen k, the dotted one the paper's.", "name": "fig-silhouette"}}
 plots.silhouette(curve, k, paper_k)
 
 # %% [markdown]
@@ -146,7 +146,7 @@ tables.cluster_overview(overview_paper)
 table7 = paper.frame(reported["clustering"]["table7_clusters"], "cluster (paper)")
 tables.show(table7.rename(columns={"count": "spans", "pct": "share %"}), decimals={"share %": 1})
 
-# %% mystnb={"figure": {"caption": "Human spans in two dimensions (PCA of their embeddings), one dot per span coloured by its error type (where dots stack, the top one shows); the largest clusters are named at their centres (every cluster is in the table above).", "name": "fig-cluster-map"}, "image": {"alt": "Scatter plot of human error spans in two dimensions coloured by error type, with cluster names placed at cluster centres."}}
+# %% mystnb={"figure": {"caption": "Human spans in two dimensions (PCA of their embeddings), one dot per span coloured by its error type (where dots stack, the top one shows); the largest clusters are named at their centres (every cluster is in the table above).", "name": "fig-cluster-map"}}
 plots.cluster_map(clusters.map_2d(X), labels, error_spans["type"].to_numpy(), overview["label"].tolist())
 
 # %% [markdown]

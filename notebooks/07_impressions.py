@@ -123,7 +123,7 @@ tables.correlation(corr)
 counts = impressions.by_count(ratings)
 impression_readings.count_beside_paper(ratings, corr, corpus)
 
-# %% mystnb={"figure": {"caption": "Mean impression by number of errors marked in the record (blue dots, with 95% confidence intervals; a group marked + pools that many errors and more). Red cross: the paper's mean for records without errors; red dashed line: its mean over all records with errors.", "name": "fig-impression-count"}, "image": {"alt": "Dot plot of mean impression falling as the number of marked errors grows, with confidence intervals, and the paper's two means in red."}}
+# %% mystnb={"figure": {"caption": "Mean impression by number of errors marked in the record (blue dots, with 95% confidence intervals; a group marked + pools that many errors and more). Red cross: the paper's mean for records without errors; red dashed line: its mean over all records with errors.", "name": "fig-impression-count"}}
 plots.impression_by_count(counts, {"0": imp["mean_no_error"]}, paper_with_error=imp["mean_with_error"])
 
 # %%

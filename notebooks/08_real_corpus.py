@@ -149,7 +149,7 @@ pairs, counts = span_level.pairwise(corpus, comparisons)
 t6 = span_level.table6(pairs, counts, n_boot=N_BOOT, seed=0)
 tables.span_prf(t6)
 
-# %% mystnb={"figure": {"caption": "Span F1 of every pair behind each row (dots) and their mean (bar), hard and soft match, on the real data-to-text corpus.", "name": "fig-real-pair-spread"}, "image": {"alt": "Two strip plots, hard and soft match: per-pair F1 for humans vs humans and for humans vs each LLM, with the mean as a bar."}}
+# %% mystnb={"figure": {"caption": "Span F1 of every pair behind each row (dots) and their mean (bar), hard and soft match, on the real data-to-text corpus.", "name": "fig-real-pair-spread"}}
 plots.pair_spread(pairs)
 
 # %% [markdown]
@@ -179,7 +179,7 @@ llm = example_level.models_vs_majority(
 )
 real_corpus.alignment_table(llm)
 
-# %% mystnb={"figure": {"caption": "Raw agreement with the human majority against balanced accuracy, per LLM, with 95% bootstrap intervals (real data-to-text corpus). A point without an interval has none because too many resamples leave balanced accuracy undefined: they hold no error-free text, or no error, among the few with a clear majority. Where every LLM's name shares a prefix, the row labels leave it out and the axis title names it.", "name": "fig-real-paradox"}, "image": {"alt": "Two dot plots, per category pooled and any error: for each LLM, raw agreement and balanced accuracy with intervals."}}
+# %% mystnb={"figure": {"caption": "Raw agreement with the human majority against balanced accuracy, per LLM, with 95% bootstrap intervals (real data-to-text corpus). A point without an interval has none because too many resamples leave balanced accuracy undefined: they hold no error-free text, or no error, among the few with a clear majority. Where every LLM's name shares a prefix, the row labels leave it out and the axis title names it.", "name": "fig-real-paradox"}}
 plots.paradox(llm)
 
 # %% [markdown]

@@ -127,7 +127,7 @@ within = ss.stability(scores, within_sizes, RESAMPLES, seed=0, replace=False)
 beyond = ss.stability(scores, beyond_sizes, RESAMPLES, seed=1, replace=True)
 chapter.stability_table(within, within_sizes)
 
-# %% mystnb={"figure": {"caption": "Share of the test sets of n examples that rank each pair of LLM campaigns as the full stage-2 set does, one panel per pair: by hard and soft span F1 against the four human sets and by balanced accuracy against the human majority (colours). Dashed: subsets of the corpus (without replacement); solid: draws with replacement, extrapolating past the corpus size (dotted). The grey dashed line is the threshold, labelled on the y axis. A measure by which a pair is tied on the full set has no line (nothing to order), and the panel's title says so; lines at the top lie on top of each other.", "name": "fig-stability"}, "image": {"alt": "One small panel per pair of LLM campaigns, each with up to three measures' stability curves; most lines sit at the top from the smallest n, a few rise slowly towards the threshold line."}}
+# %% mystnb={"figure": {"caption": "Share of the test sets of n examples that rank each pair of LLM campaigns as the full stage-2 set does, one panel per pair: by hard and soft span F1 against the four human sets and by balanced accuracy against the human majority (colours). Dashed: subsets of the corpus (without replacement); solid: draws with replacement, extrapolating past the corpus size (dotted). The grey dashed line is the threshold, labelled on the y axis. A measure by which a pair is tied on the full set has no line (nothing to order), and the panel's title says so; lines at the top lie on top of each other.", "name": "fig-stability"}}
 ssp.stability_curves(within, beyond, ss.THRESHOLD, corpus_size=N, order=llms)
 
 # %% [markdown]
@@ -236,7 +236,7 @@ widths = pd.concat(
 )
 chapter.widths_table(widths, [width_sizes[0], N, width_sizes[-1]])
 
-# %% mystnb={"figure": {"caption": "Width of the interval against the number of examples (log-log): the humans' agreement (span F1, hard and soft, and Fleiss' kappa) in the first panel, then one panel per LLM for its raw agreement with the human majority, drawn over the other LLMs' lines in grey; the stage-2 corpus size dotted.", "name": "fig-widths"}, "image": {"alt": "Six small panels of straight falling lines on log-log axes: three human agreement figures in the first, then each LLM's line over the others' in grey; every line falls with slope about minus one half."}}
+# %% mystnb={"figure": {"caption": "Width of the interval against the number of examples (log-log): the humans' agreement (span F1, hard and soft, and Fleiss' kappa) in the first panel, then one panel per LLM for its raw agreement with the human majority, drawn over the other LLMs' lines in grey; the stage-2 corpus size dotted.", "name": "fig-widths"}}
 ssp.interval_widths(widths, corpus_size=N)
 
 # %% [markdown]
@@ -279,7 +279,7 @@ tables.show(chapter.power_table(ratings, paper_effects, corpus))
 # %%
 chapter.power_draws_table(power)
 
-# %% mystnb={"figure": {"caption": "Power of the impression tests against the number of records, one panel per test: statsmodels' power at the paper's effects (red; Cohen's d implied by its t), and this corpus' resampled power (blue, with its Monte Carlo interval) and statsmodels' at this corpus' effects (blue dashed); the target power dashed grey and labelled on the y axis.", "name": "fig-power"}, "image": {"alt": "Two panels of rising power curves; the paper's effect crosses the target power later than the corpus' own curves."}}
+# %% mystnb={"figure": {"caption": "Power of the impression tests against the number of records, one panel per test: statsmodels' power at the paper's effects (red; Cohen's d implied by its t), and this corpus' resampled power (blue, with its Monte Carlo interval) and statsmodels' at this corpus' effects (blue dashed); the target power dashed grey and labelled on the y axis.", "name": "fig-power"}}
 ssp.power_curves(power, paper_power)
 
 # %% [markdown]
@@ -359,7 +359,7 @@ real_unc = ss.stable_n_uncertainty(real_scores, real_sizes, True, n_outer=N_OUTE
 real_summary = ss.stable_n_summary(real_within, real_beyond, real_unc)
 tables.show(ss.readable(real_summary), decimals=3)
 
-# %% mystnb={"figure": {"caption": "The public corpus of {chapter}`08`: share of the test sets of n texts that rank each pair of its LLM annotators as the full set does, one panel per pair, by hard and soft span F1 (colours). Dashed: subsets of the corpus; solid: draws with replacement past the corpus size (dotted). The grey dashed line is the threshold; lines at the top lie on top of each other.", "name": "fig-public-stability"}, "image": {"alt": "One small panel per pair of the public corpus' LLM annotators, each with the soft and hard span F1 stability curves with and without replacement."}}
+# %% mystnb={"figure": {"caption": "The public corpus of {chapter}`08`: share of the test sets of n texts that rank each pair of its LLM annotators as the full set does, one panel per pair, by hard and soft span F1 (colours). Dashed: subsets of the corpus; solid: draws with replacement past the corpus size (dotted). The grey dashed line is the threshold; lines at the top lie on top of each other.", "name": "fig-public-stability"}}
 ssp.stability_curves(real_within, real_beyond, ss.THRESHOLD, corpus_size=real_n, order=real_llms)
 
 # %% tags=["remove-input"]

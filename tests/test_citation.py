@@ -160,7 +160,8 @@ def test_author_year_labels():
     assert labels.label(two.entries["y"]) == "Da San Martino and Yu, 2019"
 
 
-ENTRY = re.compile(r'id="ref-([^"]+)"[^>]*role="doc-biblioentry">\s*<span class="label">(.*?)</span>\s*<p>', re.S)
+# each entry a list item of the references' list (book/_ext/access.py: ARIA 1.2 deprecates doc-biblioentry)
+ENTRY = re.compile(r'id="ref-([^"]+)"[^>]*role="listitem">\s*<span class="label">(.*?)</span>\s*<p>', re.S)
 
 
 def bibliography(html: str) -> dict[str, str]:

@@ -5,6 +5,7 @@ skips PNGs, so this is where that is checked)."""
 import inspect
 import io
 import itertools
+import re
 
 import numpy as np
 import pandas as pd
@@ -80,7 +81,7 @@ def makers():
 
 
 def figure_functions() -> set[str]:
-    helpers = {"set_theme", "figure", "finish", "legend_above"}
+    helpers = {"set_theme", "figure", "finish", "legend_above", "phone", "drawn", "smallest_text", "png", "mimebundle"}
     return {
         n
         for n, f in inspect.getmembers(plots, inspect.isfunction)
@@ -117,8 +118,43 @@ def texts(fig):
 
 @pytest.mark.parametrize("name", sorted(figure_functions()))
 def test_figure_renders_the_same_bytes_twice(makers, name):
-    first, second = png(makers[name]()), png(makers[name]())
-    assert first == second and len(first) > 1000
+    first, second = makers[name](), makers[name]()
+    assert png(first) == png(second) and len(png(first)) > 1000
+    assert png(first.hcs_phone) == png(second.hcs_phone), "the phone's drawing differs between runs"
+
+
+PHONE_CSS_PX = 342  # the column of a 390-px phone, where the phone's drawing is shown
+MIN_PHONE_PX = 11  # CSS px of text on a phone (issue 45)
+
+
+@pytest.mark.parametrize("name", sorted(figure_functions()))
+def test_the_phone_drawing_reads_at_11_px_on_a_phone(makers, name):
+    """Issue 45: each figure is drawn again for a phone, one panel per row, no wider than the
+    phone's column allows at the theme's fonts: its smallest text, as the page shows the image
+    (at most the column's 342 px), is at least 11 CSS px; its text stays inside and apart."""
+    fig = makers[name]()
+    phone = fig.hcs_phone
+    assert phone.get_figwidth() == plots.PHONE_WIDTH
+    data, text_px = plots.png(phone, scale=1)
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as im:
+        width = im.size[0]
+    shown = text_px * min(1.0, PHONE_CSS_PX / width)
+    assert shown >= MIN_PHONE_PX, f"{name}: the phone's smallest text is {shown:.1f} CSS px ({width} px wide)"
+    panels = [ax for ax in phone.axes if ax.get_visible() and ax.has_data()]
+    centres = [ax.get_position().x0 for ax in panels]
+    assert max(centres) - min(centres) < 0.2, f"{name}: the phone's panels are not one per row"
+    test_no_text_overlaps_and_legends_stay_outside_the_data({name: lambda: phone}, name)
+
+
+@pytest.mark.parametrize("name", sorted(figure_functions()))
+def test_the_alt_text_gives_the_figures_numbers(makers, name):
+    """Issue 46: the alt text says what the figure shows, with the numbers a reader takes from it
+    (computed from the data drawn: at least two numbers, and no placeholder)."""
+    alt = makers[name]().hcs_alt
+    assert alt and len(re.findall(r"\d+(?:\.\d+)?", alt)) >= 2, alt
+    assert "nan" not in alt.lower().split()
 
 
 @pytest.mark.parametrize("name", sorted(figure_functions()))

@@ -1,15 +1,17 @@
 """The rendered site, opened page by page in headless Chromium, as a reader meets it, offline.
 
 Every request that leaves the local server is blocked and is a failure: the site must work on a
-train (MathJax, fonts and icons are served from the site). On every page of ``_toc.yml``, at
+train (fonts and icons are served from the site, the mathematics is MathML). On every page of ``_toc.yml``, at
 1280 px: no console error, no uncaught exception, no failed request or HTTP error, every image
 loaded, every internal link and anchor resolving, one search box, the provenance footer, the
-mathematics typeset; chapters carry the simulated-data notice and a figure or table. At 390 px
+mathematics written as MathML; chapters carry the simulated-data notice and a figure or table. At 390 px
 (a phone) the primary and secondary sidebar toggles open and close the navigation; at 1280 px
 the toggle collapses the sidebar and brings it back. Launch (Binder, Colab), source and
 repository links are well formed for the repository of ``_config.yml`` (they need the network,
 so they are not followed); the downloads (CITATION.cff, licences, data sheet) are the real files.
-Screenshots go to _build/screenshots/.
+Screenshots go to _build/screenshots/. axe-core (``make axe``, from npm) audits every page at both
+widths in light and dark mode for WCAG 2.0/2.1 A and AA, and a keyboard walk uses the pages and
+the explorer without a mouse (issue 46).
 
 `make test` builds the site first (`make book`); Chromium comes from Debian (`.ci/run` installs it).
 ``HOTELCHECKSPAN_SITE`` points the checks at another built site (an ``html`` folder) than
@@ -263,13 +265,14 @@ def test_every_page_renders_cleanly_offline(server, browser):
 
     for rel in PAGES:
         page = reader.open(rel)
+        # every formula is MathML written at build time (book/_ext/mathml.py): none is left as raw
+        # TeX, and no page loads a script to typeset it
         math = page.locator("main .math").count()
-        if math:  # MathJax (served from the site) typesets every formula; none is left as raw TeX
-            page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
-            page.evaluate("() => MathJax.startup.promise")
-            typeset = page.locator("main .math mjx-container").count()
-            if typeset < math:
-                problems.append(f"{rel}: {math - typeset} of {math} formulas not typeset")
+        typeset = page.locator("main .math > math").count()
+        if typeset < math:
+            problems.append(f"{rel}: {math - typeset} of {math} formulas not MathML")
+        if page.evaluate("() => [...document.scripts].some(s => /mathjax/i.test(s.src)) || 'MathJax' in window"):
+            problems.append(f"{rel}: the page loads MathJax")
         broken = page.eval_on_selector_all(
             "img", "els => els.filter(e => !(e.complete && e.naturalWidth > 0)).map(e => e.getAttribute('src'))"
         )
@@ -463,7 +466,8 @@ def source_of(rel: str) -> Path:
 # --- what a reader meets on every page, at both widths (issues 20, 29 and 36) ------------------------
 
 PAGE_BUDGET = 1_500_000  # bytes a page may download, everything included (HTML, styles, scripts, fonts, images)
-MATHJAX = ROOT / ".cache" / "static" / "mathjax" / "tex-chtml.js"
+PAGE_SCREENS = 30  # phone screens "The paper, checked" may be tall at 390 px (issue 45: 132 before)
+PAPER_CHECKED = "book/paper_checked.html"
 BANNER = ".simulated-notice, .corpus-notice"
 
 # every image of the article: its rendered aspect ratio against its file's
@@ -502,20 +506,19 @@ SCROLLING = """() => [...document.querySelectorAll('main table')]
         .reduce((w, c) => w + c.getBoundingClientRect().width, 0); })()}))"""
 
 # display equations: each fits its column (no sideways scrolling inside the equation's box)
-EQUATIONS = """() => [...document.querySelectorAll('main mjx-container[display="true"]')]
+EQUATIONS = """() => [...document.querySelectorAll('main div.math > math')]
   .filter(e => e.getBoundingClientRect().width > 0)
-  .filter(e => { const m = e.querySelector('mjx-math');
-    return m && m.getBoundingClientRect().width > e.clientWidth + 1; })
-  .map(e => Math.round(e.querySelector('mjx-math').getBoundingClientRect().width))"""
+  .filter(e => e.getBoundingClientRect().width > e.parentElement.clientWidth + 1)
+  .map(e => Math.round(e.getBoundingClientRect().width))"""
 
-# "chapter 08" in the article's running text that is not a link
+# "chapter 08" (or "chapter 8") in the article's running text that is not a link
 PLAIN_CHAPTERS = """() => { const out = [];
   const root = document.querySelector('main article') || document.querySelector('main');
   const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {acceptNode: n =>
     n.parentElement.closest('a, code, pre, h1, h2, h3, h4, h5, h6, script, style, .cell_input, mjx-container')
       ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT});
   for (let n = walk.nextNode(); n; n = walk.nextNode())
-    for (const m of n.data.matchAll(/(?<![\\w-])[Cc]hapter \\d\\d(?![\\w-])/g)) out.push(m[0]);
+    for (const m of n.data.matchAll(/(?<![\\w-])[Cc]hapter \\d\\d?(?![\\w-])/g)) out.push(m[0]);
   return out; }"""
 
 BANNER_PLACE = f"""() => {{ const b = document.querySelector('{BANNER}'); if (!b) return null;
@@ -534,10 +537,80 @@ FIRST_SCREEN_LINKS = """() => [...document.querySelectorAll('main a')].filter(a 
   .map(a => new URL(a.getAttribute('href'), location.href).pathname.replace(/^\\//, ''))"""
 
 
-def _page_budget(rel: str, html: str) -> int:
-    """A page's byte budget: PAGE_BUDGET, plus MathJax's bundle (its size on disk) on a page with
-    mathematics: the one asset no page without mathematics loads."""
-    return PAGE_BUDGET + (MATHJAX.stat().st_size if 'class="math' in html and MATHJAX.exists() else 0)
+# --- issue 46: WCAG 2.1 AA by axe-core, in light and dark mode ------------------------------------------
+
+# axe-core from npm (make axe): the tests inject it, the site never loads it
+AXE = ROOT / ".cache" / "axe" / "axe.min.js"
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+AXE_RUN = """tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})
+  .then(r => r.violations.map(v => [v.id, v.impact, v.nodes.length,
+    v.nodes.slice(0, 3).map(n => n.target.join(' ') + ': ' + n.failureSummary.split('\\n').slice(1, 2).join(''))]))"""
+# the theme's own switch (pydata-sphinx-theme sets both attributes and nothing else)
+SET_MODE = "m => { document.documentElement.dataset.theme = m; document.documentElement.dataset.mode = m; }"
+
+
+def axe_violations(page, where: str) -> list[str]:
+    """Every WCAG 2.0/2.1 A and AA violation axe-core finds on the page as it is, in light and in
+    dark mode (the page is left in light mode), one line per rule and mode."""
+    if not AXE.exists():
+        pytest.fail(f"no axe-core at {AXE}: run `make axe` (make test fetches it)")
+    if not page.evaluate("() => !!window.axe"):
+        page.add_script_tag(path=str(AXE))
+        # the mode switches at once: a colour caught in the theme's transition is neither mode's
+        page.add_style_tag(content="*, *::before, *::after { transition: none !important; }")
+    out = []
+    for mode in ("light", "dark"):
+        page.evaluate(SET_MODE, mode)
+        for rule, impact, n, examples in page.evaluate(AXE_RUN, AXE_TAGS):
+            out.append(f"{where}, {mode} mode: {rule} ({impact}) on {n} element(s), e.g. {examples}")
+    page.evaluate(SET_MODE, "light")
+    return out
+
+
+# Cards (a table whose rows are cards of "header: value" lines): each line at least as tall as its
+# header, which floats in the line's left padding; a header of two lines drew over the next (issue 45)
+CARD_LABELS = """() => [...document.querySelectorAll('main table.hcs-cards td')]
+  .filter(c => c.getBoundingClientRect().height > 0 && !c.closest('details:not([open])'))
+  .filter(c => { const label = getComputedStyle(c, '::before');
+    if (label.content === 'none' || label.display === 'none') return false;
+    const s = getComputedStyle(c);
+    const room = c.clientHeight - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom);
+    return parseFloat(label.height) > room + 1; })
+  .map(c => c.dataset.label + ' (' + Math.round(parseFloat(getComputedStyle(c, '::before').height)) + ' px) over a '
+    + Math.round(c.clientHeight) + ' px line: ' + c.innerText.slice(0, 40))"""
+
+# At 1280 px every open table shows all its columns, its answer (a verdict, "files match") among
+# them: none scrolls sideways in its box (issue 45; the provenance page's checksums pushed "files
+# match their list" out of view, the noted inconsistencies lost 23 px of "Why")
+CUT_TABLES = """() => [...document.querySelectorAll('main table')]
+  .filter(t => t.getBoundingClientRect().width > 0 && !t.closest('details:not([open])'))
+  .map(t => [t, t.closest('.hcs-scroll, .pst-scrollable-table-container, .cell_output') || t.parentElement])
+  .filter(([t, box]) => box.scrollWidth > box.clientWidth + 1)
+  .map(([t, box]) => {
+    const head = t.tHead ? [...t.tHead.rows[0].cells] : [...t.rows[0].cells];
+    const right = box.getBoundingClientRect().right;
+    const hidden = head.filter(c => c.getBoundingClientRect().right > right + 1).map(c => c.innerText.trim());
+    return (box.scrollWidth - box.clientWidth) + ' px too wide, out of view: ' + hidden.join(', '); })"""
+
+# Figures on a phone: every figure's smallest text (data-text-px: its size in the image's own
+# pixels, measured by hotelcheckspan.book.plots when it was drawn) as shown, in CSS px
+FIGURE_TEXT = """() => [...document.querySelectorAll('main img')]
+  .filter(i => i.getBoundingClientRect().width > 0 && !i.closest('details:not([open])'))
+  .map(i => { const pic = i.closest('picture'), source = pic && pic.querySelector('source');
+    const phone = source && i.currentSrc === new URL(source.getAttribute('srcset'), location.href).href;
+    const px = parseFloat(phone ? pic.dataset.phoneTextPx : i.dataset.textPx);
+    return [i.getAttribute('src'), px * i.getBoundingClientRect().width / i.naturalWidth]; })"""
+FIGURE_TEXT_MIN = 11  # CSS px at 390 px (issue 45)
+
+# On a phone, a table that fits its box keeps each short hyphenated name on one line: the label
+# column's cap of a third of the screen is for tables that scroll (issue 45: names broke at every
+# hyphen while a third of the table stood empty)
+BROKEN_NAMES = """() => [...document.querySelectorAll('main .hcs-scroll')]
+  .filter(b => b.getBoundingClientRect().width > 0 && !b.closest('details:not([open])'))
+  .filter(b => b.scrollWidth <= b.clientWidth + 1)
+  .flatMap(b => [...b.querySelectorAll('.hcs-word')])
+  .filter(w => new Set([...w.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top))).size > 1)
+  .map(w => w.innerText.trim())"""
 
 
 def test_pages_read_well_at_both_widths(server, browser):
@@ -546,7 +619,8 @@ def test_pages_read_well_at_both_widths(server, browser):
     - one table style (padded or ruled cells); no page wider than a phone; no bookkeeping cell open
       over thirty lines; the footer names the corpus the page loads; every cited key resolves;
       Colab only on notebooks; no memory address in a table;
-    - at most :data:`PAGE_BUDGET` bytes a page (MathJax's bundle on top where there is mathematics);
+    - at most :data:`PAGE_BUDGET` bytes a page, cold; "The paper, checked" at most
+      :data:`PAGE_SCREENS` phone screens tall at 390 px;
     - every figure at its file's aspect ratio, at both widths;
     - no table cell broken inside a word; the checks of the paper (their verdicts) never scroll
       sideways, at either width; at 390 px a scrolling table's sticky label column is at
@@ -556,17 +630,22 @@ def test_pages_read_well_at_both_widths(server, browser):
       not a link;
     - the start page's first screen, at both widths: where to start, how to cite and every
       chapter, each marked with the data its page says it runs on; the explorer's first example
-      in its first screen."""
+      in its first screen;
+    - issue 46: no WCAG 2.0/2.1 A or AA violation axe-core finds, in light and dark mode, at both
+      widths, on every page and on the explorer with an example open;
+    - issue 45: no card's header taller than its line, at both widths; every open table's columns
+      in view at 1280 px; every figure's text at least :data:`FIGURE_TEXT_MIN` CSS px at 390 px."""
     problems: list[str] = []
     banners: dict[str, dict] = {}
     listed: dict[int, list[dict]] = {}
     desktop, phone = Reader(browser, server, DESKTOP, network=True), Reader(browser, server, PHONE)
     try:
         for rel in PAGES:
-            html = (SITE / rel).read_text(encoding="utf-8")
             for reader, size in ((desktop, DESKTOP), (phone, PHONE)):
                 at = f"{rel} at {size['width']} px"
                 page = reader.open(rel)
+                problems += axe_violations(page, at)
+                problems += [f"{at}: a card's header {c}" for c in page.evaluate(CARD_LABELS)]
                 problems += [
                     f"{at}: {src} drawn at {shown:.2f}:1, its file is {natural:.2f}:1"
                     for src, shown, natural in page.evaluate(IMAGES)
@@ -602,7 +681,20 @@ def test_pages_read_well_at_both_widths(server, browser):
                     first = page.eval_on_selector(".hx-open", "e => e.getBoundingClientRect().bottom + scrollY")
                     if first > size["height"]:
                         problems.append(f"{at}: the first example ends at {first:.0f} px, below the first screen")
+                    page.click(".hx-open")  # an example open, its source folded out
+                    page.wait_for_selector(".hx-example .hx-row")
+                    page.click(".hx-source summary")
+                    problems += axe_violations(page, f"{at}, an example open")
                 if size is PHONE:
+                    height = page.evaluate("() => document.documentElement.scrollHeight")
+                    if rel == PAPER_CHECKED and height > PAGE_SCREENS * PHONE["height"]:
+                        problems.append(f"{at}: {height / PHONE['height']:.1f} screens tall, over {PAGE_SCREENS}")
+                    problems += [
+                        f"{at}: a figure's smallest text is {px:.1f} CSS px, under {FIGURE_TEXT_MIN} ({src})"
+                        for src, px in page.evaluate(FIGURE_TEXT)
+                        if not px >= FIGURE_TEXT_MIN
+                    ]
+                    problems += [f"{at}: {w!r} broken in a table that fits" for w in page.evaluate(BROKEN_NAMES)]
                     width = page.evaluate("() => document.documentElement.scrollWidth")
                     if width > PHONE["width"] + 1:
                         problems.append(f"{rel}: {width} px wide at {PHONE['width']} px")
@@ -614,17 +706,13 @@ def test_pages_read_well_at_both_widths(server, browser):
                         f"{at}: rows named by more columns than declared ({a} + {b}): labels={n}"
                         for a, b, n in undeclared
                     ]
-                    if page.locator("main .math").count():
-                        page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
-                        page.evaluate("() => MathJax.startup.promise")
-                        problems += [f"{at}: a display equation {w} px wide" for w in page.evaluate(EQUATIONS)]
+                    problems += [f"{at}: a display equation {w} px wide" for w in page.evaluate(EQUATIONS)]
                     problems += reader.problems(rel)
                     continue
                 # desktop only
-                if reader.bytes > _page_budget(rel, html):
-                    problems.append(
-                        f"{rel}: {reader.bytes / 1e6:.2f} MB downloaded, over {_page_budget(rel, html) / 1e6:.2f} MB"
-                    )
+                problems += [f"{at}: a table {t}" for t in page.evaluate(CUT_TABLES)]
+                if reader.bytes > PAGE_BUDGET:
+                    problems.append(f"{rel}: {reader.bytes / 1e6:.2f} MB downloaded, over {PAGE_BUDGET / 1e6:.2f} MB")
                 problems += [f"{rel}: {m!r} is not a link to its chapter" for m in page.evaluate(PLAIN_CHAPTERS)]
                 problems += _reads_well(rel, page)
                 problems += reader.problems(rel)
@@ -805,16 +893,20 @@ LABEL_CHECK = """() => {
 
 
 def test_chapter_mentions_are_links_to_their_chapter(server, browser):
-    """{chapter}`NN` renders "chapter NN" linked to that chapter's page, titled by it."""
+    """{chapter}`NN` renders "chapter NN" linked to that chapter's page, titled by it; a plain
+    mention is linked alike, "chapter 8" as the data sheet writes it too (issue 45)."""
     reader = Reader(browser, server, DESKTOP)
-    page = reader.open("book/methods.html")
-    links = page.eval_on_selector_all(
-        "main a.hcs-chapter", "els => els.map(e => [e.innerText, e.getAttribute('href'), e.getAttribute('title')])"
-    )
+    found = {}
+    for rel in ("book/methods.html", "book/datasheet.html"):
+        page = reader.open(rel)
+        found[rel] = page.eval_on_selector_all(
+            "main a.hcs-chapter", "els => els.map(e => [e.innerText, e.getAttribute('href'), e.getAttribute('title')])"
+        )
     reader.close()
-    assert links, "the methods page mentions chapters: they must be links"
-    for text, href, title in links:
-        number = re.fullmatch(r"[Cc]hapter (\d\d)", text).group(1)
+    assert all(found.values()), "the methods page and the data sheet mention chapters: they must be links"
+    assert any(re.fullmatch(r"[Cc]hapter \d", t) for t, _, _ in found["book/datasheet.html"])
+    for text, href, title in [link for links in found.values() for link in links]:
+        number = re.fullmatch(r"[Cc]hapter (\d\d?)", text).group(1).zfill(2)
         assert re.search(rf"notebooks/{number}_\w+\.html", href), (text, href)
         assert title, text
 
@@ -922,7 +1014,10 @@ def test_two_label_columns_stack_into_one_with_their_stripes_and_shadows(server,
 
 
 DOWNLOADS = """() => {
-  const rows = t => [...t.rows].map(r => [...r.cells].map(c => c.textContent.replace(/\\s+/g, ' ').trim()))
+  // a cell's text as the table holds it (not the button that folds a card, phone.js)
+  const text = c => { const x = c.cloneNode(true); x.querySelectorAll('.hcs-unfold').forEach(b => b.remove());
+    return x.textContent.replace(/\\s+/g, ' ').trim(); };
+  const rows = t => [...t.rows].map(r => [...r.cells].map(text))
     .filter(r => r.length);
   const links = el => { const p = el && el.nextElementSibling;
     return p && p.matches('p.hcs-downloads') ? [...p.querySelectorAll('a')].map(a => [a.textContent, a.href]) : null; };
@@ -1241,3 +1336,149 @@ def test_no_open_cell_only_renames_formats_or_guards(server, browser):
     listed = "\n".join(f"chapter {c}: {line}" for c, line in new)
     assert not new, "open cells that only rename, format or guard:\n" + listed
     assert not fixed, "cells that pass now (drop them from BOOKKEEPING_TODAY):\n" + "\n".join(map(str, fixed))
+
+
+# --- issue 46: every control by keyboard alone, its focus visible -------------------------------------
+
+# the element that has the focus: what it is, whether a focus ring (outline or box shadow) is drawn
+FOCUSED = """sels => { const e = document.activeElement;
+  if (!e || e === document.body) return null;
+  const s = getComputedStyle(e), r = e.getBoundingClientRect();
+  const ring = (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0) || s.boxShadow !== 'none';
+  return {name: e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (typeof e.className === 'string' && e.className
+      ? '.' + e.className.trim().split(/\\s+/).slice(0, 3).join('.') : ''),
+    text: (e.getAttribute('aria-label') || e.innerText || '').trim().slice(0, 40), ring,
+    shown: r.width > 0 && r.height > 0, hits: sels.filter(x => e.matches(x))}; }"""
+KEYS = ["#pst-skip-link a", ".primary-toggle", ".secondary-toggle", ".search-button__button", "main summary", "main a"]
+
+
+def tab_to(page, selector: str, limit: int = 150) -> list[dict]:
+    """Press Tab until the focus is on ``selector``; every element focused on the way, the last
+    one ``selector``'s (an AssertionError if it is not reached)."""
+    seen = []
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        now = page.evaluate(FOCUSED, [selector, *KEYS])
+        if now is None:
+            continue
+        seen.append(now)
+        if selector in now["hits"]:
+            return seen
+    raise AssertionError(f"{selector} not reached in {limit} tabs; focused: {[s['name'] for s in seen[-5:]]}")
+
+
+def no_ring(seen: list[dict]) -> list[str]:
+    return [f"{s['name']} {s['text']!r}" for s in seen if s["shown"] and not s["ring"]]
+
+
+def test_every_control_is_reachable_and_usable_by_keyboard(server, browser):
+    """Issue 46, by keyboard alone on a chapter: the first Tab reaches a skip link that moves on to
+    the main content; every element the Tab key reaches on the way to the controls shows a focus
+    ring; at 1280 px the sidebar toggle closes and opens the sidebar, a fold opens and closes, and
+    the search opens, takes a query and lists results; at 390 px the navigation and the contents
+    drawer open, their links are reached, and Escape closes them, the focus back on the toggle."""
+    problems: list[str] = []
+    rel = CHAPTERS[0]
+    reader = Reader(browser, server, DESKTOP)
+    try:
+        page = reader.open(rel)
+        first = tab_to(page, "#pst-skip-link a", limit=1)
+        problems += [f"the skip link shows no focus ring: {s}" for s in no_ring(first)]
+        page.keyboard.press("Enter")
+        page.keyboard.press("Tab")
+        if not page.evaluate("() => !!document.activeElement.closest('#main-content')"):
+            problems.append("after the skip link, Tab does not go on in the main content")
+        page = reader.open(rel)
+        seen = tab_to(page, ".primary-toggle")
+        page.keyboard.press("Enter")
+        if not gone(page, ".bd-sidebar-primary"):
+            problems.append("Enter on the sidebar toggle does not close the sidebar")
+        page.wait_for_timeout(200)  # the theme moves the focus 100 ms after a toggle
+        if not page.evaluate("() => document.activeElement.matches('.primary-toggle')"):
+            problems.append("after the sidebar closes, the focus is not on its toggle")
+            page.focus(".primary-toggle")
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"() => ({IN_VIEW})(document.querySelector('.bd-sidebar-primary'))")
+        seen += tab_to(page, "main summary")
+        page.keyboard.press("Enter")
+        if not page.evaluate("() => document.activeElement.parentElement.open"):
+            problems.append("Enter on a fold does not open it")
+        page.keyboard.press("Enter")
+        if page.evaluate("() => document.activeElement.parentElement.open"):
+            problems.append("Enter on an open fold does not close it")
+        problems += [f"no focus ring at 1280 px on {s}" for s in no_ring(seen)]
+        page = reader.open(rel)
+        seen = tab_to(page, ".search-button__button")
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.activeElement && document.activeElement.matches('input[type=search]')")
+        page.keyboard.type("kappa")
+        page.keyboard.press("Enter")
+        page.wait_for_url("**/search.html?q=kappa*")
+        page.wait_for_selector("#search-results li", timeout=10_000)
+        problems += reader.problems(rel) + reader.problems("search.html")
+    finally:
+        reader.close()
+    reader = Reader(browser, server, PHONE)
+    try:
+        for toggle, sidebar in (
+            (".primary-toggle", ".bd-sidebar-primary"),
+            (".secondary-toggle", ".bd-sidebar-secondary"),
+        ):
+            page = reader.open(rel)
+            seen = tab_to(page, toggle)
+            page.keyboard.press("Enter")
+            page.wait_for_function(f"() => ({IN_VIEW})(document.querySelector('{sidebar}'))")
+            seen += tab_to(page, f"{sidebar} a")
+            page.keyboard.press("Escape")
+            if not gone(page, sidebar):
+                problems.append(f"Escape does not close {sidebar} at 390 px")
+            elif not page.evaluate("s => document.activeElement.matches(s)", toggle):
+                problems.append(f"after Escape the focus is not back on {toggle}")
+            problems += [f"no focus ring at 390 px on {s}" for s in no_ring(seen)]
+        problems += reader.problems(rel)
+    finally:
+        reader.close()
+    assert not problems, "\n".join(dict.fromkeys(problems))
+
+
+def test_check_cards_fold_to_their_claim_and_verdict(server, browser):
+    """Issue 45: a check of the paper's figures is a card folded to what it is about and its
+    verdict (cards at every width, ``tables.Table(cards="always")``), and a button, reached and
+    pressed by keyboard, opens the rest of it and says so."""
+    reader = Reader(browser, server, PHONE)
+    try:
+        page = reader.open(CHAPTERS[1])
+        rows = page.locator("main table.hcs-cards-always > tbody > tr")
+        first = rows.evaluate_all("rs => rs.findIndex(r => r.classList.contains('hcs-folded'))")
+        assert first >= 0, "no folded check on the page"
+        shown = """r => [...r.cells].filter(c => c.getBoundingClientRect().height > 0).map(c => c.dataset.label)"""
+        row = rows.nth(first)
+        folded = row.evaluate(shown)
+        kept = row.evaluate("r => [...r.cells].filter(c => c.classList.contains('hcs-keep')).map(c => c.dataset.label)")
+        assert folded == kept and "Verdict" in kept, (folded, kept)
+        button = row.locator(".hcs-unfold")
+        assert button.get_attribute("aria-expanded") == "false"
+        button.focus()
+        page.keyboard.press("Enter")
+        assert button.get_attribute("aria-expanded") == "true"
+        assert len(row.evaluate(shown)) == row.evaluate("r => r.cells.length") > len(kept)
+        assert not reader.problems(CHAPTERS[1])
+    finally:
+        reader.close()
+
+
+def test_the_built_site_is_readable_by_anyone():
+    """Issue 45: every file of the built site is 0644 and every folder 0755, so a web server
+    running as another user serves it all (``_static/explorer`` was 0700: its data answered 403)."""
+    if not (SITE / "index.html").exists():
+        pytest.skip(NO_SITE)
+    wrong = []
+    for root, dirs, files in os.walk(SITE):
+        if Path(root).stat().st_mode & 0o777 != 0o755:
+            wrong.append(f"{root}: {oct(Path(root).stat().st_mode & 0o777)}")
+        wrong += [
+            f"{Path(root) / f}: {oct(mode)}"
+            for f in files
+            if (mode := (Path(root) / f).stat().st_mode & 0o777) != 0o644
+        ]
+    assert not wrong, "\n".join(wrong[:20])

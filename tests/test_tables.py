@@ -101,6 +101,9 @@ def rendered(toy):
         "neighbours": tables.neighbours(board),
         "compared": tables.compared(board),
         "inconsistencies": tables.inconsistencies("01_data_composition"),
+        "section_checks": tables.section_checks(
+            tables._check_results().query("section == '3.3'"), {"claim": "What the paper says", "verdict": "Verdict"}
+        ),
         "review_marks": tables.review_marks(review.marks_by_corpus({"toy": toy})),
         "review_preview": tables.review_preview(review.preview(toy, 3)),
         "prevalence": tables.prevalence(example_level.prevalence(example_level.marks(toy, HUMAN_SETS))),
@@ -446,6 +449,21 @@ def test_identifiers_and_paths_break_between_their_parts():
     parser = Text()
     parser.feed(html)
     assert parser.cells[0::2] == cells
+
+
+def test_a_sections_checks_fold_under_their_count_by_verdict():
+    """Issue 45 ("The paper, checked"): a section's checks are collapsed under a line counting them
+    by verdict, each a card that keeps its claim and verdict in view when folded (phone.js)."""
+    results = tables._check_results()
+    part = results[results["section"] == "6.2"]
+    html = tables.section_checks(part, {"claim": "What the paper says", "verdict": "Verdict"}).data
+    summary = re.search(r"<summary>(.*?)</summary>", html).group(1)
+    assert summary.startswith(f"{len(part)} checks: ")
+    for verdict, n in part["verdict"].value_counts().items():
+        assert f"{n} {verdict}" in summary
+    cells = re.findall(r'<td data-label="([^"]+)"( class="hcs-keep")?', html)
+    assert {label for label, kept in cells if kept} == {"What the paper says", "Verdict"}
+    assert len({label for label, _ in cells}) > 2  # the others fold away
 
 
 def test_open_checks_number_each_problem_once():

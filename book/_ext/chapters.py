@@ -46,7 +46,8 @@ class ChapterRole(SphinxRole):
         return [ref], []
 
 
-MENTION = re.compile(r"(?<![\w-])([Cc]hapter (\d\d))(?![\w-])")
+# "chapter 08", and "chapter 8" as the data sheet writes it (issue 45)
+MENTION = re.compile(r"(?<![\w-])([Cc]hapter (\d\d?))(?![\w-])")
 # where a plain mention is left as it is: code, a link already, a heading (its text is the page's
 # contents entry), raw HTML
 NOT_LINKED = (nodes.literal, nodes.literal_block, nodes.reference, nodes.title, nodes.raw, nodes.FixedTextElement)
@@ -67,10 +68,11 @@ def link_mentions(app, doctree, docname):
             continue
         parts, last = [], 0
         for m in MENTION.finditer(source):
-            if m.group(2) not in chapters:
+            number = m.group(2).zfill(2)
+            if number not in chapters:
                 continue
             ref = nodes.reference("", m.group(1), internal=True, classes=["hcs-chapter"])
-            ref["refuri"], ref["hcs_chapter"] = "#", chapters[m.group(2)]
+            ref["refuri"], ref["hcs_chapter"] = "#", chapters[number]
             parts += [nodes.Text(source[last : m.start()]), ref]
             last = m.end()
         if parts:

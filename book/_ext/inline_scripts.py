@@ -1,5 +1,5 @@
-"""Page chrome: each inline <script> once per page, launch buttons only on notebooks, MathJax only
-on pages with mathematics, and two phone fixes (issue 20).
+"""Page chrome: each inline <script> once per page, launch buttons only on notebooks, and two phone
+fixes (issue 20).
 
 Launch buttons: sphinx-book-theme offers Binder/Colab on MyST Markdown pages too, pointing at a
 ``.md`` file Colab cannot open; :func:`launch_only_on_notebooks` keeps them on chapters whose
@@ -19,10 +19,6 @@ copy from the page's script list before the template renders it (no HTML is rewr
 
 from __future__ import annotations
 
-import posixpath
-
-from docutils import nodes
-
 
 def _key(script) -> tuple:
     return (script.filename or "", script.priority, tuple(sorted(script.attributes.items())))
@@ -40,28 +36,6 @@ def unique_scripts(app, pagename, templatename, context, doctree):
     scripts[:] = unique
 
 
-def mathjax_only_with_mathematics(app, pagename, templatename, context, doctree):
-    """Drop MathJax (1.2 MB) from a page without mathematics. Sphinx's test counts the equations
-    of every page the page's toctree includes, so the start page, whose toctree holds the whole
-    book, loaded it for none of its own."""
-    scripts = context.get("script_files")
-    if not scripts or doctree is None:
-        return
-    if any(True for _ in doctree.findall(lambda n: isinstance(n, (nodes.math, nodes.math_block)))):
-        return
-    if any("\\(" in n.astext() or "$$" in n.astext() for n in doctree.findall(nodes.raw)):
-        return
-    path = app.config.mathjax_path
-    if "://" not in path:  # the builder files a local script under _static/
-        path = posixpath.join("_static", path)
-
-    def mathjax(script) -> bool:
-        body = str(script.attributes.get("body", ""))
-        return script.filename == path or (not script.filename and body.startswith("window.MathJax"))
-
-    scripts[:] = [s for s in scripts if not mathjax(s)]
-
-
 def launch_only_on_notebooks(app, pagename, templatename, context, doctree):
     """Drop the theme's launch buttons (Binder, Colab) from pages that are not notebooks."""
     buttons = context.get("header_buttons")
@@ -75,6 +49,5 @@ def launch_only_on_notebooks(app, pagename, templatename, context, doctree):
 def setup(app):
     app.connect("html-page-context", unique_scripts, priority=900)
     app.connect("html-page-context", launch_only_on_notebooks, priority=900)
-    app.connect("html-page-context", mathjax_only_with_mathematics, priority=900)
     app.add_js_file("phone.js", loading_method="defer")
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -283,7 +283,10 @@ class ProvenanceTable(SphinxDirective):
             ("python", platform.python_version()),
             ("machine", f"{platform.system()} {platform.machine()}"),
         ]
-        table = _table(["what", "value"], [[nodes.Text(a), nodes.literal(text=b)] for a, b in rows])
+        table = _table(
+            ["what", "value"],
+            [[nodes.Text(a), _checksum(b) if b == prov.checksum else nodes.literal(text=b)] for a, b in rows],
+        )
         table["classes"].append("provenance-table")
         return [table]
 
@@ -302,7 +305,7 @@ class BundledCorpora(SphinxDirective):
                 [
                     nodes.literal(text=f"data/{folder.name}"),
                     nodes.Text("simulated stand-in" if facts.simulated else "real, public"),
-                    nodes.literal(text=facts.checksum),
+                    _checksum(facts.checksum),
                     nodes.Text(f"{check} ({manifest})"),
                 ]
             )
@@ -349,6 +352,14 @@ class ExecutionStatsTransform(SphinxPostTransform):
                 ]
             )
         return _table(["chapter", "last executed", "run time (s)", "outputs from", "status"], rows)
+
+
+def _checksum(value: str) -> nodes.raw:
+    """A checksum as code that may break between its groups of eight digits (``<wbr>``, nothing a
+    copy picks up), so that the column after it stays in view (issue 45: the 64 digits pushed
+    "files match their list" out of view at both widths)."""
+    groups = "<wbr>".join(escape(value[i : i + 8]) for i in range(0, len(value), 8))
+    return nodes.raw("", f'<code class="docutils literal notranslate hcs-checksum">{groups}</code>', format="html")
 
 
 def _table(header: list[str], rows: list[list[nodes.Node]]) -> nodes.table:

@@ -347,8 +347,11 @@
 
     keyText(row) {
       const c = this.col;
-      const parts = [row[c.dataset], row[c.split], row[c.setup_id], "#" + row[c.example_idx]];
+      // the setup is the system that wrote the text (factgenie's setup_id), named as such: beside
+      // the judges' names it read like one more judge (issue 45)
+      const parts = [row[c.dataset], row[c.split], "#" + row[c.example_idx]];
       if (row[c.aspect]) parts.push(row[c.aspect]);
+      parts.push("written by " + row[c.setup_id]);
       return parts.join(" · ");
     }
 
@@ -507,7 +510,12 @@
       const source = el("details", "hx-source");
       add(source, el("summary", null, "Source (the input the text was written from)"));
       const input = example.source === null ? "(no source in this corpus)" : example.source;
-      add(source, el("pre", "hx-source-text", input));
+      // the source scrolls in its own box: a region the keyboard reaches (WCAG 2.1.1)
+      const text = el("pre", "hx-source-text", input);
+      text.tabIndex = 0;
+      text.setAttribute("role", "region");
+      text.setAttribute("aria-label", "the source");
+      add(source, text);
       d.appendChild(source);
 
       if (example.text === null)

@@ -15,9 +15,27 @@ document.addEventListener("click", (event) => {
       if (tip) tip.hide();
     }
     document.querySelectorAll(".tooltip.show").forEach((t) => t.remove());
-    if (typeof button.blur === "function") button.blur();
+    // a tap leaves no focus behind (its tooltip would come back); a key press keeps it, so that a
+    // keyboard reader stays where they were (event.detail is 0 for a click made by a key)
+    if (event.detail > 0 && typeof button.blur === "function") button.blur();
   }
 });
+
+// On a wide screen the sidebar toggle hides the sidebar, and the theme then moves the focus to the
+// sidebar's first link as it would when opening a drawer: the focus stays on the toggle (issue 46).
+// Listened to on the way down: the theme's handler stops the click from bubbling.
+document.addEventListener(
+  "click",
+  (event) => {
+    const toggle = event.target.closest(".primary-toggle");
+    if (!toggle || !window.matchMedia("(min-width: 992px)").matches) return;
+    setTimeout(() => {
+      const hidden = document.getElementById("pst-primary-sidebar-checkbox");
+      if (hidden && hidden.checked) toggle.focus();
+    }, 150);
+  },
+  true
+);
 
 // Wide tables (issue 29): the leading label columns of a scrolling table (the first, or as many as
 // its data-labels says) stay in view together. Each label cell is marked .hcs-label and placed at
@@ -56,6 +74,11 @@ document.addEventListener("click", (event) => {
     const always = table.classList.contains("hcs-cards-always");
     const cards = always || (table.classList.contains("hcs-cards") && CARDS.matches);
     stack(table, CARDS.matches && !cards);
+    // the label column is capped at a third of the screen only where the table does not fit
+    // (measured without the cap): a table that fits keeps its names whole (issue 45)
+    const box = table.parentElement;
+    box.classList.remove("hcs-wide");
+    if (CARDS.matches && !cards) box.classList.toggle("hcs-wide", box.scrollWidth > box.clientWidth + 1);
     const declared = Math.max(1, parseInt(table.dataset.labels || "1", 10) || 1);
     const n = table.classList.contains("hcs-stacked") ? 1 : declared;
     const rows = [...table.rows];
@@ -89,6 +112,32 @@ document.addEventListener("click", (event) => {
     CARDS.addEventListener("change", () => document.querySelectorAll(".hcs-scroll > table.hcs-table").forEach(place));
   }
 
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();
+
+// Cards folded (issue 45): a card of every width (a check of the paper's figures, tables.py's
+// cards="always") shows the cells marked .hcs-keep (what it is about and its answer) and a button
+// that opens the others; without this script every cell shows.
+(() => {
+  function fold(row) {
+    const kept = row.querySelectorAll(":scope > td.hcs-keep");
+    if (!kept.length || kept.length === row.cells.length) return;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "hcs-unfold";
+    const set = (open) => {
+      row.classList.toggle("hcs-folded", !open);
+      button.setAttribute("aria-expanded", String(open));
+      button.textContent = open ? "Hide the details" : "Show the details";
+    };
+    button.addEventListener("click", () => set(row.classList.contains("hcs-folded")));
+    kept[kept.length - 1].appendChild(button);
+    set(false);
+  }
+  function init() {
+    document.querySelectorAll("table.hcs-cards-always > tbody > tr").forEach(fold);
+  }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
 })();

@@ -487,6 +487,7 @@ def publish(
     if fresh:
         folder.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(dir=folder, prefix=".building-"))
+        tmp.chmod(0o755)  # mkdtemp's 0700 was copied into the site: a web server answered 403
         try:
             build_all(tmp, corpora)
             (tmp / "STAMP").write_text(key + "\n", encoding="utf-8")

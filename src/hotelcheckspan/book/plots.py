@@ -6,6 +6,11 @@ Rules every figure here follows (``tests/test_plots.py`` checks them for every f
 - drawn at the book's content width, ``WIDTH`` inches at 100 dpi = 672 px, so it is shown at
   100% and its fonts (``set_theme``: at least 9.9 pt, DejaVu Sans, which matplotlib ships, so
   PNGs do not depend on the machine's fonts) stay at least 9 pt as displayed;
+- drawn a second time for a phone (:func:`drawn`): ``PHONE_WIDTH`` wide, one panel per row, the
+  same fonts, so that its text is at least 11 CSS px on a 390-px screen (issue 45; the column's
+  figure shrunk to 342 px had 5-7 px text). The book shows that drawing below 500 px
+  (``book/_ext/figures.py``), and its alt text, computed from the same data, says the numbers a
+  reader takes from the figure (issue 46);
 - constrained layout; legends outside the data (above the axes, via ``fig.legend(loc="outside
   upper center")``), never on a title or a point;
 - no two text labels overlap (tick labels, axis labels, titles, legends, annotations);
@@ -17,31 +22,49 @@ docstring says exactly what it draws so the caption can say it too.
 
 from __future__ import annotations
 
+import base64
+import contextvars
+import functools
+import io
+import json
 import os
+import textwrap
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import seaborn as sns
+from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 from ..annotator_sets import display_name
 from ..categories import COLORS, PLOT_ORDER
 
 DPI = 100
 WIDTH = 6.72  # inches: 672 px at DPI, the content column of the book's theme
+PHONE_WIDTH = 3.6  # inches: 360 px at DPI, about a phone's column (342 px at 390)
+PHONE_PANEL = 1.0  # a panel drawn for a phone is this share of its height in the column's drawing
+_PHONE = contextvars.ContextVar("phone", default=False)
 OURS, PAPER, HUMAN, MUTED = "#2a6f97", "#d62728", "#7f7f7f", "#dddddd"
 
 
 def set_theme() -> None:
     """Apply the compendium's seaborn theme (deterministic fonts and sizes for stable PNGs). In a
     notebook, figures are stored at twice their pixels ("retina": shown at the content width,
-    sharp on a high-density screen and when a phone reader zooms in)."""
+    sharp on a high-density screen and when a phone reader zooms in), with the alt text and the
+    phone's drawing of :func:`drawn` inside the PNG (:func:`mimebundle`)."""
     try:
-        from matplotlib_inline.backend_inline import set_matplotlib_formats
+        # the inline backend registers its own PNG formatter when it is first loaded (matplotlib
+        # loads it with the first figure): loaded now, so that the book's replaces it for good
+        import matplotlib_inline.backend_inline  # noqa: F401
+        from IPython import get_ipython
 
-        set_matplotlib_formats("retina")
-    except (ImportError, AttributeError):  # outside IPython: nothing is shown inline
-        pass
+        shell = get_ipython()
+    except ImportError:  # outside IPython: nothing is shown inline
+        shell = None
+    if shell is not None:  # figures stored as :func:`mimebundle` writes them ("retina", and the book's metadata)
+        formatter = shell.display_formatter.formatters["image/png"]
+        formatter.for_type(Figure, mimebundle)
     sns.set_theme(context="notebook", style="whitegrid", font_scale=0.9, palette=[COLORS[t] for t in PLOT_ORDER])
     plt.rcParams.update(
         {
@@ -59,13 +82,118 @@ def set_theme() -> None:
     )
 
 
+def phone() -> bool:
+    """Whether the figure being drawn is the phone's (:func:`drawn`)."""
+    return _PHONE.get()
+
+
 def figure(nrows: int = 1, ncols: int = 1, height: float = 3.6, **kwargs):
-    """A figure at the content width with constrained layout (legends may sit outside)."""
-    return plt.subplots(nrows, ncols, figsize=(WIDTH, height), layout="constrained", **kwargs)
+    """A figure at the content width with constrained layout (legends may sit outside). Drawn for
+    a phone, it is ``PHONE_WIDTH`` wide with one panel per row, each as tall as a row of the
+    column's drawing, and the axes keep the shape asked for (``axes[0]`` is the first panel)."""
+    if not phone():
+        return plt.subplots(nrows, ncols, figsize=(WIDTH, height), layout="constrained", **kwargs)
+    squeeze = kwargs.pop("squeeze", True)
+    n = nrows * ncols
+    fig, axes = plt.subplots(
+        n, 1, figsize=(PHONE_WIDTH, height * ncols * PHONE_PANEL), layout="constrained", squeeze=False, **kwargs
+    )
+    axes = axes.reshape(nrows, ncols)
+    if squeeze:
+        axes = axes[0, 0] if n == 1 else axes.ravel() if 1 in (nrows, ncols) else axes
+    return fig, axes
+
+
+def drawn(describe):
+    """A figure function drawn twice, for the book's column and for a phone (:func:`phone` true
+    while it draws), with an alt text ``describe`` computes from the same arguments: the figure
+    returned is the column's, the phone's at ``.hcs_phone``, the text at ``.hcs_alt``."""
+
+    def wrap(draw):
+        @functools.wraps(draw)
+        def both(*args, **kwargs):
+            fig = draw(*args, **kwargs)
+            token = _PHONE.set(True)
+            try:
+                fig.hcs_phone = draw(*args, **kwargs)
+            finally:
+                _PHONE.reset(token)
+            fig.hcs_alt = describe(*args, **kwargs)
+            return fig
+
+        return both
+
+    return wrap
+
+
+def smallest_text(fig) -> float:
+    """The size of a figure's smallest drawn text, in points."""
+    sizes = [t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    return min(sizes) if sizes else 0.0
+
+
+def png(fig, scale: int = 2, metadata: dict | None = None) -> tuple[bytes, float]:
+    """A figure as the notebook stores it (``scale`` times its pixels, cut to what is drawn, as
+    IPython's "retina" does), with ``metadata`` as text chunks, and its smallest text in that
+    image's pixels."""
+    buf = io.BytesIO()
+    chunks = {"Software": None, **(metadata or {})}
+    fig.savefig(buf, format="png", dpi=DPI * scale, bbox_inches="tight", metadata=chunks)
+    return buf.getvalue(), smallest_text(fig) * DPI * scale / 72
+
+
+META = "hotelcheckspan"  # the PNG text chunk holding what the book reads beside the image
+
+
+def mimebundle(fig):
+    """IPython's PNG of a figure with what the book needs inside it, as JSON in a text chunk
+    (:data:`META`) that travels with the image wherever the notebook goes: the alt text, the
+    smallest text in the image's pixels, and the phone's drawing (base64) with its own;
+    ``book/_ext/figures.py`` reads them and serves the image without them."""
+    extra = {"text_px": round(smallest_text(fig) * DPI * 2 / 72, 2)}
+    if getattr(fig, "hcs_alt", None):
+        extra["alt"] = fig.hcs_alt
+    if getattr(fig, "hcs_phone", None) is not None:
+        phone_png, phone_px = png(fig.hcs_phone)
+        extra |= {"phone": base64.b64encode(phone_png).decode("ascii"), "phone_text_px": round(phone_px, 2)}
+    data, _ = png(fig, metadata={META: json.dumps(extra, ensure_ascii=False)})
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as im:
+        width, height = im.size
+    return data, {"width": width // 2, "height": height // 2}
+
+
+PHONE_LINE = 34  # characters of an axis label or title a line, in a phone's drawing
+
+
+def _outside(fig, texts) -> list:
+    """The drawn texts that pass the figure's left or right edge, once the layout is done."""
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    shown = [t for t in texts if t.get_visible() and t.get_text().strip()]
+    boxes = [(t, t.get_window_extent(r)) for t in shown]
+    return [t for t, b in boxes if b.x0 < fig.bbox.x0 - 1 or b.x1 > fig.bbox.x1 + 1]
 
 
 def finish(fig):
-    """Close a figure, so that a notebook shows it once, as the cell's result."""
+    """Close a figure, so that a notebook shows it once, as the cell's result. In a phone's
+    drawing, a long axis label or title is broken into lines that fit its width."""
+    if phone():
+        labels = [t for ax in fig.axes for t in (ax.xaxis.label, ax.yaxis.label, ax.title)]
+        labels += [t for t in (getattr(fig, "_supxlabel", None), getattr(fig, "_supylabel", None)) if t is not None]
+        for t in labels:
+            if len(t.get_text()) > PHONE_LINE and "\n" not in t.get_text():
+                t.set_text(textwrap.fill(t.get_text(), PHONE_LINE))
+        # a label centred under a narrow panel may still pass the edge: narrower lines until it fits
+        widths = {id(t): PHONE_LINE for t in labels}
+        for _ in range(5):
+            outside = _outside(fig, labels)
+            if not outside:
+                break
+            for t in outside:
+                widths[id(t)] -= 5
+                t.set_text(textwrap.fill(t.get_text().replace("\n", " "), widths[id(t)]))
     plt.close(fig)
     return fig
 
@@ -116,9 +244,123 @@ def legend_above(fig, ax=None, ncol: int | None = None, **kwargs):
             if not lab.startswith("_"):
                 seen.setdefault(lab, h)
     if seen:
-        fig.legend(seen.values(), seen.keys(), loc="outside upper center", ncol=ncol or len(seen), **kwargs)
+        ncol = ncol or len(seen)
+        if phone():  # a phone's drawing is half as wide: one name a row
+            ncol = 1
+        fig.legend(seen.values(), seen.keys(), loc="outside upper center", ncol=ncol, **kwargs)
 
 
+# --- alt texts: what a reader takes from each figure, computed from the data it draws -------------
+
+
+def _num(v, decimals: int = 2) -> str:
+    return "no value" if v is None or pd.isna(v) else f"{float(v):.{decimals}f}"
+
+
+def _spans_of(spans):
+    return spans[spans["placed"].fillna(False).astype(bool)] if "placed" in spans.columns else spans
+
+
+def _alt_lengths(examples) -> str:
+    parts = [
+        f"{split} split median {part['description_words'].median():.0f} words "
+        f"({part['description_words'].min():.0f}-{part['description_words'].max():.0f})"
+        for split in ("short", "long")
+        if len(part := examples[examples["split"] == split])
+    ]
+    words = examples["summary_words"]
+    return (
+        "Two histograms. Description length: " + "; ".join(parts) + ". Summary length: median "
+        f"{words.median():.0f} words ({words.min():.0f}-{words.max():.0f}), {len(words)} examples."
+    )
+
+
+def _alt_span_lengths(spans) -> str:
+    data = _spans_of(spans)
+    who = data["campaign"].where(data["kind"] == "model", "humans")
+    parts = [
+        f"{display_name(w)} median {g.median():.0f} words (n = {len(g)})"
+        for w, g in data.groupby(who, sort=False)["words"]
+    ]
+    return "Box plots of span length in words: " + "; ".join(parts) + "."
+
+
+def _alt_type_shares(table, title=None) -> str:
+    rows = table.set_index("name")[[f"{t} %" for t in PLOT_ORDER]].fillna(0)
+    parts = [
+        f"{display_name(str(n))}: " + ", ".join(f"{t} {r[f'{t} %']:.0f}%" for t in PLOT_ORDER)
+        for n, r in rows.iterrows()
+    ]
+    return "Stacked bars, the share of each error type among a campaign's spans. " + "; ".join(parts) + "."
+
+
+def _alt_paradox(table) -> str:
+    parts = []
+    for lab in ["per type (pooled)", "Any"]:  # the two panels drawn
+        t = table[table["label"] == lab]
+        name = "any error" if lab == "Any" else lab
+        parts.append(
+            f"{name}: "
+            + ", ".join(
+                f"{display_name(str(m))} raw agreement {_num(a)}, balanced accuracy {_num(b)}"
+                for m, a, b in zip(t["model"], t["agreement"], t["bacc"])
+            )
+        )
+    return "Two dot plots against the human majority, chance 0.5 for balanced accuracy. " + "; ".join(parts) + "."
+
+
+def _alt_pair_spread(pairs, paper_table6=None) -> str:
+    parts = []
+    for comp, g in pairs.groupby("comparison", sort=False):
+        means = {m: g.loc[g["match"] == m, "f1"] for m in ("hard", "soft")}
+        hard, soft = _num(means["hard"].mean()), _num(means["soft"].mean())
+        n = len(means["hard"])
+        text = f"{display_name(comp)}: mean F1 hard {hard}, soft {soft} over {n} pair{'s' if n != 1 else ''}"
+        paper = (paper_table6 or {}).get(comp)
+        if paper:
+            text += f" (paper {_num(paper.get('F1_H'))} and {_num(paper.get('F1_S'))})"
+        parts.append(text)
+    return "Span F1 of each pair of annotator sets, hard and soft match. " + "; ".join(parts) + "."
+
+
+def _alt_silhouette(curve, chosen, paper_k=None) -> str:
+    best = curve.loc[curve["silhouette"].idxmax()]
+    at = curve.loc[curve["k"] == chosen, "silhouette"]
+    text = (
+        f"Silhouette for k = {curve['k'].min()} to {curve['k'].max()}, highest {best['silhouette']:.3f} at "
+        f"k = {best['k']:.0f}; chosen k = {chosen}" + (f" (silhouette {at.iloc[0]:.3f})" if len(at) else "")
+    )
+    return text + (f"; the paper's k = {paper_k}." if paper_k else ".")
+
+
+def _alt_cluster_map(xy, labels, types, names, max_names: int = 12) -> str:
+    types, labels = pd.Series(np.asarray(types)), np.asarray(labels)
+    counts = ", ".join(f"{t} {int((types == t).sum())}" for t in PLOT_ORDER if (types == t).any())
+    sizes = pd.Series(labels).value_counts().sort_index(kind="stable").sort_values(ascending=False, kind="stable")
+    largest = ", ".join(f"{names[c]} ({n})" for c, n in sizes.head(5).items())
+    return (
+        f"Scatter of {len(labels)} error spans in two dimensions by type ({counts}); the largest clusters: {largest}."
+    )
+
+
+def _alt_impressions(table, paper_means=None, paper_with_error=None) -> str:
+    points = ", ".join(f"{e} errors {_num(m)}" for e, m in zip(table["errors"], table["mean"]))
+    text = f"Mean impression (1-7) by errors marked in the record: {points}."
+    paper = [f"no errors {_num(v)}" for v in (paper_means or {}).values()]
+    if paper_with_error is not None:
+        paper.append(f"any errors {_num(paper_with_error)}")
+    return text + (f" The paper: {', '.join(paper)}." if paper else "")
+
+
+def _alt_precision_recall(table) -> str:
+    parts = [
+        f"{display_name(str(n))} precision {_num(p)}, recall {_num(r)}"
+        for n, p, r in zip(table["name"], table["precision"], table["recall"])
+    ]
+    return "Soft-match precision and recall against the human annotations: " + "; ".join(parts) + "."
+
+
+@drawn(_alt_lengths)
 def length_distributions(examples):
     """Left: histogram of description length in words, one step line per split (short, long).
     Right: histogram of summary length in words (all examples)."""
@@ -136,6 +378,7 @@ def length_distributions(examples):
     return finish(fig)
 
 
+@drawn(_alt_span_lengths)
 def span_lengths(spans):
     """Box plots of span length in words: all human spans pooled, then each model campaign under
     its display name, each box labelled with its number of spans (spans whose text is not at their
@@ -163,6 +406,7 @@ def span_lengths(spans):
     return finish(fig)
 
 
+@drawn(_alt_type_shares)
 def type_shares(table, title: str | None = None):
     """Stacked horizontal bars: share (%) of each error type among a campaign's spans, one bar
     per row of a ``dataset_level.campaign_table`` (campaigns without spans are empty bars)."""
@@ -182,6 +426,7 @@ def type_shares(table, title: str | None = None):
     return finish(fig)
 
 
+@drawn(_alt_paradox)
 def paradox(table):
     """Raw agreement (grey) and balanced accuracy (blue) of each model against the human majority,
     with 95% intervals, per type pooled (left) and for any error (right), from
@@ -208,6 +453,7 @@ def paradox(table):
     return finish(fig)
 
 
+@drawn(_alt_pair_spread)
 def pair_spread(pairs, paper_table6=None):
     """Per comparison (rows) and match mode (hard left, soft right): the F1 of each pair of
     annotator sets (blue dots, spread vertically in a fixed pattern), their mean (grey bar) and,
@@ -250,6 +496,7 @@ def pair_spread(pairs, paper_table6=None):
     return finish(fig)
 
 
+@drawn(_alt_silhouette)
 def silhouette(curve, chosen: int, paper_k: int | None = None):
     """Silhouette score for each k (line with dots), the chosen k (dashed) and the paper's k
     (red dotted, if given)."""
@@ -307,6 +554,7 @@ def _place_labels(ax, anchors: np.ndarray, names: list[str], fontsize: float) ->
             text.remove()
 
 
+@drawn(_alt_cluster_map)
 def cluster_map(xy, labels, types, names, max_names: int = 12):
     """The error spans in 2-D (PCA of their embeddings), one dot per span coloured by its error
     type (opaque, with a white rim, so that stacked dots never blend into an unexplained grey),
@@ -331,6 +579,7 @@ def cluster_map(xy, labels, types, names, max_names: int = 12):
     return finish(fig)
 
 
+@drawn(_alt_impressions)
 def impression_by_count(table, paper_means=None, paper_with_error: float | None = None):
     """Mean impression per number of errors marked in a record (dots joined by a line) with 95%
     intervals; the paper's means at given error counts as red crosses (``paper_means``, e.g. its
@@ -365,6 +614,7 @@ def impression_by_count(table, paper_means=None, paper_with_error: float | None 
     return finish(fig)
 
 
+@drawn(_alt_precision_recall)
 def precision_recall(table: pd.DataFrame):
     """Soft-match precision (blue) and recall (orange) of each annotator set against the human
     sets, with 95% bootstrap intervals, one row per set (``name, precision, precision_low,

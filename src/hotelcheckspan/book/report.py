@@ -27,14 +27,15 @@ BANNER_LABELS = {
 }
 
 
-def _simulated_text() -> str:
-    """The stand-in's notice: what the numbers are, in two sentences a phone shows at once."""
+def _simulated_text() -> tuple[str, str]:
+    """The stand-in's notice: what the numbers are (one sentence, always shown), and how to read
+    its tables (shown on request, so that the notice stays a few lines on a phone, issue 45)."""
     return (
         "The numbers that follow come from the bundled stand-in corpus, a seeded simulation built "
-        "from the paper's marginals, not from the real (gated) HotelCheckSpan annotations. Where a "
-        'table sets the paper beside this corpus, its "Figure is" column says how each figure came '
-        "about; only an emergent figure's agreement with the paper says anything about the "
-        "simulation, and none says anything about the real annotators."
+        "from the paper's marginals, not from the real (gated) HotelCheckSpan annotations.",
+        'Where a table sets the paper beside this corpus, its "Figure is" column says how each '
+        "figure came about; only an emergent figure's agreement with the paper says anything about "
+        "the simulation, and none says anything about the real annotators.",
     )
 
 
@@ -43,7 +44,7 @@ def _labels_text() -> str:
     return "; ".join(f"{k} ({BANNER_LABELS[k]})" for k in BANNER_LABELS) + "."
 
 
-SIMULATED_TEXT = _simulated_text()
+SIMULATED_TEXT, SIMULATED_READING = _simulated_text()
 
 
 # --- highlight colours ------------------------------------------------------------------------
@@ -196,8 +197,8 @@ def corpus_banner(corpus: Corpus, frame=None) -> HTML:
         return HTML(
             f'<div class="admonition warning simulated-notice"><p class="admonition-title">'
             f"Simulated data</p><p>{escape(SIMULATED_TEXT)}{note}</p>"
-            f"<details><summary>The labels of a &ldquo;Figure is&rdquo; column</summary>"
-            f"<p>{escape(_labels_text())}</p></details></div>"
+            f"<details><summary>How to read a &ldquo;Figure is&rdquo; column</summary>"
+            f"<p>{escape(SIMULATED_READING)} Its labels: {escape(_labels_text())}</p></details></div>"
         )
     return HTML(
         f'<div class="admonition note corpus-notice"><p class="admonition-title">Corpus</p>'

@@ -1,8 +1,9 @@
 """Figures of the sample-size chapter: stability curves, interval widths and power against n.
 
-Sized for the 672-pixel column with legends outside the data. The stability curves are small
-multiples, one panel per pair of systems in two columns with larger fonts, so that they stay
-legible at half size on a phone; within a panel a colour is a measure and the line style a design.
+Sized for the 672-pixel column with legends outside the data, and drawn again for a phone with one
+panel per row (:func:`hotelcheckspan.book.plots.drawn`), each with an alt text of the numbers a
+reader takes from it. The stability curves are small multiples, one panel per pair of systems in
+two columns (one on a phone); within a panel a colour is a measure and the line style a design.
 """
 
 from __future__ import annotations
@@ -10,17 +11,71 @@ from __future__ import annotations
 import os
 import textwrap
 
-import matplotlib.pyplot as plt
 import matplotlib.ticker as mticker
 import pandas as pd
 import seaborn as sns
 from matplotlib.lines import Line2D
 
 from ..annotator_sets import display_name
-from .plots import OURS, PAPER, WIDTH, finish
+from . import plots
+from .plots import OURS, PAPER, drawn, finish
 
 FONT = 9
-PANEL_FONT = 12  # small multiples in two columns are shown at half size on a 342-px phone: 12 pt stays legible
+PANEL_FONT = 12  # small multiples in two columns, larger than the theme's text: they are small
+
+
+def _panel_font() -> float:
+    """Panel text: larger in the column's two columns of panels, the theme's size on a phone's one."""
+    return FONT if plots.phone() else PANEL_FONT
+
+
+def _columns(panels: int) -> int:
+    return 1 if plots.phone() or panels < 2 else 2
+
+
+def _reaches(part: pd.DataFrame, value: str, target: float, above: bool = True) -> str:
+    """The smallest n at which ``value`` reaches ``target`` (or "not by n = ..." the largest)."""
+    part = part.sort_values("n")
+    hit = part[part[value] >= target] if above else part[part[value] <= target]
+    return f"n = {hit['n'].iloc[0]:g}" if len(hit) else f"not by n = {part['n'].max():g}"
+
+
+def _alt_stability(within, beyond=None, threshold: float = 0.95, corpus_size=None, order=None) -> str:
+    data = pd.concat([within] if beyond is None else [within, beyond], ignore_index=True)
+    parts = []
+    for (a, b), g in data.groupby(["better", "worse"], sort=False):
+        lines = [
+            f"{m} {_reaches(gm.groupby('n', as_index=False)['same_order'].max(), 'same_order', threshold)}"
+            for m, gm in g.groupby("measure", sort=False)
+            if not ("difference" in gm and (gm["difference"] == 0).all())
+        ]
+        parts.append(f"{display_name(a)} vs {display_name(b)}: " + (", ".join(lines) or "tied by every measure"))
+    return (
+        f"One panel per pair: the share of test sets that order the pair as the full set does, against n; "
+        f"where it first reaches {threshold:.0%}: " + "; ".join(parts) + "."
+    )
+
+
+def _alt_widths(widths, corpus_size=None) -> str:
+    parts = []
+    for (m, sys_), g in widths.groupby(["measure", "system"], sort=False):
+        g = g.sort_values("n")
+        first, last = g.iloc[0], g.iloc[-1]
+        who = m if sys_ == "human-human" or m.startswith(str(sys_)) else f"{m}, {display_name(str(sys_))}"
+        parts.append(f"{who} {first['width']:.2f} at n = {first['n']:g} to {last['width']:.2f} at n = {last['n']:g}")
+    return "Width of the 95% interval against n, log-log: " + "; ".join(parts) + "."
+
+
+def _alt_power(power, paper=None, target: float = 0.8) -> str:
+    parts = []
+    for test, g in power.groupby("test", sort=False):
+        text = f"{test}: this corpus reaches {target:.0%} at {_reaches(g, 'resampled', target)}"
+        if paper is not None and len(p := paper[paper["test"] == test]):
+            text += f", the paper's effect at {_reaches(p, 'power', target)}"
+        parts.append(text)
+    return "Power of the impression tests against the number of records. " + "; ".join(parts) + "."
+
+
 DESIGN_LABELS = {"without replacement": "subsets of the corpus", "with replacement": "drawn with replacement"}
 
 
@@ -43,6 +98,7 @@ def _title(name: str, width: int = 28) -> str:
     return name if len(name) <= width else name.replace(" vs ", "\nvs ")
 
 
+@drawn(_alt_stability)
 def stability_curves(within, beyond=None, threshold: float = 0.95, corpus_size: int | None = None, order=None):
     """Small multiples: one panel per pair of systems (two columns, pairs in the order of
     ``order``, else as they come), the share of test sets of n examples that rank the pair as the
@@ -68,11 +124,11 @@ def stability_curves(within, beyond=None, threshold: float = 0.95, corpus_size: 
     colours = dict(zip(measures, sns.color_palette("colorblind", len(measures))))
     designs = list(dict.fromkeys(f["design"].iloc[0] for f in frames))
     styles = dict(zip(designs, ["--", "-"])) if len(designs) == 2 else {designs[0]: "-"}
-    ncol = 2 if len(panels) > 1 else 1
+    ncol = _columns(len(panels))
     nrow = -(-len(panels) // ncol)
-    fig, axes = plt.subplots(
-        nrow, ncol, figsize=(WIDTH, 1.9 * nrow + 1.0), sharex=True, sharey=True, squeeze=False, layout="constrained"
-    )
+    size = _panel_font()
+    height = (1.5 if plots.phone() else 1.9) * nrow + 1.0
+    fig, axes = plots.figure(nrow, ncol, height=height, sharex=True, sharey=True, squeeze=False)
     for ax, panel in zip(axes.ravel(), panels):
         part = data[data["panel"] == panel]
         tied = []
@@ -90,27 +146,26 @@ def stability_curves(within, beyond=None, threshold: float = 0.95, corpus_size: 
         if corpus_size:
             ax.axvline(corpus_size, color="#777777", ls=":", lw=1.2)
         note = "\n" + textwrap.fill(f"(tied, nothing to order: {', '.join(tied)})", 34) if tied else ""
-        ax.set_title(_title(panel) + note, fontsize=PANEL_FONT, fontweight="normal")
+        ax.set_title(_title(panel) + note, fontsize=size, fontweight="normal")
         ax.set_xscale("log")
         ax.set_ylim(-0.03, 1.05)
         ax.set_yticks([0, 0.5, threshold], ["0", "0.5", f"{threshold:.0%}"])
         ax.xaxis.set_major_locator(mticker.LogLocator(subs=(1,)))
         ax.xaxis.set_major_formatter(mticker.FuncFormatter(lambda v, _: f"{v:g}"))
         ax.xaxis.set_minor_formatter(mticker.NullFormatter())
-        ax.tick_params(labelsize=PANEL_FONT)
+        ax.tick_params(labelsize=size)
     for ax in axes.ravel()[len(panels) :]:
         ax.set_visible(False)
-    fig.supxlabel("examples in the test set (n, log scale)", fontsize=PANEL_FONT)
-    fig.supylabel("share in the same order", fontsize=PANEL_FONT)
+    fig.supxlabel("examples in the test set (n, log scale)", fontsize=size)
+    fig.supylabel("share in the same order", fontsize=size)
     handles = [Line2D([], [], color=colours[m], lw=2.5, label=m) for m in measures]
     handles += [Line2D([], [], color="#444444", lw=1.6, ls=styles[d], label=DESIGN_LABELS.get(d, d)) for d in designs]
     if corpus_size:
         handles.append(Line2D([], [], color="#777777", ls=":", lw=1.2, label="corpus size"))
     if prefix:
         handles.append(Line2D([], [], lw=0, label=f'"{prefix}" left out'))
-    fig.legend(handles=handles, loc="outside upper center", ncol=2, fontsize=PANEL_FONT, frameon=False)
-    plt.close(fig)
-    return fig
+    fig.legend(handles=handles, loc="outside upper center", ncol=_columns(2), fontsize=size, frameon=False)
+    return finish(fig)
 
 
 def _small_fonts(ax) -> None:
@@ -120,6 +175,7 @@ def _small_fonts(ax) -> None:
     ax.title.set_size(FONT + 1)
 
 
+@drawn(_alt_widths)
 def interval_widths(widths, corpus_size: int | None = None):
     """Width of the 95% interval against n (log-log), as small multiples that a reader can tell
     apart on a phone: one panel for the measures computed once (the humans' agreement: span F1,
@@ -132,11 +188,11 @@ def interval_widths(widths, corpus_size: int | None = None):
     shared = [tuple(r) for r in lines.itertuples(index=False) if per_system[r.measure] == 1]
     systems = [tuple(r) for r in lines.itertuples(index=False) if per_system[r.measure] > 1]
     panels = ([("the humans' agreement", shared)] if shared else []) + [(display_name(s), [(m, s)]) for m, s in systems]
-    ncol = 2 if len(panels) > 1 else 1
+    ncol = _columns(len(panels))
     nrow = -(-len(panels) // ncol)
-    fig, axes = plt.subplots(
-        nrow, ncol, figsize=(WIDTH, 1.95 * nrow + 0.9), sharex=True, sharey=True, squeeze=False, layout="constrained"
-    )
+    size = _panel_font()
+    height = (1.6 if plots.phone() else 1.95) * nrow + 0.9
+    fig, axes = plots.figure(nrow, ncol, height=height, sharex=True, sharey=True, squeeze=False)
     palette = sns.color_palette("colorblind", max(len(shared), 1))
     markers = ["o", "s", "^", "D", "v", "P"]
 
@@ -157,25 +213,26 @@ def interval_widths(widths, corpus_size: int | None = None):
                 ax.lines[-1].set_label(m if m.startswith(s) or s == "human-human" else f"{m}, {s}")
         if corpus_size:
             ax.axvline(corpus_size, color="#777777", ls=":", lw=1.2)
-        ax.set_title(title, fontsize=PANEL_FONT, fontweight="normal")
+        ax.set_title(title, fontsize=size, fontweight="normal")
         ax.set(xscale="log", yscale="log")
         for axis in (ax.xaxis, ax.yaxis):
             axis.set_major_locator(mticker.LogLocator(subs=(1, 2, 5)))
             axis.set_major_formatter(mticker.FuncFormatter(lambda v, _: f"{v:g}"))
             axis.set_minor_formatter(mticker.NullFormatter())
-        ax.tick_params(labelsize=PANEL_FONT)
+        ax.tick_params(labelsize=size)
     for ax in axes.ravel()[len(panels) :]:
         ax.set_visible(False)
-    fig.supxlabel("examples (n, log scale)", fontsize=PANEL_FONT)
-    fig.supylabel("width of the 95% interval", fontsize=PANEL_FONT)
+    fig.supxlabel("examples (n, log scale)", fontsize=size)
+    fig.supylabel("width of the 95% interval", fontsize=size)
     if shared:  # the humans' lines named above the panels, outside the data
         handles, names = axes.ravel()[0].get_legend_handles_labels()
         fig.legend(
-            handles, names, loc="outside upper center", ncol=min(len(names), 2), fontsize=PANEL_FONT, frameon=False
+            handles, names, loc="outside upper center", ncol=min(len(names), _columns(2)), fontsize=size, frameon=False
         )
     return finish(fig)
 
 
+@drawn(_alt_power)
 def power_curves(power, paper=None, target: float = 0.8):
     """Power against the number of records, one panel per test: this corpus' resampled power
     (solid, with its Monte Carlo interval) and statsmodels' at its effects (dashed), and, given
@@ -183,7 +240,7 @@ def power_curves(power, paper=None, target: float = 0.8):
     effects), statsmodels' at the paper's (red); the target power dashed grey, labelled on the y
     axis."""
     tests = list(dict.fromkeys(power["test"]))
-    fig, axes = plt.subplots(1, len(tests), figsize=(WIDTH, 3.4), sharey=True, squeeze=False, layout="constrained")
+    fig, axes = plots.figure(1, len(tests), height=3.4 if not plots.phone() else 2.8, sharey=True, squeeze=False)
     for ax, test in zip(axes[0], tests):
         g = power[power["test"] == test]
         ax.fill_between(g["n"], g["low"], g["high"], color=OURS, alpha=0.2, lw=0)
@@ -198,5 +255,5 @@ def power_curves(power, paper=None, target: float = 0.8):
         _small_fonts(ax)
     axes[0, 0].set_ylabel("power at alpha = 0.05", fontsize=FONT + 1)
     handles, labels = axes[0, 0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside upper center", ncol=2, fontsize=FONT, frameon=False)
+    fig.legend(handles, labels, loc="outside upper center", ncol=_columns(2), fontsize=FONT, frameon=False)
     return finish(fig)

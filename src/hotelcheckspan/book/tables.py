@@ -215,6 +215,7 @@ class Table:
         caption: str | None = None,
         cards: bool | str = False,
         labels: int = 1,
+        keep: Sequence[str] | None = None,
     ):
         self.frame = frame
         self.numeric = list(numeric)
@@ -231,6 +232,14 @@ class Table:
                 f"{max(1, len(frame.columns) - 1)} label columns (at least one column must scroll)"
             )
         self.labels = int(labels)
+        # a card of every width is folded to these columns until the reader opens it (phone.js):
+        # by default its first (what it is about) and its last (the answer, a check's verdict)
+        cols = [str(c) for c in frame.columns]
+        keep = [cols[0], cols[-1]] if keep is None and cols else list(keep or [])
+        missing = [c for c in keep if c not in cols]
+        if missing:
+            raise KeyError(f"no column {missing[0]!r} to keep in a folded card; the table has {cols}")
+        self.keep = keep
 
     def to_html(self) -> str:
         """Deterministic HTML (no random ids, so stored outputs compare strictly)."""
@@ -242,15 +251,18 @@ class Table:
             for c, n in zip(self.frame.columns, self.numeric)
         ]
         head = "".join(
-            f'<th style="text-align:{a}{";min-width:12em" if w else ""}">{escape(str(c))}</th>'
+            f'<th style="text-align:{a}{";min-width:10em" if w else ""}">{escape(str(c))}</th>'
             for c, a, w in zip(self.frame.columns, align, wide)
         )
         labels = [escape(str(c), quote=True) for c in self.frame.columns]
+        kept = [
+            ' class="hcs-keep"' if self.cards == "always" and str(c) in self.keep else "" for c in self.frame.columns
+        ]
         body = "".join(
             "<tr>"
             + "".join(
-                f'<td data-label="{lab}" style="text-align:{a}">{_cell_html(v, n)}</td>'
-                for v, a, n, lab in zip(row, align, self.numeric, labels)
+                f'<td data-label="{lab}"{k} style="text-align:{a}">{_cell_html(v, n)}</td>'
+                for v, a, n, lab, k in zip(row, align, self.numeric, labels, kept)
             )
             + "</tr>"
             for row in self.frame.itertuples(index=False)
@@ -884,7 +896,11 @@ class Checked:
         if numbered:  # the open checks: rows of one problem (or of one claim's readings) share a number
             frame.insert(0, "problem", [str(n) for n in _problem_numbers(rows)])
             headers["problem"] = "Problem"
-        return show(frame, headers=headers, cards="always")
+        table = show(frame, headers=headers, cards="always")
+        # folded, a card shows which problem, where in the paper, the claim and the verdict
+        names = [headers.get(c, header(c)) for c in ("problem", "section", "claim", "verdict")]
+        table.keep = [c for c in names if c in table.frame.columns]
+        return table
 
     def flagged(self) -> pd.DataFrame:
         """The checks shown open (:func:`hotelcheckspan.reference.checks.flagged`)."""
@@ -917,6 +933,15 @@ def inconsistencies(chapter: str, select=None) -> Checked:
     every check's results (``checks.check()``) returning the rows to show."""
     results = check_results()
     return Checked(checks.for_chapter(chapter, results) if select is None else select(results))
+
+
+def section_checks(results: pd.DataFrame, headers: Mapping[str, str]):
+    """The checks of one part of the paper ("The paper, checked"), collapsed under a line that
+    counts them by verdict, each a card folded to its claim and verdict (issue 45: one page of
+    every check was 132 phone screens tall)."""
+    counts = Checked(results).counts()
+    summary = f"{len(results)} checks: " + ", ".join(f"{n} {v}" for v, n in counts.items() if n)
+    return dropdown(show(checks.for_readers(results), headers=headers, cards="always"), summary)
 
 
 @functools.lru_cache(maxsize=1)

@@ -297,11 +297,13 @@ def highlight(corpus: Corpus, key: dict, sets: list[str], shown: int | None = No
     )
     aspect = f" ({escape(str(row['aspect']))})" if isinstance(row.get("aspect"), str) else ""
     ident = f"{escape(text_name(corpus, key))}{aspect}"
+    words = row.get("description_words")
+    # a source given as data (a JSON input) is not counted in words
+    source = f"Description ({int(words):,} words)" if not pd.isna(words) else "The source data"
     return HTML(
         f"<div class='span-highlight'><p><strong>Example {ident}</strong> {legend}</p>"
-        f"<table>{''.join(rows)}</table>{more}<details><summary>Description "
-        f"({int(row['description_words']):,} words)</summary><p>{escape(row['description'])}</p>"
-        f"</details></div>"
+        f"<table>{''.join(rows)}</table>{more}<details><summary>{source}"
+        f"</summary><p>{escape(row['description'])}</p></details></div>"
     )
 
 

@@ -1648,9 +1648,9 @@ def random_baseline(
     from the targets it gives the ascending scores. Returns
     ``metric, statistic, value, low, high, n, how``. :func:`random_baselines` does several
     targets with one set of permutations."""
-    return random_baselines(
-        scores, {"": (target, statistics)}, n_random=n_random, seed=seed, folds=folds, level=level
-    )[""]
+    return random_baselines(scores, {"": (target, statistics)}, n_random=n_random, seed=seed, folds=folds, level=level)[
+        ""
+    ]
 
 
 @_one_blas_thread

@@ -212,7 +212,8 @@ def _segments(ref: Side, hyp: Side, width: int):
     rs, re_ = ref.ex * width + ref.start, ref.ex * width + ref.end
     hs, he = hyp.ex * width + hyp.start, hyp.ex * width + hyp.end
     b = np.sort(np.concatenate([rs, re_, hs, he]))
-    b = b[np.r_[True, b[1:] != b[:-1]]] if b.size else b  # np.unique, by sorting: its hash table is many times slower here
+    # np.unique by sorting: its hash table is many times slower on a million boundaries
+    b = b[np.r_[True, b[1:] != b[:-1]]] if b.size else b
     first_last = {
         "ref": (np.searchsorted(b, rs), np.searchsorted(b, re_)),
         "hyp": (np.searchsorted(b, hs), np.searchsorted(b, he)),

@@ -27,9 +27,20 @@ def test_each_form_of_load_call_names_its_corpus(monkeypatch):
         "test = hotelcheckspan.load(paths.real_corpus_dir(paths.REAL_TEST_CORPUS))\n"
         "again = hotelcheckspan.load(paths.real_corpus_dir())\n"
         "other = pandas.read_csv('x').load()\n"  # not hotelcheckspan.load: not a corpus
+        "framed = real_shape.framed(paths.real_corpus_dir(paths.REAL_TEST_CORPUS), pool=True)\n"
+        "ted = hotelcheckspan.load(paths.MQM_TED)\n"
+        "shape = real_shape.frame(corpus)\n"  # not a load
     )
     found = [x.corpus for x in cd.loads(source)]
-    assert found == [cd.PAPER, paths.REAL_CORPUS, paths.REAL_TEST_CORPUS, paths.REAL_CORPUS]
+    assert found == [
+        cd.PAPER,
+        paths.REAL_CORPUS,
+        paths.REAL_TEST_CORPUS,
+        paths.REAL_CORPUS,
+        paths.REAL_TEST_CORPUS,
+        paths.MQM_TED,
+    ]
+    assert cd.name(paths.MQM_TED, True) == "WMT 2021 TED MQM" and cd.is_real(paths.MQM_TED, True)
 
 
 def test_the_first_load_is_the_chapters_data_and_the_others_its_sections(tmp_path, monkeypatch):

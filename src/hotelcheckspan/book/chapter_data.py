@@ -1,13 +1,14 @@
 """Which corpus each chapter runs on, read from the chapter's own code (the start page's list).
 
-A chapter's corpora are the ``hotelcheckspan.load(...)`` calls of its reviewed source
-(``notebooks/NN_topic.py``), in order: the first is the chapter's data, later ones are sections
-on another corpus. A call without an argument loads the paper's corpus (``paths.corpus_dir()``:
-``HOTELCHECKSPAN_DATA``, else the bundled stand-in); one naming ``paths.REAL_CORPUS`` or
-``paths.REAL_TEST_CORPUS``, directly or as the default of ``paths.real_corpus_dir(...)``, loads
-that public corpus (or the one ``HOTELCHECKSPAN_REAL_DATA`` points at). Reading the calls, rather
-than a list kept by hand, means the start page cannot say a chapter runs on the stand-in after it
-was moved to real annotations; a call this rule cannot read is an error, not a guess.
+A chapter's corpora are the ``hotelcheckspan.load(...)`` and ``real_shape.framed(...)`` (a load
+and its frame) calls of its reviewed source (``notebooks/NN_topic.py``), in order: the first is
+the chapter's data, later ones are sections on another corpus. A call without an argument loads
+the paper's corpus (``paths.corpus_dir()``: ``HOTELCHECKSPAN_DATA``, else the bundled stand-in);
+one naming ``paths.REAL_CORPUS`` or ``paths.REAL_TEST_CORPUS``, directly or as the default of
+``paths.real_corpus_dir(...)``, loads that public corpus (or the one ``HOTELCHECKSPAN_REAL_DATA``
+points at), and ``paths.MQM_TED`` WMT's TED file. Reading the calls, rather than a list kept by
+hand, means the start page cannot say a chapter runs on the stand-in after it was moved to real
+annotations; a call this rule cannot read is an error, not a guess.
 """
 
 from __future__ import annotations
@@ -19,11 +20,16 @@ from pathlib import Path
 from .. import paths
 
 PAPER = "paper"  # the corpus of paths.corpus_dir(): the stand-in unless HOTELCHECKSPAN_DATA says otherwise
-_CONSTANTS = {"REAL_CORPUS": paths.REAL_CORPUS, "REAL_TEST_CORPUS": paths.REAL_TEST_CORPUS}
+_CONSTANTS = {
+    "REAL_CORPUS": paths.REAL_CORPUS,
+    "REAL_TEST_CORPUS": paths.REAL_TEST_CORPUS,
+    "MQM_TED": paths.MQM_TED,
+}
 # how the start page names each bundled public corpus
 NAMES = {
     paths.REAL_CORPUS.name: "d2t iaa split",
     paths.REAL_TEST_CORPUS.name: "d2t test split",
+    paths.MQM_TED.name: "WMT 2021 TED MQM",
 }
 
 
@@ -36,11 +42,12 @@ class Load:
     line: int
 
 
+_LOADERS = {("hotelcheckspan", "load"), ("real_shape", "framed")}  # a corpus read, or read and framed
+
+
 def _is_load(call: ast.Call) -> bool:
     f = call.func
-    return (isinstance(f, ast.Attribute) and f.attr == "load" and isinstance(f.value, ast.Name)) and (
-        f.value.id == "hotelcheckspan"
-    )
+    return isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and (f.value.id, f.attr) in _LOADERS
 
 
 def _constant(node: ast.AST) -> Path | None:

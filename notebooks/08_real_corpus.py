@@ -161,8 +161,8 @@ by_definition = span_level.definition_means(corpus, comparisons, real_corpus.DEF
 real_corpus.definitions_table(by_definition)
 
 # %% [markdown]
-# {glue:text}`human_f1_said` By hard F1 under the book's definition, the LLM that agrees best with
-# the human groups is {glue:text}`best_llm` ({glue:text}`best_llm_f1`); it
+# {glue:text}`human_f1_said` By hard F1 under the book's definition, the highest estimate against
+# the human groups is {glue:text}`best_llm`'s ({glue:text}`best_llm_f1`); it
 # {glue:text}`best_llm_vs_humans`. {glue:text}`best_by_definition`
 
 # %% [markdown]
@@ -289,8 +289,8 @@ readings.glue_all(
 # - The compendium reads a real factgenie export as it is: texts from `outputs/` joined on
 #   slugified ids, any number of categories, and the export's quirks kept and counted as
 #   factgenie keeps them ({glue:text}`n_warnings` warnings here, none an error).
-# - {glue:text}`summary_humans` the LLM that agrees best with them by hard F1 under the book's
-#   definition, {glue:text}`best_llm`, {glue:text}`best_llm_vs_humans`.
+# - {glue:text}`summary_humans` the highest hard F1 against them under the book's definition is
+#   {glue:text}`best_llm`'s, which {glue:text}`best_llm_vs_humans`.
 #   {glue:text}`best_by_definition_short`
 # - {glue:text}`summary_kappa`
 # - What carries over is the method (span F1 under the book's definition with factgenie's two

@@ -43,7 +43,8 @@ from hotelcheckspan.corpora import frame as F
 
 ted = hotelcheckspan.load(paths.MQM_TED)  # WMT 2021's TED talks, English to German, as the repository ships it
 frame = F.resolve(ted)  # one split (the language pair en-de), the raters' annotation as the reference
-N_BOOT = 1000  # bootstrap resamples of the segments, shared by every system and by the metric
+N_BOOT = 1000  # bootstrap resamples: of whole segments for the systems, of segment-system pairs for the metric
+ALPHA, LEVEL = mqm_systems.ALPHA, mqm_systems.LEVEL  # the paired tests' level and the intervals' coverage
 report.corpus_banner(ted, frame)
 
 # %% [markdown]
@@ -51,8 +52,9 @@ report.corpus_banner(ted, frame)
 #
 # Machine translation evaluates with span annotations too. Its Multidimensional Quality Metrics
 # (MQM) annotations mark each error of a translation with a category and a severity, made by
-# professional translators; Google released them for the WMT submissions of 2020-2024 in one
-# tab-separated format, the Marot viewer's {cite:p}`freitag2021experts`. LLM span annotators for
+# professional translators; Google released them for the WMT submissions of 2020-2024 in the Marot
+# viewer's tab-separated format, whose columns changed once over the years (both column sets are
+# read here) {cite:p}`freitag2021experts`. LLM span annotators for
 # translation are judged against exactly these, so this chapter reads one such file with the same
 # package a factgenie export goes through, `hotelcheckspan.load("mqm_ted_ende.tsv")`, and asks:
 #
@@ -67,7 +69,7 @@ report.corpus_banner(ted, frame)
 # Its annotations are real: no number here is simulated.
 
 # %% tags=["remove-input"]
-systems = mqm_systems.system_intervals(ted, n_boot=N_BOOT)
+systems = mqm_systems.system_intervals(ted, n_boot=N_BOOT, alpha=ALPHA, level=LEVEL)
 published = mqm_systems.published()
 table = mqm_systems.reproduction(systems, published)
 raters = mqm_systems.rater_table(ted)
@@ -82,7 +84,15 @@ validation = hotelcheckspan.evaluate_metric(
 )
 readings.glue_all(
     mqm_readings.readings(
-        ted, table=table, published=published, systems_frame=systems, raters_frame=raters, validation=validation
+        ted,
+        table=table,
+        published=published,
+        systems_frame=systems,
+        raters_frame=raters,
+        validation=validation,
+        alpha=ALPHA,
+        level=LEVEL,
+        n_boot=N_BOOT,
     )
 )
 
@@ -104,13 +114,16 @@ readings.glue_all(
 # {glue:text}`n_rated` rated segment-system pairs by {glue:text}`n_raters` raters:
 # {glue:text}`n_clean` found clean and {glue:text}`n_errors` errors ({glue:text}`n_major` Major,
 # {glue:text}`n_minor` Minor), of which {glue:text}`n_spanless` mark no span. {glue:text}`quirks`
+# The repository's per-segment score file lists {glue:text}`n_listed` segments: the
+# {glue:text}`n_unrated` it leaves without a score (segments {glue:text}`unrated_range`, one talk)
+# were rated by no one and are not in the file, so the published table rests on the rated ones.
 
 # %% [markdown]
 # (published)=
 # ## The published table, recomputed
 #
-# A segment's MQM score is the sum of its errors' weights (Major 5, Minor 1, Minor
-# Fluency/Punctuation 0.1, Non-translation 25, Neutral 0), averaged over its raters; a system's
+# A segment's MQM score is the sum of its errors' weights ({glue:text}`wmt_weights`; a clean
+# segment's `No-error` row weighs nothing), averaged over its raters; a system's
 # score is the mean over its segments, lower being better. `hotelcheckspan target mqm_ted_ende.tsv
 # --target mqm` computes it; the repository's README prints it to two decimals
 # ({glue:text}`source`).
@@ -123,14 +136,14 @@ tables.show(
 )
 
 # %% [markdown]
-# All {glue:text}`n_published` systems come out {glue:text}`same_order` as the README lists them,
-# {glue:text}`within_unit_said`; {glue:text}`n_within_rounding` of them round to the printed value
-# (half a unit), and {glue:text}`n_truncated` are the printed value with the later digits cut off.
-# The largest gap is {glue:text}`largest_gap_system`'s, {glue:text}`largest_gap`
-# ({glue:text}`largest_gap_ours` against the printed {glue:text}`largest_gap_published`),
-# {glue:text}`gap_vs_unit` one unit. The README does not say how it rounded, so the reproduction is
-# read at one unit of the printed last digit, and the test that pins it (`tests/test_mqm.py`) holds
-# every system to that and to the README's order.
+# All {glue:text}`n_published` systems come out {glue:text}`same_order` as the README lists them
+# (its ranks included), {glue:text}`within_unit_said`. Rounded half-up, {glue:text}`n_within_rounding`
+# of them print as the README prints them, and {glue:text}`n_truncated` are the printed value with
+# the later digits cut off, {glue:text}`rounding_said`. The largest gap is
+# {glue:text}`largest_gap_system`'s, {glue:text}`largest_gap` ({glue:text}`largest_gap_ours`
+# against the printed {glue:text}`largest_gap_published`), {glue:text}`gap_vs_unit` one unit. The
+# reproduction is therefore read at one unit of the printed last digit, and the test that pins it
+# (`tests/test_mqm.py`) holds every system to that and to the README's order.
 
 # %% [markdown]
 # (clusters)=
@@ -138,10 +151,10 @@ tables.show(
 #
 # The published table gives each system one number. Resampling the segments (every system's
 # translations of a segment stay together, so two systems' resamples are paired) gives each an
-# interval, and a one-sided paired bootstrap test between every two systems groups them into
-# significance clusters as WMT's metrics task groups metrics (mt-metrics-eval's `AssignRanks`):
-# walking down the ranking, a system starts a new cluster when a system of the current cluster is
-# better in the paired test.
+# interval ({glue:text}`level`, over {glue:text}`n_boot` resamples), and a one-sided paired bootstrap
+# test between every two systems (at {glue:text}`alpha`) groups them into significance clusters as
+# WMT's metrics task groups metrics (mt-metrics-eval's `AssignRanks`): walking down the ranking, a
+# system starts a new cluster when a system of the current cluster is better in the paired test.
 
 # %%
 tables.show(
@@ -154,9 +167,9 @@ tables.show(
 # {glue:text}`best_system` scores best ({glue:text}`best_interval`), and the reference translation
 # is {glue:text}`ref_rank`, with an MQM score of {glue:text}`ref_errors`: the experts found errors in
 # the human translation too. The segments sort the systems into {glue:text}`n_clusters` clusters,
-# the first holding {glue:text}`first_cluster`; {glue:text}`overlap_said` (the median interval
-# spans {glue:text}`median_width`), so a printed order between neighbours is not, by itself, a
-# difference the segments show.
+# the first holding {glue:text}`first_cluster`. Between neighbours in the ranking,
+# {glue:text}`neighbours_said` (the median interval spans {glue:text}`median_width`): a printed
+# order between neighbours is a difference the segments show only where the test tells them apart.
 
 # %% [markdown]
 # (raters)=
@@ -195,13 +208,15 @@ tables.metric_statistics(validation.statistics, "mqm", ["kendall_tau_b", "pearso
 
 # %% [markdown]
 # Segment by segment, chrF's τb with the experts is {glue:text}`chrf_tau` on
-# {glue:text}`chrf_texts` segments (its interval {glue:text}`chrf_tau_vs_zero` zero); its
-# Pearson correlation {glue:text}`chrf_pearson`. Between systems, it orders
-# {glue:text}`chrf_pairwise` of the {glue:text}`chrf_pairs` system pairs as the experts order them
-# (pairwise accuracy), and the systems' mean chrF correlates with their mean MQM at
-# {glue:text}`chrf_system_pearson`; within a system (the partial correlation, with the system
-# regressed out) it is {glue:text}`chrf_partial`. acc23, the tie-calibrated pairwise accuracy, is
-# left out of this page for time (its calibration over these many segments takes tens of
+# {glue:text}`chrf_texts` segment-system pairs (its interval {glue:text}`chrf_tau_vs_zero` zero);
+# its Pearson correlation {glue:text}`chrf_pearson`. These intervals resample the segment-system
+# pairs one by one, as chapter 11 resamples its texts, not whole segments as the system table
+# above does. Between systems, chrF orders {glue:text}`chrf_pairwise` of the
+# {glue:text}`chrf_pairs` system pairs as the experts order them (pairwise accuracy), and the
+# systems' mean chrF has a Pearson correlation of {glue:text}`chrf_system_pearson` with their mean
+# MQM; within a system (the partial correlation, with the system regressed out) it is
+# {glue:text}`chrf_partial`. The pairwise accuracy with an optimised tie threshold (`acc23`) is
+# left out of this page for time (its threshold search over these many pairs takes tens of
 # seconds); `hotelcheckspan metric` computes it with the rest.
 
 # %% [markdown]
@@ -210,9 +225,11 @@ tables.metric_statistics(validation.statistics, "mqm", ["kendall_tau_b", "pearso
 # - WMT's MQM annotations read into the same frames as a factgenie export: a segment, a system and
 #   a rater are an example, a setup and a group; severity and category are both kept; the language
 #   pair is a split, so every command computes per language pair.
-# - The README's TED English-German table is reproduced {glue:text}`same_order`, each system within
-#   a hundredth; the largest gap is {glue:text}`largest_gap_system`'s {glue:text}`largest_gap`.
-# - What the table does not print: the systems fall into {glue:text}`n_clusters` significance
-#   clusters, and the reference translation is {glue:text}`ref_rank`.
+# - The README's TED English-German table is reproduced {glue:text}`same_order` (the reference
+#   translation {glue:text}`ref_rank`, as printed), each system within one unit of the printed last
+#   digit ({glue:text}`unit`); the largest gap is {glue:text}`largest_gap_system`'s
+#   {glue:text}`largest_gap`.
+# - What the table does not print: each system's interval, and the significance clusters the
+#   segments sort the systems into ({glue:text}`n_clusters`).
 # - chrF against the reference agrees with the experts at τb {glue:text}`chrf_tau` segment by
 #   segment, and orders {glue:text}`chrf_pairwise` of the system pairs as they do.

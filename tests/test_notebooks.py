@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from hotelcheckspan import paths
+from hotelcheckspan.book import chapter_data
 
 ROOT = paths.REPO_ROOT
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -73,13 +74,19 @@ def test_every_code_cell_has_stored_outputs_in_order_and_no_error(nb_path):
         assert not any(o["output_type"] == "error" for o in c["outputs"]), f"{nb_path.name}: cell {i} errored"
 
 
-REAL_CORPUS_CHAPTERS = {"08_real_corpus", "11_validate_your_metric"}  # open on a real public corpus, not the stand-in
+# the chapters that open on a real public corpus, not the stand-in (the start page's rule, from their loads)
+REAL_CORPUS_CHAPTERS = {
+    p.stem
+    for p in sorted((paths.REPO_ROOT / "notebooks").glob("[0-9][0-9]_*.py"))
+    if chapter_data.is_real(chapter_data.chapter_data(p).main, simulated=True)
+}
 
 
 @pytest.mark.parametrize("nb_path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_chapter_says_which_corpus_it_runs_on(nb_path):
     """Every chapter opens with its corpus notice: the simulated-data warning on the stand-in,
-    a plain corpus note on the real public corpus (chapter 08), never the warning there."""
+    a plain corpus note on a real public corpus (chapters 08, 11 and 12), never the warning there."""
+    assert {"08_real_corpus", "11_validate_your_metric", "12_mqm"} <= REAL_CORPUS_CHAPTERS
     nb = json.loads(nb_path.read_text())
     first_code = next(
         c for c in nb["cells"] if c["cell_type"] == "code" and "colab" not in c["metadata"].get("tags", [])

@@ -32,9 +32,10 @@ def sha256(path) -> str:
 def test_every_bundled_corpus_is_listed_with_the_checksum_of_its_list():
     P = extension()
     found = {p.name: P.corpus_facts(p) for p in P.bundled_corpora()}
-    assert set(found) == {paths.BUNDLED_CORPUS.name, paths.REAL_CORPUS.name, paths.REAL_TEST_CORPUS.name}
+    real_ones = (paths.REAL_CORPUS, paths.REAL_TEST_CORPUS, paths.MQM_FOLDER)
+    assert set(found) == {paths.BUNDLED_CORPUS.name, *(p.name for p in real_ones)}
     assert found[paths.BUNDLED_CORPUS.name].checksum == sha256(paths.DATA_ROOT / "SHA256SUMS")
-    for real in (paths.REAL_CORPUS, paths.REAL_TEST_CORPUS):
+    for real in real_ones:
         assert found[real.name].checksum == sha256(real / "SHA256SUMS")
         assert not found[real.name].simulated
     assert all(f.matches_manifest for f in found.values())
@@ -52,10 +53,12 @@ class _App:
 
 def test_a_page_names_the_corpus_its_banner_shows():
     P = extension()
-    for corpus_path, simulated in ((paths.REAL_CORPUS, False), (paths.BUNDLED_CORPUS, True)):
+    # an MQM file is named by its file, in the bundled folder that holds it
+    cases = ((paths.REAL_CORPUS, False, paths.REAL_CORPUS), (paths.BUNDLED_CORPUS, True, paths.BUNDLED_CORPUS))
+    for corpus_path, simulated, folder in (*cases, (paths.MQM_TED, False, paths.MQM_FOLDER)):
         doc = nodes.document(None, None)
         doc += nodes.raw("", report.corpus_banner(hotelcheckspan.load(corpus_path)).data, format="html")
         facts = P.page_corpus(_App(), doc)
-        assert facts.path.name == corpus_path.name and facts.simulated is simulated
+        assert facts.path.name == folder.name and facts.simulated is simulated
         assert ("simulated stand-in" in facts.label()) is simulated
     assert P.page_corpus(_App(), nodes.document(None, None)) is None

@@ -29,7 +29,6 @@ import pytest
 import real_shapes
 from nbclient import NotebookClient
 
-import hotelcheckspan
 from hotelcheckspan import paths
 from hotelcheckspan.analyses import example_level, judges
 from hotelcheckspan.book import real_shape
@@ -47,7 +46,10 @@ RUNS = [
     ("export", "propaganda"),
     ("export", "d2t-eval"),
 ]
-REFUSED = [("collide", None), ("export", None), ("export", "mt-eval")]
+# the export's d2t-eval task holds two splits (iaa, test): the chapters read one block, its test split
+# (HOTELCHECKSPAN_REAL_SPLIT), and refuse the task alone in one line
+SPLITS = {("export", "d2t-eval"): "test"}
+REFUSED = [("collide", None), ("export", None), ("export", "mt-eval"), ("export", "d2t-eval/")]
 KEY = ("dataset", "split", "setup_id", "example_idx")
 GLUE_MIME = "application/papermill.record/"
 
@@ -87,9 +89,19 @@ def largest_block(texts: dict) -> tuple[int, int]:
     return best
 
 
-def env_for(root, task=None) -> dict[str, str]:
+def selection(shape, task) -> dict[str, str]:
+    """What the chapters select on a shape: the task, and the split where the task holds several
+    (``SPLITS``; a task written ``name/`` is the task without its split, as a refused run)."""
+    if task and task.endswith("/"):
+        return {"task": task[:-1]}
+    split = SPLITS.get((shape, task))
+    return ({"task": task} if task else {}) | ({"split": split} if split else {})
+
+
+def env_for(root, chosen: dict) -> dict[str, str]:
     out = {paths.REAL_DATA_ENV: str(root)}
-    return out | ({paths.REAL_TASK_ENV: task} if task else {})
+    names = {"task": paths.REAL_TASK_ENV, "split": paths.REAL_SPLIT_ENV}
+    return out | {names[k]: v for k, v in chosen.items()}
 
 
 # --- who the chapters compare on which texts ----------------------------------------------------
@@ -172,31 +184,27 @@ def test_what_the_chapters_cannot_run_on_is_refused_in_one_line_naming_it(roots,
     for f in (elsewhere / "annotations" / "model").rglob("annotations.jsonl"):
         rows = [r | {"example_idx": r["example_idx"] + 100} for r in raw(f)]
         f.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    _, line = real_shape.read(elsewhere)
-    assert line is not None and "an LLM campaign on a text the humans annotated" in line
+    _, line = real_shape.read(elsewhere)  # the frame keeps the texts with an output: the judges' go
+    assert line is not None and "\n" not in line and "it lacks an LLM campaign" in line
+    assert "the frame left out" in line and "without a text" in line, line
 
 
 @pytest.mark.parametrize(("shape", "task"), REFUSED)
 def test_the_check_exits_1_with_the_line_and_the_chapters_raise_it(roots, shape, task, monkeypatch):
     root = roots[shape]
-    env = os.environ | env_for(root, task)
+    env = os.environ | env_for(root, selection(shape, task))
     done = subprocess.run(
         [sys.executable, "-m", "hotelcheckspan.book.real_shape"], env=env, capture_output=True, text=True, timeout=120
     )
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 1 and done.stdout == "" and len(lines) == 1, done.stderr
-    assert lines[0] == real_shape.read(root, **({"task": task} if task else {}))[1]
+    assert lines[0] == real_shape.read(root, **selection(shape, task))[1]
     # what each chapter's first cell runs raises a clear error, not an analysis' traceback deep inside
-    for key, value in env_for(root, task).items():
+    for key, value in env_for(root, selection(shape, task)).items():
         monkeypatch.setenv(key, value)
-    with pytest.raises(ValueError) as info:
-        real_shape.check(hotelcheckspan.load(paths.real_corpus_dir(), **paths.real_selection()))
-    if isinstance(info.value, real_shape.NotShaped):  # read, and refused by the check: its very line
-        assert str(info.value) == lines[0]
-    else:  # the loader's own error, the line the check prints ends with
-        assert "\n" not in str(info.value) and lines[0].endswith(
-            f"cannot be read by the real-corpus chapters: {info.value}"
-        )
+    with pytest.raises(real_shape.NotShaped) as info:  # unreadable or refused: the check's very line
+        real_shape.framed(paths.real_corpus_dir(), **paths.real_selection())
+    assert str(info.value) == lines[0]
 
 
 def test_the_bundled_splits_pass_the_check(monkeypatch):
@@ -210,11 +218,13 @@ def test_the_bundled_splits_pass_the_check(monkeypatch):
 
 
 def test_every_real_chapter_reads_its_corpus_through_the_check():
+    """Each reads it framed (real_shape.framed: loaded, checked, one block) with the selection the
+    environment gives."""
     for chapter in CHAPTERS:
         source = (ROOT / "notebooks" / f"{chapter}.py").read_text(encoding="utf-8")
         compact = re.sub(r"\s+", "", source)
-        assert "real_shape.check(hotelcheckspan.load(paths.real_corpus_dir(" in compact, chapter
-        assert "**paths.real_selection()))" in compact, chapter
+        assert "real_shape.framed(paths.real_corpus_dir(" in compact, chapter
+        assert "**paths.real_selection())" in compact, chapter
 
 
 def test_the_book_cache_key_follows_the_real_corpus_variables(tmp_path):
@@ -327,9 +337,9 @@ BUNDLED_WORDS = ("iaa split", "test split", "d2t iaa", "d2t test", "data-to-text
 @pytest.mark.parametrize(("shape", "task"), RUNS, ids=[f"{s}-{t}" if t else s for s, t in RUNS])
 def test_the_real_chapters_run_on_the_shape(roots, shape, task, monkeypatch):
     root = roots[shape]
-    assert real_shape.read(root, **({"task": task} if task else {}))[1] is None  # the check lets it through
+    assert real_shape.read(root, **selection(shape, task))[1] is None  # the check lets it through
     started = time.perf_counter()
-    executed = execute(env_for(root, task), monkeypatch)
+    executed = execute(env_for(root, selection(shape, task)), monkeypatch)
     timings = []
     values = {}
     for chapter, cells in executed.items():

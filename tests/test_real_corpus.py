@@ -178,9 +178,11 @@ def test_f1_cli_computes_every_human_vs_llm_comparison(capsys):
         assert result["examples"] == len(raw_records(model)) and 0 <= result["f1"] <= 1
 
 
-def test_chapter_08_shows_real_data_loaded_through_the_public_api():
+def test_chapter_08_shows_real_data_read_through_its_frame():
+    """The chapter reads the corpus framed (loaded, checked, one block: real_shape.framed) with the
+    selection the environment gives, and says so in its first cell's corpus notice."""
     source = (paths.REPO_ROOT / "notebooks" / "08_real_corpus.py").read_text()
-    assert "hotelcheckspan.load(paths.real_corpus_dir(), **paths.real_selection())" in source
+    assert "real_shape.framed(paths.real_corpus_dir(), **paths.real_selection())" in source
     assert "kasner2026spanannotators" in source
     nb = json.loads((paths.REPO_ROOT / "notebooks" / "08_real_corpus.ipynb").read_text())
     first_code = next(  # after the Colab cell, silent here

@@ -102,7 +102,7 @@ def rendered(toy):
         "compared": tables.compared(board),
         "inconsistencies": tables.inconsistencies("01_data_composition"),
         "section_checks": tables.section_checks(
-            tables._check_results().query("section == '3.3'"), {"claim": "What the paper says", "verdict": "Verdict"}
+            tables.check_results().query("section == '3.3'"), {"claim": "What the paper says", "verdict": "Verdict"}
         ),
         "review_marks": tables.review_marks(review.marks_by_corpus({"toy": toy})),
         "review_preview": tables.review_preview(review.preview(toy, 3)),
@@ -454,7 +454,7 @@ def test_identifiers_and_paths_break_between_their_parts():
 def test_a_sections_checks_fold_under_their_count_by_verdict():
     """Issue 45 ("The paper, checked"): a section's checks are collapsed under a line counting them
     by verdict, each a card that keeps its claim and verdict in view when folded (phone.js)."""
-    results = tables._check_results()
+    results = tables.check_results()
     part = results[results["section"] == "6.2"]
     html = tables.section_checks(part, {"claim": "What the paper says", "verdict": "Verdict"}).data
     summary = re.search(r"<summary>(.*?)</summary>", html).group(1)

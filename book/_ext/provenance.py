@@ -17,7 +17,8 @@ listed the same way, so its checksum equals ``sha256sum data/<corpus>/SHA256SUMS
 
 Each page's footer names the corpus that page loads, read from the chapter's corpus banner
 (:func:`hotelcheckspan.book.report.corpus_banner`: the stand-in's notice, or "Running on the
-corpus at <folder>"); a page without one names the build's default corpus.
+corpus at <folder>", or at a file of a bundled folder); a page without one names the build's
+default corpus.
 ``{bundled-corpora}`` lists every corpus bundled under ``data/`` with its checksum.
 """
 
@@ -134,10 +135,28 @@ def corpus_facts(corpus: Path) -> CorpusFacts:
 
 
 def bundled_corpora() -> list[Path]:
-    """Every corpus bundled under data/ (a folder with an ``annotations/`` folder)."""
+    """Every corpus bundled under data/: a folder with an ``annotations/`` folder (a factgenie
+    export) or of MQM files (WMT's TSV)."""
+    from hotelcheckspan import paths
+    from hotelcheckspan.corpora import mqm
+
+    return sorted(
+        p for p in paths.DATA_ROOT.iterdir() if p.is_dir() and ((p / "annotations").is_dir() or mqm.is_mqm(p))
+    )
+
+
+def _corpus_folder(name: str) -> Path | None:
+    """The bundled corpus a banner names: the build's default corpus, a folder under data/, or the
+    folder under data/ holding the named file (an MQM file is read as it ships, in its folder)."""
     from hotelcheckspan import paths
 
-    return sorted(p for p in paths.DATA_ROOT.iterdir() if p.is_dir() and (p / "annotations").is_dir())
+    default = paths.corpus_dir()
+    if default.name == name:
+        return default
+    if (paths.DATA_ROOT / name).is_dir():
+        return paths.DATA_ROOT / name
+    holding = [p for p in bundled_corpora() if (p / name).is_file()]
+    return holding[0] if holding else None
 
 
 # the two banners of hotelcheckspan.book.report.corpus_banner: the stand-in's, or "Running on the
@@ -163,9 +182,8 @@ def page_corpus(app, doctree) -> CorpusFacts | None:
                 app.env.hotelcheckspan_corpus_facts = {}
             cache = app.env.hotelcheckspan_corpus_facts
             if name not in cache:
-                default = paths.corpus_dir()
-                folder = default if default.name == name else paths.DATA_ROOT / name
-                cache[name] = corpus_facts(folder) if folder.is_dir() else None
+                folder = _corpus_folder(name)
+                cache[name] = corpus_facts(folder) if folder is not None else None
             return cache[name]
     return None
 

@@ -5,12 +5,13 @@ against the experts as WMT's metrics task validates one.
 Frames (the corpus is an MQM file read by :mod:`hotelcheckspan.corpora.mqm`, within its frame):
 
 ``systems`` (:func:`system_intervals`)
-    ``system, score, low, high, texts, reference, cluster``: the MQM score (lower is better) with
-    a percentile bootstrap interval over the segments (one weights matrix of segments, shared by
-    every system, so two systems' resamples are paired), and the significance cluster (1 = the
-    best): walking down the ranking, a system starts a new cluster when some system of the
-    current cluster is better in a one-sided paired bootstrap test at ``alpha``
-    (mt-metrics-eval's ``AssignRanks`` on those p-values).
+    ``system, score, low, high, texts, reference, cluster, p_next``: the MQM score (lower is
+    better) with a percentile bootstrap interval over the segments (one weights matrix of
+    segments, shared by every system, so two systems' resamples are paired), and the significance
+    cluster (1 = the best): walking down the ranking, a system starts a new cluster when some
+    system of the current cluster is better in a one-sided paired bootstrap test at ``alpha``
+    (mt-metrics-eval's ``AssignRanks`` on those p-values); ``p_next`` is that test's p against the
+    next system down (the share of resamples in which this one is not better; NaN for the last).
 ``raters`` (:func:`rater_table`)
     ``rater, texts, systems, score``: how many segment-system pairs each rater rated, of how many
     systems, and their mean MQM score.
@@ -78,7 +79,17 @@ def system_intervals(
             a, b = reps[:, ranked[i]], reps[:, ranked[j]]
             p[i, j] = float(np.mean(a >= b))  # one-sided: the share of resamples where i is not better
     out["cluster"] = me.assign_clusters(p, alpha)
+    out["p_next"] = [p[i, i + 1] for i in range(len(ranked) - 1)] + [np.nan]
     return out
+
+
+def listed_segments(path=None) -> pd.DataFrame:
+    """The repository's per-segment score file (``*.avg_seg_scores.tsv``): ``system, seg_id,
+    rated`` for every segment it lists (a segment no rater rated has the score ``None``)."""
+    from .. import paths
+
+    raw = pd.read_csv(path or paths.MQM_FOLDER / "mqm_ted_ende.avg_seg_scores.tsv", sep=r"\s+")
+    return pd.DataFrame({"system": raw["system"], "seg_id": raw["seg_id"], "rated": raw["mqm_avg_score"].notna()})
 
 
 def published(path=None) -> dict:

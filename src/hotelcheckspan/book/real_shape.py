@@ -111,13 +111,20 @@ def read_frame(root: Path, **selection) -> tuple[Frame | None, str | None]:
         frame = load_frame(root, **selection)
     except ValueError as err:  # CorpusError, and an unknown task or split
         return None, f"{root} cannot be read by the real-corpus chapters: {_one_line(err)}"
-    if frame.per is not None:
+    refused = refusal(frame.corpus)  # what it lacks first (a task to choose among several comes first)
+    gone = frame.without_text.get("records", 0)
+    if refused is not None and gone:  # what the frame left out may be why
+        refused += (
+            f" (the frame left out {gone:,} record{'s' if gone != 1 else ''} on "
+            f"{frame.without_text.get('texts', 0):,} examples without a text)"
+        )
+    if refused is None and frame.per is not None:
         labels = ", ".join(label for label, _ in frame.parts())
-        return frame, (
+        refused = (
             f"{root}{selection_words(frame.corpus)} holds several splits ({labels}); the real-corpus chapters read one "
             f"block: choose one with {paths.REAL_SPLIT_ENV}"
         )
-    return frame, refusal(frame.corpus)
+    return frame, refused
 
 
 def reads(frame: Frame) -> str:
@@ -142,12 +149,9 @@ def _one_line(err: Exception) -> str:
 def read(root: Path, **selection) -> tuple[Corpus | None, str | None]:
     """The corpus at ``root`` (with ``selection``, as ``load`` takes it) and the line that refuses
     it for the real-corpus chapters (None where they run on it); the corpus is None where it
-    cannot be read."""
-    try:
-        corpus = load(root, **selection)
-    except ValueError as err:  # CorpusError, and an unknown task or split
-        return None, f"{root} cannot be read by the real-corpus chapters: {_one_line(err)}"
-    return corpus, refusal(corpus)
+    cannot be read. The same rule as :func:`read_frame`, whose frame's corpus it returns."""
+    frame, line = read_frame(root, **selection)
+    return (frame.corpus if frame is not None else None), line
 
 
 def chapter_corpora() -> list[Path]:

@@ -162,10 +162,14 @@ def _warnings_note(corpus: Corpus) -> str:
     n = len(warnings)
     if n == 0:
         return " Loading raised no warnings."
+    kinds = pd.Series([w.kind or "other" for w in warnings]).value_counts(sort=True)
+    shown = [f"{count:,} {escape(kind)}" for kind, count in kinds.iloc[:4].items()]
+    if len(kinds) > 4:
+        shown.append(f"{int(kinds.iloc[4:].sum()):,} of {len(kinds) - 4} other kinds")
     return (
-        f" Loading raised {n} warning{'s' if n != 1 else ''} (quirks such as overlapping or repeated "
-        f"spans, kept and counted as factgenie counts them; <code>hotelcheckspan validate</code> lists them)."
-        + _left_out_note(corpus)
+        f" Loading raised {n:,} warning{'s' if n != 1 else ''} ({', '.join(shown)}): quirks of the files, kept "
+        "and counted as the reader's rule for each says (in a factgenie export, as factgenie counts them); "
+        "<code>hotelcheckspan validate</code> lists them." + _left_out_note(corpus)
     )
 
 

@@ -16,6 +16,30 @@ def _n(v, decimals: int = DECIMALS) -> str:
     return tables.number(float(v), decimals)
 
 
+def weights_said(weights: dict | None = None) -> str:
+    """WMT's weights as a reader reads them ("Major 5, Minor 1, Minor Fluency/Punctuation 0.1,
+    ..."), from the weights the package scores with (:data:`corpora.mqm.WMT_WEIGHTS`)."""
+    weights = mqm.WMT_WEIGHTS if weights is None else weights
+
+    def name(key: str) -> str:
+        severity, _, category = key.partition(":")
+        return category if severity == "*" else f"{severity} {category}".strip()
+
+    return ", ".join(f"{name(k)} {v:g}" for k, v in weights.items())
+
+
+def listed(frame: pd.DataFrame) -> dict[str, str]:
+    """What the repository's per-segment score file lists beside the annotations
+    (:func:`analyses.mqm_systems.listed_segments`)."""
+    by_segment = frame.groupby("seg_id")["rated"].any()
+    unrated = by_segment[~by_segment].index
+    return {
+        "n_listed": f"{len(by_segment):,}",
+        "n_unrated": f"{len(unrated):,}",
+        "unrated_range": f"{int(unrated.min())} to {int(unrated.max())}" if len(unrated) else "none",
+    }
+
+
 def composition(corpus) -> dict[str, str]:
     """What the file holds, counted from the loaded corpus."""
     rec, sp = corpus.records, corpus.spans
@@ -38,7 +62,7 @@ def composition(corpus) -> dict[str, str]:
             "The file reads with no quirk."
             if not quirks
             else f"It reads with {prose.count_words(len(quirks))} quirk{'s' if len(quirks) != 1 else ''}, kept as "
-            f"a warning: line {quirks[0].line} opens a `<v>` it never closes, read as a span to the end of the "
+            f"a warning: line {quirks[0].line} opens a <v> marker it never closes, read as a span to the end of the "
             "text (the row counts as its error either way)."
         ),
     }
@@ -74,24 +98,34 @@ def reproduction(table: pd.DataFrame, published: dict) -> dict[str, str]:
         "unit": _n(unit),
         "gap_vs_unit": prose.compare(largest, unit, 3, "more than", "less than", "as much as"),
         "same_order": "in the same order" if same_order else "in another order",
+        "rounding_said": (
+            "so rounding half-up gives every printed value"
+            if within == n
+            else "so cutting the later digits off gives every printed value"
+            if truncated == n
+            else "so neither rounding nor cutting the digits off gives every printed value"
+        ),
     }
 
 
-def systems(frame: pd.DataFrame) -> dict[str, str]:
-    """The intervals and clusters (:func:`analyses.mqm_systems.system_intervals`)."""
+def systems(frame: pd.DataFrame, alpha: float, level: float, n_boot: int) -> dict[str, str]:
+    """The intervals and clusters (:func:`analyses.mqm_systems.system_intervals`, computed at
+    ``alpha``, ``level`` and ``n_boot`` resamples)."""
     best = frame.iloc[0]
     first = frame[frame["cluster"] == frame["cluster"].min()]["system"].tolist()
     ref = frame[frame["reference"]]
     ref_rank = int(ref.index[0]) + 1 if len(ref) else None
-    overlapping = int(((frame["low"].shift(-1) <= frame["high"]).iloc[:-1]).sum())
     pairs = len(frame) - 1
-    overlap_said = (
-        "the intervals of every neighbouring pair overlap"
-        if overlapping == pairs
-        else f"the intervals of {overlapping} of the {pairs} neighbouring pairs overlap"
+    p_next = frame["p_next"].iloc[:-1]
+    told = int((p_next <= alpha).sum())
+    neighbours_said = (
+        f"the paired test tells no neighbouring pair apart (the smallest p is {_n(p_next.min(), 3)}, above {_n(alpha)})"
+        if told == 0
+        else f"the paired test tells {prose.count_words(told)} of the {prose.count_words(pairs)} neighbouring "
+        f"pairs apart (p at most {_n(alpha)})"
     )
     return {
-        "overlap_said": overlap_said,
+        "neighbours_said": neighbours_said,
         "best_system": str(best["system"]),
         "best_interval": tables.interval(best["score"], best["low"], best["high"]),
         "n_clusters": prose.count_words(int(frame["cluster"].max())),
@@ -100,9 +134,11 @@ def systems(frame: pd.DataFrame) -> dict[str, str]:
         if ref_rank is None
         else ("ranked first" if ref_rank == 1 else f"ranked {ref_rank}") + f" of {len(frame)}",
         "ref_errors": "" if ref_rank is None else f"{_n(ref.iloc[0]['score'])}",
-        "n_neighbour_overlaps": prose.count_words(overlapping),
         "n_neighbours": prose.count_words(len(frame) - 1),
         "median_width": _n(float((frame["high"] - frame["low"]).median())),
+        "level": f"{level:.0%}",
+        "alpha": _n(alpha),
+        "n_boot": f"{n_boot:,}",
     }
 
 
@@ -166,13 +202,18 @@ def metric(validation, statistic: str = "kendall_tau_b") -> dict[str, str]:
     }
 
 
-def readings(corpus, *, table: pd.DataFrame, published: dict, systems_frame, raters_frame, validation) -> dict:
+def readings(
+    corpus, *, table: pd.DataFrame, published: dict, systems_frame, raters_frame, validation, alpha, level, n_boot
+) -> dict:
     """Every value chapter 12's prose glues."""
+    from ...analyses import mqm_systems
+
     return (
         composition(corpus)
+        | listed(mqm_systems.listed_segments())
         | reproduction(table, published)
-        | systems(systems_frame)
+        | systems(systems_frame, alpha, level, n_boot)
         | raters(raters_frame, corpus)
         | metric(validation)
-        | {"source": published["source"], "n_keys": str(len(KEY))}
+        | {"source": published["source"], "n_keys": str(len(KEY)), "wmt_weights": weights_said()}
     )

@@ -69,20 +69,25 @@ def best_by_definition(means: pd.DataFrame, human: str = "humans vs humans") -> 
     if not said or BOOK not in firsts:
         return {"best_by_definition": "", "best_by_definition_short": ""}
     parts = [
-        f"under {name}{how}{' the LLM that agrees best by hard F1 is' if i == 0 else ''} {who} ({value})"
+        f"under {name}{how} the highest hard F1 is {who}'s ({value})"
+        if i == 0
+        else f"under {name}{how} {who} ({value})"
         for i, (name, how, who, value) in enumerate(said)
     ]
     common = set.intersection(*firsts.values())
     if all(f == firsts[BOOK] for f in firsts.values()):
-        verdict = "the same LLM agrees best under every definition"
-    elif common:  # first, alone or tied, under every definition: the choice does not depend on it
+        verdict = "the same LLM has the highest estimate under every definition"
+    elif common:  # first, alone or tied, under every definition: the highest does not depend on it
         verdict = (
-            f"{prose.names(sorted(common))} {'agrees' if len(common) == 1 else 'agree'} best or "
-            f"{'ties' if len(common) == 1 else 'tie'} for best under every definition, so the pick does not "
-            "depend on it"
+            f"{prose.names(sorted(common))} {'has' if len(common) == 1 else 'have'} the highest estimate or "
+            f"{'ties' if len(common) == 1 else 'tie'} for it under every definition, so the definition does not "
+            "change which is highest"
         )
     else:
-        verdict = "which LLM agrees best with the human groups depends on the definition"
+        verdict = "which LLM has the highest estimate depends on the definition"
+    verdict += (
+        " (estimates: whether the texts order two LLMs is a paired comparison's question, which chapter 09 sizes)"
+    )
     short = ", ".join(f"under {name} {who}" for name, _, who, _ in said)
     return {
         "best_by_definition": f"{_capital(', '.join(parts))}: {verdict}.",
@@ -487,12 +492,16 @@ def _pooled_bacc(pooled: pd.DataFrame) -> str:
         none = any(pd.isna(others.loc[m, "bacc_low"]) or pd.isna(others.loc[m, "bacc_high"]) for m in near)
         missing = " or are missing" if none else ""
         if not apart:
-            who = "the other LLM" if len(others) == 1 else "any other LLM"
-            said += f", but the intervals overlap{missing}: pooled BACC does not tell {it} apart from {who} here"
+            who = "the other LLM's" if len(others) == 1 else "every other LLM's"
+            said += (
+                f"; {its} interval overlaps {who}{missing}, which neither orders nor ties them (a paired comparison "
+                "on the same resamples would tell)"
+            )
         elif near:
             said += (
-                f", but the intervals of {prose.names(display_name(m) for m in near)} overlap {its}{missing}: pooled "
-                f"BACC does not tell {it} apart from them, only from {prose.names(apart)}"
+                f"; {its} interval is clear of {prose.names(apart)}'s and overlaps those of "
+                f"{prose.names(display_name(m) for m in near)}{missing}, which neither orders nor ties them (a "
+                "paired comparison on the same resamples would tell)"
             )
         else:
             said += f", {its} interval{'' if one else 's'} clear of every other LLM's"

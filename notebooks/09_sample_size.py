@@ -46,6 +46,7 @@ from hotelcheckspan.annotator_sets import HUMAN_SETS, groups_of, judges
 from hotelcheckspan.book import plots, readings, report, tables
 from hotelcheckspan.book import sample_size_plots as ssp
 from hotelcheckspan.book.readings import sample_size as chapter
+from hotelcheckspan.corpora import frame as F
 
 plots.set_theme()
 corpus = hotelcheckspan.load()
@@ -340,13 +341,16 @@ tables.show(
 # The public "LLMs as span annotators" corpus of {chapter}`08` {cite:p}`kasner2026spanannotators` has many
 # human annotators but only {glue:text}`public_examples` examples, so the within-corpus design can only go up to
 # its size, and the with-replacement design extrapolates from very little. Its LLM campaigns
-# are compared by span F1 against every human annotator group (BACC is left out: a clear
-# majority among many annotators is a different notion from the paper's rule for four).
+# are compared by span F1 against every human annotator group (BACC is left out here: on so few
+# examples its clear-majority decisions are few; {chapter}`08` reads it).
 #
 # {glue:text}`public_reading`
 
 # %%
 real = hotelcheckspan.load(paths.REAL_CORPUS)
+report.corpus_banner(real, F.resolve(real))  # what this section rests on
+
+# %%
 real_llms = real.campaigns("model")
 real_humans = [g for c in real.campaigns("human") for g in groups_of(real, c)]
 real_scores = [ss.judges_f1_table(real, real_llms, real_humans, match=m) for m in ("hard", "soft")]
@@ -399,11 +403,12 @@ readings.glue_all(
 #   and the uncertainty of that need is itself wide. {glue:text}`gap_split` A ranking of LLM annotators
 #   on a corpus of this size should report how stable each pair's order is, not only the scores.
 # - {glue:md}`gaps_basis` at the paper's own gaps (Table 6), with the stand-in's spread between
-#   examples (the paper reports none), the {glue:text}`n_examples` stage-2 examples are, for the soft
-#   order of the three models the paper compares, {glue:text}`soft_paper_word`; for their hard order
-#   they are {glue:text}`hard_paper_word` (the pair {glue:text}`hard_paper_pair` needs
-#   {glue:text}`hard_paper_n` examples, {glue:text}`hard_paper_n_range` over the rounding). On the real
-#   examples, which may spread more or less, the answer may differ.
+#   examples (the paper reports none), the {glue:text}`n_examples` stage-2 examples would be, for the
+#   soft order of the three models the paper compares, {glue:text}`soft_paper_word`; for their hard
+#   order they would be {glue:text}`hard_paper_word` (the pair {glue:text}`hard_paper_pair` would need
+#   {glue:text}`hard_paper_n` examples, {glue:text}`hard_paper_n_range` over the rounding). The spread
+#   is simulated, so this rehearses the question rather than answers it for the paper's data: on the
+#   real examples, which may spread more or less, the answer may differ either way.
 # - {glue:md}`bacc_basis` balanced accuracy against the human majority ranks {glue:text}`bacc_vs_soft` soft span F1
 #   (the median pair needs {glue:text}`bacc_median` examples against {glue:text}`soft_median`): every
 #   campaign's BACC lies within {glue:text}`bacc_spread` of chance ({glue:text}`chance`), so the gaps

@@ -41,6 +41,7 @@ from hotelcheckspan import paths, review
 from hotelcheckspan.analyses import judges
 from hotelcheckspan.book import plots, readings, real_shape, report, tables
 from hotelcheckspan.book.readings import evaluate_your_judge
+from hotelcheckspan.corpora import frame as F
 
 plots.set_theme()
 corpus = hotelcheckspan.load()
@@ -172,7 +173,7 @@ tables.neighbours(real_board)
 # the real corpora the review reads beyond the test split above, each with its box
 review_set = real_shape.review_corpora(corpus, real)  # the stand-in and the real corpora
 for other in (c for c in review_set.values() if c is not corpus and c is not real):
-    display(report.corpus_banner(other))
+    display(report.corpus_banner(other, F.resolve(other)))
 
 # %%
 marks = review.marks_by_corpus(review_set)

@@ -129,9 +129,9 @@ def test_a_baseline_detects_better_than_the_weakest_judge_only_where_the_paired_
     reading = said["baselines_beat_judges"]
     assert reading.startswith("strong detects better than the weakest judge, weak_judge (paired difference")
     assert "; close scores above it, but the paired difference's interval includes zero" in reading
-    assert reading.endswith("so it is level with it")
+    assert reading.endswith("so it is not told apart from it")
     assert said["detection_summary"] == (
-        "strong detects better than the weakest judge, weak_judge, and close is level with it"
+        "strong detects better than the weakest judge, weak_judge, and close is not told apart from it"
     )
 
 

@@ -10,6 +10,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+import scipy.stats as sps
 
 from hotelcheckspan import paths
 from hotelcheckspan.analyses import judges
@@ -318,11 +319,20 @@ def test_whole_sentences_most_often_only_where_the_counts_set_the_judge_apart():
     text = evaluate_your_judge._review_reading(small)
     assert "a has the largest share of whole-sentence spans (24.0% of its spans, 6 of 25;" in text
     assert "too few spans to set it apart from b (13.6%, 6 of 44)" in text and "most often" not in text
+    # the reviewer's case, now by a two-sample test: 673 of 3,214 against 432 of 2,284, one-sided Fisher
+    # exact p = 0.035 (a Wilson interval against the other's point estimate decided it before)
     big = pd.DataFrame([row("a", 3214, 673 / 3214), row("b", 2284, 432 / 2284), row(review.marks.HUMANS, 5881, 0.09)])
+    p = sps.fisher_exact([[673, 3214 - 673], [432, 2284 - 432]], alternative="greater").pvalue
+    assert 0.03 < p < 0.04
     assert (
         "a marks whole sentences most often (20.9% of its spans, 673 of 3,214;"
         in evaluate_your_judge._review_reading(big)
     )
+    close = pd.DataFrame([row("a", 3214, 660 / 3214), row("b", 2284, 432 / 2284), row(review.marks.HUMANS, 5881, 0.09)])
+    p = sps.fisher_exact([[660, 3214 - 660], [432, 2284 - 432]], alternative="greater").pvalue
+    said = evaluate_your_judge._review_reading(close)
+    assert p > 0.05 and "most often" not in said
+    assert f"Fisher's exact test of the two shares gives p = {p:.2f}, above 0.05" in said
 
 
 def test_paper_length_note_bounds_whole_sentence_spans_from_the_papers_figures():

@@ -195,7 +195,7 @@ def corpus_banner(corpus: Corpus, frame=None) -> HTML:
     and, when the corpus records them (a ``warnings`` attribute), how many load warnings it had;
     with ``frame`` (:class:`hotelcheckspan.corpora.frame.Frame`), what every number below rests on."""
     note = _warnings_note(corpus)
-    if frame is not None and not corpus.simulated:
+    if frame is not None:
         note += _frame_note(frame)
     if corpus.simulated:
         return HTML(
@@ -214,14 +214,25 @@ def corpus_banner(corpus: Corpus, frame=None) -> HTML:
 def _frame_note(frame) -> str:
     """The frame in the corpus notice: the texts, the human reference and what it leaves out."""
     texts = len(frame.corpus.records[KEY].drop_duplicates())
-    split = f"split {', '.join(frame.splits)}" + (" (pooled)" if frame.pooled else "")
+    pooled = " (pooled, as the paper pools its splits)" if frame.paper else " (pooled)"
+    split = f"split{'s' if len(frame.splits) != 1 else ''} {', '.join(frame.splits)}" + (pooled if frame.pooled else "")
     left = (
         f" Left out: {escape('; '.join(f'{n} ({why})' for n, why in frame.left_out.items()))}."
         if frame.left_out
         else ""
     )
     gone = frame.without_text.get("records", 0)
-    textless = f" {gone:,} human or LLM records on examples without a text are left out." if gone else ""
+    textless = ""
+    if gone:
+        rec = frame.selected.records
+        out = rec[rec["campaign"].isin([*frame.reference, *frame.judges]) & rec["has_text"].eq(False)]
+        kinds = out["kind"].value_counts()
+        who = " and ".join(f"{n:,} {'human' if k == 'human' else 'LLM'}" for k, n in kinds.items())
+        splits = ", ".join(sorted(out["split"].astype(str).unique()))
+        textless = (
+            f" {who} record{'s' if gone != 1 else ''} on examples without a text in the corpus "
+            f"(split {escape(splits)}) are left out."
+        )
     judges = f"{len(frame.judges)} LLM judge{'s' if len(frame.judges) != 1 else ''}"
     return (
         f" Every number below rests on {texts:,} texts of {escape(split)}, the human reference "

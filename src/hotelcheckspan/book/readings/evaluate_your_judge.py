@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from statsmodels.stats.proportion import proportion_confint
+from scipy.stats import fisher_exact
 
 from ... import review
 from ...analyses import judges, sample_size
@@ -461,16 +461,12 @@ def _simulation() -> str:
     )
 
 
-def _wilson(k: int, n: int) -> tuple[float, float]:
-    low, high = proportion_confint(k, n, alpha=1 - judges.LEVEL, method="wilson")
-    return float(low), float(high)
-
-
 def _review_reading(marks: pd.DataFrame) -> str:
     """Per corpus, the judge whose spans most often cover a whole sentence against the humans'
     share, at the precision the table shows (one decimal of a percentage), with its span counts.
-    "Most often" only where the leader's Wilson interval (:data:`judges.LEVEL`) lies above the
-    next judge's share; else the largest share, with the next judge's beside it."""
+    "Most often" only where a one-sided Fisher exact test of the leader's share against the next
+    judge's rejects at 1 - :data:`judges.LEVEL`; else the largest share, with the next judge's
+    beside it."""
     said = []
     for name, rows in marks.groupby("corpus", sort=False):
         humans = rows[rows["judge"] == review.marks.HUMANS].iloc[0]
@@ -484,11 +480,13 @@ def _review_reading(marks: pd.DataFrame) -> str:
         counts = prose.names([f"{hits[i]:,} of {int(llms.loc[i, 'spans_with_text']):,}" for i in top.index])
         share = f"{tables.number(shown.max(), 1)}% of {'its' if len(top) == 1 else 'their'} spans, {counts}"
         rest = llms.drop(index=top.index)
-        clear = len(top) == 1 and (
-            rest.empty
-            or _wilson(int(hits[top.index[0]]), int(top["spans_with_text"].iloc[0]))[0]
-            > float(rest["whole_sentence_share"].max())
-        )
+        p = float("nan")
+        if len(top) == 1 and not rest.empty:  # the leader against the next: one-sided Fisher exact test
+            nxt = rest.loc[rest["whole_sentence_share"].idxmax()]
+            k1, n1 = int(hits[top.index[0]]), int(top["spans_with_text"].iloc[0])
+            k2, n2 = int(hits[nxt.name]), int(nxt["spans_with_text"])
+            p = float(fisher_exact([[k1, n1 - k1], [k2, n2 - k2]], alternative="greater").pvalue)
+        clear = len(top) == 1 and (rest.empty or p < 1 - judges.LEVEL)
         tail = (
             f"the humans {tables.number(human, 1)}%; {prose.count_words(above)} of {prose.count_words(len(llms))} "
             "judges above the humans"
@@ -504,8 +502,9 @@ def _review_reading(marks: pd.DataFrame) -> str:
             pct = tables.number(nxt["whole_sentence_share"] * 100, 1)
             said.append(
                 f"on the {name} corpus {names[0]} has the largest share of whole-sentence spans ({share}; {tail}), "
-                f"too few spans to set it apart from {display_name(nxt['judge'])} ({pct}%, {k:,} of {n:,}): its "
-                f"{judges.LEVEL:.0%} Wilson interval reaches below that share"
+                f"too few spans to set it apart from {display_name(nxt['judge'])} ({pct}%, {k:,} of {n:,}): "
+                f"Fisher's exact test of the two shares gives p = {tables.number(p, 2)}, above "
+                f"{tables.number(1 - judges.LEVEL, 2)} (and spans of one text are not independent draws)"
             )
     hallucinated = marks.loc[marks["judge"] != review.marks.HUMANS, "hallucination_share"]
     none = "no judge's span is a hallucination" if (hallucinated.fillna(0) == 0).all() else ""

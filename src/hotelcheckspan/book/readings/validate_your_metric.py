@@ -151,7 +151,7 @@ def _detection_readings(validation: mv.Validation, prefix: str) -> dict[str, str
 def _beat_weakest_judge(validation: mv.Validation, det: pd.DataFrame, prefix: str) -> dict[str, str]:
     """The baselines whose ROC AUC is above the weakest judge's, tested by the paired difference
     on the resamples every statistic shares (:func:`metric_validation.difference`): named as
-    better only where the difference's interval is above zero, else level with it."""
+    better only where the difference's interval is above zero, else not told apart from it."""
     llm = det[det["kind"] == "judge"]
     if llm.empty or not (det["kind"] == "baseline").any():
         return {
@@ -180,7 +180,7 @@ def _beat_weakest_judge(validation: mv.Validation, det: pd.DataFrame, prefix: st
             parts.append(
                 f"{lead}{prose.names([m for m, _ in level])} {_plural(len(level), 'scores', 'score')} above it, but "
                 f"the paired difference's interval includes zero ({prose.names([s for _, s in level])}), so "
-                f"{_plural(len(level), 'it is', 'they are')} level with it"
+                f"{_plural(len(level), 'it is', 'they are')} not told apart from it"
             )
         reading = "".join(parts)
     else:
@@ -188,11 +188,13 @@ def _beat_weakest_judge(validation: mv.Validation, det: pd.DataFrame, prefix: st
     if passed:
         summary = f"{prose.names([m for m, _ in passed])} detect{'s' if len(passed) == 1 else ''} better than {weakest}"
         if level:
-            summary += f", and {prose.names([m for m, _ in level])} {_plural(len(level), 'is', 'are')} level with it"
+            summary += (
+                f", and {prose.names([m for m, _ in level])} {_plural(len(level), 'is', 'are')} not told apart from it"
+            )
     elif level:
         summary = (
             f"no baseline detects better than {weakest} ({prose.names([m for m, _ in level])} "
-            f"{_plural(len(level), 'is', 'are')} level with it by the paired difference)"
+            f"{_plural(len(level), 'is', 'are')} not told apart from it by the paired difference)"
         )
     else:
         summary = f"no baseline detects better than {weakest}"
@@ -392,8 +394,8 @@ def _system_readings(validation: mv.Validation) -> dict[str, str]:
         f"{out['n_perfect_systems']} of the {out['n_system_metrics']} metrics order every pair of systems as the "
         f"humans do. With {out['n_system_pairs']} pairs of systems, one pair moves pairwise accuracy by "
         f"{out['system_step']}, and its intervals span {out['median_system_width']} for the median metric. "
-        f"Within a system, {out['top_partial']} keeps the highest partial "
-        f"correlation ({out['top_partial_value']})."
+        f"Within a system, {out['top_partial']} has the highest partial "
+        f"correlation by its estimate ({out['top_partial_value']})."
     )
     out["system_summary"] = (
         f"At the system level, {out['n_system_pairs']} pairs of systems leave intervals spanning "
@@ -529,14 +531,11 @@ def _ceiling_readings(real: mv.Validation, values: dict, real_corpus) -> dict[st
             if k
             else "no metric is above it"
         )
-        if board_above and not like["dropped"]:
-            head += "; the noisier target does not explain the gap"
-        elif like["dropped"]:
+        if like["dropped"]:
             d = like["dropped"]
-            head += (
-                f"; {prose.names(d)} {_plural(len(d), 'is', 'are')} not above it there, so for "
-                f"{_plural(len(d), 'it', 'them')} the noisier target explains the gap"
-            )
+            head += f"; {prose.names(d)} {_plural(len(d), 'is', 'are')} not above it there"
+        if k:
+            head += " (estimates at the precision shown: the intervals say how far each may be from the ceiling)"
     said["ceiling_reading"] = (
         head + ". It bounds what agreement between two people looks like here, not what a metric can reach."
     )
@@ -562,13 +561,13 @@ def _ceiling_readings(real: mv.Validation, values: dict, real_corpus) -> dict[st
             k = len(like["above"])
             text += (
                 f" On the same texts, against {target_words}, {prose.count_words(lower)} of the {len(rows)} metrics "
-                f"detect less well there than they do on all texts against the clear majority"
-                + (f', so {whose} "error" is a harder target' if lower * 2 > len(rows) else "")
+                "detect less well than they do on all texts against the clear majority (texts and target change "
+                "together: these are the texts with two or more records)"
                 + (
-                    f"; yet {prose.count_words(k)} of the {len(rows)} {_plural(k, 'detects', 'detect')} it better than "
-                    f"the held-out human: {like['listed']}."
+                    f"; {prose.count_words(k)} of the {len(rows)} {_plural(k, 'scores', 'score')} above the held-out "
+                    f"human there by the estimates: {like['listed']}."
                     if k
-                    else ", and no metric detects it better than the held-out human."
+                    else ", and no metric scores above the held-out human there."
                 )
             )
         said["ceiling_detection"] = text

@@ -137,6 +137,15 @@ def test_leaders_not_told_apart_are_named_together():
     values = evaluate_your_judge._board_readings(b, "")
     assert values["lead_said"].startswith("j0 leads with a soft F1 of 0.43 [0.40, 0.45], above")
     assert values["rank_said"] == "j0 ranks first of four"
+    # the paired test says j0 leads alone while the examples needed say a new test set of this size
+    # would not order j0 and j1: both are said, as the two questions they are
+    b["first_ahead"] = [float("nan"), 0.955, 0.97, 1.0, float("nan")]
+    values = evaluate_your_judge._board_readings(b, "")
+    assert values["lead_said"].startswith(
+        "j0 leads with a soft F1 of 0.43 [0.40, 0.45] (a paired bootstrap test puts it ahead of j1 in 95.5% of this "
+        "corpus' resamples; whether a new test set of this size orders the two in 95% of draws, the "
+        "examples-needed question below, is answered 'no')"
+    )
 
 
 def test_judges_placed_against_the_ceiling_by_their_shown_intervals():

@@ -362,10 +362,14 @@ def test_the_real_chapters_run_on_the_shape(roots, shape, task, monkeypatch):
         assert f"`{root.name}" in said and (task is None or f"task {task}" in said), (chapter, said)
     ch08, ch10, ch11 = (values[c] for c in CHAPTERS)
     files = {k: v for k, v in human_texts(root).items() if task is None or f"/{task}" in k[0]}
+    split = selection(shape, task).get("split")
     judges_written = [
-        f for f in (root / "annotations" / "model").rglob("annotations.jsonl") if task is None or f"/{task}/" in str(f)
+        f
+        for f in (root / "annotations" / "model").rglob("annotations.jsonl")
+        if (task is None or f"/{task}/" in str(f)) and (split is None or any(r["split"] == split for r in raw(f)))
     ]
-    assert ch10["real_n_judges_words"] == count_words(len(judges_written))  # config-only folders are not judges
+    # config-only folders are not judges, and a judge of another split is outside the frame
+    assert ch10["real_n_judges_words"] == count_words(len(judges_written))
     if len(files) == 1:  # no pair of humans: no kappa, no ceiling, said so
         assert ch08["raters_said"].startswith("the corpus has one human group")
         assert "no human ceiling" in ch10["real_ceiling_said"]

@@ -207,7 +207,7 @@ def corpus_banner(corpus: Corpus, frame=None) -> HTML:
     return HTML(
         f'<div class="admonition note corpus-notice"><p class="admonition-title">Corpus</p>'
         f"<p>Running on the corpus at <code>{escape(corpus.root.name)}</code> "
-        f"({len(corpus.records)} records), not simulated.{note}</p></div>"
+        f"({len(corpus.records):,} records), not simulated.{note}</p></div>"
     )
 
 

@@ -92,7 +92,18 @@ def _lead_text(ranked: pd.DataFrame, leaders: list[str]) -> str:
         for j in leaders
     }
     if len(leaders) == 1:
-        return f"{display_name(leaders[0])} leads with a soft F1 of {iv[leaders[0]]}"
+        said = f"{display_name(leaders[0])} leads with a soft F1 of {iv[leaders[0]]}"
+        first = ranked.iloc[0]
+        ahead = ranked.iloc[1].get("first_ahead") if len(ranked) > 1 else None
+        if ahead is not None and pd.notna(ahead) and first.get("tell_apart") in ("no", "uncertain"):  # two questions
+            second = ranked.iloc[1]
+            said += (
+                f" (a paired bootstrap test puts it ahead of {display_name(second['judge'])} in "
+                f"{second['first_ahead']:.1%} of this corpus' resamples; whether a new test set of this size orders "
+                f"the two in {sample_size.THRESHOLD:.0%} of draws, the examples-needed question below, is answered "
+                f"'{first['tell_apart']}')"
+            )
+        return said
     return (
         f"{prose.names([display_name(j) for j in leaders])} lead (soft F1 {prose.names([iv[j] for j in leaders])}): "
         f"{_apart_words(leaders)}"

@@ -26,10 +26,12 @@ def test_each_form_of_load_call_names_its_corpus(monkeypatch):
         "iaa = hotelcheckspan.load(paths.REAL_CORPUS)\n"
         "test = hotelcheckspan.load(paths.real_corpus_dir(paths.REAL_TEST_CORPUS))\n"
         "again = hotelcheckspan.load(paths.real_corpus_dir())\n"
+        "framed = real_shape.framed(paths.real_corpus_dir(paths.REAL_TEST_CORPUS), **paths.real_selection())\n"
         "other = pandas.read_csv('x').load()\n"  # not hotelcheckspan.load: not a corpus
+        "shaped = pandas.framed(paths.REAL_CORPUS)\n"  # not real_shape.framed: not a corpus
     )
     found = [x.corpus for x in cd.loads(source)]
-    assert found == [cd.PAPER, paths.REAL_CORPUS, paths.REAL_TEST_CORPUS, paths.REAL_CORPUS]
+    assert found == [cd.PAPER, paths.REAL_CORPUS, paths.REAL_TEST_CORPUS, paths.REAL_CORPUS, paths.REAL_TEST_CORPUS]
 
 
 def test_the_first_load_is_the_chapters_data_and_the_others_its_sections(tmp_path, monkeypatch):

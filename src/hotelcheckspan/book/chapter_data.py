@@ -1,13 +1,15 @@
 """Which corpus each chapter runs on, read from the chapter's own code (the start page's list).
 
 A chapter's corpora are the ``hotelcheckspan.load(...)`` calls of its reviewed source
-(``notebooks/NN_topic.py``), in order: the first is the chapter's data, later ones are sections
-on another corpus. A call without an argument loads the paper's corpus (``paths.corpus_dir()``:
-``HOTELCHECKSPAN_DATA``, else the bundled stand-in); one naming ``paths.REAL_CORPUS`` or
-``paths.REAL_TEST_CORPUS``, directly or as the default of ``paths.real_corpus_dir(...)``, loads
-that public corpus (or the one ``HOTELCHECKSPAN_REAL_DATA`` points at). Reading the calls, rather
-than a list kept by hand, means the start page cannot say a chapter runs on the stand-in after it
-was moved to real annotations; a call this rule cannot read is an error, not a guess.
+(``notebooks/NN_topic.py``) and its ``real_shape.framed(...)`` calls (a real-corpus chapter's
+checked frame, its first argument naming the corpus as ``load``'s does), in order: the first is
+the chapter's data, later ones are sections on another corpus. A call without an argument loads
+the paper's corpus (``paths.corpus_dir()``: ``HOTELCHECKSPAN_DATA``, else the bundled stand-in);
+one naming ``paths.REAL_CORPUS`` or ``paths.REAL_TEST_CORPUS``, directly or as the default of
+``paths.real_corpus_dir(...)``, loads that public corpus (or the one ``HOTELCHECKSPAN_REAL_DATA``
+points at), and ``paths.MQM_TED`` the bundled MQM file. Reading the calls, rather than a list kept
+by hand, means the start page cannot say a chapter runs on the stand-in after it was moved to real
+annotations; a call this rule cannot read is an error, not a guess.
 """
 
 from __future__ import annotations
@@ -19,11 +21,12 @@ from pathlib import Path
 from .. import paths
 
 PAPER = "paper"  # the corpus of paths.corpus_dir(): the stand-in unless HOTELCHECKSPAN_DATA says otherwise
-_CONSTANTS = {"REAL_CORPUS": paths.REAL_CORPUS, "REAL_TEST_CORPUS": paths.REAL_TEST_CORPUS}
+_CONSTANTS = {"REAL_CORPUS": paths.REAL_CORPUS, "REAL_TEST_CORPUS": paths.REAL_TEST_CORPUS, "MQM_TED": paths.MQM_TED}
 # how the start page names each bundled public corpus
 NAMES = {
     paths.REAL_CORPUS.name: "d2t iaa split",
     paths.REAL_TEST_CORPUS.name: "d2t test split",
+    paths.MQM_TED.name: "WMT 2021 TED talks MQM, English to German",
 }
 
 
@@ -36,11 +39,13 @@ class Load:
     line: int
 
 
+# the calls that read a corpus: (module name, function name)
+_LOADERS = {("hotelcheckspan", "load"), ("real_shape", "framed")}
+
+
 def _is_load(call: ast.Call) -> bool:
     f = call.func
-    return (isinstance(f, ast.Attribute) and f.attr == "load" and isinstance(f.value, ast.Name)) and (
-        f.value.id == "hotelcheckspan"
-    )
+    return isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and (f.value.id, f.attr) in _LOADERS
 
 
 def _constant(node: ast.AST) -> Path | None:
@@ -65,7 +70,8 @@ def _corpus(call: ast.Call, where: str) -> str | Path:
 
 
 def loads(source: str, where: str = "<chapter>") -> list[Load]:
-    """Every ``hotelcheckspan.load(...)`` call of a chapter's source, in the order of its lines."""
+    """Every ``hotelcheckspan.load(...)`` and ``real_shape.framed(...)`` call of a chapter's source,
+    in the order of its lines."""
     calls = [n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Call) and _is_load(n)]
     return [Load(_corpus(c, where), c.lineno) for c in sorted(calls, key=lambda c: (c.lineno, c.col_offset))]
 
@@ -83,7 +89,7 @@ def chapter_data(path: Path) -> ChapterData:
     """The corpora one chapter's source (``notebooks/NN_topic.py``) loads."""
     found = loads(path.read_text(encoding="utf-8"), str(path))
     if not found:
-        raise ValueError(f"{path}: no hotelcheckspan.load(...) call, so no corpus to name")
+        raise ValueError(f"{path}: no hotelcheckspan.load(...) or real_shape.framed(...) call, so no corpus to name")
     main = found[0].corpus
     rest = tuple(dict.fromkeys(x.corpus for x in found[1:] if x.corpus != main))
     return ChapterData(main, rest)

@@ -297,11 +297,13 @@ def highlight(corpus: Corpus, key: dict, sets: list[str], shown: int | None = No
     )
     aspect = f" ({escape(str(row['aspect']))})" if isinstance(row.get("aspect"), str) else ""
     ident = f"{escape(text_name(corpus, key))}{aspect}"
+    # a data record (a JSON source) has no words to count: it is the text's source, not a description
+    words = row["description_words"]
+    source = "Source" if pd.isna(words) else f"Description ({int(words):,} words)"
     return HTML(
         f"<div class='span-highlight'><p><strong>Example {ident}</strong> {legend}</p>"
-        f"<table>{''.join(rows)}</table>{more}<details><summary>Description "
-        f"({int(row['description_words']):,} words)</summary><p>{escape(row['description'])}</p>"
-        f"</details></div>"
+        f"<table>{''.join(rows)}</table>{more}<details><summary>{source}</summary>"
+        f"<p>{escape(row['description'])}</p></details></div>"
     )
 
 

@@ -30,7 +30,7 @@ dash variants are not differences (:func:`normalise`). Rules, each with its exam
     mention the league name", "... which is not mentioned in the text") or points at the data
     (:data:`DATA`: "the data mentions a red card") while the span is no real span (``no_span``,
     or at least 90% of the output): the error has no place in the text. "The description does
-    not mention X" (the *input* lacks X: not checkable) and "omits"/"leaves out" (often an
+    not mention X" (the *input* lacks X: Not Checkable) and "omits"/"leaves out" (often an
     incomplete list the span does hold) are not matched; an omission reason on a span that does
     hold an incomplete list is (the rule cannot tell them apart: the reviewer decides).
 ``whole_sentence``

@@ -498,8 +498,8 @@ def aspect_readings(corpus, aspects: pd.DataFrame) -> dict[str, str | Passage]:
         "aspect_few_limit": _n(2 * FEW_SPANS),
         "aspects_note": simulated_only(
             corpus,
-            "The aspects' claims come from phrase banks whose mix of supported, not checkable, misleading "
-            "and incorrect claims was set by hand per family (`summaries.FAMILIES`), so the order of the "
+            "The aspects' claims come from phrase banks whose mix of supported, Not Checkable, Misleading "
+            "and Incorrect claims was set by hand per family (`summaries.FAMILIES`), so the order of the "
             "aspects follows those settings: it is no finding on which claims real LLMs and humans agree.",
         ),
     }

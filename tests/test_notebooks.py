@@ -73,7 +73,8 @@ def test_every_code_cell_has_stored_outputs_in_order_and_no_error(nb_path):
         assert not any(o["output_type"] == "error" for o in c["outputs"]), f"{nb_path.name}: cell {i} errored"
 
 
-REAL_CORPUS_CHAPTERS = {"08_real_corpus", "11_validate_your_metric", "12_mqm"}  # open on a real public corpus, not the stand-in
+# open on a real public corpus, not the stand-in
+REAL_CORPUS_CHAPTERS = {"08_real_corpus", "11_validate_your_metric", "12_mqm"}
 
 
 @pytest.mark.parametrize("nb_path", NOTEBOOKS, ids=lambda p: p.stem)

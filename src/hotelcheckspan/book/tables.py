@@ -63,6 +63,21 @@ from ..reference import provenance as _provenance
 DASH = "–"
 CONTENT_WIDTH_PX = 672
 
+
+def corpus_names(func):
+    """Adds ``names=`` to a table function: a corpus' display names
+    (:func:`hotelcheckspan.annotator_sets.names`), through which the table's text cells are read
+    (:meth:`Table.named`). Without it a table names judges and human sets by the rules that need no
+    corpus (:func:`~hotelcheckspan.annotator_sets.display_name`)."""
+
+    @functools.wraps(func)
+    def wrapper(*args, names=None, **kwargs):
+        result = func(*args, **kwargs)
+        return result.named(names) if names is not None and result is not None else result
+
+    return wrapper
+
+
 # words that keep their own spelling in headers
 _WORDS = {
     "f1": "F1",
@@ -241,6 +256,18 @@ class Table:
             raise KeyError(f"no column {missing[0]!r} to keep in a folded card; the table has {cols}")
         self.keep = keep
 
+    def named(self, names) -> Table:
+        """This table with its text cells and caption read through ``names`` (a corpus' display
+        names, :func:`hotelcheckspan.annotator_sets.names`): a judge or human set of a corpus
+        the rules without a corpus cannot name ("zeroshot-gpt4o" is "gpt4o" where no other judge
+        of its corpus runs gpt4o)."""
+        frame = self.frame.copy()
+        for col, numeric in zip(self.frame.columns, self.numeric):
+            if not numeric:
+                frame[col] = [names(v) for v in frame[col]]
+        caption = names(self.caption) if self.caption else self.caption
+        return Table(frame, self.numeric, caption, self.cards, labels=self.labels, keep=self.keep)
+
     def to_html(self) -> str:
         """Deterministic HTML (no random ids, so stored outputs compare strictly)."""
         numeric = self.numeric
@@ -299,6 +326,7 @@ class Table:
         return total
 
 
+@corpus_names
 def show(
     frame: pd.DataFrame,
     *,
@@ -404,6 +432,12 @@ class Folded:
     """A very wide table as a narrow one that fits a phone (its row names and the columns a reader
     needs first) over the full table collapsed in a dropdown."""
 
+    def named(self, names) -> Folded:
+        """Both tables read through ``names`` (:meth:`Table.named`)."""
+        out = Folded.__new__(Folded)
+        out.narrow, out.full, out.summary = self.narrow.named(names), self.full.named(names), self.summary
+        return out
+
     def __init__(self, table: Table, keep: Sequence[str], summary: str):
         missing = [c for c in keep if c not in table.frame.columns]
         if missing:
@@ -421,6 +455,7 @@ class Folded:
         return repr(self.narrow)
 
 
+@corpus_names
 def folded(table: Table, keep: Sequence[str], summary: str = "Every column") -> Folded:
     """``table`` shown by the columns ``keep`` (headers as shown), the full table in a dropdown under it."""
     return Folded(table, keep, summary)
@@ -744,6 +779,7 @@ def annotator_variance(result: Mapping) -> Table:
     )
 
 
+@corpus_names
 def leaderboard(frame: pd.DataFrame) -> Table:
     """``judges.leaderboard``: rank, judge, soft and hard span F1 and BACC with their intervals
     (the ceiling row, the humans against each other, last and unranked). The rank is read off the
@@ -766,6 +802,7 @@ def leaderboard(frame: pd.DataFrame) -> Table:
     )
 
 
+@corpus_names
 def neighbours(frame: pd.DataFrame) -> Table:
     """``judges.leaderboard``'s neighbour columns: each judge and the next one down, the examples
     needed to order them by soft F1 (with its interval; "> max" beyond the largest test set
@@ -804,6 +841,7 @@ def neighbours(frame: pd.DataFrame) -> Table:
     )
 
 
+@corpus_names
 def compared(board: pd.DataFrame) -> Table:
     """What ``judges.leaderboard`` compared (``board.attrs["compared"]``), one row per fact: the
     human sets, the examples, the span F1 definition, the majority rule, the ceiling."""
@@ -830,6 +868,7 @@ def compared(board: pd.DataFrame) -> Table:
     return show(pd.DataFrame(rows, columns=["what", "here"]), headers={"what": "Compared", "here": "Here"})
 
 
+@corpus_names
 def review_marks(frame: pd.DataFrame) -> Table:
     """``review.marks_by_corpus``: per corpus and judge (and the humans), the share of spans each
     automatic review mark holds, span length in words and against the humans'."""
@@ -969,6 +1008,7 @@ STATISTIC_NAMES = {
 }
 
 
+@corpus_names
 def review_preview(frame: pd.DataFrame) -> Table:
     """``review.preview``: the first rows of a review sheet as a reviewer meets them."""
     return show(
@@ -985,6 +1025,7 @@ def review_preview(frame: pd.DataFrame) -> Table:
     )
 
 
+@corpus_names
 def metric_board(board: pd.DataFrame, statistic: str) -> Table:
     """``metric_validation.leaderboard``: each metric's statistic with its interval and the
     significance cluster (the human ceiling last). No random column: the board's statistics
@@ -1007,6 +1048,7 @@ def metric_board(board: pd.DataFrame, statistic: str) -> Table:
     )
 
 
+@corpus_names
 def metric_statistics(
     statistics: pd.DataFrame,
     target: str,
@@ -1044,6 +1086,7 @@ def metric_statistics(
     return show(pd.DataFrame(list(wide.values())))
 
 
+@corpus_names
 def by_group(frame: pd.DataFrame, statistic: str, label: str = "Domain") -> Table:
     """``metric_validation.by_group``: one row per metric, one column per group."""
     cells = frame.assign(cell=[interval(v, lo, hi) for v, lo, hi in zip(frame["value"], frame["low"], frame["high"])])
@@ -1060,6 +1103,7 @@ def by_group(frame: pd.DataFrame, statistic: str, label: str = "Domain") -> Tabl
 # --- the chapters' tables, named where a chapter shows them --------------------------------------
 
 
+@corpus_names
 def prevalence(frame: pd.DataFrame, label: str = "Error type") -> Table | None:
     """``example_level.prevalence``: per type, the share of error votes, the observed agreement and
     the chance agreement kappa and AC1 each subtract, and the two coefficients (None, no table,
@@ -1080,6 +1124,7 @@ def prevalence(frame: pd.DataFrame, label: str = "Error type") -> Table | None:
     )
 
 
+@corpus_names
 def gamma_beside_f1(frame: pd.DataFrame, unit: str = "Examples") -> Table:
     """``span_gamma.beside_f1``: each comparison's hard F1 and γ with their ranks, the pairs and
     examples γ is defined on, and S∅."""
@@ -1117,6 +1162,7 @@ def every_pair(pairs: pd.DataFrame, summary: str = "Every pair"):
     return dropdown(show(pairs[cols]), summary)
 
 
+@corpus_names
 def span_prf(frame: pd.DataFrame) -> Table:
     """``span_level.table6`` rows: comparison, match, pairs, and P, R, F1 with their intervals."""
     return show(
@@ -1126,6 +1172,7 @@ def span_prf(frame: pd.DataFrame) -> Table:
     )
 
 
+@corpus_names
 def set_prf(frame: pd.DataFrame) -> Table:
     """Soft precision, recall and F1 per annotator set (``llm_annotators`` precision-recall table)."""
     return show(frame, columns=["name", "pairs", "precision", "recall", "f1"], headers={"name": "Annotator set"})
@@ -1166,6 +1213,7 @@ def cluster_centrals(frame: pd.DataFrame):
     return dropdown(show(named[["name", "most central spans"]]), "The most central spans of each cluster")
 
 
+@corpus_names
 def real_composition(frame: pd.DataFrame) -> Table:
     """``dataset_level.campaign_table`` of a real corpus: records, records with errors, spans,
     spans per record and mean span length per campaign."""
@@ -1181,6 +1229,7 @@ def real_composition(frame: pd.DataFrame) -> Table:
     )
 
 
+@corpus_names
 def category_shares(frame: pd.DataFrame, categories: Sequence[str]) -> Table:
     """``dataset_level.campaign_table``'s share of each campaign's spans per category (%)."""
     return show(
@@ -1204,6 +1253,7 @@ def load_warnings(corpus) -> Table | None:
     )
 
 
+@corpus_names
 def text_votes(votes: pd.DataFrame, categories: Sequence[str]) -> Table:
     """``example_level.votes`` per text of a real corpus (domain / system), per category and Any."""
     return show(

@@ -31,7 +31,7 @@ NOT_INCONSISTENT_BY_RULE = {
     # O3-Mini soft, P = 0.62 and R = 0.026 give 0.0496, which prints as 0.05
     "Table 6, all rows": "consistent",
     # 0.28 against 0.28: a tie at the printed precision cannot refute "highest"
-    "Section 6.3 against Table 6, stage 2 'highest' soft F1": "consistent",
+    "Section 6.3 against Table 6, stage 2 'highest' span F1, soft": "consistent",
     # a wording question: the paper compares no means, and 3.8 words leave room for "often" whole sentences
     "Section 5 against Table 3, gpt-4o's span length": "not decidable by rule",
     # a sentence against a sentence: 'significant' read statistically, Section 6.1's 'mild tendency'
@@ -269,7 +269,10 @@ def test_a_grim_check_that_cannot_fail_is_not_decidable_by_rule():
         assert all(Decimal(f"{mean:.2f}") in _printable_means(n, 2) for n in (100, 101, 102))
     out = checks.rule_grim({"mean": rounded(4.79, 0.005), "n_min": fig(874), "n_max": fig(878)}, None, {}, 0.005)
     assert out.verdict == "not decidable by rule" and "cannot fail" in out.reason
-    assert checks.rule_grim({"mean": rounded(2.58, 0.005), "n": fig(99)}, None, {}, 0.005).verdict != "not decidable by rule"
+    assert (
+        checks.rule_grim({"mean": rounded(2.58, 0.005), "n": fig(99)}, None, {}, 0.005).verdict
+        != "not decidable by rule"
+    )
     v = checks.check().set_index("id")["verdict"]
     assert v["s65_mean_no_error_grim"] == v["s65_mean_with_error_grim"] == "not decidable by rule"
     assert v["s65_incorrect_mean_grim"] == "consistent"  # n from 1: a check that could fail
@@ -688,7 +691,9 @@ def test_the_page_reviews_verdicts(results):
     assert v.loc["t7_shares_sum", "verdict"] == "inconsistent"
     assert "t7_counts_within_whole" not in v.index and "440 > 425" in v.loc["t7_shares_sum", "reading"]
     for rid in ("t6_ab_stage2_f1_hard", "t6_stage2_hard_soft_ratio"):
-        assert v.loc[rid, "verdict"] == "not decidable by rule" and v.loc[rid, "reason"].startswith("not a reading of the text")
+        assert v.loc[rid, "verdict"] == "not decidable by rule" and v.loc[rid, "reason"].startswith(
+            "not a reading of the text"
+        )
         assert "what the figures give under it: fails" in v.loc[rid, "reason"]
     assert "0.204" in v.loc["t6_ab_stage2_f1_hard", "computed"]  # 2 x 0.22 x 0.19 / 0.41
     found = checks.problems(results)
@@ -778,7 +783,7 @@ def test_each_noted_inconsistency_says_why(relations, results):
     )
     stage2 = notes.loc["Table 6, Group A - Group B (Stage 2), hard", "reason"]
     assert stage2.startswith("not a reading of the text") and "fits read as 'averaged over pairs" in stage2
-    assert "holds only within rounding" in notes.loc["Section 6.3 against Table 6, stage 2 'highest' soft F1", "reason"]
+    assert "holds only within rounding" in notes.loc["Section 6.3 against Table 6, stage 2 'highest' span F1, soft", "reason"]
     assert "103.50 [102.90, 104.10] is not <= 100" in notes.loc["Table 7, counts and shares", "reason"]
 
 

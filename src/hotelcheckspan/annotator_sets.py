@@ -247,7 +247,7 @@ class AnnotatorSet:
             return spec
         campaign, _, group = spec.partition("/")
         if not campaign:
-            raise ValueError(f"annotator set {spec!r} names no campaign")
+            raise ValueError(f"human set or judge {spec!r} names no campaign")
         return cls(campaign, parse_group(group) if group else None)
 
     @property
@@ -286,7 +286,7 @@ class AnnotatorSet:
         """:meth:`select`, raising when the set has no records in ``corpus``."""
         records, spans = self.select(corpus)
         if records.empty:
-            raise ValueError(f"annotator set {self.spec!r} has no records in this corpus")
+            raise ValueError(f"human set or judge {self.spec!r} has no records in this corpus")
         return records, spans
 
 

@@ -14,7 +14,7 @@ disagree most. :func:`build` writes one corpus into a folder the page fetches fr
     the key (``dataset, split, setup_id, example_idx``), ``aspect``, ``text_length`` (characters;
     None without a text), ``snippet`` (the text's first characters), ``source`` (the number of its
     source, in file ``source // source_chunk``; None without one), ``votes`` (per category of
-    ``categories`` and "Any", how many human annotator sets marked an error of that type, as
+    ``categories`` and "Any", how many human sets marked an error of that type, as
     :func:`hotelcheckspan.analyses.example_level.votes` counts them), ``raters`` (human sets with
     a record), ``f1`` and ``f1_soft`` (mean span F1 over the pairs of human sets on the example,
     hard and soft, to :data:`DECIMALS`; None where no pair is defined), ``pairs`` (pairs defined),
@@ -156,7 +156,7 @@ def _ids(frame: pd.DataFrame, examples: pd.DataFrame) -> np.ndarray:
 
 
 def votes(corpus: Corpus, examples: pd.DataFrame, sets: pd.DataFrame) -> pd.DataFrame:
-    """Per example: how many human annotator sets marked an error of each category and of any
+    """Per example: how many human sets marked an error of each category and of any
     (one groupby, the count :func:`hotelcheckspan.analyses.example_level.votes` makes rater by
     rater), and how many human sets have a record there.
 
@@ -178,7 +178,7 @@ def votes(corpus: Corpus, examples: pd.DataFrame, sets: pd.DataFrame) -> pd.Data
 
 
 def pairwise_f1(corpus: Corpus, examples: pd.DataFrame, sets: pd.DataFrame) -> pd.DataFrame:
-    """Per example, the mean span F1 over the pairs of human annotator sets that both have a
+    """Per example, the mean span F1 over the pairs of human sets that both have a
     record there, hard and soft, with the book's Table 6 definition; a pair counts where
     either set marked something (F1 is 0 where only one did).
 

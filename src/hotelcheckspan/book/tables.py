@@ -57,6 +57,7 @@ import pandas as pd
 
 from ..annotator_sets import NOT_IN_PAPER, display_name, paper_order
 from ..categories import CATEGORIES
+from ..metric_names import metric_name, metric_words
 from ..reference import checks, paper
 from ..reference import provenance as _provenance
 
@@ -101,9 +102,24 @@ _WORDS = {
 # --- cells ---------------------------------------------------------------------------------------
 
 
+# the paper's Table 6 symbols (a frame's column, "paper P_H") as the glossary writes the statistics
+_TABLE6_SYMBOLS = {"P": "span precision", "R": "span recall", "F1": "span F1"}
+_TABLE6_SYMBOL = re.compile(r"\b(P|R|F1)_([HS])\b")
+_TABLE6_RATIO = re.compile(r"\bP_([HS]) / R_\1\b")
+
+
+def statistic_words(text: str) -> str:
+    """Table 6's symbols in ``text`` written as the glossary writes them: "P_H" -> "span precision,
+    hard", "F1_S" -> "span F1, soft", a ratio "P_H / R_H" -> "span precision / recall, hard"."""
+    mode = {"H": "hard", "S": "soft"}
+    text = _TABLE6_RATIO.sub(lambda m: f"span precision / recall, {mode[m.group(1)]}", text)
+    return _TABLE6_SYMBOL.sub(lambda m: f"{_TABLE6_SYMBOLS[m.group(1)]}, {mode[m.group(2)]}", text)
+
+
 def header(name) -> str:
-    """A plain-English header for a column name: ``spans_per_record`` -> "Spans per record"."""
-    text = str(name)
+    """A plain-English header for a column name: ``spans_per_record`` -> "Spans per record";
+    Table 6's symbols as the glossary writes them ("paper P_H" -> "Paper span precision, hard")."""
+    text = statistic_words(re.sub(r"^f1_(hard|soft)\b", r"span F1, \1", str(name)))
     if not re.fullmatch(r"[a-z0-9_ ]+", text):  # already written for readers ("B more (%)")
         return text[:1].upper() + text[1:]
     words = [_WORDS.get(w, w) for w in re.split(r"[_ ]+", text.strip()) if w]
@@ -383,7 +399,7 @@ def show(
                 lambda v: DASH if is_missing(v) else (number(v) if isinstance(v, str) else str(int(round(float(v)))))
             )
         else:
-            cells = values.map(lambda v, d=dec(col): display_name(number(v, d)))
+            cells = values.map(lambda v, d=dec(col): display_name(statistic_words(metric_words(number(v, d)))))
         name = headers.get(col, header(col)) if headers else header(col)
         if col in bounds and (not headers or col not in headers):
             name = f"{name} [95% CI]"
@@ -652,7 +668,8 @@ def table4(frame: pd.DataFrame) -> Table:
 def sizes(frame: pd.DataFrame) -> Table:
     """``dataset_level.sizes``: examples per split and records per campaign and group."""
     return show(
-        frame, headers={"what": "What", "which": "Split or annotator set", "count": "Count", "annotators": "Annotators"}
+        frame,
+        headers={"what": "What", "which": "Split, human set or judge", "count": "Count", "annotators": "Annotators"},
     )
 
 
@@ -693,7 +710,7 @@ def volume(frame: pd.DataFrame) -> Table:
         frame,
         columns=["name", "spans", "spans_per_record", "mean_words", "x human spans/record", "x human length"],
         headers={
-            "name": "Annotator set",
+            "name": "Human set or judge",
             "spans_per_record": "Spans per record",
             "mean_words": "Mean span words",
             "x human spans/record": "x human spans per record",
@@ -781,9 +798,9 @@ def annotator_variance(result: Mapping) -> Table:
 
 @corpus_names
 def leaderboard(frame: pd.DataFrame) -> Table:
-    """``judges.leaderboard``: rank, judge, soft and hard span F1 and BACC with their intervals
+    """``judges.leaderboard``: rank, judge, span F1, soft and hard and BACC with their intervals
     (the ceiling row, the humans against each other, last and unranked). The rank is read off the
-    soft F1 as shown (two decimals): judges tied there share it, marked "2=" (the frame's ``rank``,
+    span F1, soft as shown (two decimals): judges tied there share it, marked "2=" (the frame's ``rank``,
     which the API and the CLI keep, orders them by the unrounded score)."""
     shown = frame["f1_soft"].where(frame["rank"].notna()).round(2)
     rank = shown.rank(ascending=False, method="min")
@@ -795,8 +812,8 @@ def leaderboard(frame: pd.DataFrame) -> Table:
         headers={
             "rank": "Rank",
             "judge": "Judge",
-            "f1_soft": "Soft F1 [95% CI]",
-            "f1_hard": "Hard F1 [95% CI]",
+            "f1_soft": "Span F1, soft [95% CI]",
+            "f1_hard": "Span F1, hard [95% CI]",
             "bacc": "BACC [95% CI]",
         },
     )
@@ -805,7 +822,7 @@ def leaderboard(frame: pd.DataFrame) -> Table:
 @corpus_names
 def neighbours(frame: pd.DataFrame) -> Table:
     """``judges.leaderboard``'s neighbour columns: each judge and the next one down, the examples
-    needed to order them by soft F1 (with its interval; "> max" beyond the largest test set
+    needed to order them by span F1, soft (with its interval; "> max" beyond the largest test set
     tried; "≤ 10" at the grid's first size, where the order may hold on fewer) and whether this
     corpus can tell them apart."""
     from ..analyses import sample_size
@@ -833,7 +850,7 @@ def neighbours(frame: pd.DataFrame) -> Table:
     return show(
         out,
         headers={
-            "pair": "Pair (by soft F1)",
+            "pair": "Pair (by span F1, soft)",
             "needed": "Examples needed",
             "interval": "95% interval",
             "tell_apart": "Can this corpus tell them apart?",
@@ -850,7 +867,7 @@ def compared(board: pd.DataFrame) -> Table:
     shown = ", ".join(refs[:6]) + (f" and {len(refs) - 6} more" if len(refs) > 6 else "")
     ceiling = c["ceiling"]
     rows = [
-        ("Human annotator sets", f"{len(refs)}: {shown} ({c['human_records']:,} records)"),
+        ("Human sets", f"{len(refs)}: {shown} ({c['human_records']:,} records)"),
         ("Examples", f"{c['examples']:,}, {c['examples_rule']}"),
         ("Span F1", c["f1"]["definition"]),
         (
@@ -873,15 +890,16 @@ def review_marks(frame: pd.DataFrame) -> Table:
     """``review.marks_by_corpus``: per corpus and judge (and the humans), the share of spans each
     automatic review mark holds, span length in words and against the humans'."""
     shares = [c for c in frame.columns if c.endswith("_share")]
+    judge = "judge_name" if "judge_name" in frame.columns else "judge"  # its corpus' name for it, where given
     out = frame.copy()
     for c in shares:  # one decimal in every share column, a column of zeros too (never "0" beside "0.0")
         out[c] = [number(v * 100, 1) if not is_missing(v) else DASH for v in out[c]]
     return show(
         out,
-        columns=["corpus", "judge", "spans", *shares, "mean_words", "words_vs_humans"],
+        columns=["corpus", judge, "spans", *shares, "mean_words", "words_vs_humans"],
         headers={
             "corpus": "Corpus",
-            "judge": "Judge",
+            judge: "Judge",
             "spans": "Spans",
             "no_span_share": "No span (%)",
             "hallucination_share": "Hallucination (%)",
@@ -922,8 +940,10 @@ def _problem_numbers(rows: pd.DataFrame) -> list[int]:
 
 class Checked:
     """A chapter's checks of the paper's figures by rule: the ones a reader must see (inconsistent
-    under every reading, depending on the reading, or two statements read as inconsistent) as a
-    table (cards on a phone), every check of the chapter in a dropdown under it."""
+    under every reading, depending on the reading, or two statements read as inconsistent) as
+    cards, folded under a line that counts them and the distinct problems they find (issue 45: a
+    chapter is at most thirty phone screens tall, and a chapter's cards were up to eighteen), every
+    check of the chapter in a second dropdown under it."""
 
     def __init__(self, results: pd.DataFrame):
         self.results = results
@@ -951,10 +971,21 @@ class Checked:
         found = self.results["verdict"].value_counts()
         return {v: int(found.get(v, 0)) for v in checks.VERDICTS}
 
+    def flagged_summary(self) -> str:
+        """The line the flagged checks fold under: how many, on how many distinct problems, and
+        their verdicts ("The 5 checks to read, on 3 problems: inconsistent 2, depends on the reading 3")."""
+        bad = self.flagged()
+        problems = len(set(_problem_numbers(bad)))
+        verdicts = bad["verdict"].value_counts()
+        said = ", ".join(f"{v} {int(verdicts[v])}" for v in checks.VERDICTS if v in verdicts.index)
+        checks_word = "check" if len(bad) == 1 else "checks"
+        problems_word = "problem" if problems == 1 else "problems"
+        return f"The {len(bad)} {checks_word} to read, on {problems} {problems_word}: {said}"
+
     def _repr_html_(self) -> str:
         n = self.counts()
         bad = self.flagged()
-        head = self._table(bad, numbered=True).to_html() if len(bad) else ""
+        head = dropdown(self._table(bad, numbered=True), self.flagged_summary()).data if len(bad) else ""
         summary = f"All {len(self.results)} checks by rule of the paper's figures in this chapter: " + ", ".join(
             f"{k} {v}" for k, v in n.items()
         )
@@ -1032,6 +1063,7 @@ def metric_board(board: pd.DataFrame, statistic: str) -> Table:
     (Kendall tau-b, ROC AUC) reach a constant at random, by definition
     (``metric_validation.RANDOM_EXACT``); the prose says it once."""
     frame = board.copy()
+    frame["metric"] = frame["metric"].map(metric_name)
     frame["cluster"] = frame["cluster"].astype(object).where(frame["cluster"].notna(), DASH)
     return show(
         frame,
@@ -1068,7 +1100,7 @@ def metric_statistics(
     wide = {}
     for (metric, kind), grp in rows.groupby(["metric", "kind"], sort=False):
         by = grp.set_index("statistic")
-        line = {"Metric": metric, "Kind": kind}
+        line = {"Metric": metric_name(metric), "Kind": kind}
         for s in columns:
             line[names[s]] = (
                 interval(by.loc[s, "value"], by.loc[s, "low"], by.loc[s, "high"]) if s in by.index else DASH
@@ -1094,6 +1126,7 @@ def by_group(frame: pd.DataFrame, statistic: str, label: str = "Domain") -> Tabl
     wide.columns.name = None
     order = list(dict.fromkeys(frame["metric"]))
     wide = wide.set_index("metric").loc[order].reset_index()
+    wide["metric"] = wide["metric"].map(metric_name)
     return show(
         wide.rename(columns={"metric": "Metric", "kind": "Kind"}),
         caption=f"{STATISTIC_NAMES[statistic]}, by {label.lower()}",
@@ -1126,7 +1159,7 @@ def prevalence(frame: pd.DataFrame, label: str = "Error type") -> Table | None:
 
 @corpus_names
 def gamma_beside_f1(frame: pd.DataFrame, unit: str = "Examples") -> Table:
-    """``span_gamma.beside_f1``: each comparison's hard F1 and γ with their ranks, the pairs and
+    """``span_gamma.beside_f1``: each comparison's span F1, hard and γ with their ranks, the pairs and
     examples γ is defined on, and S∅."""
     return show(
         frame,
@@ -1143,7 +1176,7 @@ def gamma_beside_f1(frame: pd.DataFrame, unit: str = "Examples") -> Table:
         ],
         headers={
             "comparison": "Comparison",
-            "f1": "Hard F1 [95% CI]",
+            "f1": "Span F1, hard [95% CI]",
             "f1_rank": "F1 rank",
             "gamma": "γ [95% CI]",
             "gamma_rank": "γ rank",
@@ -1156,7 +1189,7 @@ def gamma_beside_f1(frame: pd.DataFrame, unit: str = "Examples") -> Table:
 
 
 def every_pair(pairs: pd.DataFrame, summary: str = "Every pair"):
-    """``span_level.pairwise``'s rows, one per pair of annotator sets and match, collapsed: the
+    """``span_level.pairwise``'s rows, one per pair of sides and match, collapsed: the
     comparison, both sides, P, R, F1 and each side's span count."""
     cols = ["comparison", "ref", "hyp", "match", "precision", "recall", "f1", "ref_count", "hyp_count"]
     return dropdown(show(pairs[cols]), summary)
@@ -1174,8 +1207,9 @@ def span_prf(frame: pd.DataFrame) -> Table:
 
 @corpus_names
 def set_prf(frame: pd.DataFrame) -> Table:
-    """Soft precision, recall and F1 per annotator set (``llm_annotators`` precision-recall table)."""
-    return show(frame, columns=["name", "pairs", "precision", "recall", "f1"], headers={"name": "Annotator set"})
+    """Soft precision, recall and F1 per judge (``llm_annotators`` precision-recall table; its last row the
+    humans against each other)."""
+    return show(frame, columns=["name", "pairs", "precision", "recall", "f1"], headers={"name": "Judge or humans"})
 
 
 CLUSTER_HEADERS = {
@@ -1221,7 +1255,7 @@ def real_composition(frame: pd.DataFrame) -> Table:
         frame,
         columns=["name", "kind", "records", "error_records", "spans", "spans_per_record", "mean_words"],
         headers={
-            "name": "Campaign",
+            "name": "Annotated by",
             "error_records": "Records with errors",
             "spans_per_record": "Spans per record",
             "mean_words": "Mean span length (words)",
@@ -1235,7 +1269,7 @@ def category_shares(frame: pd.DataFrame, categories: Sequence[str]) -> Table:
     return show(
         frame,
         columns=["name", "spans", *[f"{c} %" for c in categories]],
-        headers={"name": "Campaign", **{f"{c} %": c for c in categories}},
+        headers={"name": "Annotated by", **{f"{c} %": c for c in categories}},
         decimals=1,
     )
 

@@ -757,7 +757,7 @@ def _flagged(inputs: Mapping[str, Figure], units: int) -> tuple[np.ndarray, str]
 
 
 def flags_allowed(campaign: str, units: int, figures: Mapping | None = None) -> np.ndarray:
-    """Every number of the ``units`` stage-2 examples an LLM campaign can have flagged, as Tables 3
+    """Every number of the ``units`` stage-2 examples a judge can have flagged, as Tables 3
     and 4 allow (its spans and spans per flagged record on all examples, its spans on these; see
     :func:`_flagged`): what the paper's own tables fix of a judge's marks, before any corpus."""
     f = paper.figures() if figures is None else figures
@@ -1662,7 +1662,7 @@ def _human_records(f: Mapping) -> tuple[float, float, float]:
 
 def _implied_records(f: Mapping) -> list[dict]:
     """The records behind the paper's rates: human records with and without an error, and each
-    LLM campaign's records and error records (Table 3's rates over its totals)."""
+    judge's records and error records (Table 3's rates over its totals)."""
     d = f["dataset"]
     spans, records = d["human_spans"], d["human_records"]
     at, lo, hi = _human_records(f)
@@ -1808,7 +1808,7 @@ def implied(figures: Mapping | None = None) -> pd.DataFrame:
 
 
 def _implied_agreement(f: Mapping) -> list[dict]:
-    """Each LLM campaign's per-type agreement with the clear human majority, the three types pooled,
+    """Each judge's per-type agreement with the clear human majority, the three types pooled,
     as far as Tables 4 and 5 allow it: each type flagged on at most as many examples as the campaign
     has spans of that type on them (Table 4), every placement of those flags enumerated
     (:func:`rule_clear_majority`'s per-type bound)."""

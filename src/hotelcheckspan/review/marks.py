@@ -388,7 +388,17 @@ def judge_marks(corpus: Corpus) -> pd.DataFrame:
 
 
 def marks_by_corpus(corpora: dict) -> pd.DataFrame:
-    """:func:`judge_marks` of several corpora (name -> Corpus) in one frame, a ``corpus`` column first."""
-    frames = [judge_marks(c).assign(corpus=name) for name, c in corpora.items()]
+    """:func:`judge_marks` of several corpora (name -> Corpus) in one frame, a ``corpus`` column
+    first and, after ``judge`` (the campaign), ``judge_name``: the judge as its corpus names it for
+    readers (:func:`hotelcheckspan.annotator_sets.names`: the iaa split's ``zeroshot-gpt4o`` is
+    "gpt4o", as the test split's ``gpt4o``)."""
+    from ..annotator_sets import names
+
+    frames = []
+    for name, corpus in corpora.items():
+        marks = judge_marks(corpus).assign(corpus=name)
+        named = names(corpus)
+        marks.insert(marks.columns.get_loc("judge") + 1, "judge_name", [named.of(j) for j in marks["judge"]])
+        frames.append(marks)
     out = pd.concat(frames, ignore_index=True)
     return out[["corpus", *[c for c in out.columns if c != "corpus"]]]

@@ -161,7 +161,7 @@ tables.dedup(dedup)
 # (spans)=
 # ## Span lengths and types (Section 4.4, Table 2)
 
-# %% mystnb={"figure": {"caption": "Box plots of span length in words: all human spans pooled, then each LLM campaign; each box is labelled with the number of spans (n) it is drawn from.", "name": "fig-span-lengths"}}
+# %% mystnb={"figure": {"caption": "Box plots of span length in words: all human spans pooled, then each judge; each box is labelled with the number of spans (n) it is drawn from.", "name": "fig-span-lengths"}}
 plots.span_lengths(corpus.spans)
 
 # %%
@@ -204,7 +204,7 @@ readings.glue_all(
 # - {glue:md}`sizes_basis` this corpus has {glue:text}`n_examples` examples in splits of {glue:text}`n_short` and
 #   {glue:text}`n_long`, and {glue:text}`n_human_records` human records; its sizes
 #   {glue:text}`shape_reading`. It has {glue:text}`n_llm_records` LLM records, one per example
-#   for each of {glue:text}`n_llm_campaigns` campaigns. The paper never counts LLM records: the
+#   for each of {glue:text}`n_llm_campaigns` judges. The paper never counts LLM records: the
 #   {glue:text}`readme_llm_records` records beside ours come from the release's README. Read as
 #   totals over the records each campaign has, Table 3's rates put
 #   {glue:text}`readme_decomposition`, {glue:text}`readme_reading` that count
@@ -231,5 +231,5 @@ readings.glue_all(
 # ```
 #
 # - {glue:md}`types_basis` {glue:text}`most_frequent_type` and {glue:text}`second_type` are the most frequent human
-#   span types, {glue:text}`type_order_reading`; the next chapter asks whether the campaigns
-#   agree on them.
+#   span types, {glue:text}`type_order_reading`; the next chapter asks whether the human sets
+#   and judges agree on them.

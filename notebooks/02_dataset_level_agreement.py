@@ -51,19 +51,19 @@ report.corpus_banner(corpus)
 # ## Overview
 #
 # Before asking whether annotators marked the same errors, the paper compares what each
-# campaign marked overall (Section 6.1). This chapter answers:
+# human set and judge marked overall (Section 6.1). This chapter answers:
 #
-# 1. How many spans of each type did each LLM campaign mark? ([Table 3](table3))
-# 2. On the {glue:text}`n_stage2` stage-2 examples, how do the four human campaigns and the LLMs compare?
+# 1. How many spans of each type did each judge mark? ([Table 3](table3))
+# 2. On the {glue:text}`n_stage2` stage-2 examples, how do the four human sets and the judges compare?
 #    ([Table 4](table4))
 # 3. Does group B mark more than group A, and stage 2 less than stage 1? ([Section 6.1](effects))
 # 4. Does the paper's own Table 4 support its claim that the checkbox wording made no significant
 #    difference? ([Appendix B](appendix-b))
-# 5. How are the error types distributed per campaign? ([Figure](shares))
+# 5. How are the error types distributed per human set and judge? ([Figure](shares))
 
 # %% [markdown]
 # (table3)=
-# ## LLM campaigns on all examples (Table 3)
+# ## Judges on all examples (Table 3)
 #
 # Each cell reads *ours (paper)*. Avg len is the mean span length in words; the full table,
 # with spans per error record and the paper's and our figures in separate columns, is in the
@@ -83,7 +83,7 @@ tables.wide(t3, decimals={"paper avg len": 1, "avg len": 1})  # the paper prints
 # ({glue:text}`p_spr_gpt4o`) and gpt-4o (LS) ({glue:text}`p_spr_gpt4o_ls`)
 # {glue:text}`short_reading` its totals divided by the {glue:text}`n_short_paper` short-split
 # examples, not by all {glue:text}`n_examples_paper` (which gives {glue:text}`p_all_gpt4o` and
-# {glue:text}`p_all_gpt4o_ls`), which suggests those two campaigns marked (almost) only the
+# {glue:text}`p_all_gpt4o_ls`), which suggests those two judges marked (almost) only the
 # short split, or that their rates are Table 4's counts over the {glue:text}`n_stage2` stage-2
 # examples; either way the caption's all examples do not give them (listed with
 # [the paper's own inconsistencies](inconsistencies-02)). Here
@@ -97,7 +97,7 @@ tables.wide(t3, decimals={"paper avg len": 1, "avg len": 1})  # the paper prints
 
 # %% [markdown]
 # (table4)=
-# ## All campaigns on the stage-2 examples (Table 4)
+# ## Human sets and judges on the stage-2 examples (Table 4)
 #
 # Cells read *ours (paper)*.
 
@@ -126,8 +126,8 @@ tables.table4(t4)
 # an additional error ({glue:text}`p_b_minority`% of those cases), that stage 2 marked
 # {glue:text}`p_volume`% less than stage 1, and an inter-group agreement
 # {glue:text}`p_agree_points` points higher in stage 2. The text does not name that agreement
-# measure: Table 6's two group rows fit it with hard span F1 and not with soft (see the checks
-# [below](inconsistencies-02)), so the comparison below uses hard span F1 of group A against group
+# measure: Table 6's two group rows fit it with span F1, hard and not with soft (see the checks
+# [below](inconsistencies-02)), so the comparison below uses span F1, hard of group A against group
 # B; the table here adds agreement on whether an example has any error, which the paper does not
 # report.
 
@@ -201,9 +201,9 @@ tables.show(paper_tests.replace({"stage": STAGES}), decimals={"statistic": 2})
 
 # %% [markdown]
 # (shares)=
-# ## Error types per campaign
+# ## Error types per human set and judge
 
-# %% mystnb={"figure": {"caption": "Share of each error type among a campaign's spans on the stage-2 examples, one bar per human group and stage and per LLM campaign, on the loaded corpus (the simulated stand-in unless the banner above names another).", "name": "fig-type-shares"}}
+# %% mystnb={"figure": {"caption": "Share of each error type among the spans of each human set and judge on the stage-2 examples, one bar each, on the loaded corpus (the simulated stand-in unless the banner above names another).", "name": "fig-type-shares"}}
 plots.type_shares(dataset_level.campaign_table(corpus, stage2, by_group=True))
 
 # %% [markdown]
@@ -259,7 +259,7 @@ readings.glue_all(
 # :format: myst
 # ```
 #
-# - {glue:md}`extremes_basis` {glue:text}`most_name` marks most, {glue:text}`most_ratio` times the mean human campaign,
+# - {glue:md}`extremes_basis` {glue:text}`most_name` marks most, {glue:text}`most_ratio` times the mean human set,
 #   and {glue:text}`least_name` least ({glue:text}`least_spans`), {glue:text}`extremes_reading`;
 #   the counts say nothing yet about whether anyone marked the *same* errors, which the next
 #   two chapters ask.

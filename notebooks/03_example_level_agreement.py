@@ -52,8 +52,8 @@ report.corpus_banner(corpus)
 # ## Overview
 #
 # Do annotators find errors in the *same summaries*? On the {glue:text}`n_stage2` stage-2
-# examples every summary has {glue:text}`n_raters` human annotations (stage 1 A and B, stage 2 A
-# and B). This chapter answers:
+# examples every summary has {glue:text}`n_raters` human annotations (the human sets St. 1A, St. 1B,
+# St. 2A and St. 2B). This chapter answers:
 #
 # 1. How many of the annotators vote "error" per example and type? ([Table 5](table5))
 # 2. How much of that agreement is beyond chance? ([Fleiss' kappa, Krippendorff's alpha and Gwet's AC1](chance))
@@ -189,7 +189,7 @@ tables.show(masking, decimals={"below_threshold_pct": 0})
 
 # %% [markdown]
 # Of the {glue:text}`mk_four` examples all {glue:text}`mk_top` sets call faulty, the sets'
-# mean pairwise soft span F1 is below {glue:text}`mk_threshold` on {glue:text}`mk_four_below`
+# mean pairwise span F1, soft is below {glue:text}`mk_threshold` on {glue:text}`mk_four_below`
 # (median {glue:text}`mk_four_median`), {glue:text}`mk_reading`{glue:text}`mk_four_ties`; on {glue:text}`mk_none_shared`
 # at least one pair of sets shares no marked character at all, and requiring the same type,
 # {glue:text}`mk_four_below_hard` fall below it. Over all {glue:text}`mk_multi` examples with two
@@ -255,8 +255,8 @@ readings.glue_all(
 #   {glue:text}`top_recall_sentence`. Per type, with {glue:text}`maj_pooled` majority errors in
 #   all, {glue:text}`pooled_recall_sentence`.
 # - {glue:md}`masking_basis` Section 7's masking, per example: of the {glue:text}`mk_four` examples all
-#   {glue:text}`mk_top` sets call faulty, {glue:text}`mk_four_below` have a mean pairwise soft
-#   span F1 below {glue:text}`mk_threshold`, {glue:text}`mk_reading`{glue:text}`mk_four_ties` (on this corpus; the note
+#   {glue:text}`mk_top` sets call faulty, {glue:text}`mk_four_below` have a mean pairwise span F1,
+#   soft, below {glue:text}`mk_threshold`, {glue:text}`mk_reading`{glue:text}`mk_four_ties` (on this corpus; the note
 #   under [the section](masking) says what that is worth).
 # - {glue:md}`tvd_basis` this corpus' vote distributions lie at a total variation distance of {glue:text}`tvd_min` to
 #   {glue:text}`tvd_max` from Table 5's.

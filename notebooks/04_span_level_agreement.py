@@ -50,14 +50,14 @@ report.corpus_banner(corpus)
 # ## Overview
 #
 # Two annotators may both say a summary is faulty and still point at different words. Span-level
-# precision, recall and F1 measure how far a hypothesis annotator set's spans meet a reference
+# precision, recall and F1 measure how far a hypothesis side's spans meet a reference
 # set's. The paper (Section 6.3) adopts the conventions of {cite:t}`kasner2026spanannotators` (it
 # cites the preprint of that paper, a year earlier), who
 # follow {cite:t}`dasanmartino2019propaganda` and computed span F1 with factgenie
 # {cite:p}`kasner2024factgenie`; factgenie has done so in more than one way, and the paper's prose
 # describes yet another (see the methods page). This chapter answers:
 #
-# 1. How well do annotator sets agree on spans, hard (type must match) and soft? ([Table 6](table6))
+# 1. How well do human sets and judges agree on spans, hard (type must match) and soft? ([Table 6](table6))
 # 2. How much do the pairs behind each average differ? ([Per-pair spread](spread))
 # 3. Which error types agree, and why does factgenie's soft per-category figure mislead?
 #    ([Per category](categories))
@@ -74,8 +74,8 @@ report.corpus_banner(corpus)
 # Each comparison pairs every reference set with every hypothesis set (listed in
 # `data/comparisons.yaml`: stage 1 against stage 2 is four pairs) on the {glue:text}`n_examples`
 # stage-2 examples, and averages the per-pair P, R and F1. That is one reading of the caption's
-# "averaged over all pairwise comparisons": pairs of annotator *sets*, a group's records pooled
-# into one set, so a group row is one pair; the paper may have averaged over pairs of individual
+# "averaged over all pairwise comparisons": pairs of {term}`human sets <human set>` (or of a
+# human set and a judge), a group's records pooled into one set, so a group row is one pair; the paper may have averaged over pairs of individual
 # annotators instead, which this table does not (see [which pairs a row averages](definitions)
 # and the paper's checks). Pooling a
 # model's two prompts into one row (humans against gpt-4o and gpt-4o (LS) is eight pairs) is the
@@ -83,8 +83,8 @@ report.corpus_banner(corpus)
 # prompts ([each prompt alone](t6-prompts) is below). The definition is the one the paper's figures support ([below](definitions)):
 # {glue:text}`book_definition`, i.e. character overlap with span lengths counted in every
 # example. Intervals resample examples ({glue:text}`n_boot` times, seeded), jointly for all pairs.
-# The paper's columns are P_H, R_H and F1_H under the hard match (error types must agree) and
-# P_S, R_S and F1_S under the soft match (any overlap counts).
+# The paper's columns are span precision, recall and F1, hard (error types must agree) and soft
+# (any overlap counts), as the {term}`glossary <span F1>` writes them.
 
 # %%
 pairs, counts = span_level.pairwise(corpus)
@@ -97,16 +97,16 @@ for match, tag in (("hard", "H"), ("soft", "S")):  # each F1's label, with its d
 tables.show(compact)
 
 # %%
-tables.dropdown(tables.show(span_level.versus_table6(t6, reported)), "Precision and recall, with their intervals")
+tables.dropdown(tables.show(span_level.versus_table6(t6, reported)), "Span precision and recall, with their intervals")
 
 # %% [markdown]
 # **Section 6.3 read against this table.** The paper says gpt-4o and gpt-4o (LS) "reach
-# human-level agreement in the soft setting": in its Table 6 their soft F1,
+# human-level agreement in the soft setting": in its Table 6 their span F1, soft,
 # {glue:text}`paper_gpt_soft`, is {glue:text}`paper_gpt_place` ({glue:text}`paper_human_soft`).
 # In the book's Table 6 it is {glue:text}`gpt_soft`, {glue:text}`gpt_place`
 # ({glue:text}`human_soft`); beside the highest human row, {glue:text}`best_human_row`,
 # {glue:text}`gpt_beside_best`. The paper also calls stage 2 the "highest internal consistency"
-# at $F1_S$ = {glue:text}`paper_top_soft`, the value its Table 6 prints for
+# at span F1, soft = {glue:text}`paper_top_soft`, the value its Table 6 prints for
 # {glue:text}`paper_top_rows`: {glue:text}`paper_top_reading` (checked with the paper's other
 # figures [below](definitions)).
 #
@@ -125,7 +125,10 @@ tables.dropdown(tables.show(span_level.versus_table6(t6, reported)), "Precision 
 # single row:
 
 # %%
-tables.show(span_level.by_prompt_versus(span_level.by_prompt(pairs, judges(corpus)), reported))
+tables.dropdown(
+    tables.show(span_level.by_prompt_versus(span_level.by_prompt(pairs, judges(corpus)), reported)),
+    "Each prompt alone, beside its pooled row and the paper's",
+)
 
 # %% [markdown]
 # At the precision the table shows, a prompt alone moves a row's F1 by at most {glue:text}`prompt_gap`
@@ -163,7 +166,7 @@ tables.every_pair(pairs)
 per_cat = span_level.per_category(corpus)
 per_cat_f1 = per_cat.pivot_table(index=["comparison", "category"], columns="variant", values="f1", sort=False)
 per_cat_f1.columns.name = None
-tables.show(per_cat_f1.reset_index())
+tables.dropdown(tables.show(per_cat_f1.reset_index()), "F1 per error type, per comparison: hard, and soft two ways")
 
 # %% [markdown]
 # With types required (hard), the human rows agree most on {glue:text}`cat_best` (mean F1
@@ -176,9 +179,9 @@ tables.show(per_cat_f1.reset_index())
 # ## Labels or placement?
 #
 # Section 6.3 says disagreements "arise primarily from label categorization rather than
-# identifying which parts of the summaries are problematic", citing the gap between soft and hard
-# F1 (ΔF1). Soft F1 is F1 without labels: per pair, what ignoring labels gains is soft minus
-# hard F1, and what the pair still loses by marking different words is one minus soft F1.
+# identifying which parts of the summaries are problematic", citing the gap between span F1, soft
+# and hard (ΔF1). Span F1, soft is F1 without labels: per pair, what ignoring labels gains is span F1, soft
+# minus span F1, hard, and what the pair still loses by marking different words is one minus span F1, soft.
 # Averaged per row, beside the same two quantities from the paper's Table 6:
 
 # %%
@@ -188,7 +191,7 @@ tables.show(span_level.label_gain_versus(span_level.label_gain(pairs), reported)
 # Over the human rows, ignoring labels gains {glue:text}`label_gain` F1 here
 # ({glue:text}`paper_label_gain` in the paper's Table 6, at most {glue:text}`paper_label_gain_max`),
 # while placement loses {glue:text}`label_loss` ({glue:text}`paper_label_loss` in the paper):
-# {glue:text}`label_reading`. Among what both sides marked (soft F1), labels cost
+# {glue:text}`label_reading`. Among what both sides marked (span F1, soft), labels cost
 # {glue:text}`label_share` of it here ({glue:text}`paper_label_share` in the paper's Table 6).
 # Section 6.3's "primarily from label categorization" {glue:text}`label_claim`; both readings
 # are checked by rule [below](definitions).
@@ -199,7 +202,7 @@ tables.show(span_level.label_gain_versus(span_level.label_gain(pairs), reported)
 # ## Misleading or Not Checkable? (Section 4.1)
 #
 # Section 4.1 grants that "the boundary between Misleading and Not Checkable can sometimes be
-# subjective". Where two human annotator sets mark overlapping spans on the same stage-2 example,
+# subjective". Where two human sets mark overlapping spans on the same stage-2 example,
 # the types they give show how often. Each pair of overlapping spans from two of the four sets
 # counts once, the set listed first in the rows:
 
@@ -262,7 +265,9 @@ tables.dropdown(
 # which bounds recall from below. Applied to the paper's soft precision:
 
 # %%
-tables.show(span_level.implied_recall(reported))
+tables.dropdown(
+    tables.show(span_level.implied_recall(reported)), "Recall implied by the paper's soft precision, per row"
+)
 
 # %% [markdown]
 # o3-mini weighs most. The paper prints soft $P$ = {glue:text}`o3_p` and $R$ =
@@ -284,7 +289,7 @@ tables.show(span_level.implied_recall(reported))
 # rule, comparing only summaries both marked, would put it near {glue:text}`gpt_typical`.
 # Except for the stage-2 group row (see the fourth point below), the every-example prediction is within
 # {glue:text}`every_max_gap` of every printed recall. That prediction reads a row as pairs of
-# annotator sets (see "which pairs a row averages" below); the floor holds under any reading.
+# sides (see "which pairs a row averages" below); the floor holds under any reading.
 #
 # **2. Span counts.** Under the paper's prose definition a pair's precision is a share of the
 # hypothesis's spans. On the stage-2 examples o3-mini has {glue:text}`o3_spans_text` and
@@ -294,7 +299,7 @@ tables.show(span_level.implied_recall(reported))
 # values are possible for their mean: the paper's hard precision {glue:text}`o3_ph`
 # {glue:text}`span_hard_reachable` be such a mean (the nearest is {glue:text}`span_hard_nearest`),
 # {glue:text}`span_hard_alone`, while the soft one {glue:text}`span_soft_reachable`. So, read as
-# pairs of annotator sets, the paper did not compute its prose definition either; the prose
+# pairs of sides, the paper did not compute its prose definition either; the prose
 # describes what counts as agreement, not the arithmetic. Averaged over pairs of individual
 # annotators (below), the denominators are others and this point does not bind.
 #
@@ -312,18 +317,20 @@ tables.show(span_level.implied_recall(reported))
 # printed rounding; the test binds only rows of one pair):
 
 # %%
-tables.show(span_level.hard_soft_ratio_check(reported))
+tables.dropdown(
+    tables.show(span_level.hard_soft_ratio_check(reported)), "P / R, hard against soft, per row of the paper"
+)
 
 # %% [markdown]
 # The caption ("averaged over all pairwise comparisons") reads the F1 column as a mean of per-pair
 # F1 rather than the harmonic mean of the printed P and R. The figures cannot tell: the o3-mini row's
-# soft F1 ({glue:text}`o3_f1s`) is not $2PR/(P+R)$ of its printed P and R ({glue:text}`o3_f1s_hm`),
+# span F1, soft ({glue:text}`o3_f1s`) is not $2PR/(P+R)$ of its printed P and R ({glue:text}`o3_f1s_hm`),
 # but it is within their rounding.
 #
 # **Which pairs a row averages.** The paper says its values "are averaged over all pairwise
 # comparisons" without saying pairs of what. The second and fourth points read it as the book's
-# Table 6 computes it: pairs of annotator *sets*, a group's records pooled into one set, so a group
-# row is {glue:text}`group_set_pairs` pair and o3-mini's row, its two prompts pooled,
+# Table 6 computes it: pairs of *sets* (human sets, or a human set and a judge), a group's records
+# pooled into one set, so a group row is {glue:text}`group_set_pairs` pair and o3-mini's row, its two prompts pooled,
 # {glue:text}`o3_set_pairs`. If the paper
 # averaged instead over pairs of individual annotators who shared an example (on this corpus, the
 # stage-2 group row would average {glue:text}`group_annotator_pairs` of them), a row's mean F1 could
@@ -357,7 +364,7 @@ tables.inconsistencies("04_span_level_agreement")
 
 # %%
 effect = span_level.convention_effect(corpus)
-tables.show(effect)
+tables.dropdown(tables.show(effect), "F1 under the book's rule and under factgenie 1.2.1's, per comparison")
 
 # %% [markdown]
 # F1 under factgenie 1.2.1's rule is on average {glue:text}`gap_mean` (at most
@@ -411,7 +418,7 @@ tables.show(span_measures.counts(measures))
 # something; elsewhere factgenie reports $S_\emptyset = 1/(1+n)$ for the example's $n$ spans.
 # The book computes {glue:text}`gamma_mode` γ, as `factgenie iaa gamma` does by default, with the
 # package's reimplementation, identical per example to factgenie's. Each comparison's γ is the
-# mean over its pairs of each pair's mean γ, beside hard F1 of Table 6; intervals resample
+# mean over its pairs of each pair's mean γ, beside span F1, hard of Table 6; intervals resample
 # examples as for Table 6.
 
 # %%
@@ -440,7 +447,7 @@ readings.glue_all(
 
 # %% [markdown]
 # γ orders the {glue:text}`gamma_comparisons` comparisons whose γ rests on enough examples in
-# {glue:text}`gamma_order` hard F1 (Kendall's tau {glue:text}`gamma_tau`;
+# {glue:text}`gamma_order` span F1, hard (Kendall's tau {glue:text}`gamma_tau`;
 # {glue:text}`gamma_moved_count` comparisons change rank, values within half a point counting as
 # tied). {glue:text}`gamma_left_out_text` {glue:text}`gamma_shown_text`
 # The two answer different questions. F1 pools every example, so an example that one side
@@ -460,7 +467,7 @@ readings.glue_all(
 # %% [markdown]
 # ## Summary
 #
-# - {glue:md}`defs_basis` read as pairs of annotator sets, its Table 6 fits span F1 with every
+# - {glue:md}`defs_basis` read as pairs of sides, its Table 6 fits span F1 with every
 #   example's span lengths counted (all rows but the stage-2 group row, which under that reading
 #   contradicts itself);
 #   factgenie 1.2.1's rule, which counts them only where both sides marked, reaches its o3-mini
@@ -469,8 +476,8 @@ readings.glue_all(
 #   {glue:text}`book_definition`.
 # - {glue:md}`convention_basis` factgenie 1.2.1's rule (`convention="both"`) is on average
 #   {glue:text}`gap_mean` F1 away from the book's definition.
-# - {glue:md}`soft_basis` soft F1 is more than {glue:text}`soft_margin_points` points above hard
-#   F1 in {glue:text}`soft_above` of the {glue:text}`n_comparisons` comparisons, as in the paper's
+# - {glue:md}`soft_basis` span F1, soft is more than {glue:text}`soft_margin_points` points above span
+#   F1, hard, in {glue:text}`soft_above` of the {glue:text}`n_comparisons` comparisons, as in the paper's
 #   Table 6; here the types come from the simulation's confusion rows, so the gap shows the
 #   simulation, not how annotators type a problem.
 # - {glue:md}`noise_basis` the intervals are wide: with {glue:text}`n_examples` examples,
@@ -486,10 +493,10 @@ readings.glue_all(
 #   give one type, and Misleading against Not Checkable is {glue:text}`conf_nc_mis` of the
 #   disagreements ({glue:text}`conf_nc_mis_interval`), {glue:text}`conf_nc_mis_reading`
 #   ({glue:text}`conf_nc_mis_expected`).
-# - {glue:md}`gpt_basis` gpt-4o's soft F1 is {glue:text}`gpt_place` here; in the paper's Table 6 it
+# - {glue:md}`gpt_basis` gpt-4o's span F1, soft is {glue:text}`gpt_place` here; in the paper's Table 6 it
 #   is {glue:text}`paper_gpt_place`, which is what the paper calls human-level.
-# - {glue:md}`rows_basis` read as one pair of annotator sets, as the book's Table 6 computes a
-#   group row, the stage-2 group row contradicts itself (its hard F1 is below both its P and R,
+# - {glue:md}`rows_basis` read as one pair of sides, as the book's Table 6 computes a
+#   group row, the stage-2 group row contradicts itself (its span F1, hard is below both its P and R,
 #   and its hard and soft P/R ratios differ), but that is what the book computes, not a reading of
 #   the paper: its caption averages "over all pairwise comparisons", and as a mean over pairs of
 #   individual annotators the row is consistent (the checks above show both).

@@ -14,7 +14,7 @@
 # ---
 
 # %% [markdown]
-# # LLM annotators
+# # LLM judges
 
 # %% tags=["remove-cell", "colab"]
 # Colab: clone the repository (package and data) and install it as the README says
@@ -82,7 +82,7 @@ tables.versus(
 )
 
 # %% [markdown]
-# {glue:text}`most_model` marks {glue:text}`most_ratio` times the spans of the mean human campaign
+# {glue:text}`most_model` marks {glue:text}`most_ratio` times the spans of the mean human set
 # (the paper's Table 4: {glue:text}`paper_most_ratio`), and {glue:text}`least_models` the fewest
 # ({glue:text}`least_spans`). Which models mark more than the humans and which less:
 # {glue:text}`volume_reading`.
@@ -91,7 +91,7 @@ tables.versus(
 # (pr)=
 # ## Precision and recall against the humans
 #
-# Each model against each of the four human annotator sets, soft match (any type), averaged
+# Each model against each of the four human sets, soft match (any type), averaged
 # over the four pairs as Table 6 does; for scale, stage 1 against stage 2 (humans against
 # humans) in the last row. Precision is the share of the model's marked characters that the
 # human marked too; recall the share of the human's marked characters the model found.
@@ -105,7 +105,7 @@ pairs, counts = span_level.pairwise(corpus, comparisons, matches=("soft",))
 pr = span_level.table6(pairs, counts).rename(columns={"comparison": "name"})
 tables.set_prf(pr)
 
-# %% mystnb={"figure": {"caption": "Soft-match precision (blue) and recall (orange) of each LLM campaign against the four human annotator sets on the stage-2 examples, averaged over the four pairs, with 95% bootstrap intervals; the last row is stage 1 against stage 2, humans against humans.", "name": "fig-llm-precision-recall"}}
+# %% mystnb={"figure": {"caption": "Soft-match precision (blue) and recall (orange) of each judge against the four human sets on the stage-2 examples, averaged over the four pairs, with 95% bootstrap intervals; the last row is stage 1 against stage 2, humans against humans.", "name": "fig-llm-precision-recall"}}
 plots.precision_recall(pr)
 
 # %% [markdown]
@@ -148,7 +148,7 @@ chapter.span_words_beside_paper(corpus)
 # {glue:text}`whole_share` of gpt-4o's spans cover at least {glue:text}`whole_pct` of their
 # summary.
 #
-# The paper's own figures on the LLM campaigns, checked by rule (the human groups' own are in
+# The paper's own figures on the judges, checked by rule (the human groups' own are in
 # {chapter}`02`; Section 6.2's o3-mini agreements and the footnote on
 # Section 5's prompts are added here):
 
@@ -244,7 +244,7 @@ readings.glue_all(
 # ## Summary
 #
 # - {glue:md}`volume_basis` {glue:text}`most_model` marks {glue:text}`most_ratio` times as much as the average human
-#   campaign and {glue:text}`least_models` least ({glue:text}`least_spans`); which models
+#   set and {glue:text}`least_models` least ({glue:text}`least_spans`); which models
 #   mark more than the humans: {glue:text}`volume_reading`. {glue:md}`volume_note`
 # - {glue:md}`recall_basis` {glue:text}`top_recall` finds the most of what humans marked, with a precision of
 #   {glue:text}`top_recall_precision` against the humans' own {glue:text}`human_precision`

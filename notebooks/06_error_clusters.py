@@ -160,7 +160,10 @@ plots.cluster_map(clusters.map_2d(X), labels, error_spans["type"].to_numpy(), ov
 # %%
 cross, type_test = clusters.by_type(error_spans, labels)
 cross.index = overview["label"]
-tables.show(cross.rename_axis("cluster").rename_axis(columns=None).reset_index())
+tables.dropdown(
+    tables.show(cross.rename_axis("cluster").rename_axis(columns=None).reset_index()),
+    "Every cluster's spans per error type",
+)
 
 # %%
 tables.show(type_test, decimals={"chi-square": 1, "Cramér's V": 2, "Cramér's V (bias-corrected)": 2})
@@ -213,7 +216,10 @@ tables.show(pairings, decimals={"expected": 1, "residual": 2})
 # {glue:text}`pairings_absent`): {glue:text}`pairings_reading`. Every group and type:
 
 # %%
-tables.show(residuals, decimals={"expected": 1, "residual": 2})
+tables.dropdown(
+    tables.show(residuals, decimals={"expected": 1, "residual": 2}),
+    "Every cluster group and error type: count, expected count and adjusted residual",
+)
 
 # %% [markdown]
 # All of the above is seed {glue:text}`seed0`'s clustering. Each seed's run (the
@@ -288,7 +294,9 @@ tables.show(consensus_tests, decimals={"statistic": 3}, intervals={"odds ratio":
 
 # %%
 per_cluster = clusters.by_consensus(labels, agreed, overview)
-error_clusters.cluster_consensus_table(per_cluster)
+tables.dropdown(
+    error_clusters.cluster_consensus_table(per_cluster), "Every cluster: its spans and their share with support"
+)
 
 # %% [markdown]
 # The paper calls its clusters "semantically coherent error types discovered directly from the

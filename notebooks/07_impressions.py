@@ -156,7 +156,7 @@ impression_readings.bands_beside_paper(b, corpus)
 # `data/paper_relations.yaml` declares them; each row names its rule: statcheck (does the p-value
 # follow from the statistic and its degrees of freedom), GRIM (can a mean of whole-number ratings
 # over that many records take the printed value; once the records reach ten to the power of the
-# decimals printed every mean is possible, and a check that cannot fail counts as not checkable),
+# decimals printed every mean is possible, and a check that cannot fail is not decidable by rule),
 # plain arithmetic, or a predicate over the paper's figures (do the errors it counts fit in its
 # longest summary). These are
 # checks of the paper alone: where this corpus comes close to a figure, that says nothing about

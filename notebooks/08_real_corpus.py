@@ -36,7 +36,7 @@ except ImportError:
 # %% tags=["remove-input"]
 import math
 
-from hotelcheckspan import paths
+from hotelcheckspan import annotator_sets, paths
 from hotelcheckspan.analyses import dataset_level, example_level, span_gamma, span_level, span_measures
 from hotelcheckspan.book import plots, readings, real_shape, report, tables
 from hotelcheckspan.book.readings import real_corpus
@@ -47,6 +47,7 @@ frame = real_shape.framed(paths.real_corpus_dir(), **paths.real_selection())  # 
 corpus = frame.corpus
 plan = real_shape.plan(corpus)  # every human group, the groups that rated the same texts, the LLMs
 models = plan.models
+names = annotator_sets.names(corpus)  # its judges and human sets as the glossary names them, on every page
 N_BOOT, LEVEL = 1000, 0.95  # bootstrap replicates and interval level of every interval below
 report.corpus_banner(corpus, frame)
 
@@ -87,11 +88,11 @@ report.corpus_banner(corpus, frame)
 # ## Composition
 #
 # One row per campaign: records (one annotator group on one text), the texts they cover, and
-# spans. {glue:text}`human_design`; each LLM campaign is one group.
+# spans. {glue:text}`human_design`; each judge is one group.
 
 # %%
 composition = dataset_level.campaign_table(corpus)
-tables.real_composition(composition)
+tables.real_composition(composition, names=names)
 
 # %% [markdown]
 # {glue:text}`warnings_said`
@@ -106,7 +107,7 @@ tables.load_warnings(corpus)
 # Share of each campaign's spans per category (a human campaign's row pools its groups).
 
 # %%
-tables.category_shares(composition, corpus.categories)
+tables.category_shares(composition, corpus.categories, names=names)
 
 # %% [markdown]
 # Humans mark {glue:text}`top_human_category` most often. {glue:text}`llm_spread`
@@ -138,7 +139,7 @@ real_corpus.reliability_table(reliability)
 # P, R and F1 under the book's definition (factgenie 1.2.1's character overlap, span lengths counted
 # on every text as factgenie's May 2025 script counts them; see {chapter}`04`, [which span F1 the
 # paper reported](definitions)), hard (the category must match) and soft (any overlap), per pair of
-# annotator sets on the texts both annotated, averaged over pairs as in the HotelCheckSpan paper's
+# sides on the texts both annotated, averaged over pairs as in the HotelCheckSpan paper's
 # Table 6. "humans vs humans" averages every unordered pair of groups that annotated a common text;
 # "humans vs *model*" every group against the model. Intervals resample texts ({glue:text}`n_boot`
 # times, seeded).
@@ -147,10 +148,10 @@ real_corpus.reliability_table(reliability)
 comparisons = real_shape.comparisons(corpus, plan)  # humans vs humans, humans vs each LLM: pairs sharing texts
 pairs, counts = span_level.pairwise(corpus, comparisons)
 t6 = span_level.table6(pairs, counts, n_boot=N_BOOT, seed=0)
-tables.span_prf(t6)
+tables.span_prf(t6, names=names)
 
 # %% mystnb={"figure": {"caption": "Span F1 of every pair behind each row (dots) and their mean (bar), hard and soft match, on the real data-to-text corpus.", "name": "fig-real-pair-spread"}}
-plots.pair_spread(pairs)
+plots.pair_spread(pairs, names=names)
 
 # %% [markdown]
 # The same means under factgenie's own definitions (estimates only; the intervals above are the
@@ -158,10 +159,10 @@ plots.pair_spread(pairs)
 
 # %%
 by_definition = span_level.definition_means(corpus, comparisons, real_corpus.DEFINITIONS, {real_corpus.BOOK: pairs})
-real_corpus.definitions_table(by_definition)
+real_corpus.definitions_table(by_definition, names=names)
 
 # %% [markdown]
-# {glue:text}`human_f1_said` By hard F1 under the book's definition, the highest estimate against
+# {glue:text}`human_f1_said` By span F1, hard under the book's definition, the highest estimate against
 # the human groups is {glue:text}`best_llm`'s ({glue:text}`best_llm_f1`); it
 # {glue:text}`best_llm_vs_humans`. {glue:text}`best_by_definition`
 
@@ -177,10 +178,10 @@ min_agree = math.ceil(frame.majority_share * len(plan.raters))  # the one clear-
 llm = example_level.models_vs_majority(
     corpus, models, raters=plan.raters, examples=plan.texts, n_boot=N_BOOT, seed=0, min_agree=min_agree
 )
-real_corpus.alignment_table(llm)
+real_corpus.alignment_table(llm, names=names)
 
-# %% mystnb={"figure": {"caption": "Raw agreement with the human majority against balanced accuracy, per LLM, with 95% bootstrap intervals (real data-to-text corpus). A point without an interval has none because too many resamples leave balanced accuracy undefined: they hold no error-free text, or no error, among the few with a clear majority. Where every LLM's name shares a prefix, the row labels leave it out and the axis title names it.", "name": "fig-real-paradox"}}
-plots.paradox(llm)
+# %% mystnb={"figure": {"caption": "Raw agreement with the human majority against balanced accuracy, per LLM, with 95% bootstrap intervals (real data-to-text corpus). A point without an interval has none because too many resamples leave balanced accuracy undefined: they hold no error-free text, or no error, among the few with a clear majority.", "name": "fig-real-paradox"}}
+plots.paradox(llm, names=names)
 
 # %% [markdown]
 # {glue:text}`bacc_said`
@@ -197,7 +198,7 @@ plots.paradox(llm)
 
 # %%
 contested = real_shape.contested(corpus, plan, votes)
-report.highlight(corpus, contested, real_shape.shown_on(corpus, plan, contested), shown=4)
+report.highlight(corpus, contested, real_shape.shown_on(corpus, plan, contested), shown=2)
 
 # %% [markdown]
 # (real-beyond-f1)=
@@ -224,6 +225,7 @@ tables.folded(
     tables.show(beyond, columns=["comparison", "pairs", *span_measures.MEASURES]),
     ["Comparison", "F1 (book) [95% CI]", "Partial F1 [95% CI]"],
     "Every measure: strict, exact and type F1, Pearson r, and the pairs behind each row",
+    names=names,
 )
 
 # %% [markdown]
@@ -232,7 +234,7 @@ tables.folded(
 # point of each other count as tied). At exact boundaries, ignoring categories (exact against
 # strict F1) gains {glue:text}`bf8_type_cost` F1 on average (exact F1 is at most
 # {glue:text}`bf8_exact_max` in any row); in
-# character overlap it gains {glue:text}`bf8_soft_gain` (soft against hard F1 in the span-level
+# character overlap it gains {glue:text}`bf8_soft_gain` (span F1, soft against hard in the span-level
 # table). Accepting a partial overlap at half credit (partial against exact F1) gains a further
 # {glue:text}`bf8_boundary_cost`. Error counts correlate with micro r from {glue:text}`bf8_r_min`
 # to {glue:text}`bf8_r_max`, highest for {glue:text}`bf8_top_r`.
@@ -245,14 +247,14 @@ tables.folded(
 # ({glue:text}`gamma_mode` γ; see {chapter}`04`, [its γ section](gamma) and the [methods page](methods-gamma)): per text
 # where both sides marked something, their spans aligned at the least cost and that disorder
 # compared with chance ($\gamma = 1$ for identical spans, $0$ at chance level); texts at most one
-# side marked get $S_\emptyset$ instead. Each row's γ is the mean over its pairs, beside hard F1.
+# side marked get $S_\emptyset$ instead. Each row's γ is the mean over its pairs, beside span F1, hard.
 
 # %%
 gamma_pairs, gamma_per_example = span_gamma.pairwise(corpus, comparisons)
 gammas = span_gamma.by_comparison(gamma_pairs, gamma_per_example, n_boot=N_BOOT, seed=0, level=LEVEL)
 gamma_beside = span_gamma.beside_f1(gammas, t6)
 gamma_ranks = span_gamma.rank_agreement(gamma_beside)
-tables.gamma_beside_f1(gamma_beside, unit="Texts")
+tables.gamma_beside_f1(gamma_beside, unit="Texts", names=names)
 
 # %% tags=["remove-input"]
 readings.glue_all(
@@ -271,11 +273,12 @@ readings.glue_all(
         gamma_beside=gamma_beside,
         gamma_ranks=gamma_ranks,
         by_definition=by_definition,
-    )
+    ),
+    names=names,
 )
 
 # %% [markdown]
-# γ orders the {glue:text}`gamma_comparisons` rows in {glue:text}`gamma_order` hard F1 (Kendall's
+# γ orders the {glue:text}`gamma_comparisons` rows in {glue:text}`gamma_order` span F1, hard (Kendall's
 # tau {glue:text}`gamma_tau`; {glue:text}`gamma_moved_count` rows change rank). Both sides marked
 # {glue:text}`gamma_share` of the compared texts, so γ rests on those texts. The largest move is
 # {glue:text}`gamma_moved` (F1 rank {glue:text}`gamma_moved_f1_rank`, γ rank
@@ -289,7 +292,7 @@ readings.glue_all(
 # - The compendium reads a real factgenie export as it is: texts from `outputs/` joined on
 #   slugified ids, any number of categories, and the export's quirks kept and counted as
 #   factgenie keeps them ({glue:text}`n_warnings` warnings here, none an error).
-# - {glue:text}`summary_humans` the highest hard F1 against them under the book's definition is
+# - {glue:text}`summary_humans` the highest span F1, hard against them under the book's definition is
 #   {glue:text}`best_llm`'s, which {glue:text}`best_llm_vs_humans`.
 #   {glue:text}`best_by_definition_short`
 # - {glue:text}`summary_kappa`

@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 import hotelcheckspan
-from hotelcheckspan import paths
+from hotelcheckspan import annotator_sets, paths
 from hotelcheckspan.analyses import dataset_level, example_level, impressions
 from hotelcheckspan.analyses import sample_size as ss
 from hotelcheckspan.analyses.judges import leaderboard
@@ -68,7 +68,7 @@ report.corpus_banner(corpus)
 # reproduced where it holds in {glue:text}`level` of the test sets, a threshold of the book's own that
 # Shaib et al. do not use (theirs, every draw, is its limit). The questions:
 #
-# 1. How often does a test set of n examples rank two LLM annotators as the full set does, by
+# 1. How often does a test set of n examples rank two judges as the full set does, by
 #    span F1 and by balanced accuracy against the human majority? ([Ranking stability](stability))
 # 2. From how many examples is each ranking stable with {glue:text}`level` probability, and how sure is that
 #    number? ([Smallest stable n](smallest))
@@ -87,13 +87,13 @@ report.corpus_banner(corpus)
 # (stability)=
 # ## Ranking stability (Table 6 and Section 6.2)
 #
-# Each LLM campaign is scored on the {glue:text}`n_examples` stage-2 examples by span F1
-# against each of the four human annotator sets, averaged over them as Table 6 averages its
+# Each judge is scored on the {glue:text}`n_examples` stage-2 examples by span F1
+# against each of the four human sets, averaged over them as Table 6 averages its
 # pairs (hard: the type must match; soft: any type; the book's default span-F1 definition,
 # {glue:text}`convention`), and by balanced accuracy (BACC) against
 # the clear human majority on "any error" (all but one of the four sets agreeing, as in
 # {chapter}`03`). Both prompts of gpt-4o and o3-mini are kept apart, which gives
-# {glue:text}`n_pairs` pairs of {glue:text}`n_llms` campaigns. The full-set scores:
+# {glue:text}`n_pairs` pairs of {glue:text}`n_llms` judges. The full-set scores:
 
 # %%
 scores = [ss.judges_f1_table(corpus, llms, HUMAN_SETS, stage2, match=m) for m in ("hard", "soft")]
@@ -128,7 +128,7 @@ within = ss.stability(scores, within_sizes, RESAMPLES, seed=0, replace=False)
 beyond = ss.stability(scores, beyond_sizes, RESAMPLES, seed=1, replace=True)
 chapter.stability_table(within, within_sizes)
 
-# %% mystnb={"figure": {"caption": "Share of the test sets of n examples that rank each pair of LLM campaigns as the full stage-2 set does, one panel per pair: by hard and soft span F1 against the four human sets and by balanced accuracy against the human majority (colours). Dashed: subsets of the corpus (without replacement); solid: draws with replacement, extrapolating past the corpus size (dotted). The grey dashed line is the threshold, labelled on the y axis. A measure by which a pair is tied on the full set has no line (nothing to order), and the panel's title says so; lines at the top lie on top of each other.", "name": "fig-stability"}}
+# %% mystnb={"figure": {"caption": "Share of the test sets of n examples that rank each pair of judges as the full stage-2 set does, one panel per pair: by span F1, hard and soft against the four human sets and by balanced accuracy against the human majority (colours). Dashed: subsets of the corpus (without replacement); solid: draws with replacement, extrapolating past the corpus size (dotted). The grey dashed line is the threshold, labelled on the y axis. A measure by which a pair is tied on the full set has no line (nothing to order), and the panel's title says so; lines at the top lie on top of each other.", "name": "fig-stability"}}
 ssp.stability_curves(within, beyond, ss.THRESHOLD, corpus_size=N, order=llms)
 
 # %% [markdown]
@@ -147,17 +147,17 @@ ssp.stability_curves(within, beyond, ss.THRESHOLD, corpus_size=N, order=llms)
 N_OUTER, N_INNER = 100, 200
 uncertainty = ss.stable_n_uncertainty(scores, beyond_sizes, replace=True, n_outer=N_OUTER, n_inner=N_INNER, seed=2)
 summary = ss.stable_n_summary(within, beyond, uncertainty)
-tables.show(ss.readable(summary), decimals=3)
+tables.dropdown(tables.show(ss.readable(summary), decimals=3), "Every pair: the smallest stable n, with its interval")
 
 # %% [markdown]
 # Readings, per measure:
 #
-# - **Soft span F1**: {glue:text}`soft_early` of the {glue:text}`n_pairs` pairs are ordered in
+# - **Span F1, soft**: {glue:text}`soft_early` of the {glue:text}`n_pairs` pairs are ordered in
 #   {glue:text}`level` of test sets from the smallest size tried ({glue:text}`smallest_n` examples). The
 #   hardest is {glue:text}`soft_hard_pair` (a difference of {glue:text}`soft_hard_diff`), which
 #   needs {glue:text}`soft_hard_n` examples drawn afresh (interval {glue:text}`soft_hard_ci`).
 #   {glue:text}`soft_ties` {glue:text}`soft_single`
-# - **Hard span F1**: {glue:text}`hard_early` pairs are settled from {glue:text}`smallest_n`
+# - **Span F1, hard**: {glue:text}`hard_early` pairs are settled from {glue:text}`smallest_n`
 #   examples; the hardest, {glue:text}`hard_hard_pair` (difference {glue:text}`hard_hard_diff`),
 #   needs {glue:text}`hard_hard_n` (interval {glue:text}`hard_hard_ci`).
 #   {glue:text}`hard_ties` {glue:text}`hard_single`
@@ -165,7 +165,7 @@ tables.show(ss.readable(summary), decimals=3)
 #   {glue:text}`smallest_n` examples, and {glue:text}`bacc_beyond` pairs need more examples than
 #   the corpus has (with replacement); the hardest, {glue:text}`bacc_hard_pair` (difference
 #   {glue:text}`bacc_hard_diff`), needs {glue:text}`bacc_hard_n` (interval
-#   {glue:text}`bacc_hard_ci`). {glue:text}`bacc_ties` Every campaign's BACC lies within
+#   {glue:text}`bacc_hard_ci`). {glue:text}`bacc_ties` Every judge's BACC lies within
 #   {glue:text}`bacc_spread` of chance ({glue:text}`chance`). {glue:text}`bacc_chance` {glue:text}`bacc_single`
 #
 # {glue:md}`bacc_chance_note`
@@ -179,7 +179,7 @@ tables.show(ss.readable(summary), decimals=3)
 # (paper-gaps)=
 # ## At the paper's own gaps
 #
-# The gaps above are this corpus' own. The paper's Table 6 reports soft and hard span F1 for the
+# The gaps above are this corpus' own. The paper's Table 6 reports span F1, soft and hard for the
 # three models it compares (gemma-3, gpt-4o and o3-mini; its gpt-4o and o3-mini rows may pool both
 # prompts), and a reading about the paper's comparisons rests on those gaps. We keep this corpus'
 # spread of a test set's difference and centre it on the paper's gap: each drawn difference, less
@@ -191,14 +191,17 @@ tables.show(ss.readable(summary), decimals=3)
 
 # %%
 needs = ss.needs_at_paper_gaps(scores[:2], ss.planning_sizes(N), RESAMPLES, seed=10)
-tables.show(chapter.gaps_table(needs, corpus), decimals={"paper's gap": 2, "this corpus' gap": 3})
+tables.dropdown(
+    tables.show(chapter.gaps_table(needs, corpus), decimals={"paper's gap": 2, "this corpus' gap": 3}),
+    "Every measure: the examples needed at the paper's gap and at this corpus'",
+)
 
 # %% [markdown]
-# By soft span F1 the paper's closest pair is {glue:text}`soft_paper_pair`, a gap of
+# By span F1, soft the paper's closest pair is {glue:text}`soft_paper_pair`, a gap of
 # {glue:text}`soft_paper_gap` ({glue:text}`soft_paper_range` over its rounding). It needs
 # {glue:text}`soft_paper_n` examples ({glue:text}`soft_paper_n_range`; normal approximation
 # {glue:text}`soft_paper_normal`), so the {glue:text}`n_examples` stage-2 examples are
-# {glue:text}`soft_paper_word` for the paper's soft order. By hard span F1 the closest is
+# {glue:text}`soft_paper_word` for the paper's soft order. By span F1, hard the closest is
 # {glue:text}`hard_paper_pair` (a gap of {glue:text}`hard_paper_gap`, {glue:text}`hard_paper_range`), which
 # needs {glue:text}`hard_paper_n` ({glue:text}`hard_paper_n_range`; normal approximation
 # {glue:text}`hard_paper_normal`): the stage-2 examples are {glue:text}`hard_paper_word` for the paper's
@@ -278,7 +281,9 @@ tables.show(chapter.power_table(ratings, paper_effects, corpus))
 # draws (Monte Carlo low and high), and statsmodels' power at this corpus' effects (Statsmodels).
 
 # %%
-chapter.power_draws_table(power)
+tables.dropdown(
+    chapter.power_draws_table(power), "Every test and number of records: the resampled power and statsmodels'"
+)
 
 # %% mystnb={"figure": {"caption": "Power of the impression tests against the number of records, one panel per test: statsmodels' power at the paper's effects (red; Cohen's d implied by its t), and this corpus' resampled power (blue, with its Monte Carlo interval) and statsmodels' at this corpus' effects (blue dashed); the target power dashed grey and labelled on the y axis.", "name": "fig-power"}}
 ssp.power_curves(power, paper_power)
@@ -289,7 +294,7 @@ ssp.power_curves(power, paper_power)
 #
 # `sample_size.examples_needed(corpus, judge_a, judge_b)` answers "how many examples do I need
 # to tell these two judges apart?" on any corpus the package reads: it compares the two
-# annotator sets by span F1 against reference sets (or by BACC against their majority), draws
+# sides by span F1 against reference sets (or by BACC against their majority), draws
 # test sets with replacement up to {glue:text}`max_factor` times the corpus, and returns the smallest n from
 # which the full corpus' order holds in {glue:text}`level` of them, with its interval. For the two gpt-4o
 # prompts, a pair that differs by prompt only:
@@ -319,7 +324,7 @@ tables.show(ss.readable_plan(plan), decimals=3)
 # chapter 10's leaderboard on the pair (its answer for a pair does not depend on the other judges in the
 # run), and the pair's curve near the answers with many draws: why the answers differ
 board = leaderboard(corpus, [plan["better"], plan["worse"]])
-pair = summary[(summary["measure"] == "span F1 (soft)") & (summary["pair"] == f"{plan['better']} > {plan['worse']}")]
+pair = summary[(summary["measure"] == "span F1, soft") & (summary["pair"] == f"{plan['better']} > {plan['worse']}")]
 ch10 = board[(board["judge"] == plan["better"]) & (board["next"] == plan["worse"])]
 answers = np.array([plan["n_needed"], *ch10["n_needed"], *pair["n_with_replacement"]])
 answers = answers[np.isfinite(answers)]
@@ -331,7 +336,7 @@ tables.show(
     fine[["n", "same_order", "low", "high"]],
     headers={"n": "Examples", "same_order": "Same order as the full set"},
     decimals=3,
-    caption=f"{plan['better']} against {plan['worse']} by soft span F1, {FINE:,} draws per size",
+    caption=f"{plan['better']} against {plan['worse']} by span F1, soft, {FINE:,} draws per size",
 )
 
 # %% [markdown]
@@ -340,7 +345,7 @@ tables.show(
 #
 # The public "LLMs as span annotators" corpus of {chapter}`08` {cite:p}`kasner2026spanannotators` has many
 # human annotators but only {glue:text}`public_examples` examples, so the within-corpus design can only go up to
-# its size, and the with-replacement design extrapolates from very little. Its LLM campaigns
+# its size, and the with-replacement design extrapolates from very little. Its judges
 # are compared by span F1 against every human annotator group (BACC is left out here: on so few
 # examples its clear-majority decisions are few; {chapter}`08` reads it).
 #
@@ -352,6 +357,7 @@ report.corpus_banner(real, F.resolve(real))  # what this section rests on
 
 # %%
 real_llms = real.campaigns("model")
+real_names = annotator_sets.names(real)  # its judges as the glossary names them, on every page
 real_humans = [g for c in real.campaigns("human") for g in groups_of(real, c)]
 real_scores = [ss.judges_f1_table(real, real_llms, real_humans, match=m) for m in ("hard", "soft")]
 real_n = real_scores[0].n_examples
@@ -361,10 +367,13 @@ real_beyond = ss.stability(real_scores, real_sizes, RESAMPLES, seed=8, replace=T
 # fewer replicates than for the stand-in: 29 reference groups make each replicate 29 times the work
 real_unc = ss.stable_n_uncertainty(real_scores, real_sizes, True, n_outer=N_OUTER // 2, n_inner=N_INNER // 2, seed=9)
 real_summary = ss.stable_n_summary(real_within, real_beyond, real_unc)
-tables.show(ss.readable(real_summary), decimals=3)
+tables.dropdown(
+    tables.show(ss.readable(real_summary), decimals=3, names=real_names),
+    "Every pair of the public corpus' judges: the smallest stable n, with its interval",
+)
 
-# %% mystnb={"figure": {"caption": "The public corpus of {chapter}`08`: share of the test sets of n texts that rank each pair of its LLM annotators as the full set does, one panel per pair, by hard and soft span F1 (colours). Dashed: subsets of the corpus; solid: draws with replacement past the corpus size (dotted). The grey dashed line is the threshold; lines at the top lie on top of each other.", "name": "fig-public-stability"}}
-ssp.stability_curves(real_within, real_beyond, ss.THRESHOLD, corpus_size=real_n, order=real_llms)
+# %% mystnb={"figure": {"caption": "The public corpus of {chapter}`08`: share of the test sets of n texts that rank each pair of its judges as the full set does, one panel per pair, by span F1, hard and soft (colours). Dashed: subsets of the corpus; solid: draws with replacement past the corpus size (dotted). The grey dashed line is the threshold; lines at the top lie on top of each other.", "name": "fig-public-stability"}}
+ssp.stability_curves(real_within, real_beyond, ss.THRESHOLD, corpus_size=real_n, order=real_llms, names=real_names)
 
 # %% tags=["remove-input"]
 readings.glue_all(
@@ -391,16 +400,17 @@ readings.glue_all(
         fine_draws=FINE,
         grid=beyond_sizes,
         paper_effects=paper_effects,
-    )
+    ),
+    names=real_names,  # the public corpus' judges (the stand-in's need no corpus to be named)
 )
 
 # %% [markdown]
 # ## Summary
 #
-# - {glue:md}`close_basis` every pair of LLM campaigns at least {glue:text}`gap_settled` apart in soft
-#   span F1 is ordered as on the full set by {glue:text}`smallest_n` examples ({glue:text}`shaib_found`).
-#   Closer pairs are not: {glue:text}`close_pairs` need {glue:text}`close_n` examples or more by soft F1,
-#   and the uncertainty of that need is itself wide. {glue:text}`gap_split` A ranking of LLM annotators
+# - {glue:md}`close_basis` every pair of judges at least {glue:text}`gap_settled` apart in span F1,
+#   soft, is ordered as on the full set by {glue:text}`smallest_n` examples ({glue:text}`shaib_found`).
+#   Closer pairs are not: {glue:text}`close_pairs` need {glue:text}`close_n` examples or more by span F1, soft,
+#   and the uncertainty of that need is itself wide. {glue:text}`gap_split` A ranking of judges
 #   on a corpus of this size should report how stable each pair's order is, not only the scores.
 # - {glue:md}`gaps_basis` at the paper's own gaps (Table 6), with the stand-in's spread between
 #   examples (the paper reports none), the {glue:text}`n_examples` stage-2 examples would be, for the
@@ -409,12 +419,12 @@ readings.glue_all(
 #   {glue:text}`hard_paper_n` examples, {glue:text}`hard_paper_n_range` over the rounding). The spread
 #   is simulated, so this rehearses the question rather than answers it for the paper's data: on the
 #   real examples, which may spread more or less, the answer may differ either way.
-# - {glue:md}`bacc_basis` balanced accuracy against the human majority ranks {glue:text}`bacc_vs_soft` soft span F1
+# - {glue:md}`bacc_basis` balanced accuracy against the human majority ranks {glue:text}`bacc_vs_soft` span F1, soft
 #   (the median pair needs {glue:text}`bacc_median` examples against {glue:text}`soft_median`): every
-#   campaign's BACC lies within {glue:text}`bacc_spread` of chance ({glue:text}`chance`), so the gaps
+#   judge's BACC lies within {glue:text}`bacc_spread` of chance ({glue:text}`chance`), so the gaps
 #   between them are small. {glue:text}`bacc_chance` {glue:md}`bacc_chance_short` {glue:text}`bacc_rest`
 # - {glue:md}`power_basis` at the paper's effects the impression tests reach {glue:text}`target` power with
 #   {glue:text}`paper_t80` and {glue:text}`paper_r80` records, {glue:text}`power_word` the ratings the paper
 #   collected.
-# - `sample_size.examples_needed` answers the planning question for any pair of annotator sets
+# - `sample_size.examples_needed` answers the planning question for any pair of sides
 #   on any corpus the package reads.

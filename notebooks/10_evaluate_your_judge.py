@@ -37,7 +37,7 @@ except ImportError:
 from IPython.display import display
 
 import hotelcheckspan
-from hotelcheckspan import paths, review
+from hotelcheckspan import annotator_sets, paths, review
 from hotelcheckspan.analyses import judges
 from hotelcheckspan.book import plots, readings, real_shape, report, tables
 from hotelcheckspan.book.readings import evaluate_your_judge
@@ -67,7 +67,7 @@ report.corpus_banner(corpus)
 #
 # Span F1 is the book's Table 6 definition (character overlap, soft: any category, hard: the
 # category must match), of the judge against each of the {glue:text}`n_references` human
-# annotator sets on the {glue:text}`n_examples` examples they share, averaged over the sets as
+# sets on the {glue:text}`n_examples` examples they share, averaged over the sets as
 # Table 6 averages its pairs; balanced accuracy (BACC) is on "any error" against the clear human
 # majority ({chapter}`03`). Intervals are {glue:text}`level` percentile bootstrap intervals over examples.
 #
@@ -80,8 +80,8 @@ report.corpus_banner(corpus)
 # (leaderboard)=
 # ## The leaderboard
 #
-# Every model campaign of the corpus, ranked by soft span F1; the last row is the ceiling, the
-# human annotator sets against each other (span F1 averaged over every pair of sets; BACC of
+# Every judge of the corpus (each of its model campaigns), ranked by span F1, soft; the last row is the ceiling, the
+# human sets against each other (span F1 averaged over every pair of sets; BACC of
 # each set against the clear majority of the others).
 
 # %%
@@ -110,7 +110,7 @@ tables.compared(board)
 # ## Neighbours: can this corpus tell them apart?
 #
 # For each judge and the next one down, the number of examples a test set needs so that it
-# orders the two by soft F1 as the full corpus does in {glue:text}`threshold` of draws ({chapter}`09`'s
+# orders the two by span F1, soft as the full corpus does in {glue:text}`threshold` of draws ({chapter}`09`'s
 # `examples_needed`, test sets drawn with replacement), with its {glue:text}`level` interval. "yes": even the
 # interval's upper end fits in this corpus; "uncertain": the estimate fits, the upper end does
 # not; "no": the corpus is too small to order them.
@@ -125,7 +125,7 @@ tables.neighbours(board)
 #
 # {chapter}`09` plans the comparison of gpt-4o with gpt-4o (LS) and gives it other numbers: its
 # planning call draws its test sets with another seed, and its table of smallest stable sizes reads
-# the answer off a coarser grid of sizes. The question is the same (soft span F1 against the same
+# the answer off a coarser grid of sizes. The question is the same (span F1, soft against the same
 # human sets on the same examples, test sets drawn with replacement); {glue:text}`grid_note`
 
 # %% [markdown]
@@ -140,17 +140,18 @@ tables.neighbours(board)
 # the corpus of the real sections (HOTELCHECKSPAN_REAL_DATA, _TASK, _SPLIT), checked as `make corpus-check` checks it
 real_frame = real_shape.framed(paths.real_corpus_dir(paths.REAL_TEST_CORPUS), **paths.real_selection())
 real = real_frame.corpus
+real_names = annotator_sets.names(real)  # its judges and human sets as the glossary names them, on every page
 report.corpus_banner(real, real_frame)
 
 # %%
 real_board = judges.leaderboard(real)
-tables.leaderboard(real_board)
+tables.leaderboard(real_board, names=real_names)
 
 # %% tags=["remove-input"]
-tables.compared(real_board)
+tables.compared(real_board, names=real_names)
 
 # %%
-tables.neighbours(real_board)
+tables.neighbours(real_board, names=real_names)
 
 # %% [markdown]
 # On the real corpus {glue:text}`real_lead_said` {glue:text}`real_bacc_reading`
@@ -192,7 +193,7 @@ tables.review_marks(marks)
 # reviewer meets them (the judge behind each evaluator is in a separate key file):
 
 # %%
-tables.review_preview(review.preview(real, 6))
+tables.review_preview(review.preview(real, 6), names=real_names)
 
 # %% [markdown]
 # ```bash
@@ -212,7 +213,7 @@ tables.review_preview(review.preview(real, 6))
 # (byoj)=
 # ## Bring your own judge
 #
-# Run your model as a factgenie LLM campaign on the corpus' examples, export it, and either drop
+# Run your model as a factgenie model campaign on the corpus' examples, export it, and either drop
 # the campaign folder into the corpus under `annotations/model/` (then every chapter scores it;
 # set `HOTELCHECKSPAN_DATA` to that corpus and rebuild the book) or point the command at it:
 #
@@ -236,13 +237,15 @@ tables.span_prf(result["table6"])
 
 # %% tags=["remove-input"]
 curves = evaluate_your_judge.reseeded_curves(corpus)  # chapter 09's planned pair with other seeds, for the prose
-readings.glue_all(evaluate_your_judge.readings(corpus, board, real_board, result, marks, real, curves))
+readings.glue_all(
+    evaluate_your_judge.readings(corpus, board, real_board, result, marks, real, curves), names=real_names
+)
 
 # %% [markdown]
 # ## Summary
 #
 # - {glue:md}`board_basis` every model campaign of the corpus is a judge: {glue:text}`rank_said`
-#   by soft span F1 against the human sets, and the humans'
+#   by span F1, soft against the human sets, and the humans'
 #   agreement with each other ({glue:text}`ceiling_soft`) is the ceiling a judge is read against, a
 #   reference rather than an upper bound.
 # - {glue:md}`best_basis` span F1 and balanced accuracy need not agree on the best judge;

@@ -35,7 +35,7 @@ except ImportError:
 
 # %% tags=["remove-input"]
 import hotelcheckspan
-from hotelcheckspan import paths
+from hotelcheckspan import annotator_sets, paths
 from hotelcheckspan.analyses import metric_validation as mv
 from hotelcheckspan.book import plots, readings, real_shape, report, tables
 from hotelcheckspan.book.readings import validate_your_metric
@@ -45,6 +45,7 @@ plots.set_theme()
 # the corpus of the real sections (HOTELCHECKSPAN_REAL_DATA, _TASK, _SPLIT), checked as `make corpus-check` checks it
 real_frame = real_shape.framed(paths.real_corpus_dir(paths.REAL_TEST_CORPUS), **paths.real_selection())
 real = real_frame.corpus
+real_names = annotator_sets.names(real)  # its judges as the glossary names them, on every page
 report.corpus_banner(real, real_frame)
 
 # %% [markdown]
@@ -110,7 +111,7 @@ baselines, baselines_from = mv.bundled_baselines(real)
 # the two targets this chapter shows (the default adds error_free, and impression where a corpus has it)
 validation = hotelcheckspan.evaluate_metric(real, baselines=baselines, targets=["errors", "majority"])
 board = mv.leaderboard(validation, "errors", "kendall_tau_b")
-tables.metric_board(board, "kendall_tau_b")
+tables.metric_board(board, "kendall_tau_b", names=real_names)
 
 # %% [markdown]
 # {glue:text}`top_reading`; the first cluster, of {glue:text}`n_clusters`, holds
@@ -130,6 +131,7 @@ tables.dropdown(
         ["kendall_tau_b", "kendall_tau_c", "acc23", "spearman", "pearson"],
         order=board["metric"],
         random=["acc23"],
+        names=real_names,
     ),
     "Every example-level statistic, target errors",
 )
@@ -151,6 +153,7 @@ tables.metric_statistics(
     ["roc_auc", "average_precision", "bacc"],
     order=board["metric"],
     random=["average_precision", "bacc"],
+    names=real_names,
 )
 
 # %% [markdown]
@@ -181,6 +184,7 @@ tables.metric_statistics(
     ["pairwise_accuracy", "soft_pairwise_accuracy", "kendall_tau_b", "partial_pearson", "item_kendall_tau_b"],
     order=board["metric"],
     headers={"kendall_tau_b": "Kendall τb of system means"},
+    names=real_names,
 ) if len(validation.system) else None  # no system level with fewer than three systems
 
 # %% [markdown]
@@ -194,7 +198,7 @@ tables.metric_statistics(
 
 # %%
 domains = mv.by_group(validation, "dataset")
-tables.by_group(domains, "kendall_tau_b")
+tables.by_group(domains, "kendall_tau_b", names=real_names)
 
 # %% [markdown]
 # {glue:text}`domain_reading`.
@@ -234,7 +238,10 @@ tables.metric_board(mv.leaderboard(standin, "errors", "kendall_tau_b"), "kendall
 
 # %% tags=["remove-input"]
 readings.glue_all(
-    validate_your_metric.readings(validation, domains, standin, corpus, baselines_from=baselines_from, real_corpus=real)
+    validate_your_metric.readings(
+        validation, domains, standin, corpus, baselines_from=baselines_from, real_corpus=real
+    ),
+    names=real_names,
 )
 
 # %% [markdown]

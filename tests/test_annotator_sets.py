@@ -1,4 +1,4 @@
-"""AnnotatorSet: one parser, one filter and the paper's names for every annotator set."""
+"""AnnotatorSet: one parser, one filter, and one display name for every judge and human set."""
 
 import pandas as pd
 import pytest
@@ -56,7 +56,7 @@ def test_every_name_of_a_campaign_reads_as_its_one_display_name():
 
     for folder, name in PAPER_NAMES.items():
         assert display_name(folder) == name
-    assert display_name("Human - LLM (O3-Mini) against gpt-4o-ls") == "Human - LLM (o3-mini) against gpt-4o (LS)"
+    assert display_name("O3-Mini against gpt-4o-ls") == "o3-mini against gpt-4o (LS)"
     # a name inside a longer word is someone else's campaign and stays
     assert display_name("my-gpt-4o-ls gpt-4o-lsx") == "my-gpt-4o-ls gpt-4o-lsx"
     assert display_name(3) == 3
@@ -79,3 +79,66 @@ def test_glued_prose_names_campaigns_by_display_name_but_keeps_what_a_reader_typ
     assert _named(text) == (
         "gpt-4o (LS) leads; run `hotelcheckspan judge CORPUS gpt-4o-ls`, then\n```\ngpt-4o-ls\n```\no3-mini (LS)"
     )
+
+
+def test_a_judge_is_named_by_one_rule_the_prompt_variant_kept_only_where_two_share_a_model():
+    from hotelcheckspan.annotator_sets import judge_names, model_of
+
+    # the public corpus' iaa split: every judge zero-shot, no model twice -> the variant goes
+    iaa = ["zeroshot-claude-3-7-sonnet", "zeroshot-gpt4o", "zeroshot-o3-mini"]
+    assert judge_names(iaa) == {j: j.removeprefix("zeroshot-") for j in iaa}
+    # its test split names the same judges without the prefix: one name for each judge
+    assert judge_names(["claude-3-7-sonnet", "gpt4o"]) == {"claude-3-7-sonnet": "claude-3-7-sonnet", "gpt4o": "gpt4o"}
+    # two judges of one model (prompt variants as folders, the campaign-name rule's "cot-llama3-3"): kept
+    mt = judge_names(["cot-llama3-3", "zeroshot-llama3-3", "zeroshot-gpt4o"])
+    assert mt == {"cot-llama3-3": "cot-llama3-3", "zeroshot-llama3-3": "zeroshot-llama3-3", "zeroshot-gpt4o": "gpt4o"}
+    # a model beside its zero-shot run: both keep their names, never one name for two judges
+    assert judge_names(["gpt4o", "zeroshot-gpt4o"]) == {"gpt4o": "gpt4o", "zeroshot-gpt4o": "zeroshot-gpt4o"}
+    # the paper's five as Table 3 writes them; a user's judge that would take one of their names keeps its own
+    paper = judge_names(["gpt-4o", "gpt-4o-ls", "zeroshot-gpt-4o", "o3-mini-ls"])
+    assert paper == {
+        "gpt-4o": "gpt-4o",
+        "gpt-4o-ls": "gpt-4o (LS)",
+        "zeroshot-gpt-4o": "zeroshot-gpt-4o",
+        "o3-mini-ls": "o3-mini (LS)",
+    }
+    assert model_of("zeroshot-gpt4o") == ("zeroshot", "gpt4o") and model_of("llama3-3") == ("", "llama3-3")
+    assert model_of("cotton-judge") == ("", "cotton-judge")  # a variant is a whole word before "-"
+
+
+def test_a_human_set_is_written_one_way():
+    from hotelcheckspan.annotator_sets import human_set_name
+
+    assert human_set_name("stage1", 0, ["stage1", "stage2"]) == "St. 1A"
+    assert human_set_name("stage2", None, ["stage1", "stage2"]) == "St. 2"
+    assert human_set_name("iaa", 3, ["iaa"], {3: "3"}) == "group 3"
+    assert human_set_name("iaa", None, ["iaa"]) == "humans"
+    assert human_set_name("iaa", 3, ["iaa", "test"], {3: "3"}) == "iaa group 3"
+    assert human_set_name("test", None, ["iaa", "test"]) == "test"
+
+
+def test_a_corpus_names_its_judges_and_human_sets_in_any_text():
+    from hotelcheckspan import load, paths
+    from hotelcheckspan.annotator_sets import names
+
+    iaa = names(load(paths.REAL_CORPUS))
+    assert iaa.of("zeroshot-gpt4o") == "gpt4o" and iaa.of("iaa/0") == "group 0" and iaa.of("iaa") == "humans"
+    assert iaa("humans vs zeroshot-gpt4o") == "humans vs gpt4o"
+    assert iaa("iaa/12 and zeroshot-o3-mini") == "group 12 and o3-mini"
+    assert iaa("iaa") == "humans" and iaa("d2t iaa") == "d2t iaa"  # the split's name is not the people's
+    # a path names its folders as they are
+    path = "annotations/model/d2t-eval/iaa/zeroshot-gpt4o/annotations.jsonl"
+    assert iaa(path) == path
+    standin = names(load())
+    assert standin.of("gpt-4o-ls") == "gpt-4o (LS)" and standin.of("stage1/A") == "St. 1A"
+    assert standin("Group A - Group B (Stage 1)") == "St. 1A vs St. 1B"
+
+
+def test_table6_rows_read_as_comparisons_of_human_sets_and_judges():
+    from hotelcheckspan.annotator_sets import display_name
+
+    assert display_name("Group A - Group B (Stage 2)") == "St. 2A vs St. 2B"
+    assert display_name("Stage 1 - Stage 2") == "St. 1 vs St. 2"
+    assert display_name("Human - LLM (GPT-4o)") == "humans vs gpt-4o, both prompts"  # it pools gpt-4o (LS)
+    assert display_name("Human - LLM (Gemma3)") == "humans vs gemma-3"
+    assert display_name("Human - LLM (my-judge)") == "humans vs my-judge"

@@ -246,12 +246,12 @@ def test_one_human_group_has_no_ceiling_and_says_why(run, roots):
         "defined": False,
         "pairs": 0,
         "examples": 0,
-        "reason": "one human annotator set: no pair of humans to agree with each other",
+        "reason": "one human set: no pair of humans to agree with each other",
     }
     board = J.leaderboard(load(roots["one-group"]), n_boot=50, distinguish=False)
     assert J.CEILING not in set(board["judge"]) and len(board) == 2
     code, out, err = run("judge", roots["one-group"], "judge-a", "--n-boot", 50)
-    assert code == 0 and "human ceiling: none (one human annotator set" in out
+    assert code == 0 and "human ceiling: none (one human set" in out
 
 
 def test_staggered_groups_are_counted_where_they_annotated(run, roots):

@@ -26,6 +26,7 @@ def test_each_form_of_load_call_names_its_corpus(monkeypatch):
         "iaa = hotelcheckspan.load(paths.REAL_CORPUS)\n"
         "test = hotelcheckspan.load(paths.real_corpus_dir(paths.REAL_TEST_CORPUS))\n"
         "again = hotelcheckspan.load(paths.real_corpus_dir())\n"
+        "framed = real_shape.framed(paths.real_corpus_dir(paths.REAL_TEST_CORPUS), **paths.real_selection())\n"
         "other = pandas.read_csv('x').load()\n"  # not hotelcheckspan.load: not a corpus
         "framed = real_shape.framed(paths.real_corpus_dir(paths.REAL_TEST_CORPUS), pool=True)\n"
         "ted = hotelcheckspan.load(paths.MQM_TED)\n"

@@ -302,6 +302,8 @@ def test_judge_says_when_its_table6_row_is_the_papers_pooled_comparison(cli):
     row = next(r for r in out["leaderboard"] if r["judge"] == "gpt-4o")
     [note] = [n for n in out["notes"] if n.startswith("Table 6:")]
     assert "pools gpt-4o and gpt-4o-ls" in note
-    assert f"gpt-4o alone is its leaderboard row (soft F1 {row['f1_soft']:.3f}, hard {row['f1_hard']:.3f})" in note
+    assert (
+        f"gpt-4o alone is its leaderboard row (span F1, soft: {row['f1_soft']:.3f}, hard: {row['f1_hard']:.3f})" in note
+    )
     text = cli("judge", DATA, "gemma-3", "--n-boot", "20").stdout
     assert "Table 6 (the comparison that holds the judge" in text and "note: Table 6:" not in text

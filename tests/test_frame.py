@@ -254,7 +254,7 @@ def test_who_leads_is_not_a_chain_of_neighbours(wide):
     assert first["judge"] == "d2t-eval-dev-copyist" and first["f1_soft_low"] > last["f1_soft_high"]  # apart
     assert ranked["leads"].tolist() == [True] + [False] * (len(ranked) - 1)
     values = evaluate_your_judge._board_readings(board, "")
-    assert values["lead"].startswith("d2t-eval-dev-copyist leads with a soft F1 of")
+    assert values["lead"].startswith("d2t-eval-dev-copyist leads with a span F1, soft, of")
     assert "none told apart" not in values["summary"]
 
 

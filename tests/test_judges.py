@@ -130,7 +130,7 @@ def test_table6_rule_adds_humans_vs_the_judge(acme, corpus):
     row = t6[(t6["comparison"] == f"Human - LLM ({ACME})") & (t6["match"] == "soft")].iloc[0]
     assert row["pairs"] == 4 and 0 < row["f1"] < 1
     shown = span_level.compact_table6(t6, paper.figures()).set_index("Comparison")
-    assert shown.loc[f"Human - LLM ({ACME})", "paper soft"] == NOT_IN_PAPER
+    assert shown.loc[f"Human - LLM ({ACME})", "paper span F1, soft"] == NOT_IN_PAPER
     versus = span_level.versus_table6(t6, paper.figures()).set_index("comparison")
     assert (
         versus.loc[f"Human - LLM ({ACME})", [c for c in versus.columns if c.startswith("paper")]] == NOT_IN_PAPER
@@ -177,7 +177,7 @@ def test_leaderboard_ranks_the_judge_beside_the_papers(acme, stage2):
     shown = J.readable(board)  # the exported form
     assert shown["judge"].tolist() == board["judge"].tolist()
     top = board.loc[0, ["f1_soft", "f1_soft_low", "f1_soft_high"]]
-    assert shown["soft F1 [95% CI]"].iloc[0] == tables.interval(*top)
+    assert shown["span F1, soft [95% CI]"].iloc[0] == tables.interval(*top)
     assert shown["tell apart"].iloc[-1] is None and "nan" not in shown.astype(str).to_string()
 
 
@@ -399,7 +399,7 @@ def test_a_judge_sharing_no_example_with_the_humans_is_unranked_not_scored_zero(
     assert pd.isna(me["rank"]) and pd.isna(me["f1_soft"]) and pd.isna(me["rank_hard"])
     assert board["rank"].dropna().tolist() == list(range(1, len(judges(off))))
     readable = J.readable(board)
-    assert readable.loc[readable["judge"] == "off-judge", "soft F1 [95% CI]"].item() == "undefined"
+    assert readable.loc[readable["judge"] == "off-judge", "span F1, soft [95% CI]"].item() == "undefined"
     code, out, _ = run("judge", root, "gpt-4o", "--n-boot", 50)  # the CLI's line is for the off judge only
     assert code == 0 and "shares no example" not in out
 

@@ -31,16 +31,16 @@ NOT_INCONSISTENT_BY_RULE = {
     # O3-Mini soft, P = 0.62 and R = 0.026 give 0.0496, which prints as 0.05
     "Table 6, all rows": "consistent",
     # 0.28 against 0.28: a tie at the printed precision cannot refute "highest"
-    "Section 6.3 against Table 6, stage 2 'highest' soft F1": "consistent",
+    "Section 6.3 against Table 6, stage 2 'highest' span F1, soft": "consistent",
     # a wording question: the paper compares no means, and 3.8 words leave room for "often" whole sentences
-    "Section 5 against Table 3, gpt-4o's span length": "not checkable",
+    "Section 5 against Table 3, gpt-4o's span length": "not decidable by rule",
     # a sentence against a sentence: 'significant' read statistically, Section 6.1's 'mild tendency'
     # attributed to the phrasing is not shown significant two-sided (Table 4, p = 0.08), so both hold
     "Appendix B against Section 6.1, checkbox groups A and B": "depends on the reading",
     # averaged over pairs of annotators, as the caption says, it fits; one pooled pair (the book's
     # Table 6) is what the book computes, a reading the caption excludes: shown, not a verdict
-    "Table 6, Group A - Group B (Stage 2), hard": {"consistent", "not checkable"},
-    "Table 6, Group A - Group B (Stage 2), hard against soft": {"consistent", "not checkable"},
+    "Table 6, Group A - Group B (Stage 2), hard": {"consistent", "not decidable by rule"},
+    "Table 6, Group A - Group B (Stage 2), hard against soft": {"consistent", "not decidable by rule"},
     # the paper never says Table 7's shares are of the 464 embedded spans; they fit one whole (the
     # problem of its counts and shares is the note "Table 7, counts and shares"); 12 of 15 clusters
     # listed fits "summarized in Table 7"
@@ -231,7 +231,7 @@ def test_statcheck_verdicts_at_the_rounding_edge():
     exact = {"statistic": fig(2.0), "df": df}
     assert checks.rule_statcheck(exact, checks.figure_of("<0.05"), {}, 0.05).verdict == "inconsistent"
     no_p = checks.rule_statcheck({"statistic": rounded(-0.31, 0.005), "n": fig(1482)}, None, {"test": "r"}, 0.005)
-    assert no_p.verdict == "not checkable"
+    assert no_p.verdict == "not decidable by rule"
 
 
 def _printable_means(n: int, decimals: int, scale=(1, 7)) -> set[Decimal]:
@@ -262,16 +262,19 @@ def test_grim_rule_over_a_range_of_n():
     assert (7 in n_ok) == (impossible.verdict == "consistent")
 
 
-def test_a_grim_check_that_cannot_fail_is_not_checkable():
+def test_a_grim_check_that_cannot_fail_is_not_decidable_by_rule():
     """At n >= 10^d every mean printed with d decimals is possible (the steps 1/n are no wider than
-    the rounding), so GRIM says nothing: not checkable, not consistent; below that it can fail."""
+    the rounding), so GRIM says nothing: not decidable by rule, not consistent; below that it can fail."""
     for mean in (1.00, 2.58, 4.79, 6.99):  # brute force: every mean at 2 decimals is printable at n = 100..102
         assert all(Decimal(f"{mean:.2f}") in _printable_means(n, 2) for n in (100, 101, 102))
     out = checks.rule_grim({"mean": rounded(4.79, 0.005), "n_min": fig(874), "n_max": fig(878)}, None, {}, 0.005)
-    assert out.verdict == "not checkable" and "cannot fail" in out.reason
-    assert checks.rule_grim({"mean": rounded(2.58, 0.005), "n": fig(99)}, None, {}, 0.005).verdict != "not checkable"
+    assert out.verdict == "not decidable by rule" and "cannot fail" in out.reason
+    assert (
+        checks.rule_grim({"mean": rounded(2.58, 0.005), "n": fig(99)}, None, {}, 0.005).verdict
+        != "not decidable by rule"
+    )
     v = checks.check().set_index("id")["verdict"]
-    assert v["s65_mean_no_error_grim"] == v["s65_mean_with_error_grim"] == "not checkable"
+    assert v["s65_mean_no_error_grim"] == v["s65_mean_with_error_grim"] == "not decidable by rule"
     assert v["s65_incorrect_mean_grim"] == "consistent"  # n from 1: a check that could fail
 
 
@@ -524,7 +527,7 @@ def test_issue_findings_are_decided_as_found(results):
     # are the book's notes, no reading of it
     assert v["s62_incorrect_strongest_consensus_unanimity"] == "consistent"
     for note in ("s62_incorrect_strongest_consensus_fleiss", "s62_incorrect_strongest_consensus_ac1"):
-        assert v[note] == "not checkable"
+        assert v[note] == "not decidable by rule"
     assert v["s63_recall_over_precision_gemma3"] == v["s63_recall_over_precision_o3mini"] == "inconsistent"
     # "primarily": against placement it fails, as labels' share of the soft agreement (ΔF1 / F1_S) it holds
     assert v["s63_label_categorization"] == v["s63_label_categorization_share"] == "depends on the reading"
@@ -534,7 +537,7 @@ def test_issue_findings_are_decided_as_found(results):
     # a claim of Section 6.5 about the summaries' room: shown where Section 6.5 is read, and where the lengths are
     assert set(checks.for_chapter("07_impressions", results)["id"]) >= {"s65_five_errors_fit_longest"}
     assert "s65_five_errors_fit_longest" in set(checks.for_chapter("01_data_composition", results)["id"])
-    assert v["s5_ls_prompt_description"] == "not checkable"
+    assert v["s5_ls_prompt_description"] == "not decidable by rule"
 
 
 # Issue 35's verdicts: every one the reviewer re-derived, old -> new, and the inconsistencies they found unflagged.
@@ -546,8 +549,8 @@ ISSUE_35 = {
     "s61_agreement_gain_soft": "depends on the reading",
     # averaged over pairs of annotators (the caption) the stage-2 group row need not contradict itself;
     # one pooled pair is what the book computes, a reading the caption excludes (the review of the page)
-    "t6_ab_stage2_f1_hard": "not checkable",
-    "t6_stage2_hard_soft_ratio": "not checkable",
+    "t6_ab_stage2_f1_hard": "not decidable by rule",
+    "t6_stage2_hard_soft_ratio": "not decidable by rule",
     "t6_ab_stage2_f1_hard_pairs": "consistent",
     "t6_stage2_hard_within_soft_pairs": "consistent",
     # the release README's figure, checked against the design, not against itself
@@ -587,7 +590,7 @@ ISSUE_35 = {
     "s63_pilot_rounds": "depends on the reading",
     "s61_gemma3_bias_excess": "depends on the reading",
     "appb_checkbox_wording": "depends on the reading",
-    "refs_thomson_reiter": "not checkable",
+    "refs_thomson_reiter": "not decidable by rule",
     # issue 44: 'around 68–69%' as a hedge of two points needs o3-mini's one flag on a clear error,
     # which the same paragraph denies it: every reading fails
     "s62_o3mini_any_agreement": "inconsistent",
@@ -647,7 +650,7 @@ def test_chapter_04_review_verdicts(results):
     multi-pair rows say they are means over pairs."""
     v = results.set_index("id")
     assert v.loc["s63_gpt4o_ls_human_level_pooled", "verdict"] == "consistent"
-    assert v.loc["s63_gpt4o_ls_human_level", "verdict"] == "not checkable"
+    assert v.loc["s63_gpt4o_ls_human_level", "verdict"] == "not decidable by rule"
     assert v.loc["s63_llms_mark_more_each", "verdict"] == v.loc["s63_llms_mark_more_pooled", "verdict"]
     assert v.loc["s63_llms_mark_more_each", "verdict"] == "depends on the reading"
     # the generic reading its computed sibling fits lets both statements hold (issue 44)
@@ -688,7 +691,9 @@ def test_the_page_reviews_verdicts(results):
     assert v.loc["t7_shares_sum", "verdict"] == "inconsistent"
     assert "t7_counts_within_whole" not in v.index and "440 > 425" in v.loc["t7_shares_sum", "reading"]
     for rid in ("t6_ab_stage2_f1_hard", "t6_stage2_hard_soft_ratio"):
-        assert v.loc[rid, "verdict"] == "not checkable" and v.loc[rid, "reason"].startswith("not a reading of the text")
+        assert v.loc[rid, "verdict"] == "not decidable by rule" and v.loc[rid, "reason"].startswith(
+            "not a reading of the text"
+        )
         assert "what the figures give under it: fails" in v.loc[rid, "reason"]
     assert "0.204" in v.loc["t6_ab_stage2_f1_hard", "computed"]  # 2 x 0.22 x 0.19 / 0.41
     found = checks.problems(results)
@@ -756,7 +761,7 @@ def test_a_reading_the_text_excludes_and_a_text_read_both_ways_on_hand_made_rela
     out = checks.run(rels, figures).set_index("id")
     # the excluded reading fails but neither rescues nor condemns: the claim fits under its one reading
     assert out.loc["x1", "verdict"] == "consistent"
-    assert out.loc["x2", "verdict"] == "not checkable" and out.loc["x2", "outcome"] == "–"
+    assert out.loc["x2", "verdict"] == "not decidable by rule" and out.loc["x2", "outcome"] == "–"
     assert out.loc["x2", "reason"].startswith("not a reading of the text (the caption says so)")
     assert "fails (5 cannot print as 6)" in out.loc["x2", "reason"]
     assert (
@@ -778,7 +783,10 @@ def test_each_noted_inconsistency_says_why(relations, results):
     )
     stage2 = notes.loc["Table 6, Group A - Group B (Stage 2), hard", "reason"]
     assert stage2.startswith("not a reading of the text") and "fits read as 'averaged over pairs" in stage2
-    assert "holds only within rounding" in notes.loc["Section 6.3 against Table 6, stage 2 'highest' soft F1", "reason"]
+    assert (
+        "holds only within rounding"
+        in notes.loc["Section 6.3 against Table 6, stage 2 'highest' span F1, soft", "reason"]
+    )
     assert "103.50 [102.90, 104.10] is not <= 100" in notes.loc["Table 7, counts and shares", "reason"]
 
 
@@ -864,7 +872,7 @@ def test_readings_are_weighed_on_hand_made_relations():
     # unprinted quantity): the claim depends on the reading, whichever form the unprinted reading takes
     text = {"rule": "text", "section": "4.4", "claim": "c", "inputs": {"a": "t/a"}, "tolerance": 0}
     for second in (
-        {**text, "id": "w2", "reading": "r2", "readings_of": "w", "unprinted": "u", "expect": "not checkable"},
+        {**text, "id": "w2", "reading": "r2", "readings_of": "w", "unprinted": "u", "expect": "not decidable by rule"},
         {**rel("w2", "total", "r2"), "unprinted": "u"},
     ):
         w = checks.run([rel("w1", "other", "r1"), second], figures).set_index("id")
@@ -876,16 +884,16 @@ def test_readings_are_weighed_on_hand_made_relations():
     # a reading the text excludes is no reading: it rescues nothing
     excluded = {**rel("w2", "total", "r2"), "not_a_reading": "the caption says so"}
     w = checks.run([rel("w1", "other", "r1"), excluded], figures).set_index("id")
-    assert w.loc["w1", "verdict"] == "inconsistent" and w.loc["w2", "verdict"] == "not checkable"
+    assert w.loc["w1", "verdict"] == "inconsistent" and w.loc["w2", "verdict"] == "not decidable by rule"
     # an unprinted reading beside one that fits: the claim holds; the unprinted one decides nothing
     w = checks.run([rel("w1", "total", "r1"), {**rel("w2", "other", "r2"), "unprinted": "u"}], figures)
     w = w.set_index("id")
-    assert w.loc["w1", "verdict"] == "consistent" and w.loc["w2", "verdict"] == "not checkable"
+    assert w.loc["w1", "verdict"] == "consistent" and w.loc["w2", "verdict"] == "not decidable by rule"
     assert w.loc["w2", "reason"].startswith("rests on what the paper does not print: u")
     # a text relation among readings must say what it rests on
     with pytest.raises(CorpusError, match="rests on that no figure prints"):
         checks.run([rel("w1", "other", "r1"), {**text, "id": "w2", "reading": "r2", "readings_of": "w",
-                                                "expect": "not checkable"}], figures)  # fmt: skip
+                                                "expect": "not decidable by rule"}], figures)  # fmt: skip
 
 
 def test_a_text_relation_records_a_persons_reading(tmp_path):
@@ -1142,7 +1150,7 @@ def test_chapter_05_review_verdicts(results, relations):
     assert "at least 4 clear errors" in v.loc["s62_o3mini_ls_true_positives", "reason"]
     # wording questions, read by a person as consistent: neither opens as an inconsistency
     for rid in ("s5_entire_sentences_span_length", "s5_ls_prompt_description"):
-        assert v.loc[rid, "verdict"] == "not checkable" and v.loc[rid, "outcome"] != "read as inconsistent", rid
+        assert v.loc[rid, "verdict"] == "not decidable by rule" and v.loc[rid, "outcome"] != "read as inconsistent", rid
     rels = {r["id"]: r for r in relations}
     assert set(checks.chapters(rels["s5_entire_sentences_span_length"])) == {"01_data_composition", "05_llm_annotators"}
     # o3-mini's one and four spans make no distribution in either reading of 'similar distributions'

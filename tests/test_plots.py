@@ -64,7 +64,7 @@ def makers():
                     f"{x}{s}": v for x in ("precision", "recall") for s, v in (("", 0.5), ("_low", 0.4), ("_high", 0.6))
                 },
             }
-            for n in [*models, "stage 1 vs stage 2 (humans)"]
+            for n in [*models, "St. 1 vs St. 2 (humans)"]
         ]
     )
     return {
@@ -234,7 +234,7 @@ def test_stability_curves_give_each_pair_its_panel():
         for i, a in enumerate(systems)
         for b in systems[i + 1 :]
         for n in (5, 10)
-        for measure in ("soft F1", "hard F1")
+        for measure in ("span F1, soft", "span F1, hard")
     ]
     fig = ssp.stability_curves(pd.DataFrame(rows), None, 0.95)
     curves = [[line for line in ax.get_lines() if not line.get_label().startswith("_")] for ax in fig.axes]
@@ -245,9 +245,14 @@ def test_stability_curves_give_each_pair_its_panel():
     assert len(set(colours)) == 1, "a measure keeps its colour across panels"
 
 
-def test_a_prefix_the_llms_share_is_left_out_of_the_labels_and_said_on_the_axis(makers):
-    """The real corpus' LLMs are all "zeroshot-...": on a phone the names take half the figure, so
-    the labels drop the shared prefix and the y axis says it was left out (chapter 08)."""
+def test_figures_name_a_corpus_judges_by_its_names():
+    """The real iaa split's judges are all "zeroshot-...": its figures name them by the glossary's
+    one rule (the prompt variant left out where no other judge runs the model), as its tables
+    and the explorer do (chapter 08), given the corpus' names; without them, by their campaigns."""
+    from hotelcheckspan import load, paths
+    from hotelcheckspan.annotator_sets import names
+
+    iaa = names(load(paths.REAL_CORPUS))
     models = ["zeroshot-gpt4o", "zeroshot-o3-mini", "zeroshot-llama3-3"]
     table = pd.DataFrame(
         [
@@ -260,9 +265,10 @@ def test_a_prefix_the_llms_share_is_left_out_of_the_labels_and_said_on_the_axis(
             for lab in ("per type (pooled)", "Any")
         ]
     )
-    fig = plots.paradox(table)
+    fig = plots.paradox(table, names=iaa)
     assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["gpt4o", "o3-mini", "llama3-3"]
-    assert '"zeroshot-"' in fig.axes[0].get_ylabel()
+    assert "gpt4o raw agreement" in fig.hcs_alt and "zeroshot-" not in fig.hcs_alt
+    assert [t.get_text() for t in plots.paradox(table).axes[0].get_yticklabels()] == models
     pairs = pd.DataFrame(
         [
             {"comparison": c, "match": m, "f1": 0.5}
@@ -270,11 +276,10 @@ def test_a_prefix_the_llms_share_is_left_out_of_the_labels_and_said_on_the_axis(
             for m in ("hard", "soft")
         ]
     )
-    fig = plots.pair_spread(pairs)
+    fig = plots.pair_spread(pairs, names=iaa)
     labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
     assert labels == ["humans vs humans", "humans vs gpt4o", "humans vs o3-mini", "humans vs llama3-3"]
-    assert '"zeroshot-"' in fig.axes[0].get_ylabel()
-    assert plots.paradox(table.assign(model=table["model"].str.replace("zeroshot-", ""))).axes[0].get_ylabel() == ""
+    assert fig.axes[0].get_xlabel() == "span F1, hard" and fig.axes[1].get_xlabel() == "span F1, soft"
 
 
 CAMPAIGN_FIGURES = ("span_lengths", "type_shares", "paradox", "pair_spread", "precision_recall")
@@ -318,7 +323,10 @@ def test_pair_spread_renames_table_6_rows_and_keeps_the_papers_marks():
         "Human - LLM (O3-Mini)": {"F1_H": 0.02, "F1_S": 0.05},
     }
     fig = plots.pair_spread(pairs, paper)
-    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["Human - LLM (gemma-3)", "Human - LLM (o3-mini)"]
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == [
+        "humans vs gemma-3",
+        "humans vs o3-mini, both prompts",
+    ]
     crosses = [
         col
         for col in fig.axes[0].collections

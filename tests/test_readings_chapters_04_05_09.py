@@ -290,11 +290,11 @@ def test_ch09_stability_readings_find_the_hardest_pairs():
     inf = np.inf
     s = summary_frame(
         [
-            ("span F1 (soft)", "gpt-4o > gemma-3", 0.1, 25, 50),
-            ("span F1 (soft)", "gpt-4o > gpt-4o-ls", 0.01, 400, inf),
-            ("span F1 (soft)", "gemma-3 > o3-mini", 0.2, 25, 25),
-            ("span F1 (hard)", "gpt-4o > gemma-3", 0.05, 100, 300),
-            ("span F1 (hard)", "o3-mini > o3-mini-ls", 0.0, 25, 25),
+            ("span F1, soft", "gpt-4o > gemma-3", 0.1, 25, 50),
+            ("span F1, soft", "gpt-4o > gpt-4o-ls", 0.01, 400, inf),
+            ("span F1, soft", "gemma-3 > o3-mini", 0.2, 25, 25),
+            ("span F1, hard", "gpt-4o > gemma-3", 0.05, 100, 300),
+            ("span F1, hard", "o3-mini > o3-mini-ls", 0.0, 25, 25),
             ("balanced accuracy", "gpt-4o > gemma-3", 0.02, inf, inf),
             ("balanced accuracy", "gemma-3 > o3-mini", 0.3, 25, 25),
         ]
@@ -316,9 +316,9 @@ def test_ch09_stability_readings_find_the_hardest_pairs():
 def test_ch09_stability_readings_flag_orders_one_example_decides_and_judges_at_chance():
     s = summary_frame(
         [
-            ("span F1 (soft)", "o3-mini-ls > o3-mini", 0.003, np.inf, np.inf),
-            ("span F1 (soft)", "gpt-4o > gemma-3", 0.1, 36, 156),
-            ("span F1 (hard)", "gpt-4o > gemma-3", 0.03, 326, np.inf),
+            ("span F1, soft", "o3-mini-ls > o3-mini", 0.003, np.inf, np.inf),
+            ("span F1, soft", "gpt-4o > gemma-3", 0.1, 36, 156),
+            ("span F1, hard", "gpt-4o > gemma-3", 0.03, 326, np.inf),
             ("balanced accuracy", "gpt-4o > gemma-3", 0.012, np.inf, np.inf),
             ("balanced accuracy", "gemma-3 > o3-mini", 0.045, 679, np.inf),
             ("balanced accuracy", "gpt-4o > o3-mini", 0.057, 75, np.inf),
@@ -327,7 +327,7 @@ def test_ch09_stability_readings_flag_orders_one_example_decides_and_judges_at_c
     )
     loo = pd.DataFrame(
         {
-            "measure": ["span F1 (soft)", "span F1 (soft)", "balanced accuracy"],
+            "measure": ["span F1, soft", "span F1, soft", "balanced accuracy"],
             "pair": ["o3-mini-ls > o3-mini", "gpt-4o > gemma-3", "gpt-4o-ls > o3-mini"],
             "deciding": [1, 0, 1],
         }
@@ -335,7 +335,7 @@ def test_ch09_stability_readings_flag_orders_one_example_decides_and_judges_at_c
     # the subset curve of the decided pair follows n / 245 (the share of subsets holding the example)
     within = pd.DataFrame(
         {
-            "measure": "span F1 (soft)",
+            "measure": "span F1, soft",
             "pair": "o3-mini-ls > o3-mini",
             "n": [25, 100, 245],
             "same_order": [0.1, 0.4, 1.0],
@@ -379,10 +379,10 @@ def test_ch09_paper_gap_readings_rest_on_the_papers_gaps():
     'enough' compares the paper's need (and its rounding's) with the corpus size."""
     needs = needs_frame(
         [
-            ("span F1 (soft)", "gpt-4o > gemma-3", 0.05, 0.10, 33, 171, 114, 257),
-            ("span F1 (soft)", "gemma-3 > o3-mini", 0.16, 0.01, 900, 17, 15, 19),  # narrow on the stand-in only
-            ("span F1 (hard)", "gpt-4o > gemma-3", 0.03, 0.03, 257, 294, 171, 663),
-            ("span F1 (hard)", "gemma-3 > o3-mini", 0.06, 0.09, 22, 44, 29, 66),
+            ("span F1, soft", "gpt-4o > gemma-3", 0.05, 0.10, 33, 171, 114, 257),
+            ("span F1, soft", "gemma-3 > o3-mini", 0.16, 0.01, 900, 17, 15, 19),  # narrow on the stand-in only
+            ("span F1, hard", "gpt-4o > gemma-3", 0.03, 0.03, 257, 294, 171, 663),
+            ("span F1, hard", "gemma-3 > o3-mini", 0.06, 0.09, 22, 44, 29, 66),
         ]
     )
     out = r09.paper_gap_readings(needs, corpus_size=245)
@@ -404,14 +404,14 @@ def test_ch09_paper_gap_readings_rest_on_the_papers_gaps():
 def test_ch09_normal_reading_says_where_the_approximation_is_off_and_why():
     needs = needs_frame(
         [
-            ("span F1 (hard)", "gpt-4o > gemma-3", 0.03, 0.03, 257, 337, 171, 760),
-            ("span F1 (hard)", "gemma-3 > o3-mini", 0.06, 0.09, 19, 38, 25, 66),
-            ("span F1 (soft)", "gpt-4o > o3-mini", 0.21, 0.32, 10, 10, 10, 10),  # at the grid's first size
+            ("span F1, hard", "gpt-4o > gemma-3", 0.03, 0.03, 257, 337, 171, 760),
+            ("span F1, hard", "gemma-3 > o3-mini", 0.06, 0.09, 19, 38, 25, 66),
+            ("span F1, soft", "gpt-4o > o3-mini", 0.21, 0.32, 10, 10, 10, 10),  # at the grid's first size
         ]
     ).assign(n_normal=[304.0, 50.0, 6.0], skew=[-0.1, 0.19, 0.07], min_n=10)
     text = r09.paper_gap_readings(needs, corpus_size=245)["normal_reading"]
     assert "in one of the two rows" in text  # 304 is within 15% of 337; the row at 10 is left out
-    assert "gemma-3 > o3-mini by hard span F1 (50 against 38)" in text and "skewed to the right" in text
+    assert "gemma-3 > o3-mini by span F1, hard (50 against 38)" in text and "skewed to the right" in text
     assert "0.19" in text and "fewer examples suffice" in text
     symmetric = needs.assign(skew=[-0.1, -0.2, 0.07])  # skewed the other way: not what explains it
     assert "Monte Carlo error" in r09.paper_gap_readings(symmetric, corpus_size=245)["normal_reading"]
@@ -420,7 +420,7 @@ def test_ch09_normal_reading_says_where_the_approximation_is_off_and_why():
 def test_ch09_tables_beside_the_paper_carry_the_rules_label(corpus):
     """The gaps table labels this corpus' gaps (differences of Table 6's emergent LLM rows), the
     power table each figure by its key: d and r are put in by the generator, records are set."""
-    needs = needs_frame([("span F1 (soft)", "gpt-4o > gemma-3", 0.05, 0.10, 33, 171, 114, 257)])
+    needs = needs_frame([("span F1, soft", "gpt-4o > gemma-3", 0.05, 0.10, 33, 171, 114, 257)])
     gaps = r09.gaps_table(needs, corpus)
     assert gaps["Figure is"].tolist() == [tables.figure_label("table6_span_level/Human - LLM (GPT-4o)/F1_S")]
     assert "Figure is" not in r09.gaps_table(needs, real_copy(corpus))
@@ -450,7 +450,7 @@ def test_ch09_power_readings_rest_on_the_papers_effects(corpus):
 
 
 def test_ch09_plan_readings_say_why_the_answers_differ():
-    summary = summary_frame([("span F1 (soft)", "gpt-4o > gpt-4o-ls", 0.029, 326, 980)])
+    summary = summary_frame([("span F1, soft", "gpt-4o > gpt-4o-ls", 0.029, 326, 980)])
     plan = {"better": "gpt-4o", "worse": "gpt-4o-ls", "score_better": 0.32, "score_worse": 0.29, "n_needed": 257,
             "n_low": 58, "n_high": np.inf, "max_n": 1960, "examples": 245}  # fmt: skip
     board = pd.DataFrame(

@@ -104,7 +104,7 @@ def test_bacc_best_and_same_judge_only_where_both_picks_are_settled():
     text = values["bacc_reading"]
     assert "j0 is highest (0.55 [0.50, 0.60]), not separable from j1 (0.54 [0.49, 0.59])" in text
     assert "ahead in 61% of the paired resamples, short of the 95%" in text
-    assert "725 of the 1,021 examples with a clear majority rest on a single human annotator set" in text
+    assert "725 of the 1,021 examples with a clear majority rest on a single human set" in text
     assert "same judge" not in text and "different judge" not in text and "is best" not in text
     assert values["best_summary"] == (
         "here this corpus does not settle it: j0 is highest by balanced accuracy, not separable from j1, "
@@ -396,7 +396,7 @@ def test_llm_spread_reads_the_composition_table():
 def test_hardest_pairs_quote_the_difference_as_the_table_shows_it():
     summary = pd.DataFrame(
         {
-            "measure": ["span F1 (soft)", "span F1 (hard)", "balanced accuracy", "balanced accuracy"],
+            "measure": ["span F1, soft", "span F1, hard", "balanced accuracy", "balanced accuracy"],
             "pair": ["a > b", "a > b", "a > b", "b > c"],
             "difference": [0.00304, 0.01334, 0.01244, 0.0],
             "n_with_replacement": [np.inf, 500, 300, np.inf],
@@ -490,7 +490,7 @@ def test_methods_pearson_example():
 def test_planning_answer_is_set_beside_the_tables_estimate():
     summary = pd.DataFrame(
         {
-            "measure": ["span F1 (soft)"],
+            "measure": ["span F1, soft"],
             "pair": ["a > b"],
             "n_with_replacement": [326],
             "n_low": [52],

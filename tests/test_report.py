@@ -108,14 +108,17 @@ def test_highlight_collapses_all_but_the_first_sets(toy):
     html = report.highlight(toy, key(0), sets, shown=2).data
     head, rest = html.split("<details class='hcs-dropdown'>", 1)
     assert list(rows_of(head)) == ["St. 1A", "St. 1B"]
-    assert "The other 2 annotator sets" in rest and list(rows_of(rest)) == ["St. 2B", "m1"]
+    assert "The other 1 human set and 1 judge" in rest and list(rows_of(rest)) == ["St. 2B", "m1"]
+    rest = report.highlight(toy, key(0), sets[::-1], shown=1).data.split("<details class='hcs-dropdown'>", 1)[1]
+    assert "The other 3 human sets</summary>" in rest
     assert "hcs-dropdown" not in report.highlight(toy, key(0), sets).data
 
 
 def test_highlight_names_the_text_and_writes_a_campaigns_groups_one_way():
     """On the real iaa split every text is example 0 of split iaa: the heading names it by domain
-    and system, as the votes table does; the 29 groups, past Z, are all numbered as the export
-    numbers them (iaa-group0 ... iaa-group28), never "iaa/Z" beside "iaa/26"."""
+    and system, as the votes table does; the 29 groups of its one human campaign, past Z, are all
+    numbered as the export numbers them (iaa-group0 ... iaa-group28): "group 0" ... "group 28",
+    never "group Z" beside "group 26" (the glossary's human sets)."""
     real = corpora.load(paths.REAL_CORPUS)
     one = real.examples.iloc[0][list(corpora.KEY)].to_dict()
     assert report.text_name(real, one) == f"{one['dataset']} / {one['setup_id']}"
@@ -125,7 +128,8 @@ def test_highlight_names_the_text_and_writes_a_campaigns_groups_one_way():
     html = report.highlight(real, one, sets).data
     assert f"<strong>Example {one['dataset']} / {one['setup_id']}</strong>" in html
     names = list(rows_of(html))
-    assert len(groups) > 26 and names == sets and "iaa/Z" not in names and "iaa/A" not in names
+    assert len(groups) > 26 and names == [f"group {s.removeprefix('iaa/')}" for s in sets]
+    assert "group Z" not in names and "group A" not in names
 
 
 def test_text_name_keeps_split_and_index_where_they_tell_texts_apart(toy):

@@ -344,10 +344,10 @@ def mean_table(x: np.ndarray, systems=("a", "b")) -> SS.ScoreTable:
 def test_paper_gaps_read_table6_and_the_range_of_its_rounding():
     """Table 6: soft F1 0.26 (gpt-4o) and 0.21 (gemma-3), hard 0.11 and 0.08, by hand."""
     gaps = SS.paper_gaps().set_index(["measure", "better", "worse"])
-    soft = gaps.loc[("span F1 (soft)", "gpt-4o", "gemma-3")]
+    soft = gaps.loc[("span F1, soft", "gpt-4o", "gemma-3")]
     assert soft["gap"] == pytest.approx(0.05) and (soft["gap_low"], soft["gap_high"]) == pytest.approx((0.04, 0.06))
-    assert gaps.loc[("span F1 (hard)", "gpt-4o", "gemma-3"), "gap"] == pytest.approx(0.03)
-    assert gaps.loc[("span F1 (soft)", "gemma-3", "o3-mini"), "gap"] == pytest.approx(0.16)
+    assert gaps.loc[("span F1, hard", "gpt-4o", "gemma-3"), "gap"] == pytest.approx(0.03)
+    assert gaps.loc[("span F1, soft", "gemma-3", "o3-mini"), "gap"] == pytest.approx(0.16)
     assert len(gaps) == 6  # three models, two measures
 
 
@@ -406,7 +406,7 @@ def test_needs_at_paper_gaps_need_more_where_the_gap_is_narrower(bundled):
     assert first["skew"] == SS.difference_skew(table, better, worse, seed=0)
     # the narrowest gap the rounding allows needs at least as many examples as the printed one, the widest at most
     assert (needs["n_paper_low"] <= needs["n_paper"]).all() and (needs["n_paper"] <= needs["n_paper_high"]).all()
-    soft = needs[needs["measure"] == "span F1 (soft)"].set_index("pair")
+    soft = needs[needs["measure"] == "span F1, soft"].set_index("pair")
     assert soft.loc["gpt-4o > gemma-3", "n_paper"] >= soft.loc["gpt-4o > o3-mini", "n_paper"]  # 0.05 against 0.21
     # the resampled answer and the normal approximation agree within a factor of two
     finite = needs[np.isfinite(needs["n_paper"]) & (needs["n_paper"] > 20)]
@@ -444,7 +444,7 @@ def test_stability_figure_draws_one_panel_per_pair_and_no_line_for_a_tie():
         {"measure": m, "better": a, "worse": b, "pair": f"{a} > {b}", "difference": d, "n": n,
          "same_order": 0.0 if d == 0 else 0.9, "design": "with replacement"}
         for a, b, d in (("gpt-4o", "gemma-3", 0.1), ("gpt-4o", "gpt-4o-ls", 0.02), ("o3-mini", "o3-mini-ls", 0.0))
-        for m in ("span F1 (soft)", "span F1 (hard)")
+        for m in ("span F1, soft", "span F1, hard")
         for n in (10, 100)
     ]  # fmt: skip
     fig = ssp.stability_curves(pd.DataFrame(rows), None, 0.95, corpus_size=50, order=list(PAPER_NAMES))
@@ -473,7 +473,7 @@ def test_sample_size_figures_keep_the_books_figure_rules():
         {"measure": m, "better": a, "worse": b, "pair": f"{a} > {b}", "difference": 0.0 if j == 3 else 0.1, "n": n,
          "same_order": 0.0 if j == 3 else min(1.0, n / 100), "design": design}
         for (i, a), (j, b) in itertools.combinations(enumerate(systems), 2)
-        for m in ("span F1 (soft)", "span F1 (hard)")
+        for m in ("span F1, soft", "span F1, hard")
         for design, sizes in (("without replacement", (3, 6, 12)), ("with replacement", (3, 30, 600)))
         for n in sizes
     ]  # fmt: skip
@@ -505,7 +505,7 @@ def test_interval_widths_draw_each_llm_in_its_own_panel():
 
     plots.set_theme()
     sizes = [25, 100, 400]
-    once = [("span F1 (soft)", "human-human"), ("Fleiss' kappa", "Fleiss' kappa")]
+    once = [("span F1, soft", "human-human"), ("Fleiss' kappa", "Fleiss' kappa")]
     llms = ["gemma-3", "gpt-4o", "gpt-4o-ls", "o3-mini", "o3-mini-ls"]
     rows = [
         {"measure": m, "system": s, "n": n, "width": (1 + i / 10) / np.sqrt(n)}

@@ -320,8 +320,8 @@ def test_hard_soft_ratio_check_flags_a_pair_that_no_definition_gives():
     }
     comps = [{"name": "bad", "ref": ["a"], "hyp": ["b"]}, {"name": "good", "ref": ["a"], "hyp": ["b"]}]
     t = span_level.hard_soft_ratio_check(figures, comps).set_index("comparison")
-    assert not t.loc["bad", "ranges meet"] and not t.loc["bad", "F1_H within P_H, R_H"]
-    assert t.loc["good", "ranges meet"] and t.loc["good", "F1_H within P_H, R_H"]
+    assert not t.loc["bad", "ranges meet"] and not t.loc["bad", "F1_H between precision and recall"]
+    assert t.loc["good", "ranges meet"] and t.loc["good", "F1_H between precision and recall"]
     assert t.loc["bad", "range (hard)"] == f"{0.215 / 0.195:.2f}-{0.225 / 0.185:.2f}"
 
 
@@ -375,7 +375,13 @@ def test_definitions_table_on_the_bundled_corpus(corpus):
     pairs, counts = span_level.pairwise(c, comps)
     t6 = span_level.table6(pairs, counts, n_boot=50)
     compact = span_level.compact_table6(t6, {"table6_span_level": {}})
-    assert compact.columns.tolist() == ["Comparison", "F1 hard", "paper hard", "F1 soft", "paper soft"]
+    assert compact.columns.tolist() == [
+        "Comparison",
+        "span F1, hard",
+        "paper span F1, hard",
+        "span F1, soft",
+        "paper span F1, soft",
+    ]
     hard = t6.set_index("match").loc["hard"]
-    assert compact.loc[0, "F1 hard"] == f"{hard['f1']:.2f} [{hard['f1_low']:.2f}, {hard['f1_high']:.2f}]"
-    assert compact.loc[0, "paper hard"] == "not in the paper"
+    assert compact.loc[0, "span F1, hard"] == f"{hard['f1']:.2f} [{hard['f1_low']:.2f}, {hard['f1_high']:.2f}]"
+    assert compact.loc[0, "paper span F1, hard"] == "not in the paper"

@@ -177,7 +177,31 @@ HELPERS = {
     "not_in_paper",
     "say_not_in_paper",
     "row_name_columns",  # test_rows_are_named_by_the_fewest_leading_columns_that_tell_them_apart
+    "corpus_names",  # a decorator: test_a_table_names_a_corpus_judges_by_the_corpus_names
 }
+
+
+def test_a_table_names_a_corpus_judges_by_the_corpus_names():
+    """Issue 45: a table of a real corpus names its judges and human sets as every other page does
+    (``names=``): the iaa split's "zeroshot-gpt4o" is "gpt4o", its human campaign "humans";
+    without the corpus the rules that need none apply, and numbers and paths stay as they are."""
+    from hotelcheckspan import load, paths
+    from hotelcheckspan.annotator_sets import names
+
+    iaa = names(load(paths.REAL_CORPUS))
+    frame = pd.DataFrame(
+        {
+            "name": ["iaa", "zeroshot-gpt4o", "humans vs zeroshot-o3-mini"],
+            "file": ["a/iaa/zeroshot-gpt4o/annotations.jsonl"] * 3,
+            "spans": [3, 4, 5],
+        }
+    )
+    shown = tables.show(frame, names=iaa).frame
+    assert shown["Name"].tolist() == ["humans", "gpt4o", "humans vs o3-mini"]
+    assert shown["File"].tolist() == frame["file"].tolist() and shown["Spans"].tolist() == ["3", "4", "5"]
+    assert tables.show(frame).frame["Name"].tolist() == frame["name"].tolist()
+    folded = tables.folded(tables.show(frame), ["Name", "Spans"], names=iaa)
+    assert folded.narrow.frame["Name"].tolist() == folded.full.frame["Name"].tolist() == shown["Name"].tolist()
 
 
 def test_every_table_function_is_rendered(rendered):

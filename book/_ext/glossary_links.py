@@ -19,7 +19,7 @@ GLOSSARY = "book/glossary"
 # terms whose plain mention is unambiguous; every other glossary term links only where emphasised
 PLAIN = (
     *("BACC", "AC1", "γ", "S∅", "TVD", "Fleiss' kappa", "span F1", "hard match", "soft match", "clear majority"),
-    *("LS", "GRIM", "annotator set"),
+    *("LS", "GRIM", "human set"),
 )
 RUNNING = (nodes.paragraph, nodes.caption, nodes.emphasis, nodes.strong)  # running text, captions included
 SKIP = (nodes.literal, nodes.literal_block, nodes.reference, nodes.title, nodes.raw, nodes.table, addnodes.pending_xref)

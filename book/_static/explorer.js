@@ -1,5 +1,5 @@
 // The example explorer (book/explorer.md): browse a corpus' examples, their sources, and every
-// annotator set's and judge's spans with types and reasons. Reads the static JSON written by
+// human set's and judge's spans with types and reasons. Reads the static JSON written by
 // hotelcheckspan.book.explorer (corpora.json, <corpus>/index.json, <corpus>/chunk-NNNN.json) from
 // the folder named by the container's data-base attribute; a chunk, and the file holding its
 // source, are fetched when one of its examples opens. Records and spans come as lists (see the
@@ -150,7 +150,7 @@
         grid,
         labelled("Sort by", this.sort),
         labelled("Error type", this.type),
-        labelled("Annotator set or judge", this.who),
+        labelled("Human set or judge", this.who),
         labelled("At least this many human error votes", this.minVotes),
         f1Field,
         splitField
@@ -268,7 +268,7 @@
       this.judges = ix.who.map((w, i) => i).filter((i) => ix.who[i].kind !== "human");
       this.corpusLabel.textContent =
         ix.label + ": " + plural(ix.rows.length, "example", "examples") + ", " +
-        plural(this.humans.length, "human annotator set", "human annotator sets") + ", " +
+        plural(this.humans.length, "human set", "human sets") + ", " +
         plural(this.judges.length, "LLM judge", "LLM judges") + "." +
         (entry.total_bytes
           ? " The list weighs " + weight(entry.index_bytes) + "; the examples' files, " +
@@ -285,7 +285,7 @@
       while (this.who.firstChild) this.who.removeChild(this.who.firstChild);
       this.who.appendChild(option("", "anyone"));
       for (const [group, ids] of [
-        ["human annotator sets", this.humans],
+        ["human sets", this.humans],
         ["LLM judges", this.judges],
       ]) {
         if (!ids.length) continue;
@@ -530,7 +530,7 @@
       const showHumans = example.records.filter((r) => ix.who[r.who].kind === "human");
       const showJudges = example.records.filter((r) => ix.who[r.who].kind !== "human");
       for (const [title, records] of [
-        ["Human annotator sets", showHumans],
+        ["Human sets", showHumans],
         ["LLM judges", showJudges],
       ]) {
         if (!records.length) continue;

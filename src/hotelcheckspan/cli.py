@@ -224,7 +224,14 @@ def cmd_stats(args) -> int:
         f"{len(corpus.records[KEY_COLUMNS].drop_duplicates()):,} texts, {len(corpus.records):,} records, "
         f"{len(corpus.spans):,} spans"
     ]
-    out.emit(args, _settings(args, frame), lines=lines, notes=out.report_left_out(corpus), tables=_stacked(parts))
+    out.emit(
+        args,
+        _settings(args, frame),
+        lines=lines,
+        notes=out.report_left_out(corpus),
+        tables=_stacked(parts),
+        names=_names(corpus),
+    )
     return 0
 
 
@@ -275,7 +282,7 @@ def _with_text(side, texts: str) -> tuple:
 def _sides(args) -> tuple:
     """The two sides of a pair command, their groups and what they rest on: two annotation files
     (read once; the same file once; pooled over whatever splits they hold, as factgenie pools
-    them, and said), or a corpus and two annotator sets of it ("campaign" or "campaign/GROUP"),
+    them, and said), or a corpus and two sides of it ("campaign" or "campaign/GROUP"),
     compared within the frame (one split, or pooled when asked)."""
     from . import api, corpora
     from .annotator_sets import AnnotatorSet
@@ -303,7 +310,7 @@ def _sides(args) -> tuple:
         return sides[0], sides[1], groups[0], groups[1], frame
     if len(inputs) != 2:
         raise CliError(
-            f"{args.command} takes two annotation files (REF HYP) or a corpus folder and two annotator sets "
+            f"{args.command} takes two annotation files (REF HYP) or a corpus folder and two sides "
             f"(CORPUS A B), not {len(inputs)} arguments"
         )
     if any(getattr(args, k) for k in ("task", "split", "campaigns", "reference", "exclude", "roles")) or args.pool:
@@ -312,7 +319,7 @@ def _sides(args) -> tuple:
         )
     ref_path, hyp_path = inputs
     if Path(ref_path).is_dir():
-        raise CliError(f"{ref_path} is a folder: give two annotation files, or a corpus folder and two annotator sets")
+        raise CliError(f"{ref_path} is a folder: give two annotation files, or a corpus folder and two sides")
     first = api.read_annotations(ref_path)
     second = first if hyp_path == ref_path else api.read_annotations(hyp_path)
     errs = [p for s in (first, second) for p in s.errors]
@@ -567,7 +574,7 @@ def _judge_text_lines(result: dict) -> list[str]:
     return [
         f"judge {result['judge']}"
         + (" (not one of the paper's five)" if result["frame"]["paper"] and not result["in_paper"] else ""),
-        f"compared with: {len(refs)} human annotator set{'s' if len(refs) != 1 else ''} "
+        f"compared with: {len(refs)} human set{'s' if len(refs) != 1 else ''} "
         f"({', '.join(refs[:8])}{', ...' if len(refs) > 8 else ''}) of {', '.join(cmp['human_campaigns'])}, "
         f"{cmp['human_records']} human records on the {cmp['examples']} examples compared; "
         f"{cmp['judge_examples']} of them shared with the judge "
@@ -583,7 +590,7 @@ def _judge_text_lines(result: dict) -> list[str]:
             if ceiling["defined"]
             else f"none ({ceiling['reason']})"
         ),
-        f"rank among the corpus' {rank['of']} judges: {rank['soft']} by soft span F1, {rank['hard']} by hard, "
+        f"rank among the corpus' {rank['of']} judges: {rank['soft']} by span F1, soft, {rank['hard']} by hard, "
         f"{rank['bacc']} by balanced accuracy",
         f"balanced accuracy against the human majority (any error): {bacc_s['estimate']}"
         + (
@@ -662,7 +669,7 @@ def _table6_notes(corpus, result: dict) -> list[str]:
         if len(pooled) > 1:
             own = board.loc[result["judge"]] if result["judge"] in board.index else None
             alone = (
-                f"; {result['judge']} alone is its leaderboard row (soft F1 {own['f1_soft']:.3f}, hard "
+                f"; {result['judge']} alone is its leaderboard row (span F1, soft: {own['f1_soft']:.3f}, hard: "
                 f"{own['f1_hard']:.3f})"
                 if own is not None
                 else ""
@@ -678,7 +685,7 @@ JUDGE_TITLES = {
     "table3": "Table 3 (spans, density, length, types)",
     "table5": "Table 5 (against the clear human majority; [95% CI])",
     "table6": "Table 6 (the comparison that holds the judge: span P/R/F1 averaged over its pairs; [95% CI])",
-    "leaderboard": "Leaderboard (ranked by soft span F1)",
+    "leaderboard": "Leaderboard (ranked by span F1, soft)",
 }
 
 
@@ -704,7 +711,16 @@ def cmd_judge(args) -> int:
     fmt = out.chosen_format(args)
     tables = _judge_tables(result, readable=fmt in ("text", "latex")) if fmt != "json" else {}
     lines = frame.header() + _judge_text_lines(result)
-    out.emit(args, cfg, lines=lines, notes=notes, tables=tables, data=result, titles=JUDGE_TITLES)
+    out.emit(
+        args,
+        cfg,
+        lines=lines,
+        notes=notes,
+        tables=tables,
+        data=result,
+        titles=JUDGE_TITLES,
+        names=_names(frame.corpus),
+    )
     if result["compared"]["judge_examples"] == 0:
         print(
             f"hotelcheckspan judge: {name} shares no example with the human annotators it is compared with "
@@ -751,7 +767,7 @@ def cmd_judges(args) -> int:
         where = f"{frame.per} {label}: " if len(parts) > 1 else ""
         lines += [
             f"{where}{int((board['judge'] != judges.CEILING).sum())} judges, compared with {len(refs)} human "
-            f"annotator set{'s' if len(refs) != 1 else ''} ({', '.join(refs[:8])}{', ...' if len(refs) > 8 else ''}) "
+            f"set{'s' if len(refs) != 1 else ''} ({', '.join(refs[:8])}{', ...' if len(refs) > 8 else ''}) "
             f"on the {cmp['examples']} texts compared ({cmp['examples_rule']})",
             f"{where}human ceiling: "
             + (
@@ -797,8 +813,15 @@ def cmd_judges(args) -> int:
         tables = _stacked([(label, {"leaderboard": board}) for label, board, _ in boards])
         titles = {}
     data = {"compared": {label: c for label, _, c in boards} if len(parts) > 1 else cmp, **tables}
-    out.emit(args, cfg, lines=lines, notes=notes, tables=tables, data=data, titles=titles)
+    out.emit(args, cfg, lines=lines, notes=notes, tables=tables, data=data, titles=titles, names=_names(frame.corpus))
     return 0
+
+
+def _names(corpus):
+    """The display names of ``corpus``' judges and human sets, for the formats a person reads."""
+    from .annotator_sets import names
+
+    return names(corpus)
 
 
 def _na(value) -> bool:
@@ -847,7 +870,7 @@ def cmd_agreement(args) -> int:
         + (f", one block of rows per {per}" if per else "")
         + f"; averaged: {average}"
         + ("; texts: the distinct texts compared, pair_*: sums over the pairs" if average == "mean" else ""),
-        f"span F1 ({', '.join(matches)}): {definition}" if "f1" in measures else "",
+        f"span F1, {' and '.join(matches)}: {definition}" if "f1" in measures else "",
     ]
     tables = {"agreement": table}
     titles = {"agreement": f"agreement ({average} over the reference sets)"}
@@ -873,6 +896,7 @@ def cmd_agreement(args) -> int:
         tables=tables,
         data={"agreement": table} | ({"matrix_value": value} if args.matrix else {}),
         titles=titles,
+        names=_names(corpus),
     )
     return 0
 
@@ -1050,7 +1074,7 @@ def cmd_metric(args) -> int:
         tables = _stacked([(label, ts) for label, ts, _ in blocks])
         titles = {}
         data = {"parts": datas}
-    out.emit(args, cfg, lines=lines, notes=notes, tables=tables, data=data, titles=titles)
+    out.emit(args, cfg, lines=lines, notes=notes, tables=tables, data=data, titles=titles, names=_names(frame.corpus))
     return 0
 
 
@@ -1235,7 +1259,7 @@ class _Version(argparse.Action):
 
 PAIR_INPUTS = (
     "two annotation files REF HYP (factgenie *.jsonl; a config.yaml beside each names its categories), or a "
-    "corpus folder and two annotator sets of it, CORPUS A B: a campaign as campaigns lists it, optionally "
+    "corpus folder and two sides of it, CORPUS A B: a campaign as campaigns lists it, optionally "
     "/GROUP (test/A, gpt4o)"
 )
 
@@ -1401,7 +1425,7 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
         "--distinguish",
         action=argparse.BooleanOptionalAction,
         default=True,
-        help="for each judge and the next, how many examples order them by soft F1 (the slow part; default on)",
+        help="for each judge and the next, how many examples order them by span F1, soft (the slow part; default on)",
     )
     args_.progress_args(p)
     args_.selection_args(p)
@@ -1422,14 +1446,14 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
         action="append",
         default=None,
         metavar="SET",
-        help="a reference annotator set: a campaign, or campaign/GROUP (repeat; default: every human group)",
+        help="a reference side: a campaign, or campaign/GROUP (repeat; default: every human group)",
     )
     p.add_argument(
         "--hyp",
         action="append",
         default=None,
         metavar="SET",
-        help="a hypothesis annotator set (repeat; default: every judge)",
+        help="a hypothesis side (repeat; default: every judge)",
     )
     p.add_argument(
         "--measure",

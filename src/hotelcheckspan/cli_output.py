@@ -104,16 +104,23 @@ def emit(
     data: dict | None = None,
     json_notes: bool = True,
     titles: dict | None = None,
+    names=None,
 ) -> None:
     """Print a result in the chosen format: ``lines`` (what was compared), ``notes`` (what a
     reader must know: degenerate targets, what was left out), ``tables`` (name -> frame or dict)
     and, for JSON, ``data`` (default: the tables) after ``settings``, with ``notes`` unless
     ``json_notes`` is False (a result that is exactly the API's, whose settings say the rest).
-    ``titles``: a table's heading for readers (text), by its name (what ``--table`` takes)."""
+    ``titles``: a table's heading for readers (text), by its name (what ``--table`` takes).
+
+    The formats for readers (text, LaTeX) name judges, human sets and baseline metrics as the
+    book does: by ``names``, the corpus' display names (:func:`hotelcheckspan.annotator_sets.names`),
+    else by the rules that need no corpus; csv, tsv and JSON keep the machine ids a script selects by."""
     from .plain import plain
 
     fmt = chosen_format(args)
     tables = tables or {}
+    if fmt in ("text", "latex"):
+        lines, notes, tables = _for_readers(lines, notes, tables, names)
     if fmt == "json":
         payload = {"settings": settings_} | (data if data is not None else tables)
         if notes and json_notes:
@@ -147,6 +154,32 @@ def emit(
         print(_machine(table, fmt, name))
         if i < len(tables) - 1:
             print()
+
+
+def _for_readers(lines, notes, tables: dict, names):
+    """Lines, notes and the text cells of tables with every judge, human set and baseline metric
+    by its display name."""
+    import pandas as pd
+
+    from .annotator_sets import display_name
+    from .metric_names import metric_name, metric_words
+
+    rename = names if names is not None else display_name
+
+    def cell(value, words=metric_words):
+        return rename(words(value)) if isinstance(value, str) else value
+
+    def table(frame):
+        if not isinstance(frame, pd.DataFrame):
+            return frame
+        out = frame.copy()
+        for col in out.columns:
+            if out[col].dtype == object or pd.api.types.is_string_dtype(out[col]):
+                # a metric column holds metric ids whole ("length"); elsewhere only ids no word can be
+                out[col] = out[col].map(lambda v, c=col: cell(v, metric_name if c == "metric" else metric_words))
+        return out
+
+    return [cell(x) for x in lines], [cell(x) for x in notes], {k: table(v) for k, v in tables.items()}
 
 
 # --- warnings ---------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
-"""A whole table of comparisons in one call: every hypothesis annotator set against the
+"""A whole table of comparisons in one call: every hypothesis side against the
 reference sets, per split (or dataset, or generating system), averaged as asked.
 
 Reproducing a paper's agreement table (each LLM against the human annotators, per split, hard
-and soft F1, γ, Pearson) otherwise takes one ``f1``, ``gamma`` and ``pearson`` call per pair on
+and span F1, soft, γ, Pearson) otherwise takes one ``f1``, ``gamma`` and ``pearson`` call per pair on
 hand-filtered copies of the files. :func:`table` makes every pair's comparison with the same
 functions those commands call (:func:`hotelcheckspan.span_f1`, :func:`~hotelcheckspan.span_gamma`,
 :func:`~hotelcheckspan.span_pearson`, on :func:`~hotelcheckspan.pairs.annotations_of` sides), so

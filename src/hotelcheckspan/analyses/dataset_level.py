@@ -180,7 +180,7 @@ def _frame(rows: list[dict]) -> pd.DataFrame:
 
 
 def table3(corpus: Corpus, figures: dict, names: dict[str, str]) -> pd.DataFrame:
-    """Table 3 side by side: LLM campaigns on all examples. ``names`` maps paper row -> campaign.
+    """Table 3 side by side: judges on all examples. ``names`` maps paper row -> campaign.
 
     Every other judge of the corpus (a model campaign the paper does not have) follows the
     paper's rows, its paper columns missing (NaN; the book shows "not in the paper")."""
@@ -271,7 +271,7 @@ def b_minority(corpus: Corpus) -> dict:
 
 
 def group_f1_change(corpus: Corpus) -> float:
-    """Table 6's measure of Section 6.1's "inter-group agreement": the hard span F1 of group A
+    """Table 6's measure of Section 6.1's "inter-group agreement": the span F1, hard of group A
     against group B (the comparisons ``Group A - Group B (Stage 1)`` and ``(Stage 2)`` of
     ``data/comparisons.yaml``, the book's span-F1 definition), stage 2 minus stage 1, in points."""
     from .span_level import load_comparisons, pairwise
@@ -291,7 +291,7 @@ def section61(
     stages pooled (the text's "across both stages") and each stage. With ``minority``
     (:func:`b_minority`), the text's "B in the minority" figure beside its measure; with
     ``f1_change`` (:func:`group_f1_change`), the text's agreement gain beside the same measure on
-    this corpus, hard span F1 of group A against group B (the one Table 6's group rows fit; the
+    this corpus, span F1, hard of group A against group B (the one Table 6's group rows fit; the
     text names none), and beside what Table 6's two rows give. Columns: ``measure``, ``figure`` (a
     figure key of ``data/paper_figures.yaml``, or the number the paper's tables give), ``ours``,
     ``decimals``."""
@@ -359,7 +359,7 @@ def section61(
         f1 = figures["table6_span_level"]
         rows += [
             (
-                "stage 2 vs stage 1 inter-group agreement (hard span F1 of A against B, points)",
+                "stage 2 vs stage 1 inter-group agreement (span F1, hard of A against B, points)",
                 text + "stage2_vs_stage1_intergroup_agreement_points",
                 f1_change,
             ),
@@ -368,7 +368,7 @@ def section61(
                 provenance.derived(
                     100 * (f1["Group A - Group B (Stage 2)"]["F1_H"] - f1["Group A - Group B (Stage 1)"]["F1_H"]),
                     [t6(1), t6(2)],
-                    "from Table 6's hard F1",
+                    "from Table 6's span F1, hard",
                 ),
                 f1_change,
             ),

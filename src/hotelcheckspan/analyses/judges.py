@@ -5,8 +5,8 @@ An LLM judge is a model campaign; the judges are discovered in the loaded corpus
 paper's five are. Two views:
 
 ``leaderboard(corpus)``
-    one row per judge, ranked by soft span F1 against the human annotator sets (averaged over
-    them, as Table 6 averages its pairs), with hard F1 and balanced accuracy (BACC) against the
+    one row per judge, ranked by span F1, soft against the human sets (averaged over
+    them, as Table 6 averages its pairs), with span F1, hard and balanced accuracy (BACC) against the
     clear human majority on "any error", bootstrap intervals, the human-human agreement as the
     ceiling, and whether the corpus can tell each judge from the next one down
     (:func:`~hotelcheckspan.analyses.sample_size.examples_needed`).
@@ -158,7 +158,7 @@ def _bacc_ceiling(all_marks: pd.DataFrame, raters: list[str], min_agree, n_boot:
     ``bacc_reason``) where fewer than two raters annotated a common example."""
     undefined = {"bacc": float("nan"), "bacc_low": float("nan"), "bacc_high": float("nan")}
     if len(raters) < (3 if min_agree is None else 2):
-        return undefined | {"bacc_reason": "fewer human annotator sets than a rater and a majority of others need"}
+        return undefined | {"bacc_reason": "fewer human sets than a rater and a majority of others need"}
     marks = all_marks[all_marks["rater"].isin(raters)]
     frame = marks[KEY].drop_duplicates().sort_values(KEY)
     blocks = []
@@ -174,7 +174,7 @@ def _bacc_ceiling(all_marks: pd.DataFrame, raters: list[str], min_agree, n_boot:
     counts = np.hstack(blocks).astype(float)
     compared = counts.reshape(len(counts), len(raters), 4).sum(axis=(0, 2)) > 0  # raters with a majority to meet
     if not compared.any():
-        return undefined | {"bacc_reason": "no human annotator set meets a clear majority of the others on any error"}
+        return undefined | {"bacc_reason": "no human set meets a clear majority of the others on any error"}
 
     def reduce(sums):  # BACC averaged over the raters compared (never a mean of an empty slice)
         per_rater = sample_size._confusion(sums, "bacc")[:, compared]
@@ -265,9 +265,9 @@ def describe(where: Setting, marks: pd.DataFrame, keys: tuple, ceiling: dict) ->
             "reason": None
             if ceiling["pairs"] > 0
             else (
-                "one human annotator set: no pair of humans to agree with each other"
+                "one human set: no pair of humans to agree with each other"
                 if len(refs) < 2
-                else "no two human annotator sets annotated a common example"
+                else "no two human sets annotated a common example"
             ),
         },
     }
@@ -324,7 +324,7 @@ class Scored:
         :class:`~hotelcheckspan.analyses.sample_size.ScoreTable` (the counts Table 6 used)."""
         rows = self.pairs[(self.pairs["match"] == match) & self.pairs["comparison"].isin(self.names)]
         systems = {j: rows.index[rows["comparison"] == j].tolist() for j in self.names}
-        return sample_size.pairs_table(rows, self.counts, systems, self.examples, f"span F1 ({match})")
+        return sample_size.pairs_table(rows, self.counts, systems, self.examples, f"span F1, {match}")
 
     def versus_first(self, first: str, match: str = "soft") -> dict[str, float]:
         """Per judge, the share of paired bootstrap resamples (the intervals' weights, drawn on the
@@ -403,22 +403,22 @@ def leaderboard(
     scored: Scored | None = None,
     progress: bool = False,
 ) -> pd.DataFrame:
-    """Every judge (default: every model campaign of the corpus) ranked by soft span F1.
+    """Every judge (default: every model campaign of the corpus) ranked by span F1, soft.
 
-    Columns (:data:`LEADERBOARD_COLUMNS`): ``rank`` (by soft F1; the ceiling row has none),
+    Columns (:data:`LEADERBOARD_COLUMNS`): ``rank`` (by span F1, soft; the ceiling row has none),
     ``judge``, ``in_paper`` (one of the paper's five, on the paper's corpus), ``examples`` (the
-    examples it shares with the human annotator sets), ``f1_soft``, ``f1_hard`` (span F1 against
+    examples it shares with the human sets), ``f1_soft``, ``f1_hard`` (span F1 against
     each reference set, averaged over them) and ``bacc`` (balanced accuracy against the clear
     human majority on any error), each with ``_low``/``_high`` bootstrap bounds (at
     :data:`LEVEL`) and its own ``rank_*``; ``bacc_reason`` (why BACC is undefined, else None);
     ``majority_examples`` and ``majority_errors`` (the examples with a clear majority and how many
     of them it calls erroneous: the sample behind BACC); ``first_ahead`` (the share of paired
-    bootstrap resamples in which the first judge by soft F1 is ahead of this one) and ``leads``
+    bootstrap resamples in which the first judge by span F1, soft is ahead of this one) and ``leads``
     (not told apart from the first by that paired test: ``first_ahead`` below
     :data:`~hotelcheckspan.analyses.sample_size.THRESHOLD`; the first leads; who leads is never a
     chain of neighbours); then, for every judge but the last,
     ``next`` (the judge ranked below it), ``n_needed, n_low, n_high`` (examples needed to order
-    the two by soft F1 in 95% of test sets, and its interval; ``inf`` beyond eight times the
+    the two by span F1, soft in 95% of test sets, and its interval; ``inf`` beyond eight times the
     corpus) and ``tell_apart`` ("yes", "uncertain", "no": whether this corpus' examples suffice).
     The last row, ``judge`` = :data:`CEILING`, is the humans against each other: F1 averaged over
     every pair of reference sets sharing examples, BACC of each rater against the others' clear
@@ -563,7 +563,7 @@ def readable(board: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
     """:func:`leaderboard` for a paper: every score as "0.32 [0.28, 0.36]" ("undefined" where the
     judge shares no example with the humans), the neighbour columns as text (missing where a
     judge has no next one). Columns: ``rank, judge,
-    soft F1 [95% CI], hard F1 [95% CI], BACC [95% CI], next, examples needed, 95% interval,
+    span F1, soft [95% CI], span F1, hard [95% CI], BACC [95% CI], next, examples needed, 95% interval,
     tell apart``."""
 
     def cell(m):
@@ -580,8 +580,8 @@ def readable(board: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
         {
             "rank": board["rank"],
             "judge": board["judge"],
-            "soft F1 [95% CI]": cell("f1_soft"),
-            "hard F1 [95% CI]": cell("f1_hard"),
+            "span F1, soft [95% CI]": cell("f1_soft"),
+            "span F1, hard [95% CI]": cell("f1_hard"),
             "BACC [95% CI]": cell("bacc"),
             "next": board["next"],
             "examples needed": [_n(v) for v in board["n_needed"]],

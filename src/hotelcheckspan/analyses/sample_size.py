@@ -9,7 +9,7 @@ with replacement), and thousands of resamples at many sizes are one matrix produ
 ``weights @ counts``: nothing is re-matched per resample.
 
 A :class:`ScoreTable` holds the counts of one measure, ``(examples, columns)``, and how summed
-counts become one score per *system* (an LLM campaign, or "human-human"). The functions:
+counts become one score per *system* (a judge, or "human-human"). The functions:
 
 ``stability(table, sizes, replace=...)``
     per pair of systems and size n, the share of resamples of n examples that rank the pair as
@@ -212,7 +212,7 @@ def judges_f1_table(
     match: str = "soft",
     convention: str = DEFAULT_CONVENTION,
 ) -> ScoreTable:
-    """Span F1 of each judge (an annotator set: an LLM campaign, ``"stage1/A"``...) against every
+    """Span F1 of each judge (a judge, or a human set such as ``"stage1/A"``) against every
     reference set, averaged over the references, as Table 6 averages its pairs.
 
     ``examples`` defaults to those every judge annotated; each (reference, judge) pair is scored
@@ -225,7 +225,7 @@ def judges_f1_table(
     comps = [{"name": j.spec, "ref": refs, "hyp": [j.spec], "examples": examples} for j in judges]
     pairs, counts = span_level.pairwise(corpus, comps, matches=(match,), convention=convention)
     systems = {j.spec: pairs.index[pairs["comparison"] == j.spec].tolist() for j in judges}
-    return pairs_table(pairs, counts, systems, examples, f"span F1 ({match})")
+    return pairs_table(pairs, counts, systems, examples, f"span F1, {match}")
 
 
 def human_f1_table(
@@ -244,7 +244,7 @@ def human_f1_table(
         {"name": HUMAN_HUMAN, "ref": [a.spec], "hyp": [b.spec], "examples": examples} for a, b in combinations(sets, 2)
     ]
     pairs, counts = span_level.pairwise(corpus, comps, matches=(match,), convention=convention)
-    return pairs_table(pairs, counts, {HUMAN_HUMAN: pairs.index.tolist()}, examples, f"span F1 ({match})")
+    return pairs_table(pairs, counts, {HUMAN_HUMAN: pairs.index.tolist()}, examples, f"span F1, {match}")
 
 
 def _common_examples(corpus: Corpus, sets: list[AnnotatorSet]) -> pd.DataFrame:
@@ -1012,13 +1012,13 @@ def describe_n(value: float, max_n: int, min_n: int | None = None) -> str:
 
 # --- the paper's own effects --------------------------------------------------------------------
 #
-# The stand-in's gaps between LLM campaigns are simulated, so a statement about the paper's
+# The stand-in's gaps between judges are simulated, so a statement about the paper's
 # comparisons cannot rest on them. The functions below take the gap from the paper's figures and
 # only the spread of a test set's difference from the corpus at hand: the resampled difference
 # is moved so that it is centred on the paper's gap (a location shift), and the question "from how
 # many examples is the order reproduced?" is asked of that.
 
-PAPER_F1 = {"span F1 (soft)": "F1_S", "span F1 (hard)": "F1_H"}  # our measure -> Table 6's column
+PAPER_F1 = {"span F1, soft": "F1_S", "span F1, hard": "F1_H"}  # our measure -> Table 6's column
 PAPER_HALF_UNIT = 0.005  # Table 6 prints F1 at two decimals: a printed figure is within this of the value
 OWN_GAP, PAPER_GAP = "this corpus' gap", "the paper's gap"
 
@@ -1142,7 +1142,7 @@ def normal_n(sd: float, gap: float, threshold: float = THRESHOLD) -> float:
 def needs_at_paper_gaps(
     tables, sizes, n_resamples: int = 1000, seed: int = 0, threshold: float = THRESHOLD, figures=None
 ) -> pd.DataFrame:
-    """Per measure of Table 6 (soft and hard span F1) and pair of the paper's LLMs: the examples a
+    """Per measure of Table 6 (span F1, soft and hard) and pair of the paper's LLMs: the examples a
     fresh test set needs to order the pair in ``threshold`` of draws, at this corpus' own gap and
     at the paper's (with the range over the paper's rounding), both with this corpus' spread of
     the difference and on the same test sets; beside them the normal approximation at the paper's gap.

@@ -1,6 +1,6 @@
 """γ for the comparisons of Table 6 (or any comparisons file), beside span F1.
 
-Each pair of annotator sets of a comparison is scored with :mod:`hotelcheckspan.metrics.gamma`
+Each pair of sides of a comparison is scored with :mod:`hotelcheckspan.metrics.gamma`
 on the examples both sets annotated (as Table 6's F1 is), per example as factgenie 1.2.1's
 ``iaa gamma`` scores it: γ where both sides marked something, S∅ = 1 / (1 + spans) where at most
 one side did. A comparison's γ is the mean over its pairs of each pair's mean γ (pairs with no
@@ -52,7 +52,7 @@ def _nanmean_rows(values: np.ndarray, lengths: np.ndarray) -> np.ndarray:
 def pairwise(
     corpus, comparisons: list[dict] | None = None, soft: bool = gamma.SOFT_CLI
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Per pair of annotator sets: mean γ and mean S∅, and the per-example values behind them.
+    """Per pair of sides: mean γ and mean S∅, and the per-example values behind them.
 
     Returns ``(pairs, examples)``: ``pairs`` has columns :data:`PAIR_COLUMNS` (means NaN where
     undefined), ``examples`` the key, ``gamma``, ``s_empty`` and ``row`` (the row of ``pairs``).

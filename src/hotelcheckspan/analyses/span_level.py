@@ -1,6 +1,6 @@
 """Span-level agreement (Table 6): span F1 between annotator sets, averaged over pairs.
 
-A comparison (``data/comparisons.yaml``) pairs every reference annotator set with every
+A comparison (``data/comparisons.yaml``) pairs every reference side with every
 hypothesis set; each pair is scored with :mod:`hotelcheckspan.metrics.span_f1` on the examples
 both sets annotated, and Table 6 averages the per-pair P, R and F1, with bootstrap intervals
 that resample examples once for all pairs of a comparison. The corpus's spans are encoded once
@@ -137,7 +137,7 @@ class _Encoded:
         if aset not in self._cache:
             codes = np.unique(self.rec_codes[self._mask(self._rec, aset)])
             if codes.size == 0:
-                raise ValueError(f"annotator set {aset.spec!r} has no records in this corpus")
+                raise ValueError(f"human set or judge {aset.spec!r} has no records in this corpus")
             self._cache[aset] = codes, self.table.side(self._mask(self._sp, aset))
         return self._cache[aset]
 
@@ -152,7 +152,7 @@ def pairwise(
     convention: str | None = BOOK_CONVENTION,
     metric: str = BOOK_METRIC,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Per pair of annotator sets and match mode: P/R/F1, and the per-example counts behind them.
+    """Per pair of sides and match mode: P/R/F1, and the per-example counts behind them.
 
     ``metric`` and ``convention`` choose the span-F1 definition (default: the book's, see
     ``BOOK_METRIC``). Returns ``(pairs, counts)``: ``pairs`` has columns ``comparison, ref, hyp,
@@ -309,7 +309,8 @@ def definition_means(
 
 
 def versus_table6(t6: pd.DataFrame, figures: dict) -> pd.DataFrame:
-    """Table 6 beside the paper: per comparison, P/R/F1 hard (H) and soft (S), paper and ours (the
+    """Table 6 beside the paper: per comparison, span precision, recall and F1, hard (H) and soft
+    (S), paper and ours (the
     paper's columns say "not in the paper" for a comparison the paper does not have)."""
     paper = figures["table6_span_level"]
     rows = []
@@ -326,7 +327,7 @@ def versus_table6(t6: pd.DataFrame, figures: dict) -> pd.DataFrame:
 
 
 def compact_table6(t6: pd.DataFrame, figures: dict) -> pd.DataFrame:
-    """Table 6 for reading: per comparison, F1 hard and soft, ours with its 95% interval beside
+    """Table 6 for reading: per comparison, span F1, hard and soft, ours with its 95% interval beside
     the paper's ("not in the paper" where the paper has no such row). Values are strings with 2 decimals."""
     paper = figures["table6_span_level"]
     rows = []
@@ -334,13 +335,15 @@ def compact_table6(t6: pd.DataFrame, figures: dict) -> pd.DataFrame:
         row = {"Comparison": comp}
         for match, tag in (("hard", "H"), ("soft", "S")):
             ours = t6[(t6["comparison"] == comp) & (t6["match"] == match)].iloc[0]
-            row[f"F1 {match}"] = (
+            row[f"span F1, {match}"] = (
                 f"{ours['f1']:.2f} (no interval)"
                 if pd.isna(ours["f1_low"]) or pd.isna(ours["f1_high"])
                 else f"{ours['f1']:.2f} [{ours['f1_low']:.2f}, {ours['f1_high']:.2f}]"
             )
             value = paper.get(comp, {}).get(f"F1_{tag}")
-            row[f"paper {match}"] = NOT_IN_PAPER if comp not in paper else "" if value is None else f"{value:.2f}"
+            row[f"paper span F1, {match}"] = (
+                NOT_IN_PAPER if comp not in paper else "" if value is None else f"{value:.2f}"
+            )
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -521,7 +524,7 @@ def hard_soft_ratio_check(figures: dict, comparisons: list[dict] | None = None) 
     """For each Table 6 row, the P/R ratio in hard and in soft mode with its range within the
     printed rounding. For a single pair, any character-overlap definition gives both modes the
     same denominators, so the ratios must agree. Columns: ``comparison, pairs, P_H / R_H, range (hard),
-    P_S / R_S, range (soft), ranges meet``; also ``F1_H within P_H, R_H`` (a single pair's F1 lies
+    P_S / R_S, range (soft), ranges meet``; also ``F1_H between precision and recall`` (a single pair's F1 lies
     between its P and R, each at its printed rounding)."""
     from ..reference.paper import printed  # every bound from a printed figure's rounding
 
@@ -540,7 +543,7 @@ def hard_soft_ratio_check(figures: dict, comparisons: list[dict] | None = None) 
             ranges.append((lo, hi))
         out["ranges meet"] = ranges[0][0] <= ranges[1][1] and ranges[1][0] <= ranges[0][1]
         f1, p, r = at["F1_H"], at["P_H"], at["R_H"]
-        out["F1_H within P_H, R_H"] = min(p.low, r.low) <= f1.high and f1.low <= max(p.high, r.high)
+        out["F1_H between precision and recall"] = min(p.low, r.low) <= f1.high and f1.low <= max(p.high, r.high)
         rows.append(out)
     return pd.DataFrame(rows)
 
@@ -597,9 +600,9 @@ def label_gain(pairs: pd.DataFrame) -> pd.DataFrame:
     """F1 with labels (hard: types must match) and without (soft: any type) per pair of
     :func:`pairwise`, and what ignoring labels gains, averaged over each comparison's pairs as
     Table 6 averages them. Section 6.3 reads the soft-hard gap (its "ΔF1") as disagreement about
-    labels and 1 - soft F1 as disagreement about where the error is.
+    labels and 1 - span F1, soft as disagreement about where the error is.
 
-    Columns: ``comparison, pairs, f1 (labels), f1 (no labels), gain, placement loss`` (1 - soft F1).
+    Columns: ``comparison, pairs, f1 (labels), f1 (no labels), gain, placement loss`` (1 - span F1, soft).
     """
     wide = pairs[pairs["examples"] > 0].pivot_table(
         index=["comparison", "ref", "hyp"], columns="match", values="f1", sort=False
@@ -762,9 +765,9 @@ def label_gain_versus(gain: pd.DataFrame, figures: dict) -> pd.DataFrame:
 
 def by_prompt_versus(prompts: pd.DataFrame, figures: dict) -> pd.DataFrame:
     """:func:`by_prompt` with the paper's Table 6 row (one per model) beside every option:
-    columns ``paper hard, paper soft`` added (F1_H, F1_S)."""
+    columns ``paper span F1, hard`` and ``paper span F1, soft`` added (its F1_H and F1_S)."""
     t6 = figures["table6_span_level"]
     out = prompts.copy()
-    out["paper hard"] = [t6.get(c, {}).get("F1_H", np.nan) for c in out["comparison"]]
-    out["paper soft"] = [t6.get(c, {}).get("F1_S", np.nan) for c in out["comparison"]]
+    out["paper span F1, hard"] = [t6.get(c, {}).get("F1_H", np.nan) for c in out["comparison"]]
+    out["paper span F1, soft"] = [t6.get(c, {}).get("F1_S", np.nan) for c in out["comparison"]]
     return out

@@ -2,7 +2,7 @@
 (:mod:`..metrics.boundaries`, as nervaluate counts them) and factgenie's correlation of
 per-example error counts (:mod:`..metrics.error_counts`), beside the book's span F1.
 
-As Table 6 does for F1, each measure is computed per pair of annotator sets on the examples
+As Table 6 does for F1, each measure is computed per pair of sides on the examples
 both annotated and averaged over the comparison's pairs; a bootstrap replicate resamples the
 examples once for all pairs of a comparison (seeded). Pearson's r of a replicate comes from
 weighted sums of the per-example counts, so no replicate recomputes anything per example.
@@ -45,7 +45,7 @@ COUNT_SLICES["sums"] = slice(24, 30)  # a pair's per-example columns in table's 
 
 
 def pairs(corpus, comparisons: list[dict] | None = None) -> tuple[pd.DataFrame, list[dict]]:
-    """Per pair of annotator sets: the book's hard span F1, each scheme's P/R/F1 and counts, and
+    """Per pair of sides: the book's span F1, hard, each scheme's P/R/F1 and counts, and
     factgenie's micro and macro Pearson r of error counts.
 
     Returns ``(frame, per_example)``: ``frame`` has columns ``comparison, ref, hyp, examples,

@@ -72,7 +72,8 @@ def _corpus(call: ast.Call, where: str) -> str | Path:
 
 
 def loads(source: str, where: str = "<chapter>") -> list[Load]:
-    """Every ``hotelcheckspan.load(...)`` call of a chapter's source, in the order of its lines."""
+    """Every ``hotelcheckspan.load(...)`` and ``real_shape.framed(...)`` call of a chapter's source,
+    in the order of its lines."""
     calls = [n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Call) and _is_load(n)]
     return [Load(_corpus(c, where), c.lineno) for c in sorted(calls, key=lambda c: (c.lineno, c.col_offset))]
 
@@ -90,7 +91,7 @@ def chapter_data(path: Path) -> ChapterData:
     """The corpora one chapter's source (``notebooks/NN_topic.py``) loads."""
     found = loads(path.read_text(encoding="utf-8"), str(path))
     if not found:
-        raise ValueError(f"{path}: no hotelcheckspan.load(...) call, so no corpus to name")
+        raise ValueError(f"{path}: no hotelcheckspan.load(...) or real_shape.framed(...) call, so no corpus to name")
     main = found[0].corpus
     rest = tuple(dict.fromkeys(x.corpus for x in found[1:] if x.corpus != main))
     return ChapterData(main, rest)

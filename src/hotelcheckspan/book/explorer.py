@@ -14,7 +14,7 @@ disagree most. :func:`build` writes one corpus into a folder the page fetches fr
     the key (``dataset, split, setup_id, example_idx``), ``aspect``, ``text_length`` (characters;
     None without a text), ``snippet`` (the text's first characters), ``source`` (the number of its
     source, in file ``source // source_chunk``; None without one), ``votes`` (per category of
-    ``categories`` and "Any", how many human annotator sets marked an error of that type, as
+    ``categories`` and "Any", how many human sets marked an error of that type, as
     :func:`hotelcheckspan.analyses.example_level.votes` counts them), ``raters`` (human sets with
     a record), ``f1`` and ``f1_soft`` (mean span F1 over the pairs of human sets on the example,
     hard and soft, to :data:`DECIMALS`; None where no pair is defined), ``pairs`` (pairs defined),
@@ -60,7 +60,7 @@ import pandas as pd
 
 from .. import paths
 from ..analyses.span_level import BOOK_CONVENTION, BOOK_METRIC
-from ..annotator_sets import AnnotatorSet, display_name, group_labels, paper_order
+from ..annotator_sets import AnnotatorSet, names, paper_order
 from ..categories import ANY
 from ..corpora import KEY, Corpus
 from ..corpora import load as load_corpus
@@ -95,13 +95,15 @@ COLUMNS = [
 
 
 def annotator_sets(corpus: Corpus) -> pd.DataFrame:
-    """Every annotator set and judge of ``corpus``: one row per human (campaign, group) and per
-    model campaign (its groups pooled), humans first, in the corpus' order.
+    """Every human set and judge of ``corpus``: one row per human (campaign, group) and per model
+    campaign (its groups pooled), humans first, in the corpus' order.
 
-    Columns: ``who`` (0, 1, ...), ``name`` (as the paper's tables write it: "St. 1A",
-    "gpt-4o (LS)"; a campaign's groups all as letters or all as numbers), ``spec``, ``kind``,
-    ``campaign``, ``group`` (None for a judge, or a human record without a group)."""
+    Columns: ``who`` (0, 1, ...), ``name`` (the glossary's display name, the chapters' by one rule:
+    :func:`hotelcheckspan.annotator_sets.names`: "St. 1A", "gpt-4o (LS)", "group 3", "gpt4o"),
+    ``spec``, ``kind``, ``campaign``, ``group`` (None for a judge, or a human record without a
+    group)."""
     rec = corpus.records
+    named = names(corpus)
     rows = []
     for kind in ("human", "model"):
         mine = rec[rec["kind"] == kind]
@@ -110,24 +112,14 @@ def annotator_sets(corpus: Corpus) -> pd.DataFrame:
             found = sorted(int(g) for g in groups.dropna().unique()) if kind == "human" else []
             if kind == "human" and groups.isna().any():
                 found = [None, *found]
-            numbered = [g for g in found if g is not None]
-            labels = dict(zip(numbered, group_labels(numbered)))
             for group in found or [None]:
                 aset = AnnotatorSet(campaign, group)
                 rows.append(
-                    {"name": _name(aset, labels), "spec": aset.spec, "kind": kind, "campaign": campaign, "group": group}
+                    {"name": named.of(aset.spec), "spec": aset.spec, "kind": kind, "campaign": campaign, "group": group}
                 )
     out = pd.DataFrame(rows, columns=["name", "spec", "kind", "campaign", "group"]).astype({"group": "Int64"})
     out.insert(0, "who", np.arange(len(out)))
     return out
-
-
-def _name(aset: AnnotatorSet, labels: dict) -> str:
-    """A set's display name; groups of a campaign past Z are all numbered ("iaa/0" ... "iaa/28")."""
-    name = aset.name
-    if aset.group is not None and not name.startswith("St. "):
-        name = f"{aset.campaign}/{labels[aset.group]}"
-    return display_name(name)
 
 
 def _who_of(frame: pd.DataFrame, sets: pd.DataFrame) -> np.ndarray:
@@ -164,7 +156,7 @@ def _ids(frame: pd.DataFrame, examples: pd.DataFrame) -> np.ndarray:
 
 
 def votes(corpus: Corpus, examples: pd.DataFrame, sets: pd.DataFrame) -> pd.DataFrame:
-    """Per example: how many human annotator sets marked an error of each category and of any
+    """Per example: how many human sets marked an error of each category and of any
     (one groupby, the count :func:`hotelcheckspan.analyses.example_level.votes` makes rater by
     rater), and how many human sets have a record there.
 
@@ -186,7 +178,7 @@ def votes(corpus: Corpus, examples: pd.DataFrame, sets: pd.DataFrame) -> pd.Data
 
 
 def pairwise_f1(corpus: Corpus, examples: pd.DataFrame, sets: pd.DataFrame) -> pd.DataFrame:
-    """Per example, the mean span F1 over the pairs of human annotator sets that both have a
+    """Per example, the mean span F1 over the pairs of human sets that both have a
     record there, hard and soft, with the book's Table 6 definition; a pair counts where
     either set marked something (F1 is 0 where only one did).
 

@@ -188,7 +188,7 @@ EXPORTS: list[Export] = [
         "table_judge_leaderboard",
         "table",
         "10_evaluate_your_judge",
-        "Every LLM judge ranked by soft span F1 against the human annotator sets, with hard F1, balanced "
+        "Every LLM judge ranked by span F1, soft against the human sets, with span F1, hard, balanced "
         "accuracy against their majority, 95% intervals, the human-human ceiling (last row) and the examples "
         "needed to order each judge and the next.",
         lambda i: judges_analysis.readable(judges_analysis.leaderboard(i.corpus)),

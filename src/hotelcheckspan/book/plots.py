@@ -27,7 +27,6 @@ import contextvars
 import functools
 import io
 import json
-import os
 import textwrap
 
 import matplotlib.pyplot as plt
@@ -205,21 +204,6 @@ def _unit_axis(ax) -> None:
     ax.set_xticks([0, 0.5, 1], ["0", "0.5", "1"])
 
 
-def _shared_prefix(names) -> str:
-    """A prefix that two or more names share up to a separator ("zeroshot-"): on a phone the
-    labels cannot spare the room, so they drop it and the axis says so ("" if there is none)."""
-    names = sorted({str(n) for n in names})
-    if len(names) < 2:
-        return ""
-    prefix = os.path.commonprefix(names)
-    cut = max(prefix.rfind("-"), prefix.rfind("_"), prefix.rfind("/"))
-    return prefix[: cut + 1] if cut >= 2 else ""
-
-
-def _left_out(prefix: str) -> str:
-    return f'"{prefix}" left out of the names' if prefix else ""
-
-
 def _dots_with_intervals(ax, table: pd.DataFrame, y: np.ndarray, series: list[tuple]) -> None:
     """One dot per row at height ``y`` with its interval as horizontal bars, for each series
     ``(column, legend label, colour, vertical offset)``; bounds in ``column_low, column_high``."""
@@ -294,7 +278,14 @@ def _alt_type_shares(table, title=None) -> str:
     return "Stacked bars, the share of each error type among a campaign's spans. " + "; ".join(parts) + "."
 
 
-def _alt_paradox(table) -> str:
+def _named(names):
+    """How a figure names judges and human sets: by a corpus' display names
+    (:func:`hotelcheckspan.annotator_sets.names`, the glossary's one rule), else by the rules that
+    need no corpus."""
+    return names if names is not None else display_name
+
+
+def _alt_paradox(table, names=None) -> str:
     parts = []
     for lab in ["per type (pooled)", "Any"]:  # the two panels drawn
         t = table[table["label"] == lab]
@@ -302,25 +293,25 @@ def _alt_paradox(table) -> str:
         parts.append(
             f"{name}: "
             + ", ".join(
-                f"{display_name(str(m))} raw agreement {_num(a)}, balanced accuracy {_num(b)}"
+                f"{_named(names)(str(m))} raw agreement {_num(a)}, balanced accuracy {_num(b)}"
                 for m, a, b in zip(t["model"], t["agreement"], t["bacc"])
             )
         )
     return "Two dot plots against the human majority, chance 0.5 for balanced accuracy. " + "; ".join(parts) + "."
 
 
-def _alt_pair_spread(pairs, paper_table6=None) -> str:
+def _alt_pair_spread(pairs, paper_table6=None, names=None) -> str:
     parts = []
     for comp, g in pairs.groupby("comparison", sort=False):
         means = {m: g.loc[g["match"] == m, "f1"] for m in ("hard", "soft")}
         hard, soft = _num(means["hard"].mean()), _num(means["soft"].mean())
         n = len(means["hard"])
-        text = f"{display_name(comp)}: mean F1 hard {hard}, soft {soft} over {n} pair{'s' if n != 1 else ''}"
+        text = f"{_named(names)(comp)}: mean span F1, hard {hard}, soft {soft} over {n} pair{'s' if n != 1 else ''}"
         paper = (paper_table6 or {}).get(comp)
         if paper:
             text += f" (paper {_num(paper.get('F1_H'))} and {_num(paper.get('F1_S'))})"
         parts.append(text)
-    return "Span F1 of each pair of annotator sets, hard and soft match. " + "; ".join(parts) + "."
+    return "Span F1 of each pair of sides, hard and soft match. " + "; ".join(parts) + "."
 
 
 def _alt_silhouette(curve, chosen, paper_k=None) -> str:
@@ -427,12 +418,12 @@ def type_shares(table, title: str | None = None):
 
 
 @drawn(_alt_paradox)
-def paradox(table):
-    """Raw agreement (grey) and balanced accuracy (blue) of each model against the human majority,
+def paradox(table, names=None):
+    """Raw agreement (grey) and balanced accuracy (blue) of each judge against the human majority,
     with 95% intervals, per type pooled (left) and for any error (right), from
-    ``example_level.models_vs_majority``; the dotted line is chance (0.5) for balanced accuracy."""
+    ``example_level.models_vs_majority``; the dotted line is chance (0.5) for balanced accuracy.
+    Judges are named by ``names``, a corpus' display names."""
     fig, axes = figure(1, 2, height=0.45 * table["model"].nunique() + 1.6, sharey=True)
-    prefix = _shared_prefix(table["model"])
     for ax, lab in zip(axes, ["per type (pooled)", "Any"]):
         t = table[table["label"] == lab].reset_index(drop=True)
         y = np.arange(len(t))
@@ -442,30 +433,24 @@ def paradox(table):
         ax.axvline(0.5, color="#555555", lw=0.8, ls=":")
         ax.set(
             yticks=list(y),
-            yticklabels=[display_name(str(m)[len(prefix) :]) for m in t["model"]],
+            yticklabels=[_named(names)(str(m)) for m in t["model"]],
             xlabel="score vs. human majority",
             title="per type (pooled)" if lab != "Any" else "any error",
         )
         _unit_axis(ax)
-    axes[0].set_ylabel(_left_out(prefix))
     axes[0].invert_yaxis()
     legend_above(fig)
     return finish(fig)
 
 
 @drawn(_alt_pair_spread)
-def pair_spread(pairs, paper_table6=None):
-    """Per comparison (rows) and match mode (hard left, soft right): the F1 of each pair of
-    annotator sets (blue dots, spread vertically in a fixed pattern), their mean (grey bar) and,
-    if given, the paper's Table 6 F1 (red cross, just below its row so that it hides no dot). A
-    prefix the LLMs' names share ("zeroshot-") is left out of the row labels, and the axis says so."""
+def pair_spread(pairs, paper_table6=None, names=None):
+    """Per comparison (rows) and match mode (hard left, soft right): the span F1 of each pair of
+    sides (blue dots, spread vertically in a fixed pattern), their mean (grey bar) and, if given,
+    the paper's Table 6 F1 (red cross, just below its row so that it hides no dot). Rows are named
+    by ``names``, a corpus' display names of its judges and human sets."""
     comps = list(dict.fromkeys(pairs["comparison"]))
-    last = [c.rsplit(" ", 1)[-1] for c in comps]
-    prefix = _shared_prefix([w for w in last if "-" in w or "_" in w])
-    names = [
-        display_name(c[: -len(w)] + w[len(prefix) :] if prefix and w.startswith(prefix) else c)
-        for c, w in zip(comps, last)
-    ]
+    labels = [_named(names)(c) for c in comps]
     fig, axes = figure(1, 2, height=0.45 * len(comps) + 1.5, sharey=True)
     for ax, match in zip(axes, ("hard", "soft")):
         p = pairs[pairs["match"] == match]
@@ -474,7 +459,7 @@ def pair_spread(pairs, paper_table6=None):
         for i, comp in enumerate(comps):  # pairs spread evenly around the row: deterministic, unlike jitter
             f1 = p.loc[p["comparison"] == comp, "f1"].to_numpy()
             offsets = np.linspace(-0.2, 0.2, len(f1)) if len(f1) > 1 else np.zeros(1)
-            ax.scatter(f1, i + offsets, color=OURS, s=18, zorder=4, label="one pair of annotator sets")
+            ax.scatter(f1, i + offsets, color=OURS, s=18, zorder=4, label="one pair of sides")
         if paper_table6:
             key = "F1_H" if match == "hard" else "F1_S"
             xs = [paper_table6.get(c, {}).get(key) for c in comps]
@@ -487,10 +472,9 @@ def pair_spread(pairs, paper_table6=None):
                 zorder=5,
                 label="paper (Table 6)",
             )
-        ax.set(xlabel=f"F1 ({match} match)", ylabel="")
+        ax.set(xlabel=f"span F1, {match}", ylabel="")
         _unit_axis(ax)
-    axes[0].set_yticks(range(len(comps)), names)
-    axes[0].set_ylabel(_left_out(prefix))
+    axes[0].set_yticks(range(len(comps)), labels)
     axes[0].invert_yaxis()
     legend_above(fig)
     return finish(fig)

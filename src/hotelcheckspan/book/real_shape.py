@@ -7,7 +7,7 @@ dataset prefix, as ``hotelcheckspan.load(path, task=...)`` takes it) and
 ``HOTELCHECKSPAN_REAL_SPLIT`` one split. What they need of it, refused before any chapter runs in
 one line naming what is missing (:func:`refusal`): that it reads; one list of span categories
 (nothing pools categories that differ, so an export of several tasks runs one task at a time);
-a human campaign with records; an LLM campaign with records on a text the humans annotated.
+a human campaign with records; a judge with records on a text the humans annotated.
 
 Everything else is shown as far as it goes: one human group, groups on different texts, no
 impressions, few generating systems. A section that cannot be computed on the corpus (no two
@@ -60,9 +60,9 @@ def missing(corpus: Corpus) -> list[str]:
     if human.empty:
         out.append("a human campaign with annotation records")
     if model.empty:
-        out.append("an LLM campaign (a model campaign with annotation records)")
+        out.append("a judge (a model campaign with annotation records)")
     elif len(human) and model[KEY].drop_duplicates().merge(human[KEY].drop_duplicates(), on=KEY).empty:
-        out.append("an LLM campaign on a text the humans annotated (no LLM record shares a text with a human one)")
+        out.append("a judge on a text the humans annotated (no LLM record shares a text with a human one)")
     return out
 
 
@@ -201,7 +201,7 @@ class Plan:
     texts. On the bundled iaa split that is the groups that annotated every text, as chapter 08
     has always compared them. Where no two groups share a text (one human group), ``raters`` is the group with the
     most texts alone and ``texts`` its texts. ``human_texts``: how many texts the human groups
-    annotated in all. ``models``: the LLM campaigns with records."""
+    annotated in all. ``models``: the judges with records."""
 
     groups: list[AnnotatorSet]
     raters: list[AnnotatorSet]
@@ -265,7 +265,7 @@ def plan(corpus: Corpus) -> Plan:
     return Plan(groups, raters, texts[block].reset_index(drop=True), len(texts), corpus.campaigns("model"))
 
 
-MIN_SHARED = 2  # texts a pair of annotator sets must share to be compared: a correlation of error counts needs two
+MIN_SHARED = 2  # texts a pair of sides must share to be compared: a correlation of error counts needs two
 
 
 def comparisons(corpus: Corpus, plan: Plan) -> list[dict]:

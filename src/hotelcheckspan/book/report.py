@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from IPython.display import HTML
 
-from ..annotator_sets import AnnotatorSet, display_name, group_labels, groups_of
+from ..annotator_sets import AnnotatorSet, names
 from ..categories import _OTHER, COLORS, palette
 from ..corpora import KEY, Corpus
 from ..reference import provenance
@@ -275,12 +275,12 @@ def _placed(spans: pd.DataFrame) -> pd.DataFrame:
 
 
 def highlight(corpus: Corpus, key: dict, sets: list[str], shown: int | None = None) -> HTML:
-    """One summary with every annotator set's spans highlighted, one row per set, colour per type
+    """One summary with every human set's and judge's spans highlighted, one row per set, colour per type
     (:func:`highlight_palette`), each span numbered in the text and listed under it with its type
     and reason.
 
     ``key`` is the example key (dataset, split, setup_id, example_idx), named in the heading as
-    :func:`text_name` names it; ``sets`` are annotator sets as in ``data/comparisons.yaml``
+    :func:`text_name` names it; ``sets`` are human sets and judges as ``data/comparisons.yaml`` writes them
     ("stage1/A", "gpt-4o"), shown by their display names (a campaign's groups all as letters or,
     past Z, all as numbers: :func:`set_name`).
     With ``shown``, only the first ``shown`` sets stand open and the others are collapsed under one
@@ -304,9 +304,13 @@ def highlight(corpus: Corpus, key: dict, sets: list[str], shown: int | None = No
     )
     rest = rows[shown:] if shown is not None else []
     rows = rows[:shown] if shown is not None else rows
+    judges = set(corpus.campaigns("model"))
+    hidden = [AnnotatorSet.parse(spec).campaign in judges for spec in sets[len(rows) :]]
+    counts = [(hidden.count(False), "human set"), (hidden.count(True), "judge")]
     more = (
-        f"<details class='hcs-dropdown'><summary>The other {len(rest)} annotator set"
-        f"{'s' if len(rest) > 1 else ''}</summary><table>{''.join(rest)}</table></details>"
+        "<details class='hcs-dropdown'><summary>The other "
+        + " and ".join(f"{n} {what}{'s' if n > 1 else ''}" for n, what in counts if n)
+        + f"</summary><table>{''.join(rest)}</table></details>"
         if rest
         else ""
     )
@@ -335,13 +339,9 @@ def text_name(corpus: Corpus, key: dict) -> str:
 
 
 def set_name(corpus: Corpus, annotators: AnnotatorSet) -> str:
-    """An annotator set's display name, its group written as its campaign's other groups are
-    (letters, or numbers for all of them where the groups run past Z: never "A ... Z, 26")."""
-    name = annotators.name
-    if annotators.group is not None and not name.startswith("St. "):
-        groups = [g.group for g in groups_of(corpus, annotators.campaign)]
-        name = f"{annotators.campaign}/{dict(zip(groups, group_labels(groups)))[annotators.group]}"
-    return display_name(name)
+    """A human set's or judge's display name in ``corpus``, by the glossary's rule
+    (:func:`hotelcheckspan.annotator_sets.names`): "St. 1A", "group 3", "gpt4o"."""
+    return names(corpus).of(annotators.spec)
 
 
 PROVENANCE_PACKAGES = [

@@ -8,7 +8,6 @@ two columns (one on a phone); within a panel a colour is a measure and the line 
 
 from __future__ import annotations
 
-import os
 import textwrap
 
 import matplotlib.ticker as mticker
@@ -40,7 +39,8 @@ def _reaches(part: pd.DataFrame, value: str, target: float, above: bool = True) 
     return f"n = {hit['n'].iloc[0]:g}" if len(hit) else f"not by n = {part['n'].max():g}"
 
 
-def _alt_stability(within, beyond=None, threshold: float = 0.95, corpus_size=None, order=None) -> str:
+def _alt_stability(within, beyond=None, threshold: float = 0.95, corpus_size=None, order=None, names=None) -> str:
+    named = names if names is not None else display_name
     data = pd.concat([within] if beyond is None else [within, beyond], ignore_index=True)
     parts = []
     for (a, b), g in data.groupby(["better", "worse"], sort=False):
@@ -49,7 +49,7 @@ def _alt_stability(within, beyond=None, threshold: float = 0.95, corpus_size=Non
             for m, gm in g.groupby("measure", sort=False)
             if not ("difference" in gm and (gm["difference"] == 0).all())
         ]
-        parts.append(f"{display_name(a)} vs {display_name(b)}: " + (", ".join(lines) or "tied by every measure"))
+        parts.append(f"{named(a)} vs {named(b)}: " + (", ".join(lines) or "tied by every measure"))
     return (
         f"One panel per pair: the share of test sets that order the pair as the full set does, against n; "
         f"where it first reaches {threshold:.0%}: " + "; ".join(parts) + "."
@@ -79,18 +79,10 @@ def _alt_power(power, paper=None, target: float = 0.8) -> str:
 DESIGN_LABELS = {"without replacement": "subsets of the corpus", "with replacement": "drawn with replacement"}
 
 
-def _pair_name(a: str, b: str, prefix: str, order: list[str]) -> str:
-    """A pair's panel title, display names in the systems' order, the shared prefix left out."""
+def _pair_name(a: str, b: str, order: list[str], named) -> str:
+    """A pair's panel title, display names (``named``) in the systems' order."""
     a, b = sorted((a, b), key=lambda s: order.index(s) if s in order else len(order))
-    return " vs ".join(display_name(s[len(prefix) :]) for s in (a, b))
-
-
-def _common_prefix(frames) -> str:
-    """A prefix every system name shares up to a separator ("zeroshot-"), dropped from labels."""
-    names = sorted({n for f in frames for n in (*f["better"], *f["worse"])})
-    prefix = os.path.commonprefix(names) if len(names) > 1 else ""
-    cut = max(prefix.rfind("-"), prefix.rfind("_"), prefix.rfind("/"))
-    return prefix[: cut + 1] if cut >= 0 else ""
+    return " vs ".join(named(s) for s in (a, b))
 
 
 def _title(name: str, width: int = 28) -> str:
@@ -99,7 +91,9 @@ def _title(name: str, width: int = 28) -> str:
 
 
 @drawn(_alt_stability)
-def stability_curves(within, beyond=None, threshold: float = 0.95, corpus_size: int | None = None, order=None):
+def stability_curves(
+    within, beyond=None, threshold: float = 0.95, corpus_size: int | None = None, order=None, names=None
+):
     """Small multiples: one panel per pair of systems (two columns, pairs in the order of
     ``order``, else as they come), the share of test sets of n examples that rank the pair as the
     full set does against n (log scale). In a panel one colour per measure; solid: test sets drawn
@@ -107,12 +101,13 @@ def stability_curves(within, beyond=None, threshold: float = 0.95, corpus_size: 
     (``within``). The threshold is the dashed grey line, labelled on the y axis; the corpus size
     dotted. A pair tied on the full set by a measure has no line for it (nothing to order): the
     panel's title says so. ``within`` and ``beyond`` are
-    :func:`~hotelcheckspan.analyses.sample_size.stability` frames."""
+    :func:`~hotelcheckspan.analyses.sample_size.stability` frames. Judges are named by ``names``, a
+    corpus' display names (:func:`hotelcheckspan.annotator_sets.names`)."""
     frames = [within] if beyond is None else [within, beyond]
     data = pd.concat(frames, ignore_index=True)
-    prefix = _common_prefix(frames)
+    named = names if names is not None else display_name
     systems = list(order) if order is not None else list(dict.fromkeys([*data["better"], *data["worse"]]))
-    data["panel"] = [_pair_name(a, b, prefix, systems) for a, b in zip(data["better"], data["worse"])]
+    data["panel"] = [_pair_name(a, b, systems, named) for a, b in zip(data["better"], data["worse"])]
     ranks = {s: i for i, s in enumerate(systems)}
     first = data.drop_duplicates("panel")
     place = {
@@ -162,8 +157,6 @@ def stability_curves(within, beyond=None, threshold: float = 0.95, corpus_size: 
     handles += [Line2D([], [], color="#444444", lw=1.6, ls=styles[d], label=DESIGN_LABELS.get(d, d)) for d in designs]
     if corpus_size:
         handles.append(Line2D([], [], color="#777777", ls=":", lw=1.2, label="corpus size"))
-    if prefix:
-        handles.append(Line2D([], [], lw=0, label=f'"{prefix}" left out'))
     fig.legend(handles=handles, loc="outside upper center", ncol=_columns(2), fontsize=size, frameon=False)
     return finish(fig)
 

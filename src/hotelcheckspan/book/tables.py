@@ -57,11 +57,27 @@ import pandas as pd
 
 from ..annotator_sets import NOT_IN_PAPER, display_name, paper_order
 from ..categories import CATEGORIES
+from ..metric_names import metric_name, metric_words
 from ..reference import checks, paper
 from ..reference import provenance as _provenance
 
 DASH = "–"
 CONTENT_WIDTH_PX = 672
+
+
+def corpus_names(func):
+    """Adds ``names=`` to a table function: a corpus' display names
+    (:func:`hotelcheckspan.annotator_sets.names`), through which the table's text cells are read
+    (:meth:`Table.named`). Without it a table names judges and human sets by the rules that need no
+    corpus (:func:`~hotelcheckspan.annotator_sets.display_name`)."""
+
+    @functools.wraps(func)
+    def wrapper(*args, names=None, **kwargs):
+        result = func(*args, **kwargs)
+        return result.named(names) if names is not None and result is not None else result
+
+    return wrapper
+
 
 # words that keep their own spelling in headers
 _WORDS = {
@@ -86,9 +102,24 @@ _WORDS = {
 # --- cells ---------------------------------------------------------------------------------------
 
 
+# the paper's Table 6 symbols (a frame's column, "paper P_H") as the glossary writes the statistics
+_TABLE6_SYMBOLS = {"P": "span precision", "R": "span recall", "F1": "span F1"}
+_TABLE6_SYMBOL = re.compile(r"\b(P|R|F1)_([HS])\b")
+_TABLE6_RATIO = re.compile(r"\bP_([HS]) / R_\1\b")
+
+
+def statistic_words(text: str) -> str:
+    """Table 6's symbols in ``text`` written as the glossary writes them: "P_H" -> "span precision,
+    hard", "F1_S" -> "span F1, soft", a ratio "P_H / R_H" -> "span precision / recall, hard"."""
+    mode = {"H": "hard", "S": "soft"}
+    text = _TABLE6_RATIO.sub(lambda m: f"span precision / recall, {mode[m.group(1)]}", text)
+    return _TABLE6_SYMBOL.sub(lambda m: f"{_TABLE6_SYMBOLS[m.group(1)]}, {mode[m.group(2)]}", text)
+
+
 def header(name) -> str:
-    """A plain-English header for a column name: ``spans_per_record`` -> "Spans per record"."""
-    text = str(name)
+    """A plain-English header for a column name: ``spans_per_record`` -> "Spans per record";
+    Table 6's symbols as the glossary writes them ("paper P_H" -> "Paper span precision, hard")."""
+    text = statistic_words(re.sub(r"^f1_(hard|soft)\b", r"span F1, \1", str(name)))
     if not re.fullmatch(r"[a-z0-9_ ]+", text):  # already written for readers ("B more (%)")
         return text[:1].upper() + text[1:]
     words = [_WORDS.get(w, w) for w in re.split(r"[_ ]+", text.strip()) if w]
@@ -241,6 +272,18 @@ class Table:
             raise KeyError(f"no column {missing[0]!r} to keep in a folded card; the table has {cols}")
         self.keep = keep
 
+    def named(self, names) -> Table:
+        """This table with its text cells and caption read through ``names`` (a corpus' display
+        names, :func:`hotelcheckspan.annotator_sets.names`): a judge or human set of a corpus
+        the rules without a corpus cannot name ("zeroshot-gpt4o" is "gpt4o" where no other judge
+        of its corpus runs gpt4o)."""
+        frame = self.frame.copy()
+        for col, numeric in zip(self.frame.columns, self.numeric):
+            if not numeric:
+                frame[col] = [names(v) for v in frame[col]]
+        caption = names(self.caption) if self.caption else self.caption
+        return Table(frame, self.numeric, caption, self.cards, labels=self.labels, keep=self.keep)
+
     def to_html(self) -> str:
         """Deterministic HTML (no random ids, so stored outputs compare strictly)."""
         numeric = self.numeric
@@ -299,6 +342,7 @@ class Table:
         return total
 
 
+@corpus_names
 def show(
     frame: pd.DataFrame,
     *,
@@ -355,7 +399,7 @@ def show(
                 lambda v: DASH if is_missing(v) else (number(v) if isinstance(v, str) else str(int(round(float(v)))))
             )
         else:
-            cells = values.map(lambda v, d=dec(col): display_name(number(v, d)))
+            cells = values.map(lambda v, d=dec(col): display_name(statistic_words(metric_words(number(v, d)))))
         name = headers.get(col, header(col)) if headers else header(col)
         if col in bounds and (not headers or col not in headers):
             name = f"{name} [95% CI]"
@@ -404,6 +448,12 @@ class Folded:
     """A very wide table as a narrow one that fits a phone (its row names and the columns a reader
     needs first) over the full table collapsed in a dropdown."""
 
+    def named(self, names) -> Folded:
+        """Both tables read through ``names`` (:meth:`Table.named`)."""
+        out = Folded.__new__(Folded)
+        out.narrow, out.full, out.summary = self.narrow.named(names), self.full.named(names), self.summary
+        return out
+
     def __init__(self, table: Table, keep: Sequence[str], summary: str):
         missing = [c for c in keep if c not in table.frame.columns]
         if missing:
@@ -421,6 +471,7 @@ class Folded:
         return repr(self.narrow)
 
 
+@corpus_names
 def folded(table: Table, keep: Sequence[str], summary: str = "Every column") -> Folded:
     """``table`` shown by the columns ``keep`` (headers as shown), the full table in a dropdown under it."""
     return Folded(table, keep, summary)
@@ -617,7 +668,8 @@ def table4(frame: pd.DataFrame) -> Table:
 def sizes(frame: pd.DataFrame) -> Table:
     """``dataset_level.sizes``: examples per split and records per campaign and group."""
     return show(
-        frame, headers={"what": "What", "which": "Split or annotator set", "count": "Count", "annotators": "Annotators"}
+        frame,
+        headers={"what": "What", "which": "Split, human set or judge", "count": "Count", "annotators": "Annotators"},
     )
 
 
@@ -658,7 +710,7 @@ def volume(frame: pd.DataFrame) -> Table:
         frame,
         columns=["name", "spans", "spans_per_record", "mean_words", "x human spans/record", "x human length"],
         headers={
-            "name": "Annotator set",
+            "name": "Human set or judge",
             "spans_per_record": "Spans per record",
             "mean_words": "Mean span words",
             "x human spans/record": "x human spans per record",
@@ -744,10 +796,11 @@ def annotator_variance(result: Mapping) -> Table:
     )
 
 
+@corpus_names
 def leaderboard(frame: pd.DataFrame) -> Table:
-    """``judges.leaderboard``: rank, judge, soft and hard span F1 and BACC with their intervals
+    """``judges.leaderboard``: rank, judge, span F1, soft and hard and BACC with their intervals
     (the ceiling row, the humans against each other, last and unranked). The rank is read off the
-    soft F1 as shown (two decimals): judges tied there share it, marked "2=" (the frame's ``rank``,
+    span F1, soft as shown (two decimals): judges tied there share it, marked "2=" (the frame's ``rank``,
     which the API and the CLI keep, orders them by the unrounded score)."""
     shown = frame["f1_soft"].where(frame["rank"].notna()).round(2)
     rank = shown.rank(ascending=False, method="min")
@@ -759,16 +812,17 @@ def leaderboard(frame: pd.DataFrame) -> Table:
         headers={
             "rank": "Rank",
             "judge": "Judge",
-            "f1_soft": "Soft F1 [95% CI]",
-            "f1_hard": "Hard F1 [95% CI]",
+            "f1_soft": "Span F1, soft [95% CI]",
+            "f1_hard": "Span F1, hard [95% CI]",
             "bacc": "BACC [95% CI]",
         },
     )
 
 
+@corpus_names
 def neighbours(frame: pd.DataFrame) -> Table:
     """``judges.leaderboard``'s neighbour columns: each judge and the next one down, the examples
-    needed to order them by soft F1 (with its interval; "> max" beyond the largest test set
+    needed to order them by span F1, soft (with its interval; "> max" beyond the largest test set
     tried; "≤ 10" at the grid's first size, where the order may hold on fewer) and whether this
     corpus can tell them apart."""
     from ..analyses import sample_size
@@ -796,7 +850,7 @@ def neighbours(frame: pd.DataFrame) -> Table:
     return show(
         out,
         headers={
-            "pair": "Pair (by soft F1)",
+            "pair": "Pair (by span F1, soft)",
             "needed": "Examples needed",
             "interval": "95% interval",
             "tell_apart": "Can this corpus tell them apart?",
@@ -804,6 +858,7 @@ def neighbours(frame: pd.DataFrame) -> Table:
     )
 
 
+@corpus_names
 def compared(board: pd.DataFrame) -> Table:
     """What ``judges.leaderboard`` compared (``board.attrs["compared"]``), one row per fact: the
     human sets, the examples, the span F1 definition, the majority rule, the ceiling."""
@@ -812,7 +867,7 @@ def compared(board: pd.DataFrame) -> Table:
     shown = ", ".join(refs[:6]) + (f" and {len(refs) - 6} more" if len(refs) > 6 else "")
     ceiling = c["ceiling"]
     rows = [
-        ("Human annotator sets", f"{len(refs)}: {shown} ({c['human_records']:,} records)"),
+        ("Human sets", f"{len(refs)}: {shown} ({c['human_records']:,} records)"),
         ("Examples", f"{c['examples']:,}, {c['examples_rule']}"),
         ("Span F1", c["f1"]["definition"]),
         (
@@ -830,19 +885,21 @@ def compared(board: pd.DataFrame) -> Table:
     return show(pd.DataFrame(rows, columns=["what", "here"]), headers={"what": "Compared", "here": "Here"})
 
 
+@corpus_names
 def review_marks(frame: pd.DataFrame) -> Table:
     """``review.marks_by_corpus``: per corpus and judge (and the humans), the share of spans each
     automatic review mark holds, span length in words and against the humans'."""
     shares = [c for c in frame.columns if c.endswith("_share")]
+    judge = "judge_name" if "judge_name" in frame.columns else "judge"  # its corpus' name for it, where given
     out = frame.copy()
     for c in shares:  # one decimal in every share column, a column of zeros too (never "0" beside "0.0")
         out[c] = [number(v * 100, 1) if not is_missing(v) else DASH for v in out[c]]
     return show(
         out,
-        columns=["corpus", "judge", "spans", *shares, "mean_words", "words_vs_humans"],
+        columns=["corpus", judge, "spans", *shares, "mean_words", "words_vs_humans"],
         headers={
             "corpus": "Corpus",
-            "judge": "Judge",
+            judge: "Judge",
             "spans": "Spans",
             "no_span_share": "No span (%)",
             "hallucination_share": "Hallucination (%)",
@@ -883,8 +940,10 @@ def _problem_numbers(rows: pd.DataFrame) -> list[int]:
 
 class Checked:
     """A chapter's checks of the paper's figures by rule: the ones a reader must see (inconsistent
-    under every reading, depending on the reading, or two statements read as inconsistent) as a
-    table (cards on a phone), every check of the chapter in a dropdown under it."""
+    under every reading, depending on the reading, or two statements read as inconsistent) as
+    cards, folded under a line that counts them and the distinct problems they find (issue 45: a
+    chapter is at most thirty phone screens tall, and a chapter's cards were up to eighteen), every
+    check of the chapter in a second dropdown under it."""
 
     def __init__(self, results: pd.DataFrame):
         self.results = results
@@ -912,10 +971,21 @@ class Checked:
         found = self.results["verdict"].value_counts()
         return {v: int(found.get(v, 0)) for v in checks.VERDICTS}
 
+    def flagged_summary(self) -> str:
+        """The line the flagged checks fold under: how many, on how many distinct problems, and
+        their verdicts ("The 5 checks to read, on 3 problems: inconsistent 2, depends on the reading 3")."""
+        bad = self.flagged()
+        problems = len(set(_problem_numbers(bad)))
+        verdicts = bad["verdict"].value_counts()
+        said = ", ".join(f"{v} {int(verdicts[v])}" for v in checks.VERDICTS if v in verdicts.index)
+        checks_word = "check" if len(bad) == 1 else "checks"
+        problems_word = "problem" if problems == 1 else "problems"
+        return f"The {len(bad)} {checks_word} to read, on {problems} {problems_word}: {said}"
+
     def _repr_html_(self) -> str:
         n = self.counts()
         bad = self.flagged()
-        head = self._table(bad, numbered=True).to_html() if len(bad) else ""
+        head = dropdown(self._table(bad, numbered=True), self.flagged_summary()).data if len(bad) else ""
         summary = f"All {len(self.results)} checks by rule of the paper's figures in this chapter: " + ", ".join(
             f"{k} {v}" for k, v in n.items()
         )
@@ -969,6 +1039,7 @@ STATISTIC_NAMES = {
 }
 
 
+@corpus_names
 def review_preview(frame: pd.DataFrame) -> Table:
     """``review.preview``: the first rows of a review sheet as a reviewer meets them."""
     return show(
@@ -985,12 +1056,14 @@ def review_preview(frame: pd.DataFrame) -> Table:
     )
 
 
+@corpus_names
 def metric_board(board: pd.DataFrame, statistic: str) -> Table:
     """``metric_validation.leaderboard``: each metric's statistic with its interval and the
     significance cluster (the human ceiling last). No random column: the board's statistics
     (Kendall tau-b, ROC AUC) reach a constant at random, by definition
     (``metric_validation.RANDOM_EXACT``); the prose says it once."""
     frame = board.copy()
+    frame["metric"] = frame["metric"].map(metric_name)
     frame["cluster"] = frame["cluster"].astype(object).where(frame["cluster"].notna(), DASH)
     return show(
         frame,
@@ -1007,6 +1080,7 @@ def metric_board(board: pd.DataFrame, statistic: str) -> Table:
     )
 
 
+@corpus_names
 def metric_statistics(
     statistics: pd.DataFrame,
     target: str,
@@ -1026,7 +1100,7 @@ def metric_statistics(
     wide = {}
     for (metric, kind), grp in rows.groupby(["metric", "kind"], sort=False):
         by = grp.set_index("statistic")
-        line = {"Metric": metric, "Kind": kind}
+        line = {"Metric": metric_name(metric), "Kind": kind}
         for s in columns:
             line[names[s]] = (
                 interval(by.loc[s, "value"], by.loc[s, "low"], by.loc[s, "high"]) if s in by.index else DASH
@@ -1044,6 +1118,7 @@ def metric_statistics(
     return show(pd.DataFrame(list(wide.values())))
 
 
+@corpus_names
 def by_group(frame: pd.DataFrame, statistic: str, label: str = "Domain") -> Table:
     """``metric_validation.by_group``: one row per metric, one column per group."""
     cells = frame.assign(cell=[interval(v, lo, hi) for v, lo, hi in zip(frame["value"], frame["low"], frame["high"])])
@@ -1051,6 +1126,7 @@ def by_group(frame: pd.DataFrame, statistic: str, label: str = "Domain") -> Tabl
     wide.columns.name = None
     order = list(dict.fromkeys(frame["metric"]))
     wide = wide.set_index("metric").loc[order].reset_index()
+    wide["metric"] = wide["metric"].map(metric_name)
     return show(
         wide.rename(columns={"metric": "Metric", "kind": "Kind"}),
         caption=f"{STATISTIC_NAMES[statistic]}, by {label.lower()}",
@@ -1060,6 +1136,7 @@ def by_group(frame: pd.DataFrame, statistic: str, label: str = "Domain") -> Tabl
 # --- the chapters' tables, named where a chapter shows them --------------------------------------
 
 
+@corpus_names
 def prevalence(frame: pd.DataFrame, label: str = "Error type") -> Table | None:
     """``example_level.prevalence``: per type, the share of error votes, the observed agreement and
     the chance agreement kappa and AC1 each subtract, and the two coefficients (None, no table,
@@ -1080,8 +1157,9 @@ def prevalence(frame: pd.DataFrame, label: str = "Error type") -> Table | None:
     )
 
 
+@corpus_names
 def gamma_beside_f1(frame: pd.DataFrame, unit: str = "Examples") -> Table:
-    """``span_gamma.beside_f1``: each comparison's hard F1 and γ with their ranks, the pairs and
+    """``span_gamma.beside_f1``: each comparison's span F1, hard and γ with their ranks, the pairs and
     examples γ is defined on, and S∅."""
     return show(
         frame,
@@ -1098,7 +1176,7 @@ def gamma_beside_f1(frame: pd.DataFrame, unit: str = "Examples") -> Table:
         ],
         headers={
             "comparison": "Comparison",
-            "f1": "Hard F1 [95% CI]",
+            "f1": "Span F1, hard [95% CI]",
             "f1_rank": "F1 rank",
             "gamma": "γ [95% CI]",
             "gamma_rank": "γ rank",
@@ -1111,12 +1189,13 @@ def gamma_beside_f1(frame: pd.DataFrame, unit: str = "Examples") -> Table:
 
 
 def every_pair(pairs: pd.DataFrame, summary: str = "Every pair"):
-    """``span_level.pairwise``'s rows, one per pair of annotator sets and match, collapsed: the
+    """``span_level.pairwise``'s rows, one per pair of sides and match, collapsed: the
     comparison, both sides, P, R, F1 and each side's span count."""
     cols = ["comparison", "ref", "hyp", "match", "precision", "recall", "f1", "ref_count", "hyp_count"]
     return dropdown(show(pairs[cols]), summary)
 
 
+@corpus_names
 def span_prf(frame: pd.DataFrame) -> Table:
     """``span_level.table6`` rows: comparison, match, pairs, and P, R, F1 with their intervals."""
     return show(
@@ -1126,9 +1205,11 @@ def span_prf(frame: pd.DataFrame) -> Table:
     )
 
 
+@corpus_names
 def set_prf(frame: pd.DataFrame) -> Table:
-    """Soft precision, recall and F1 per annotator set (``llm_annotators`` precision-recall table)."""
-    return show(frame, columns=["name", "pairs", "precision", "recall", "f1"], headers={"name": "Annotator set"})
+    """Soft precision, recall and F1 per judge (``llm_annotators`` precision-recall table; its last row the
+    humans against each other)."""
+    return show(frame, columns=["name", "pairs", "precision", "recall", "f1"], headers={"name": "Judge or humans"})
 
 
 CLUSTER_HEADERS = {
@@ -1166,6 +1247,7 @@ def cluster_centrals(frame: pd.DataFrame):
     return dropdown(show(named[["name", "most central spans"]]), "The most central spans of each cluster")
 
 
+@corpus_names
 def real_composition(frame: pd.DataFrame) -> Table:
     """``dataset_level.campaign_table`` of a real corpus: records, records with errors, spans,
     spans per record and mean span length per campaign."""
@@ -1173,7 +1255,7 @@ def real_composition(frame: pd.DataFrame) -> Table:
         frame,
         columns=["name", "kind", "records", "error_records", "spans", "spans_per_record", "mean_words"],
         headers={
-            "name": "Campaign",
+            "name": "Annotated by",
             "error_records": "Records with errors",
             "spans_per_record": "Spans per record",
             "mean_words": "Mean span length (words)",
@@ -1181,12 +1263,13 @@ def real_composition(frame: pd.DataFrame) -> Table:
     )
 
 
+@corpus_names
 def category_shares(frame: pd.DataFrame, categories: Sequence[str]) -> Table:
     """``dataset_level.campaign_table``'s share of each campaign's spans per category (%)."""
     return show(
         frame,
         columns=["name", "spans", *[f"{c} %" for c in categories]],
-        headers={"name": "Campaign", **{f"{c} %": c for c in categories}},
+        headers={"name": "Annotated by", **{f"{c} %": c for c in categories}},
         decimals=1,
     )
 
@@ -1204,6 +1287,7 @@ def load_warnings(corpus) -> Table | None:
     )
 
 
+@corpus_names
 def text_votes(votes: pd.DataFrame, categories: Sequence[str]) -> Table:
     """``example_level.votes`` per text of a real corpus (domain / system), per category and Any."""
     return show(

@@ -31,12 +31,12 @@ rounding". Bounds are true bounds: the extreme the tables allow, never a typical
 printed figure's rounding (:func:`..paper.printed`).
 
 Verdicts: "consistent", "inconsistent", "depends on the reading", "depends on the rounding",
-"not checkable" (a text against a text, read by a person, a figure the paper does not give, or a
+"not decidable by rule" (a text against a text, read by a person, a figure the paper does not give, or a
 rule that cannot fail at the paper's sizes: GRIM once n reaches ten to the power of the decimals).
 A ``text`` relation may record the person's reading (``read_as: inconsistent``, or ``depends on the
 reading`` where the words admit a reading under which both statements hold). A relation on a reading
 the text excludes (``not_a_reading``: why, with the quote) shows what the figures give under it and
-is "not checkable": it neither rescues nor condemns the claim. An inconsistent
+is "not decidable by rule": it neither rescues nor condemns the claim. An inconsistent
 relation names the ``problem`` it belongs to, so the headline (:func:`headline`) counts distinct
 problems, rounding conventions and alternative readings apart.
 
@@ -79,12 +79,13 @@ from ..corpora.problems import CorpusError, Problem
 from . import paper
 
 RELATIONS_FILE = paths.DATA_ROOT / "paper_relations.yaml"
-CONSISTENT, INCONSISTENT, READING, ROUNDING, NOT_CHECKABLE = VERDICTS = (
+# no verdict is named like one of the paper's error types (its Not Checkable): the glossary, "verdict"
+CONSISTENT, INCONSISTENT, READING, ROUNDING, NOT_DECIDABLE = VERDICTS = (
     "consistent",
     "inconsistent",
     "depends on the reading",
     "depends on the rounding",
-    "not checkable",
+    "not decidable by rule",
 )
 FITS, FAILS, FITS_BY_REMAINDER, READ_INCONSISTENT, UNPRINTED, NO_OUTCOME = (
     "fits",
@@ -451,7 +452,7 @@ def _compare(values: np.ndarray, reported: Figure | None, tol: float, what: str 
     d = decimals_of(tol) + 1 if tol else (0 if np.allclose(values, np.round(values)) else 3)
     computed = _ranged(values, d)
     if reported is None or reported.is_text and reported.low is None:
-        return Outcome(computed, NOT_CHECKABLE, f"the paper reports no {what or 'value'} to compare with")
+        return Outcome(computed, NOT_DECIDABLE, f"the paper reports no {what or 'value'} to compare with")
     lo, hi = float(np.min(values)), float(np.max(values))
     if _overlap(lo, hi, reported):
         return Outcome(computed, CONSISTENT)
@@ -622,7 +623,7 @@ def rule_statcheck(inputs, reported, params, tol) -> Outcome:
     lo, hi = float(np.min(p)), float(np.max(p))
     computed = f"p = {lo:.1e} to {hi:.1e}" if lo != hi else f"p = {lo:.1e}"
     if reported is None:
-        return Outcome(computed, NOT_CHECKABLE, "the paper reports no p for this statistic")
+        return Outcome(computed, NOT_DECIDABLE, "the paper reports no p for this statistic")
     if _overlap(lo, hi, reported):
         return Outcome(computed, CONSISTENT)
     return Outcome(computed, INCONSISTENT, f"{computed} cannot be reported as p {reported.printed}")
@@ -638,7 +639,7 @@ def _n_values(inputs: Mapping[str, Figure]) -> np.ndarray:
 def rule_grim(inputs, reported, params, tol) -> Outcome:
     """GRIM: the mean of integer ratings (``scale``, ``items`` per rating) is possible with its n
     (an exact n, or every n in a range: ``n`` with a rounding range, or ``n_min``..``n_max``);
-    consistent if some n in range allows it; not checkable where every n is at least ten to the
+    consistent if some n in range allows it; not decidable by rule where every n is at least ten to the
     power of the decimals, since then every mean is possible and the check cannot fail."""
     mean = inputs["mean"]
     d = decimals_of(tol)
@@ -648,7 +649,7 @@ def rule_grim(inputs, reported, params, tol) -> Outcome:
     computed = f"possible for {ok.sum()} of {len(n)} values of n ({_integers(n)})"
     if ok.all() and n.min() * int(params.get("items", 1)) >= 10**d:
         places = f"{d} decimal{'s' if d != 1 else ''}"
-        return Outcome(computed, NOT_CHECKABLE, f"GRIM cannot fail at n ≥ {10**d} with {places}, so it says nothing")
+        return Outcome(computed, NOT_DECIDABLE, f"GRIM cannot fail at n ≥ {10**d} with {places}, so it says nothing")
     if ok.any():
         return Outcome(computed, CONSISTENT)
     return Outcome(computed, INCONSISTENT, f"no n in {_integers(n)} gives a mean of {mean.printed}")
@@ -680,7 +681,7 @@ def rule_kappa_from_votes(inputs, reported, params, tol) -> Outcome:
     values = {k: COEFFICIENTS[name](f.value) for k, f in inputs.items()}
     computed = ", ".join(f"{k} {_fmt(v, 2)}" for k, v in values.items())
     if reported is None:
-        return Outcome(computed, NOT_CHECKABLE, "no claim about the order")
+        return Outcome(computed, NOT_DECIDABLE, "no claim about the order")
     claimed = reported.printed
     if claimed not in values:
         raise ValueError(f"the claimed highest, {claimed!r}, is not one of the inputs {list(values)}")
@@ -756,7 +757,7 @@ def _flagged(inputs: Mapping[str, Figure], units: int) -> tuple[np.ndarray, str]
 
 
 def flags_allowed(campaign: str, units: int, figures: Mapping | None = None) -> np.ndarray:
-    """Every number of the ``units`` stage-2 examples an LLM campaign can have flagged, as Tables 3
+    """Every number of the ``units`` stage-2 examples a judge can have flagged, as Tables 3
     and 4 allow (its spans and spans per flagged record on all examples, its spans on these; see
     :func:`_flagged`): what the paper's own tables fix of a judge's marks, before any corpus."""
     f = paper.figures() if figures is None else figures
@@ -881,7 +882,7 @@ def rule_text(inputs, reported, params, tol) -> Outcome:
     """A statement against a statement (or a figure the paper does not give): no arithmetic can
     decide it; the reading is recorded with its quotes (and the relation's ``read_as``, a
     person's reading, is shown beside it)."""
-    return Outcome("–", NOT_CHECKABLE, str(params.get("reading", "text, not numbers")))
+    return Outcome("–", NOT_DECIDABLE, str(params.get("reading", "text, not numbers")))
 
 
 # --- predicates -----------------------------------------------------------------------------------
@@ -1321,11 +1322,11 @@ def _as_declared(r: Relation, outcome: Outcome) -> Outcome:
         if outcome.computed != NO_OUTCOME:
             found = {CONSISTENT: "fits", INCONSISTENT: "fails"}.get(outcome.verdict, outcome.verdict)
             said += f"; what the figures need under it: {outcome.computed} ({found})"
-        return replace(outcome, verdict=NOT_CHECKABLE, reason=said)
+        return replace(outcome, verdict=NOT_DECIDABLE, reason=said)
     if r.get("not_a_reading"):
         found = {CONSISTENT: "fits", INCONSISTENT: "fails"}.get(outcome.verdict, outcome.verdict)
         said = f"not a reading of the text ({r['not_a_reading']}); what the figures give under it: {found}"
-        return replace(outcome, verdict=NOT_CHECKABLE, reason=said + (f" ({outcome.reason})" if outcome.reason else ""))
+        return replace(outcome, verdict=NOT_DECIDABLE, reason=said + (f" ({outcome.reason})" if outcome.reason else ""))
     return outcome
 
 
@@ -1586,20 +1587,20 @@ def noted(relations, results: pd.DataFrame, figures: Mapping | None = None) -> p
 
 
 # the verdict that decides a note, first: a contradiction, then a reading, a person's reading, a convention
-_DECIDING = (INCONSISTENT, READING, NOT_CHECKABLE, ROUNDING, CONSISTENT)
+_DECIDING = (INCONSISTENT, READING, NOT_DECIDABLE, ROUNDING, CONSISTENT)
 
 
 def note_reason(rows: pd.DataFrame) -> str:
     """Why a noted inconsistency's relations (rows of :func:`run`) decide it as they do: the reasons
     of the relations with the deciding verdict (inconsistent first, then depending on the reading,
-    not checkable, the rounding, consistent), each once, with the readings that fit beside a
+    not decidable by rule, the rounding, consistent), each once, with the readings that fit beside a
     reading the text excludes; for consistent checks that give none, what they computed against the
     printed figure."""
     top = next(v for v in _DECIDING if (rows["verdict"] == v).any())
     chosen = rows[rows["verdict"] == top]
     if top != CONSISTENT:
         said = [r for r in dict.fromkeys(chosen["reason"]) if r != "–"]
-        if top == NOT_CHECKABLE:  # beside a reading the text excludes, the readings that fit
+        if top == NOT_DECIDABLE:  # beside a reading the text excludes, the readings that fit
             said += [f"fits read as '{r}'" for r in rows.loc[rows["verdict"] == CONSISTENT, "reading"]]
         return "; ".join(said)
     told = chosen[chosen["reason"] != "–"]
@@ -1661,7 +1662,7 @@ def _human_records(f: Mapping) -> tuple[float, float, float]:
 
 def _implied_records(f: Mapping) -> list[dict]:
     """The records behind the paper's rates: human records with and without an error, and each
-    LLM campaign's records and error records (Table 3's rates over its totals)."""
+    judge's records and error records (Table 3's rates over its totals)."""
     d = f["dataset"]
     spans, records = d["human_spans"], d["human_records"]
     at, lo, hi = _human_records(f)
@@ -1807,7 +1808,7 @@ def implied(figures: Mapping | None = None) -> pd.DataFrame:
 
 
 def _implied_agreement(f: Mapping) -> list[dict]:
-    """Each LLM campaign's per-type agreement with the clear human majority, the three types pooled,
+    """Each judge's per-type agreement with the clear human majority, the three types pooled,
     as far as Tables 4 and 5 allow it: each type flagged on at most as many examples as the campaign
     has spans of that type on them (Table 4), every placement of those flags enumerated
     (:func:`rule_clear_majority`'s per-type bound)."""

@@ -79,7 +79,7 @@ def check_scope(measure: str, key: str | None, on: str | None) -> None:
         )
 
 
-# The paper's row names for the LLM campaigns -> the campaign folders of the corpus
+# The paper's row names for the judges -> the campaign folders of the corpus
 LLM_CAMPAIGNS = {paper_name: campaign for campaign, paper_name in PAPER_NAMES.items()}
 
 

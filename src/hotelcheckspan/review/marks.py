@@ -30,7 +30,7 @@ dash variants are not differences (:func:`normalise`). Rules, each with its exam
     mention the league name", "... which is not mentioned in the text") or points at the data
     (:data:`DATA`: "the data mentions a red card") while the span is no real span (``no_span``,
     or at least 90% of the output): the error has no place in the text. "The description does
-    not mention X" (the *input* lacks X: not checkable) and "omits"/"leaves out" (often an
+    not mention X" (the *input* lacks X: Not Checkable) and "omits"/"leaves out" (often an
     incomplete list the span does hold) are not matched; an omission reason on a span that does
     hold an incomplete list is (the rule cannot tell them apart: the reviewer decides).
 ``whole_sentence``
@@ -388,7 +388,17 @@ def judge_marks(corpus: Corpus) -> pd.DataFrame:
 
 
 def marks_by_corpus(corpora: dict) -> pd.DataFrame:
-    """:func:`judge_marks` of several corpora (name -> Corpus) in one frame, a ``corpus`` column first."""
-    frames = [judge_marks(c).assign(corpus=name) for name, c in corpora.items()]
+    """:func:`judge_marks` of several corpora (name -> Corpus) in one frame, a ``corpus`` column
+    first and, after ``judge`` (the campaign), ``judge_name``: the judge as its corpus names it for
+    readers (:func:`hotelcheckspan.annotator_sets.names`: the iaa split's ``zeroshot-gpt4o`` is
+    "gpt4o", as the test split's ``gpt4o``)."""
+    from ..annotator_sets import names
+
+    frames = []
+    for name, corpus in corpora.items():
+        marks = judge_marks(corpus).assign(corpus=name)
+        named = names(corpus)
+        marks.insert(marks.columns.get_loc("judge") + 1, "judge_name", [named.of(j) for j in marks["judge"]])
+        frames.append(marks)
     out = pd.concat(frames, ignore_index=True)
     return out[["corpus", *[c for c in out.columns if c != "corpus"]]]

@@ -35,7 +35,7 @@ Flags (:data:`FLAGS`): every sheet has the study's five, which fit any corpus; i
 related" (defined there as "not a faithfulness problem": the study's *aspect* is the quality
 judged, faithfulness) is ``flag_not_faithfulness``. HotelCheckSpan's summaries each focus on one aspect of a hotel, so a
 HotelCheckSpan sheet (:func:`hotelcheckspan.analyses.judges.is_hotelcheckspan`: the corpus has its
-four human annotator sets) has one more flag, ``flag_not_aspect_related`` (the span is about
+four human sets) has one more flag, ``flag_not_aspect_related`` (the span is about
 something other than the summary's aspect), and the outputs' aspect (:func:`sheet_flags`).
 
 The automatic marks (:mod:`.marks`) are in the ``auto_*`` columns; where one is certain the export

@@ -6,7 +6,7 @@ annotators' type lean) are fitted so that, under
 the span-F1 definition the evidence supports (character overlap, span lengths of every example
 counted: ``convention="all"``), the stand-in's
 
-* Table 6 human rows (Group A - Group B in stages 1 and 2, Stage 1 - Stage 2): F1 hard and soft,
+* Table 6 human rows (Group A - Group B in stages 1 and 2, Stage 1 - Stage 2): span F1, hard and soft,
 * Table 5 vote distributions (Any, Not Checkable, Misleading, Incorrect): total variation
   distance to the paper's,
 
@@ -174,7 +174,7 @@ def terms(m: pd.DataFrame) -> pd.DataFrame:
 
 
 def targeted(m: pd.DataFrame) -> pd.DataFrame:
-    """The agreement terms of the loss (F1 hard and soft, and the TVDs), which
+    """The agreement terms of the loss (span F1, hard and soft, and the TVDs), which
     :func:`hotelcheckspan.simulation.standin.checks` bounds by :data:`TOLERANCE`; the span-length
     term is a guard, bounded with the other marginals."""
     t = terms(m)

@@ -6,7 +6,7 @@ default. It is built in three steps (``data/README.md`` documents each):
 1. **Hotels and texts** (:mod:`.texts`): facts, 1-4 source descriptions, the paper's
    de-duplication (:mod:`.dedup`); the split is by description length.
 2. **Summaries with planted claims** (:mod:`.summaries`): one sentence on one aspect, built from
-   claims that are *supported*, *not checkable*, *misleading* or *incorrect* with respect to the
+   claims that are *supported*, *Not Checkable*, *Misleading* or *Incorrect* with respect to the
    description.
 3. **Simulated annotators** (:mod:`.annotators`): span counts are *set* from the paper's
    Tables 3 and 4 (and LLM flagged records from Table 3's spans per error record); the human

@@ -1,5 +1,5 @@
 """Summaries with planted claims: one sentence per example from 1-3 claims of the paper's claim
-families, each *supported*, *not checkable*, *misleading* or *incorrect* with respect to the
+families, each *supported*, *Not Checkable*, *Misleading* or *Incorrect* with respect to the
 description, which carries the evidence; and the examples (hotel, description, summary, claims,
 split) built from them. The random stream of this module fixes every text of the corpus."""
 
@@ -111,7 +111,7 @@ SCENIC = [
     "[beautiful {view} views]",
 ]
 
-FAMILIES = {  # family: (phrase bank, role, aspect, status weights: supported, not checkable, misleading, incorrect)
+FAMILIES = {  # family: (phrase bank, role, aspect, status weights: supported, Not Checkable, Misleading, Incorrect)
     "proximity": (PROXIMITY, "pp", "location", (0.40, 0.22, 0.30, 0.08)),
     "central": (CENTRAL, "pp", "location", (0.42, 0.20, 0.30, 0.08)),
     "walking": (WALKING, "pp", "location", (0.45, 0.28, 0.19, 0.08)),
@@ -165,7 +165,7 @@ TEMPLATES = {  # (pp claims, np claims): sentence templates
 
 
 def _evidence(family: str, status: str, h: Hotel, filled: str, rng: np.random.Generator) -> str | None:
-    """A description sentence that supports, undercuts or contradicts the claim (None: not checkable)."""
+    """A description sentence that supports, undercuts or contradicts the claim (None: Not Checkable)."""
     if status == "not_checkable":
         return None
     lm = h.landmarks[0]

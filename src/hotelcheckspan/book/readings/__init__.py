@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ...annotator_sets import display_name
+from ...metric_names import metric_words
 
 
 @dataclass(frozen=True)
@@ -35,23 +36,29 @@ def simulated_only(corpus, text: str) -> Passage:
     return Passage(text if corpus.simulated else "")
 
 
-def _named(text: str) -> str:
-    """Campaigns by their one display name (:func:`~hotelcheckspan.annotator_sets.display_name`),
-    outside inline code, where a folder name is what a reader types."""
+def _named(text: str, names=None) -> str:
+    """Judges and human sets by their one display name (``names``, a corpus' display names:
+    :func:`~hotelcheckspan.annotator_sets.names`; without it the rules that need no corpus,
+    :func:`~hotelcheckspan.annotator_sets.display_name`) and baseline metrics by theirs
+    (:func:`~hotelcheckspan.metric_names.metric_words`), outside inline code, where a folder name
+    is what a reader types."""
+    rename = names if names is not None else display_name
     parts = text.split("`")
-    return "`".join(display_name(p) if i % 2 == 0 else p for i, p in enumerate(parts))
+    return "`".join(rename(metric_words(p)) if i % 2 == 0 else p for i, p in enumerate(parts))
 
 
-def glue_all(values: Mapping[str, str | Passage]) -> None:
-    """Glue every reading (text with ``glue:text``, a :class:`Passage` as markdown); shows nothing."""
+def glue_all(values: Mapping[str, str | Passage], names=None) -> None:
+    """Glue every reading (text with ``glue:text``, a :class:`Passage` as markdown); shows nothing.
+    ``names``: the display names of the chapter's corpus, for a corpus the rules without one
+    cannot name."""
     from IPython.display import Markdown  # notebook dependencies, imported where they are used
     from myst_nb import glue
 
     for name, value in values.items():
         if isinstance(value, Passage):
-            glue(name, Markdown(_named(value.text)), display=False)
+            glue(name, Markdown(_named(value.text, names)), display=False)
         elif isinstance(value, str):
-            glue(name, _named(value), display=False)
+            glue(name, _named(value, names), display=False)
         else:
             raise TypeError(f"reading {name!r} is {type(value).__name__}, not text: format it for readers first")
 

@@ -43,7 +43,7 @@ def readings(table: pd.DataFrame, prefix: str = "bf", t6: pd.DataFrame | None = 
 
     The type cost (exact against strict F1) is measured at exact boundaries only; given ``t6``
     (:func:`span_level.table6` of the same comparisons), ``<prefix>_soft_gain`` is the cost of
-    types in character overlap beside it: soft against hard F1, averaged over the comparisons."""
+    types in character overlap beside it: span F1, soft against hard, averaged over the comparisons."""
     ranks = span_measures.ranks(table).set_index("comparison")
     by = table.set_index("comparison")
     firsts = {m: list(ranks.index[ranks[m] == 1]) for m in span_measures.MEASURES if by[m].notna().any()}

@@ -189,7 +189,7 @@ def readings(
 
 
 def _shares_reading(table: pd.DataFrame) -> str:
-    """The figure of type shares in words: the human sets' range per type, and the LLM campaign
+    """The figure of type shares in words: the human sets' range per type, and the judge
     with the largest share of each type (with its span count, as a share of few spans says little).
     ``table``: ``dataset_level.campaign_table(corpus, stage-2 examples, by_group=True)``."""
     human, llm = table[table["kind"] == "human"], table[(table["kind"] != "human") & (table["spans"] > 0)]
@@ -207,7 +207,7 @@ def _shares_reading(table: pd.DataFrame) -> str:
         n = int(row["spans"])
         share = tables.number(row[f"{t} %"], 0)
         tops.append(f"{row['name']} of {t} ({share}% of its {tables.number(n)} span{'' if n == 1 else 's'})")
-    return f"{text}; among the LLM campaigns the largest share is {prose.names(tops)}"
+    return f"{text}; among the judges the largest share is {prose.names(tops)}"
 
 
 def bases(corpus) -> dict[str, Passage]:
@@ -305,7 +305,7 @@ def _short_why(reported: dict) -> str:
     t3, t4 = reported["table3_llm_campaigns"], reported["table4_dataset_level_stage2_subset"]
     rest = int(t3["gpt-4o"]["total"] - t4["gpt-4o"]["total"])
     return (
-        " (set by construction: the generator gives each LLM campaign Table 4's total on the stage-2 examples "
+        " (set by construction: the generator gives each judge Table 4's total on the stage-2 examples "
         f"and Table 3's minus Table 4's on the rest, {tables.number(rest)} span{'' if rest == 1 else 's'} "
         "for gpt-4o)"
     )

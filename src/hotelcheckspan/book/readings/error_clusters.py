@@ -656,7 +656,7 @@ def simulation_note() -> str:
         f"that the clusters resemble the paper's taxonomy is by construction. {sizes}; so the share of location "
         "clusters, and the error types that go with each cluster, say how the generator was written, not what "
         "the paper's annotators did. The generator also treats the families differently by hand: each has its "
-        "own mix of supported, not checkable, misleading and incorrect claims, and supported location, "
+        "own mix of supported, Not Checkable, Misleading and Incorrect claims, and supported location, "
         "atmosphere and view claims look more doubtful to every annotator (`simulation.summaries.FAMILIES` and "
         "`VAGUE`; see the data sheet). The association with types and the consensus test follow from those "
         f"hand-set choices and the calibrated annotators. The chosen k is *{k}*" + (f": {k_why}." if k_why else ".")

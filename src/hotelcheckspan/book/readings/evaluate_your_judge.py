@@ -63,7 +63,7 @@ def _placement(ranked: pd.DataFrame, ceiling: float) -> str:
 
 
 def _leaders(ranked: pd.DataFrame) -> list[str]:
-    """The judges that lead by soft F1: the first and every judge a paired bootstrap test does
+    """The judges that lead by span F1, soft: the first and every judge a paired bootstrap test does
     not tell apart from it (the leaderboard's ``leads``); never a chain of neighbours."""
     if "leads" not in ranked:  # a board without the paired test: the first alone
         return [str(ranked.iloc[0]["judge"])]
@@ -83,8 +83,8 @@ def _apart_words(leaders: list[str]) -> str:
 
 
 def _lead_text(ranked: pd.DataFrame, leaders: list[str]) -> str:
-    """ "gpt-4o leads with a soft F1 of 0.32 [0.28, 0.36]", or, where a paired test tells none of
-    the others apart from the first, "gpt-4o, gpt-4o (LS) and gemma-3 lead (soft F1 ...): a paired
+    """ "gpt-4o leads with a span F1, soft, of 0.32 [0.28, 0.36]", or, where a paired test tells none of
+    the others apart from the first, "gpt-4o, gpt-4o (LS) and gemma-3 lead (span F1, soft: ...): a paired
     bootstrap test tells neither of the others apart from gpt-4o"."""
     rows = ranked.set_index("judge")
     iv = {
@@ -92,7 +92,7 @@ def _lead_text(ranked: pd.DataFrame, leaders: list[str]) -> str:
         for j in leaders
     }
     if len(leaders) == 1:
-        said = f"{display_name(leaders[0])} leads with a soft F1 of {iv[leaders[0]]}"
+        said = f"{display_name(leaders[0])} leads with a span F1, soft, of {iv[leaders[0]]}"
         first = ranked.iloc[0]
         ahead = ranked.iloc[1].get("first_ahead") if len(ranked) > 1 else None
         if ahead is not None and pd.notna(ahead) and first.get("tell_apart") in ("no", "uncertain"):  # two questions
@@ -105,7 +105,8 @@ def _lead_text(ranked: pd.DataFrame, leaders: list[str]) -> str:
             )
         return said
     return (
-        f"{prose.names([display_name(j) for j in leaders])} lead (soft F1 {prose.names([iv[j] for j in leaders])}): "
+        f"{prose.names([display_name(j) for j in leaders])} lead "
+        f"(span F1, soft: {prose.names([iv[j] for j in leaders])}): "
         f"{_apart_words(leaders)}"
     )
 
@@ -138,7 +139,7 @@ def _few(row) -> str:
 def _bacc_reading(ranked: pd.DataFrame, leaders: list[str], lead: dict | None = None) -> tuple[str, str]:
     """The judge(s) highest by BACC at the precision shown, whether the corpus separates the first
     from the next (``lead``: the paired resamples, :func:`_bacc_lead`) and whether it is the top
-    judge by soft F1: (sentence, what the Summary says of the two measures' picks). "Best" and
+    judge by span F1, soft: (sentence, what the Summary says of the two measures' picks). "Best" and
     "the same/a different judge" are said only where both picks are settled: the BACC leader ahead
     in :data:`~hotelcheckspan.analyses.sample_size.THRESHOLD` of the paired resamples, the soft-F1
     leader told apart from the next one down."""
@@ -174,7 +175,7 @@ def _bacc_reading(ranked: pd.DataFrame, leaders: list[str], lead: dict | None = 
     if lead is not None and lead["single_rater"]:
         single = (
             f" {lead['single_rater']:,} of the {lead['examples']:,} examples with a clear majority rest on a "
-            "single human annotator set, whose mark alone is the majority."
+            "single human set, whose mark alone is the majority."
         )
     if lead is None and not alone:
         return (
@@ -286,9 +287,9 @@ def _board_readings(board: pd.DataFrame, prefix: str, ceiling_required: bool = T
         else ""
     )
     leaders_said = (
-        f"{out[f'{prefix}top_judge']} leads by soft span F1"
+        f"{out[f'{prefix}top_judge']} leads by span F1, soft"
         if len(leaders) == 1
-        else f"{prose.names([display_name(j) for j in leaders])} lead by soft span F1, {_apart_words(leaders)}"
+        else f"{prose.names([display_name(j) for j in leaders])} lead by span F1, soft, {_apart_words(leaders)}"
     )
     if same in SETTLED or same.startswith("none"):
         by_bacc, best_summary = f"by BACC the best is {same}", f"here they pick {same}"
@@ -337,7 +338,7 @@ def answer_grid(n_examples: int) -> np.ndarray:
 
 
 def reseeded_curves(corpus, pair=PLANNED, seeds: int = RESEEDS, n_resamples: int = 1000) -> pd.DataFrame:
-    """The share of test sets that order ``pair`` by soft span F1 as the full corpus does (the
+    """The share of test sets that order ``pair`` by span F1, soft as the full corpus does (the
     leaderboard's neighbour question), drawn with seeds 0 to ``seeds`` - 1 on the default grid of
     sizes (:func:`sample_size.stability`, with replacement): how far the curve, and the answer read
     off it, move with the random test sets alone. Columns: ``seed`` and
@@ -454,13 +455,13 @@ def grid_note(board: pd.DataFrame, curves: pd.DataFrame, n_resamples: int = 1000
 
 
 def _simulation() -> str:
-    """What the stand-in's LLM campaigns were built from, labels by rule (the provenance file)."""
+    """What the stand-in's judges were built from, labels by rule (the provenance file)."""
     counts = tables.figure_status("table3_llm_campaigns/gpt-4o/total")
     majority = tables.figure_status("llm_majority_alignment")
     widening = tables.figure_status("table3_llm_campaigns/gpt-4o/avg_len")
     f1 = tables.figure_status("table6_span_level/Human - LLM (GPT-4o)/F1_S")
     return (
-        f"On the simulated stand-in the LLM campaigns' span counts and flagged records are *{counts}* from the "
+        f"On the simulated stand-in the judges' span counts and flagged records are *{counts}* from the "
         f"paper's Tables 3 and 4; their agreement with the human majority is *{majority}* (the generator was "
         "changed after gpt-4o's agreement came out far from the paper's; see the data sheet), and BACC, which the "
         f"paper does not report, moved with that change, so it is *{majority}* too. Their span F1 against the "
@@ -485,7 +486,7 @@ def _review_reading(marks: pd.DataFrame) -> str:
         shown = (llms["whole_sentence_share"] * 100).round(1)
         hits = (llms["whole_sentence_share"] * llms["spans_with_text"]).round().astype(int)
         top = llms.loc[shown == shown.max()]
-        names = [display_name(j) for j in top["judge"]]
+        names = list(top["judge_name"])
         human = round(float(humans["whole_sentence_share"]) * 100, 1)
         above = int((shown > human).sum())
         counts = prose.names([f"{hits[i]:,} of {int(llms.loc[i, 'spans_with_text']):,}" for i in top.index])
@@ -513,7 +514,7 @@ def _review_reading(marks: pd.DataFrame) -> str:
             pct = tables.number(nxt["whole_sentence_share"] * 100, 1)
             said.append(
                 f"on the {name} corpus {names[0]} has the largest share of whole-sentence spans ({share}; {tail}), "
-                f"too few spans to set it apart from {display_name(nxt['judge'])} ({pct}%, {k:,} of {n:,}): "
+                f"too few spans to set it apart from {nxt['judge_name']} ({pct}%, {k:,} of {n:,}): "
                 f"Fisher's exact test of the two shares gives p = {tables.number(p, 2)}, above "
                 f"{tables.number(1 - judges.LEVEL, 2)} (and spans of one text are not independent draws)"
             )
@@ -712,7 +713,7 @@ def _real_corpus(real, values: dict) -> dict[str, str | Passage]:
     domains = prose.count_words(ex["dataset"].nunique())
     human = real.records[real.records["kind"] == "human"]
     sets = human.merge(ex[KEY], on=KEY)[[*KEY, "campaign", "annotator_group"]].drop_duplicates()
-    sets_per_text = sets.groupby(KEY).size()  # human annotator sets (a campaign's group) per text
+    sets_per_text = sets.groupby(KEY).size()  # human sets (a campaign's group) per text
     lo, hi = (int(sets_per_text.min()), int(sets_per_text.max())) if len(sets_per_text) else (0, 0)
     per_text = (
         prose.count_words(lo)
@@ -740,7 +741,7 @@ def _real_corpus(real, values: dict) -> dict[str, str | Passage]:
         about = (
             f"The corpus `{real_shape.name(real)}` has {n} texts (the ones its judges annotated) from {systems} "
             f"generating system{plural['s']} on {domains} dataset{plural['d']}, each annotated by {per_text} human "
-            f"annotator set{'s' if hi != 1 else ''} and by {judges_words} LLM judge{plural['j']}: {kind}."
+            f"set{'s' if hi != 1 else ''} and by {judges_words} LLM judge{plural['j']}: {kind}."
         )
     out["real_about"] = Passage(about)
     return out

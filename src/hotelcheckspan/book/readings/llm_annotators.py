@@ -1,4 +1,4 @@
-"""Chapter 05 (LLM annotators): the numbers and readings its prose needs.
+"""Chapter 05 (judges): the numbers and readings its prose needs.
 
 Span counts are read on the stage-2 examples against Table 4 (which is on those examples); span
 lengths on every example against Table 3 and Section 4.4 (which are on all 496): a value of a
@@ -16,7 +16,7 @@ from ...reference import checks, paper
 from .. import labels, prose, tables
 from . import Passage, simulated_only
 
-HUMAN_PR_ROW = "stage 1 vs stage 2 (humans)"  # the humans-against-humans row of the precision-recall table
+HUMAN_PR_ROW = "St. 1 vs St. 2 (humans)"  # the humans-against-humans row of the precision-recall table
 FEW_SPANS = 10  # a mean span length over fewer spans than this says little; the prose says how many
 WHOLE = 0.9  # a span of at least this share of its summary's words highlights the whole (one-sentence) summary
 CHAPTER = "05_llm_annotators"
@@ -36,7 +36,7 @@ def figure_key(table: str, name: str, column: str) -> str:
 
 
 def span_words_beside_paper(corpus) -> tables.Table:
-    """Each LLM campaign's mean span length in words beside Table 3's, and the humans' beside the
+    """Each judge's mean span length in words beside Table 3's, and the humans' beside the
     paper's (Section 4.4)."""
     full = llm_annotators.volume(corpus)
     full = full[full["kind"] == "model"]
@@ -235,14 +235,14 @@ def whole_sentence_bound(figures: dict | None = None) -> dict[str, str]:
 
 
 def widening_order(figures: dict) -> float:
-    """Kendall's tau-b between the stand-in's hand-set span widening per LLM campaign
+    """Kendall's tau-b between the stand-in's hand-set span widening per judge
     (``simulation.annotators.LLM_WIDENING``) and the campaign's mean span length in Table 3: how far
     the settings follow the order of the paper's lengths."""
     return widening_against_table3(figures)["tau"]
 
 
 def widening_against_table3(figures: dict) -> dict:
-    """The hand-set widening per LLM campaign against Table 3's mean span lengths: Kendall's tau-b
+    """The hand-set widening per judge against Table 3's mean span lengths: Kendall's tau-b
     and its p-value (scipy), the pairs the two order the other way round (``swapped``) and those
     the widening ties while Table 3 does not (``tied``), each a (paper name, paper name) pair."""
     from scipy.stats import kendalltau
@@ -498,17 +498,17 @@ def aspect_readings(corpus, aspects: pd.DataFrame) -> dict[str, str | Passage]:
         "aspect_few_limit": _n(2 * FEW_SPANS),
         "aspects_note": simulated_only(
             corpus,
-            "The aspects' claims come from phrase banks whose mix of supported, not checkable, misleading "
-            "and incorrect claims was set by hand per family (`summaries.FAMILIES`), so the order of the "
+            "The aspects' claims come from phrase banks whose mix of supported, Not Checkable, Misleading "
+            "and Incorrect claims was set by hand per family (`summaries.FAMILIES`), so the order of the "
             "aspects follows those settings: it is no finding on which claims real LLMs and humans agree.",
         ),
     }
 
 
 def _about_llms(relation) -> bool:
-    """Whether a relation reads a figure of an LLM campaign (Table 3, an LLM row of Table 4 or of
+    """Whether a relation reads a figure of a judge (Table 3, an LLM row of Table 4 or of
     Table 6, the LLMs' agreement with the human majority), or reads no table and is one of
-    Section 5's or Appendix C's (a statement about the LLM campaigns)."""
+    Section 5's or Appendix C's (a statement about the judges)."""
     specs = [*(relation.get("inputs") or {}).values(), relation.get("reported")]
     paths = [
         q

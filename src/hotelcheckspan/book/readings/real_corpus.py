@@ -32,6 +32,7 @@ DEFINITION_WORDS = {
 }
 
 
+@tables.corpus_names
 def alignment_table(llm: pd.DataFrame) -> tables.Table:
     """``example_level.models_vs_majority`` for readers: per type pooled and any error, each
     model's examples, errors, raw agreement and balanced accuracy with its interval."""
@@ -40,6 +41,7 @@ def alignment_table(llm: pd.DataFrame) -> tables.Table:
     return tables.show(shown)
 
 
+@tables.corpus_names
 def definitions_table(means: pd.DataFrame) -> tables.Table:
     """:func:`span_level.definition_means` for readers: per comparison and match, F1 under each
     definition (the book's first), estimates only."""
@@ -51,7 +53,7 @@ def definitions_table(means: pd.DataFrame) -> tables.Table:
 
 
 def best_by_definition(means: pd.DataFrame, human: str = "humans vs humans") -> dict[str, str]:
-    """Which LLM agrees best with the humans by hard F1 under each of factgenie's definitions
+    """Which LLM agrees best with the humans by span F1, hard under each of factgenie's definitions
     (every LLM tied with the first once rounded is named), and whether that depends on the
     definition (against the book's, :func:`span_level.definition_means` rows ``BOOK``): it depends
     only where no LLM is first, alone or tied, under every definition. A sentence for the body and a
@@ -69,7 +71,7 @@ def best_by_definition(means: pd.DataFrame, human: str = "humans vs humans") -> 
     if not said or BOOK not in firsts:
         return {"best_by_definition": "", "best_by_definition_short": ""}
     parts = [
-        f"under {name}{how} the highest hard F1 is {who}'s ({value})"
+        f"under {name}{how} the highest span F1, hard is {who}'s ({value})"
         if i == 0
         else f"under {name}{how} {who} ({value})"
         for i, (name, how, who, value) in enumerate(said)
@@ -122,7 +124,7 @@ def _extreme(values: pd.Series, best: bool, decimals: int = DECIMALS) -> tuple[s
 
 
 def llm_spread(shares: pd.DataFrame, human: str | None, category: str) -> str:
-    """How much the LLM campaigns differ in volume (spans) and in the share of ``category``, as
+    """How much the judges differ in volume (spans) and in the share of ``category``, as
     the composition table shows them (shares with one decimal): ``shares`` has a row per campaign
     (``campaign, spans`` and a column per category); the LLMs are every row but ``human`` (None:
     every row)."""
@@ -406,7 +408,7 @@ def _chapter(
         )
         out["best_llm_vs_humans"] = "lies " + llm_vs_humans(best_f1, low, high, human_f1)
         out["summary_humans"] = (
-            f"On {kind}, two human groups share {_n(human_f1)} span F1 on average (hard match): humans disagree on "
+            f"On {kind}, two human groups share a span F1, hard, of {_n(human_f1)} on average: humans disagree on "
             "the words even where they agree on the category, so an LLM's span F1 against humans has to be read "
             "against the human-human figure;"
         )

@@ -41,7 +41,7 @@ def widths_table(widths: pd.DataFrame, sizes: Sequence[int]) -> tables.Table:
     return tables.show(shown.reset_index().rename(columns=str), decimals=3)
 
 
-MEASURES = (("soft", "span F1 (soft)"), ("hard", "span F1 (hard)"), ("bacc", "balanced accuracy"))
+MEASURES = (("soft", "span F1, soft"), ("hard", "span F1, hard"), ("bacc", "balanced accuracy"))
 CHANCE_BACC = 0.5  # the balanced accuracy of a judge whose flags ignore the truth
 SQUARE_ROOT = 0.05  # a log-log slope within this of -1/2 "follows the square-root law"
 CONTAINS = 0.05  # a subset curve within this of n / N "follows how often a subset holds the deciding example"
@@ -177,7 +177,7 @@ def stability_readings(
     corpus, and the hardest pair with its n and interval (``sample_size.stable_n_summary``); the
     pairs whose order one example decides (``loo``, ``sample_size.leave_one_out``, with the subset
     curves ``within``) and the campaigns at chance by BACC (``flagged``, ``sample_size.flags``).
-    Soft span F1's pairs ordered from the smallest size and the rest: the smallest gap among the
+    The pairs by span F1, soft, ordered from the smallest size and the rest: the smallest gap among the
     first (``gap_settled``) and the largest among the others (``gap_unsettled``)."""
     s = summary.assign(rank_n=summary["n_with_replacement"].replace(np.inf, 1e12))
 
@@ -206,7 +206,7 @@ def stability_readings(
     for key, measure in MEASURES:
         ties = s[(s["measure"] == measure) & (s["difference"] == 0)]["pair"].map(lambda p: _pair(p, " and "))
         out[f"{key}_ties"] = f"Tied on the full set, and so never ranked: {prose.names(ties)}." if len(ties) else ""
-    soft_all = s[(s["measure"] == "span F1 (soft)") & (s["difference"] != 0)]
+    soft_all = s[(s["measure"] == "span F1, soft") & (s["difference"] != 0)]
     unsettled = soft_all[soft_all["n_with_replacement"] > smallest_n]
     settled = soft_all[soft_all["n_with_replacement"] <= smallest_n]
     low, high = settled["difference"].min(), unsettled["difference"].max()
@@ -261,7 +261,7 @@ def _enough(needs: pd.DataFrame, corpus_size: int) -> str:
 
 def paper_gap_readings(needs: pd.DataFrame, corpus_size: int) -> dict[str, str]:
     """The examples the paper's own comparisons need (``sample_size.needs_at_paper_gaps``): per
-    measure (soft and hard span F1) the pair the paper's Table 6 has closest, its gap, the
+    measure (span F1, soft and hard) the pair the paper's Table 6 has closest, its gap, the
     examples at it and over the gap's rounding, the normal approximation's answer, and whether the
     corpus' examples are enough. The readings rest on the paper's gaps, never this corpus' own."""
     out: dict[str, str] = {}
@@ -309,7 +309,7 @@ def _normal_reading(needs: pd.DataFrame) -> str:
     if far.empty:
         return text + "."
     said = [
-        f"{_pair(r['pair'])} by {r['measure'].removeprefix('span F1 (').removesuffix(')')} span F1 "
+        f"{_pair(r['pair'])} by {r['measure']} "
         f"({ss.describe_n(r['n_normal'], r['max_n'])} against {ss.describe_n(r['n_paper'], r['max_n'])})"
         for _, r in far.iterrows()
     ]
@@ -339,7 +339,7 @@ def _normal_reading(needs: pd.DataFrame) -> str:
 def width_readings(widths: pd.DataFrame, kappa_table, corpus_size: int) -> dict[str, str]:
     """Interval widths (``sample_size.interval_widths``): the soft human-human F1's at the corpus
     size and its log-log slope, and Fleiss' kappa with its interval."""
-    soft = widths[(widths["measure"] == "span F1 (soft)") & (widths["system"] == "human-human")]
+    soft = widths[(widths["measure"] == "span F1, soft") & (widths["system"] == "human-human")]
     slope = ss.width_slope(soft).iloc[0]
     kappa_ci = widths[(widths["measure"] == kappa_table.measure) & (widths["n"] == corpus_size)].iloc[0]
     return {
@@ -470,7 +470,7 @@ def power_draws_table(power: pd.DataFrame) -> tables.Table:
 
 
 def _table6_key(system: str, measure: str) -> str:
-    """The key of Table 6's row for an LLM campaign (``gpt-4o`` -> "Human - LLM (GPT-4o)") and
+    """The key of Table 6's row for a judge (``gpt-4o`` -> "Human - LLM (GPT-4o)") and
     measure's column."""
     for row in paper.figures()["table6_span_level"]:
         if row.startswith("Human - LLM (") and display_name(row.removeprefix("Human - LLM (")[:-1]) == display_name(
@@ -506,18 +506,18 @@ def public_readings(real, real_summary: pd.DataFrame | None, real_n: int | None,
             "this section has nothing to compute; rebuild with the corpus in data/ to fill it.",
             "public_examples": "an unknown number of",
         }
-    soft = real_summary[(real_summary["measure"] == "span F1 (soft)") & (real_summary["difference"] != 0)]
+    soft = real_summary[(real_summary["measure"] == "span F1, soft") & (real_summary["difference"] != 0)]
     beyond = int((soft["n_with_replacement"] > real_n).sum())
     never = int((~np.isfinite(soft["n_high"])).sum())
     humans = [g for c in real.campaigns("human") for g in groups_of(real, c)]
     return {
         "public_examples": _n(real_n),
         "public_reading": (
-            f"The public corpus has {real_n} examples annotated by {len(real.campaigns('model'))} LLM campaigns and "
-            f"{len(humans)} human annotator groups, {len(soft)} pairs of campaigns with different soft F1. Drawing "
+            f"The public corpus has {real_n} examples annotated by {len(real.campaigns('model'))} judges and "
+            f"{len(humans)} human sets, {len(soft)} pairs of judges with different span F1, soft. Drawing "
             f"with replacement, {beyond} of these pairs need more than {real_n} examples to be ordered as on the "
             f"full set in {ss.THRESHOLD:.0%} of test sets, and for {never} the upper end of the interval is beyond "
-            f"{real_max_n:,} examples. With {real_n} examples the corpus can order LLM annotators only where they "
+            f"{real_max_n:,} examples. With {real_n} examples the corpus can order judges only where they "
             f"differ grossly; telling close ones apart takes far more than {real_n} examples."
         ),
     }
@@ -562,10 +562,10 @@ def _crossing(fine: pd.DataFrame, fine_draws: int, n_resamples: int, table_n: st
 
 def plan_reading(plan, summary: pd.DataFrame) -> str:
     """The planning answer set beside the smallest-stable-n table's row for the same pair and
-    measure (soft span F1, with replacement): two Monte Carlo estimates on different grids of
+    measure (span F1, soft, with replacement): two Monte Carlo estimates on different grids of
     sizes and different seeds, which need not give the same n."""
     pair = f"{plan['better']} > {plan['worse']}"
-    row = summary[(summary["measure"] == "span F1 (soft)") & (summary["pair"] == pair)]
+    row = summary[(summary["measure"] == "span F1, soft") & (summary["pair"] == pair)]
     if row.empty:
         return ""
     r = row.iloc[0]
@@ -573,7 +573,7 @@ def plan_reading(plan, summary: pd.DataFrame) -> str:
     overlap = not (plan["n_high"] < r["n_low"] or r["n_high"] < plan["n_low"])
     return (
         f"The smallest-stable-n table above gives this pair {ss.describe_n(r['n_with_replacement'], m)} "
-        f"(interval {ss.describe_n(r['n_low'], m)} to {ss.describe_n(r['n_high'], m)}) by soft span F1 with "
+        f"(interval {ss.describe_n(r['n_low'], m)} to {ss.describe_n(r['n_high'], m)}) by span F1, soft with "
         f"replacement, where this answer is {ss.describe_n(plan['n_needed'], plan['max_n'])}: both are estimates "
         "from random test sets, on different grids of sizes and seeds, and their intervals "
         + ("overlap, so they do not disagree." if overlap else "do not overlap.")
@@ -591,7 +591,7 @@ def plan_readings(
     answer and what its call shares with this one (it follows the chapter's "{chapter}`10`'s
     leaderboard ..." in the notebook, where the role is rendered); ``crossing_reading``: why."""
     pair = f"{plan['better']} > {plan['worse']}"
-    row = summary[(summary["measure"] == "span F1 (soft)") & (summary["pair"] == pair)]
+    row = summary[(summary["measure"] == "span F1, soft") & (summary["pair"] == pair)]
     if row.empty:
         return {"plan_reading": "", "ch10_reading": "does not compare these two.", "crossing_reading": ""}
     r = row.iloc[0]
@@ -607,7 +607,7 @@ def plan_readings(
         worse = board.loc[board["judge"] == plan["worse"], "f1_soft"]
         same = np.isclose(h["f1_soft"], plan["score_better"]) and np.isclose(worse.iloc[0], plan["score_worse"])
         out["ch10_reading"] = f"answers {ss.describe_n(h['n_needed'], plan['max_n'])} for the same pair: " + (
-            "it makes this call, with the same soft span F1 scores (the same human sets, examples and span-F1 "
+            "it makes this call, with the same span F1, soft scores (the same human sets, examples and span-F1 "
             "definition) and the same grid of sizes, but its own random seed."
             if same
             else f"it scores them {_n(h['f1_soft'], 3)} and {_n(worse.iloc[0], 3)}, on other terms than this call."
@@ -638,14 +638,14 @@ def prompt_differences(systems) -> str:
 
 
 def _simulation(systems) -> str:
-    """What the stand-in's LLM campaigns were built from, labels by rule."""
+    """What the stand-in's judges were built from, labels by rule."""
     counts = labels.kind("table4_dataset_level_stage2_subset/gpt-4o/total")
     f1 = labels.kind("table6_span_level/Human - LLM (GPT-4o)/F1_S")
     majority = labels.kind("llm_majority_alignment")
     agreement = f"*{f1}*" if f1 == majority else f"*{f1}* (span F1) and *{majority}* (against the majority)"
     prompts = prompt_differences(systems)
     return (
-        "In the simulation the answer depends on how far apart the LLM campaigns were set: their span counts "
+        "In the simulation the answer depends on how far apart the judges were set: their span counts "
         f"are *{counts}* from the paper's Tables 3 and 4, their agreement with the humans is {agreement}"
         + (
             ". The two prompts of a model are set from their own rows of Tables 3 and 4 (span counts, spans per "
@@ -680,10 +680,10 @@ def _paper_gap_note(
     """Why the stand-in's own gaps cannot answer for the paper (shown on a simulated corpus), and
     why its n at its own gap need not be the smallest-stable-n table's (another grid and seed)."""
     text = (
-        f"The stand-in's own gaps are simulated and say nothing of the paper's: by soft span F1 its gap between "
+        f"The stand-in's own gaps are simulated and say nothing of the paper's: by span F1, soft, its gap between "
         f"{gaps['soft_paper_pair']} is {gaps['soft_own_gap']}, {gaps['soft_gap_vs_paper']} the paper's "
         f"{gaps['soft_paper_gap']}, and at its own gap the pair needs {gaps['soft_own_n']} examples where the "
-        f"paper's needs {gaps['soft_paper_n']}; by hard span F1, {gaps['hard_own_gap']} against "
+        f"paper's needs {gaps['soft_paper_n']}; by span F1, hard, {gaps['hard_own_gap']} against "
         f"{gaps['hard_paper_gap']}, {gaps['hard_own_n']} examples against {gaps['hard_paper_n']}. Only the spread "
         f"of a test set's difference is taken from the stand-in's {corpus_size} examples, and the real examples "
         "may spread more or less."
@@ -691,7 +691,7 @@ def _paper_gap_note(
     shown = {k: _own_in_table(needs, summary, k, m) for k, m in MEASURES[:2]}
     differ = [k for k in ("soft", "hard") if shown[k] and shown[k] != gaps[f"{k}_own_n"]]
     if differ and needs is not None and summary is not None:
-        said = [f"{shown[k]} where this table has {gaps[f'{k}_own_n']} ({k} span F1)" for k in differ]
+        said = [f"{shown[k]} where this table has {gaps[f'{k}_own_n']} (span F1, {k})" for k in differ]
         sizes = ss.planning_sizes(corpus_size)
         step = float(np.median(sizes[1:] / sizes[:-1]) - 1)
         grid = (
@@ -748,7 +748,7 @@ def readings(
     paper_effects: dict | None = None,
 ) -> dict[str, str | Passage]:
     """Every value chapter 09's prose glues. ``scores`` are the LLMs' full-set score tables (hard
-    and soft span F1, BACC), ``within``/``beyond`` their stability curves without and with
+    and span F1, soft, BACC), ``within``/``beyond`` their stability curves without and with
     replacement, ``summary`` ``stable_n_summary``, ``widths`` ``interval_widths`` (with
     ``kappa_table``, Fleiss' kappa's score table, among them), ``power`` ``impression_power`` on
     ``ratings``; ``real`` the public corpus with its ``real_summary`` and ``real_beyond``;

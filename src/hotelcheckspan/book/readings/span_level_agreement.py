@@ -238,8 +238,8 @@ def _recall_note(corpus, figures: dict, paper_above: list[str], ours_above: list
 
 def label_readings(pairs: pd.DataFrame, figures: dict) -> dict[str, str]:
     """Section 6.3's "disagreements arise primarily from label categorization": what ignoring labels
-    gains (soft minus hard F1, per pair, ``span_level.label_gain``) against what span placement
-    loses (1 - soft F1), on the human rows, ours and the paper's Table 6."""
+    gains (span F1, soft minus hard, per pair, ``span_level.label_gain``) against what span placement
+    loses (1 - span F1, soft), on the human rows, ours and the paper's Table 6."""
     gain = span_level.label_gain(pairs).set_index("comparison").loc[HUMAN_ROWS]
     t6 = figures["table6_span_level"]
     paper_gain = [t6[r]["F1_S"] - t6[r]["F1_H"] for r in HUMAN_ROWS]
@@ -247,7 +247,7 @@ def label_readings(pairs: pd.DataFrame, figures: dict) -> dict[str, str]:
     n_ours = int((gain["placement loss"] > gain["gain"]).sum())
     n_paper = sum(loss > g for loss, g in zip(paper_loss, paper_gain))
     n = len(HUMAN_ROWS)
-    # the other reading: of what both sides marked (soft F1), the share labels cost (ΔF1 / F1_S),
+    # the other reading: of what both sides marked (span F1, soft), the share labels cost (ΔF1 / F1_S),
     # 1 - F1_H / F1_S, at the printed values and over their rounding (paper.printed)
     hard = [paper.printed(f"table6_span_level/{r}/F1_H", figures) for r in HUMAN_ROWS]
     soft = [paper.printed(f"table6_span_level/{r}/F1_S", figures) for r in HUMAN_ROWS]
@@ -280,8 +280,9 @@ def label_readings(pairs: pd.DataFrame, figures: dict) -> dict[str, str]:
             "holds under either reading of the paper's table"
             if share_holds and cost_holds
             else 'depends on the reading of "primarily": it fails if it compares what labels cost with what '
-            "placement costs (1 − F1_S, the larger in every human row), and holds if it means that, among the "
-            f"material both sides marked, labels cost most of the agreement (ΔF1 / F1_S, {shown_share} on average "
+            "placement costs (1 − span F1, soft, the larger in every human row), and holds if it means that, among the "
+            "material both sides marked, labels cost most of the agreement "
+            f"(ΔF1 / span F1, soft: {shown_share} on average "
             "in the paper's Table 6), as Section 6.3's definition of ΔF1 suggests"
             if share_holds
             else "is not borne out under either reading of the paper's table"
@@ -410,7 +411,7 @@ def bases(corpus) -> dict[str, Passage]:
         "confusion_basis": labels.basis(
             corpus, types, ("the shared-type draw and the leans", f"table6_span_level/{HUMAN_ROWS[0]}/F1_H")
         ),
-        "gpt_basis": labels.basis(corpus, ("gpt-4o's soft F1", f"table6_span_level/{GPT_ROW}/F1_S"), paper=True),
+        "gpt_basis": labels.basis(corpus, ("gpt-4o's span F1, soft", f"table6_span_level/{GPT_ROW}/F1_S"), paper=True),
         "rows_basis": labels.paper_basis(),
     }
 
@@ -425,11 +426,11 @@ def _both_marked_human() -> provenance.Derived:
 
 
 def _label_note() -> str:
-    """The labels of the human rows' hard and soft F1 on the stand-in, for the label-gain reading."""
+    """The labels of the human rows' span F1, hard and soft on the stand-in, for the label-gain reading."""
     hard, soft = (labels.kind(f"table6_span_level/{HUMAN_ROWS[0]}/F1_{m}") for m in "HS")
     said = f"both *{hard}*" if hard == soft else f"*{hard}* (hard) and *{soft}* (soft)"
     return (
-        f"On the stand-in the human rows' hard and soft F1 are {said} (see the data sheet), so how close "
+        f"On the stand-in the human rows' span F1, hard and soft are {said} (see the data sheet), so how close "
         "their gain comes to the paper's says nothing about annotators."
     )
 

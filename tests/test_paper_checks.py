@@ -1455,3 +1455,20 @@ def test_chapter_07s_share_of_the_rest_is_a_value_not_a_bound():
     said = impressions.band_claim_needs(ratings, bands)
     rest = (0.40 - 0.10 * 0.176) / 0.90
     assert f"{100 * rest:.1f}% of the rest would carry errors" in said and "at most" not in said.split("This corpus")[1]
+
+
+def test_the_page_says_of_the_strongest_consensus_what_its_checks_give(results):
+    """Section 6.2's prose on the page gives 'the strongest consensus' the verdicts its checks give
+    (a reviewer found it saying 'depends on the reading', which no check gives): the sentence's own
+    measure, unanimity, is 0.84 for Incorrect against (110 + 3) / 245 = 0.46 and (109 + 1) / 245 =
+    0.45, so consistent; kappa and AC1 are the book's measures and claim no order."""
+    votes = paper.figures()["table5_example_level_votes"]
+    share = {t: (votes[t][0] + votes[t][-1]) / sum(votes[t]) for t in ("Not Checkable", "Misleading", "Incorrect")}
+    assert max(share, key=share.get) == "Incorrect" and round(share["Incorrect"], 2) == 0.84
+    v = results.set_index("id")
+    assert v.loc["s62_incorrect_strongest_consensus_unanimity", "verdict"] == "consistent"
+    assert {v.loc[f"s62_incorrect_strongest_consensus_{c}", "verdict"] for c in ("fleiss", "ac1")} == {"not checkable"}
+    prose = " ".join(text for _, text in page_markdown())
+    said = prose[prose.index("On Table 5 itself") : prose.index('Kappa of "any error"')]
+    assert "{glue:text}`consensus_verdict`" in said and "{glue:text}`consensus_kappa_verdict`" in said
+    assert "depends on the reading" not in said

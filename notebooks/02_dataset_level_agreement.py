@@ -239,8 +239,9 @@ readings.glue_all(
 #
 # - {glue:md}`t4_basis` Table 4's own totals give group B {glue:text}`t4_b_more_pooled`% more spans than group A
 #   over both stages, {glue:text}`t4_b_more_s1`% in stage 1 and {glue:text}`t4_b_more_s2`% in stage 2 (the text: about
-#   {glue:text}`p_b_more`% across both stages), and stage 2 {glue:text}`t4_volume`% fewer than
-#   stage 1, which contradicts the text's {glue:text}`p_volume`% (see the inconsistencies above).
+#   {glue:text}`p_b_more`% across both stages), and stage 2 {glue:text}`t4_volume`% fewer spans
+#   than stage 1, where the text has a reduction in "annotation volume" of {glue:text}`p_volume`%:
+#   {glue:text}`volume_where` (see the checks above).
 # - {glue:md}`appb_basis` Appendix B's "no significant difference" between the groups, tested on Table 4's counts:
 #   {glue:text}`pt_types` type tests and {glue:text}`pt_rates` rate tests fall below
 #   {glue:text}`gt_alpha`, {glue:text}`pt_reading` (with the caveat that spans are not

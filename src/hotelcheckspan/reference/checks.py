@@ -897,6 +897,13 @@ def _minmax(reduce, ufunc):
     return f
 
 
+def whole_numbers(*values) -> np.ndarray:
+    """The whole numbers from the least to the greatest of ``values``: every count a rounded
+    figure allows (its corners over the box, or the bounds given), to search over in a predicate."""
+    flat = np.concatenate([np.atleast_1d(np.asarray(v, float)) for v in values])
+    return np.arange(math.ceil(flat.min() - 1e-9), math.floor(flat.max() + 1e-9) + 1, dtype=float)
+
+
 FUNCTIONS: dict[str, Callable] = {
     "min": _minmax(np.min, np.minimum),
     "max": _minmax(np.max, np.maximum),
@@ -911,6 +918,7 @@ FUNCTIONS: dict[str, Callable] = {
     "at_least": at_least,
     "fleiss": fleiss_from_votes,
     "ac1": ac1_from_votes,
+    "whole": whole_numbers,
 }
 _BINARY = {
     ast.Add: np.add,

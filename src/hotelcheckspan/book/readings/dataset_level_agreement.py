@@ -133,6 +133,7 @@ def readings(
         "t4_b_more_s1": tables.number(t4_b1, 1),
         "t4_b_more_s2": tables.number(t4_b2, 1),
         "t4_volume": tables.number(abs(t4_vol), 1),
+        "volume_where": _volume_where(abs(text["stage2_vs_stage1_volume_change_pct"])),
         "effects_note": simulated_only(corpus, _effects_note(effects, reported, minority, corpus, f1_change)),
         "b_more_reading": "B marks more than A in both stages"
         if s1["B more (%)"] > 0 and s2["B more (%)"] > 0
@@ -276,6 +277,28 @@ def _roughly_where(paper_pct: float) -> str:
     fails = [w for rid, w in ROUGHLY_CHECKS.items() if out[rid] == checks.FAILS]
     said = f"Table 4's totals give the text's roughly {tables.number(paper_pct)}% {prose.names(fits) or 'nowhere'}"
     return said + (f", not {prose.names(fails)}" if fails else "")
+
+
+# the text's "reduction in overall annotation volume" read as its checks read it (data/paper_relations.yaml)
+VOLUME_CHECKS = {
+    "s61_volume_change": "Table 4's spans on the stage-2 examples",
+    "s61_volume_change_per_record": "spans per record",
+    "s61_volume_change_error_records": "records with an error on the stage-2 examples",
+    "s61_volume_change_error_records_all": "records with an error per record (stage 1 on all its examples against stage 2)",
+}
+
+
+def _volume_where(paper_pct: float) -> str:
+    """Where the paper's own figures give the text's stage-2 change in "annotation volume", by the
+    outcome of each reading's check (:data:`VOLUME_CHECKS`), and the verdict the checks give the
+    claim: the paper's figures against the paper's words, never the stand-in's."""
+    results = tables.check_results().set_index("id")
+    fits = [w for rid, w in VOLUME_CHECKS.items() if results.at[rid, "outcome"] == checks.FITS]
+    fails = [w for rid, w in VOLUME_CHECKS.items() if results.at[rid, "outcome"] == checks.FAILS]
+    verdict = results.at["s61_volume_change", "verdict"]
+    said = f"the text's {tables.number(paper_pct, 1)}% fits read as {prose.names(fits) or 'nothing the figures decide'}"
+    said += f", not as {prose.names(fails)}" if fails else ""
+    return f"{said}: the claim {verdict if verdict.startswith('depends') else f'is {verdict}'}"
 
 
 def _b_note(minority: dict, reproduced: bool) -> str:

@@ -234,7 +234,20 @@ def test_ceiling_says_on_how_many_examples_and_shown_ties_share_a_rank():
         assert r.endswith("=") == tied and int(r.rstrip("=")) == 1 + int((soft.iloc[:-1] > soft.iloc[i]).sum())
     assert board["rank"].dropna().tolist() == list(range(1, len(board)))  # the API's rank is unchanged
     said = tables.compared(board).frame.set_index("Compared").loc["Ceiling", "Here"]
-    assert said == f"1 pair of human sets, on the {c['ceiling']['examples']:,} examples both annotated"
+    assert said == (
+        f"1 pair of human sets, on the {c['ceiling']['examples']:,} examples both annotated; "
+        "BACC: each human set against the other on any error"
+    )
+
+
+def test_the_ceilings_bacc_rule_is_the_clear_majority_of_the_other_three():
+    """The paper's four sets: a held-out set meets the other three only where all three agree (3-0),
+    so the ceiling's BACC rests on fewer examples than a judge's 3-1 or 4-0; the table says so."""
+    board = J.leaderboard(load(), n_boot=20, distinguish=False)
+    rule = board.attrs["compared"]["ceiling"]["bacc_rule"]
+    assert "3-0 of 3" in rule and "75%" in rule
+    said = tables.compared(board).frame.set_index("Compared").loc["Ceiling", "Here"]
+    assert said.endswith(f"BACC: {rule}")
 
 
 def test_neighbours_show_the_grids_first_size_as_an_upper_bound():

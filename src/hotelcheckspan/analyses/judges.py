@@ -236,6 +236,17 @@ def describe(where: Setting, marks: pd.DataFrame, keys: tuple, ceiling: dict) ->
         if min_agree is None
         else f"at least {min_agree:.0%} of the sets that annotated the example agree (one set alone decides)"
     )
+    share = CLEAR_SHARE if min_agree is None else min_agree
+    others = len(raters) - 1  # a held-out set's majority is of the others: 3-0 of three for the paper's four
+    need = int(np.ceil(share * others - 1e-9)) if isinstance(share, float) else int(share)
+    bacc_rule = (
+        "each human set against the other on any error"
+        if others == 1
+        else f"each human set against a clear majority of the others on any error: at least {share:.0%} of the "
+        f"other sets that annotated the example, rounded up ({need}-0 of {others} where all {others} annotated it)"
+        if isinstance(share, float)
+        else f"each human set against at least {need} of the other sets on any error"
+    )
     on_examples = ref_records.merge(human_ex, on=KEY)
     return {
         "references": _specs(refs),
@@ -262,6 +273,7 @@ def describe(where: Setting, marks: pd.DataFrame, keys: tuple, ceiling: dict) ->
             "defined": ceiling["pairs"] > 0,
             "pairs": int(ceiling["pairs"]),
             "examples": int((per_example >= 2).sum()),
+            "bacc_rule": bacc_rule,
             "reason": None
             if ceiling["pairs"] > 0
             else (

@@ -284,7 +284,9 @@ VOLUME_CHECKS = {
     "s61_volume_change": "Table 4's spans on the stage-2 examples",
     "s61_volume_change_per_record": "spans per record",
     "s61_volume_change_error_records": "records with an error on the stage-2 examples",
-    "s61_volume_change_error_records_all": "records with an error per record (stage 1 on all its examples against stage 2)",
+    "s61_volume_change_error_records_all": (
+        "records with an error per record (stage 1 on all its examples against stage 2)"
+    ),
 }
 
 

@@ -106,3 +106,13 @@ def test_bounds_rule_out_unrelated_pairs():
         ["The hotel has an outdoor pool and a spa.", "Breakfast is served daily from 7 am in the garden restaurant."]
     )
     assert rouge_may.tolist() == bleu_may.tolist() == [[True, False], [False, True]]  # each one only against itself
+
+
+def test_the_data_sheet_counts_the_stand_ins_cities_and_countries():
+    """The data sheet's count of cities and countries is the generator's (the paper's sample spans
+    44 countries; the stand-in's city list covers one fewer, and the sheet says so)."""
+    from hotelcheckspan.simulation.texts import CITIES
+
+    sheet = (paths.DATA_ROOT / "README.md").read_text(encoding="utf-8")
+    cities, countries = len(CITIES), len({c[1] for c in CITIES})
+    assert f"{cities} cities in {countries} countries" in " ".join(sheet.split())

@@ -1672,3 +1672,36 @@ def test_no_page_uses_a_name_the_glossary_retired():
     assert not found, "retired names on the site:\n" + "\n".join(
         f"{rel}: " + "; ".join(f"{k} x{n}" for k, n in names.items()) for rel, names in found.items()
     )
+
+
+def test_a_long_table_shows_its_first_rows_and_a_button_for_the_rest(server, browser):
+    """Issue 45: a table of more than twelve rows shows its first eight and, under it, a button
+    that names how many rows it holds; the button shows every row and folds them again."""
+    reader = Reader(browser, server, PHONE)
+    try:
+        page = reader.open("book/paper_checked.html")
+        shown = """t => [...t.tBodies].flatMap(b => [...b.rows])
+            .filter(r => getComputedStyle(r).display !== 'none').length"""
+        tables = [
+            t
+            for t in page.query_selector_all("main table.hcs-table")
+            if not t.evaluate("t => !!t.closest('details:not([open])')")
+        ]
+        long = [t for t in tables if t.evaluate("t => [...t.tBodies].flatMap(b => [...b.rows]).length") > 12]
+        assert long, "no table of more than twelve rows on the page"
+        table = long[0]
+        n = table.evaluate("t => [...t.tBodies].flatMap(b => [...b.rows]).length")
+        button = table.evaluate_handle("t => (t.closest('.hcs-scroll') || t).nextElementSibling").as_element()
+        assert table.evaluate(shown) == 8
+        assert button.get_attribute("aria-expanded") == "false" and button.inner_text().strip() == f"Show all {n} rows"
+        button.click()
+        assert table.evaluate(shown) == n and button.get_attribute("aria-expanded") == "true"
+        button.click()
+        assert table.evaluate(shown) == 8
+        short = [t for t in tables if t.evaluate("t => [...t.tBodies].flatMap(b => [...b.rows]).length") <= 12]
+        assert all(
+            t.evaluate(shown) == t.evaluate("t => [...t.tBodies].flatMap(b => [...b.rows]).length") for t in short
+        )
+        assert not reader.problems("book/paper_checked.html")
+    finally:
+        reader.close()

@@ -141,3 +141,33 @@ document.addEventListener(
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
 })();
+
+// Long tables folded (issue 45): a table of more than FOLD_AT rows shows its first SHOWN and a
+// button under it that shows every row (a page stays within 30 phone screens, its tables whole a
+// tap away); without this script every row shows.
+(() => {
+  const FOLD_AT = 12;
+  const SHOWN = 8;
+  function fold(table) {
+    const rows = [...table.tBodies].flatMap((body) => [...body.rows]);
+    if (rows.length <= FOLD_AT) return;
+    rows.slice(SHOWN).forEach((row) => row.classList.add("hcs-more"));
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "hcs-more-rows";
+    const set = (open) => {
+      table.classList.toggle("hcs-rows-folded", !open);
+      button.setAttribute("aria-expanded", String(open));
+      button.textContent = open ? `Show the first ${SHOWN} rows` : `Show all ${rows.length} rows`;
+    };
+    button.addEventListener("click", () => set(table.classList.contains("hcs-rows-folded")));
+    const box = table.closest(".hcs-scroll") || table;
+    box.after(button);
+    set(false);
+  }
+  function init() {
+    document.querySelectorAll("main table.hcs-table").forEach(fold);
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

@@ -171,10 +171,11 @@ tables.neighbours(real_board, names=real_names)
 # mark with examples. {glue:text}`review_which`, beside its humans:
 
 # %% tags=["remove-input"]
-# the real corpora the review reads beyond the test split above, each with its box
+# the real corpora the review reads beyond the test split above, each with a box for its own rows
 review_set = real_shape.review_corpora(corpus, real)  # the stand-in and the real corpora
-for other in (c for c in review_set.values() if c is not corpus and c is not real):
-    display(report.corpus_banner(other, F.resolve(other)))
+for name, other in review_set.items():
+    if other is not corpus and other is not real:
+        display(report.corpus_banner(other, F.resolve(other), rows=name))
 
 # %%
 marks = review.marks_by_corpus(review_set)

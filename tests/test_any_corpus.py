@@ -246,6 +246,7 @@ def test_one_human_group_has_no_ceiling_and_says_why(run, roots):
         "defined": False,
         "pairs": 0,
         "examples": 0,
+        "bacc_rule": None,
         "reason": "one human set: no pair of humans to agree with each other",
     }
     board = J.leaderboard(load(roots["one-group"]), n_boot=50, distinguish=False)

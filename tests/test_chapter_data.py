@@ -38,7 +38,8 @@ def test_each_form_of_load_call_names_its_corpus(monkeypatch):
         paths.REAL_CORPUS,
         paths.REAL_TEST_CORPUS,
         paths.REAL_CORPUS,
-        paths.REAL_TEST_CORPUS,
+        paths.REAL_TEST_CORPUS,  # real_shape.framed with the chapters' selection
+        paths.REAL_TEST_CORPUS,  # real_shape.framed, pooled
         paths.MQM_TED,
     ]
     assert cd.name(paths.MQM_TED, True) == "WMT 2021 TED MQM" and cd.is_real(paths.MQM_TED, True)

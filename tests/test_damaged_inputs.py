@@ -118,7 +118,7 @@ def test_judge_sharing_no_example_with_a_human_set_is_scored_where_it_can_be(tmp
     code, out, err = run(capsys, "judge", root, judge, "--n-boot", "5")
     # the result is printed, and the exit code says it is undefined for the reason asked, on one line
     assert code == 1 and "unranked by balanced accuracy" in out and "(any error): undefined (" in out
-    assert "unranked by soft span F1" in out and "shares no example with the human annotators" in out
+    assert "unranked by span F1, soft" in out and "shares no example with the human annotators" in out
     assert err.strip().splitlines()[-1] == (
         "hotelcheckspan judge: acme shares no example with the human annotators it is compared with (the stage-2 "
         "examples (Tables 4-6)): its span F1, balanced accuracy and rank are undefined"

@@ -202,7 +202,7 @@ def test_section61_sets_the_texts_figures_and_table4s_arithmetic_beside_ours(cor
     assert "intergroup_agreement" not in " ".join(f for f in rows["figure"] if isinstance(f, str))
     with_f1 = D.section61(effects, paper.figures(), None, 0.5)
     gain = with_f1[with_f1["figure"] == "dataset_level_text/stage2_vs_stage1_intergroup_agreement_points"]
-    assert gain["ours"].tolist() == [0.5] and "hard span F1" in gain["measure"].iloc[0]
+    assert gain["ours"].tolist() == [0.5] and "span F1, hard" in gain["measure"].iloc[0]
     assert round(float(with_f1["figure"].iloc[-1]), 6) == 5.0 and with_f1["ours"].iloc[-1] == 0.5
 
 

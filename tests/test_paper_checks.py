@@ -1475,8 +1475,19 @@ def test_the_page_says_of_the_strongest_consensus_what_its_checks_give(results):
     assert max(share, key=share.get) == "Incorrect" and round(share["Incorrect"], 2) == 0.84
     v = results.set_index("id")
     assert v.loc["s62_incorrect_strongest_consensus_unanimity", "verdict"] == "consistent"
-    assert {v.loc[f"s62_incorrect_strongest_consensus_{c}", "verdict"] for c in ("fleiss", "ac1")} == {"not checkable"}
+    assert {v.loc[f"s62_incorrect_strongest_consensus_{c}", "verdict"] for c in ("fleiss", "ac1")} == {
+        "not decidable by rule"
+    }
     prose = " ".join(text for _, text in page_markdown())
     said = prose[prose.index("On Table 5 itself") : prose.index('Kappa of "any error"')]
     assert "{glue:text}`consensus_verdict`" in said and "{glue:text}`consensus_kappa_verdict`" in said
     assert "depends on the reading" not in said
+
+
+def test_a_text_reading_says_its_verdict_once():
+    """A text relation recorded as read inconsistent: "not decidable by rule; read as inconsistent: ...",
+    never the verdict's last words twice (the reviewer's "by rule by rule")."""
+    shown = checks.for_readers(checks.check())
+    read = shown[shown["verdict"].str.contains("; read as inconsistent")]
+    assert len(read) and not shown["verdict"].str.contains("by rule by rule").any()
+    assert read["verdict"].str.startswith("not decidable by rule; read as inconsistent").all()

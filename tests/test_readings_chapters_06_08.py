@@ -255,7 +255,7 @@ def test_best_llm_under_each_definition_names_ties_as_shown():
     )
     said = got["best_by_definition"]
     assert said.startswith("Under factgenie 1.2.1's definition (span lengths counted only on texts both sides marked)")
-    assert "the highest hard F1 is a's (0.52)" in said
+    assert "the highest span F1, hard is a's (0.52)" in said
     assert "script's (greedy overlap credit) a and b, tied as shown (0.49)" in said
     assert "a has the highest estimate or ties for it under every definition, so the definition does not change" in said
     assert said.endswith(
@@ -372,3 +372,23 @@ def test_ch08_reliability_and_prevalence_tables_are_left_out_without_two_raters(
     assert real_corpus.reliability_table(example_level.reliability_ci(alone, n_boot=20, seed=0)) is None
     assert tables.prevalence(example_level.prevalence(alone), label="Category") is None
     assert tables.prevalence(example_level.prevalence(marks), label="Category").frame.columns[0] == "Category"
+
+
+def test_kappas_extremes_name_the_prevalence_effect_where_ac1_reverses_them():
+    """Chapter 08's review: Fleiss' kappa near zero on rare categories is the prevalence effect; where
+    Gwet's AC1 orders kappa's best and worst categories the other way, the reading says so."""
+    from hotelcheckspan.book.readings import real_corpus
+
+    rel = pd.DataFrame(
+        {
+            "measure": ["fleiss_kappa"] * 3 + ["gwet_ac1"] * 3,
+            "label": ["Contradictory", "Other", "Any"] * 2,
+            "estimate": [0.71, -0.01, 0.4, 0.71, 0.94, 0.5],
+        }
+    )
+    said = real_corpus._prevalence(rel, "Contradictory", "Other")
+    assert said == (
+        ", an order Gwet's AC1 reverses (Other 0.94, Contradictory 0.71): kappa falls where error votes are rare"
+    )
+    same = rel.assign(estimate=[0.71, -0.01, 0.4, 0.9, 0.5, 0.5])
+    assert real_corpus._prevalence(same, "Contradictory", "Other") == ""

@@ -126,24 +126,25 @@ def test_leaders_not_told_apart_are_named_together():
     b.loc[:2, "tell_apart"] = ["no", "no", "no"]
     values = evaluate_your_judge._board_readings(b, "")
     assert values["lead_said"].startswith(
-        "j0, j1 and j2 lead (soft F1 0.43 [0.40, 0.45], 0.42 [0.40, 0.44] and 0.42 [0.40, 0.44]): a paired bootstrap "
-        "test tells neither of the others apart from j0; the first is above the human sets' agreement"
+        "j0, j1 and j2 lead (span F1, soft: 0.43 [0.40, 0.45], 0.42 [0.40, 0.44] and 0.42 [0.40, 0.44]): "
+        "a paired bootstrap test tells neither of the others apart from j0; the first is above the human sets' "
+        "agreement"
     )
     assert values["summary"].startswith(
-        "j0, j1 and j2 lead by soft span F1, a paired bootstrap test tells neither of the others apart from j0"
+        "j0, j1 and j2 lead by span F1, soft, a paired bootstrap test tells neither of the others apart from j0"
     )
     assert " leads" not in values["summary"] and "j3" not in values["lead_said"]
     b["leads"] = [True, False, False, False, None]
     values = evaluate_your_judge._board_readings(b, "")
-    assert values["lead_said"].startswith("j0 leads with a soft F1 of 0.43 [0.40, 0.45], above")
+    assert values["lead_said"].startswith("j0 leads with a span F1, soft, of 0.43 [0.40, 0.45], above")
     assert values["rank_said"] == "j0 ranks first of four"
     # the paired test says j0 leads alone while the examples needed say a new test set of this size
     # would not order j0 and j1: both are said, as the two questions they are
     b["first_ahead"] = [float("nan"), 0.955, 0.97, 1.0, float("nan")]
     values = evaluate_your_judge._board_readings(b, "")
     assert values["lead_said"].startswith(
-        "j0 leads with a soft F1 of 0.43 [0.40, 0.45] (a paired bootstrap test puts it ahead of j1 in 95.5% of this "
-        "corpus' resamples; whether a new test set of this size orders the two in 95% of draws, the "
+        "j0 leads with a span F1, soft, of 0.43 [0.40, 0.45] (a paired bootstrap test puts it ahead of j1 in "
+        "95.5% of this corpus' resamples; whether a new test set of this size orders the two in 95% of draws, the "
         "examples-needed question below, is answered 'no')"
     )
 
@@ -172,7 +173,7 @@ def test_table6_rows_of_a_paper_judge_say_they_pool_both_prompts(corpus):
     note = evaluate_your_judge.table6_note(corpus, result)
     assert "pools o3-mini and o3-mini (LS)" in note and "four human sets" in note
     assert "the book's choice" in note and "as the paper's row does" not in note  # Table 6 never says how
-    assert note.startswith("Human - LLM (o3-mini) pools")  # display names, as the tables write them
+    assert note.startswith("humans vs o3-mini, both prompts pools")  # display names, as the tables write them
     alone = {"judge": "gemma-3", "table6": pd.DataFrame({"comparison": ["Human - LLM (Gemma3)"]})}
     note = evaluate_your_judge.table6_note(corpus, alone)
     assert "against gemma-3 alone" in note and "book's choice" not in note
@@ -318,6 +319,7 @@ def test_whole_sentences_most_often_only_where_the_counts_set_the_judge_apart():
         return {
             "corpus": "c",
             "judge": judge,
+            "judge_name": judge,
             "spans": spans,
             "spans_with_text": spans,
             "whole_sentence_share": share,
@@ -341,7 +343,7 @@ def test_whole_sentences_most_often_only_where_the_counts_set_the_judge_apart():
     p = sps.fisher_exact([[660, 3214 - 660], [432, 2284 - 432]], alternative="greater").pvalue
     said = evaluate_your_judge._review_reading(close)
     assert p > 0.05 and "most often" not in said
-    assert f"Fisher's exact test of the two shares gives p = {p:.2f}, above 0.05" in said
+    assert f"a one-sided Fisher exact test of the two shares gives p = {p:.2f}, above 0.05" in said
 
 
 def test_paper_length_note_bounds_whole_sentence_spans_from_the_papers_figures():

@@ -175,7 +175,7 @@ def test_what_the_chapters_cannot_run_on_is_refused_in_one_line_naming_it(roots,
     humans_only = shutil.copytree(roots["one-group"], tmp_path / "humans-only")
     shutil.rmtree(humans_only / "annotations" / "model")
     _, line = real_shape.read(humans_only)
-    assert "\n" not in line and line.endswith("it lacks an LLM campaign (a model campaign with annotation records)")
+    assert "\n" not in line and line.endswith("it lacks a judge (a model campaign with annotation records)")
     judges_only = shutil.copytree(roots["one-group"], tmp_path / "judges-only")
     shutil.rmtree(judges_only / "annotations" / "human")
     _, line = real_shape.read(judges_only)
@@ -185,7 +185,7 @@ def test_what_the_chapters_cannot_run_on_is_refused_in_one_line_naming_it(roots,
         rows = [r | {"example_idx": r["example_idx"] + 100} for r in raw(f)]
         f.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     _, line = real_shape.read(elsewhere)  # the frame keeps the texts with an output: the judges' go
-    assert line is not None and "\n" not in line and "it lacks an LLM campaign" in line
+    assert line is not None and "\n" not in line and "it lacks a judge" in line
     assert "the frame left out" in line and "without a text" in line, line
 
 

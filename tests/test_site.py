@@ -908,7 +908,8 @@ def test_chapter_mentions_are_links_to_their_chapter(server, browser):
     for rel in ("book/methods.html", "book/datasheet.html"):
         page = reader.open(rel)
         found[rel] = page.eval_on_selector_all(
-            "main a.hcs-chapter", "els => els.map(e => [e.innerText, e.getAttribute('href'), e.getAttribute('title')])"
+            "main a.hcs-chapter",
+            "els => els.map(e => [e.textContent, e.getAttribute('href'), e.getAttribute('title')])",
         )
     reader.close()
     assert all(found.values()), "the methods page and the data sheet mention chapters: they must be links"

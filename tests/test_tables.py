@@ -178,7 +178,17 @@ HELPERS = {
     "say_not_in_paper",
     "row_name_columns",  # test_rows_are_named_by_the_fewest_leading_columns_that_tell_them_apart
     "corpus_names",  # a decorator: test_a_table_names_a_corpus_judges_by_the_corpus_names
+    "statistic_words",  # test_table6_symbols_are_written_as_the_glossary_writes_them
 }
+
+
+def test_table6_symbols_are_written_as_the_glossary_writes_them():
+    assert tables.statistic_words("paper P_H") == "paper span precision, hard"
+    assert tables.statistic_words("F1_S beside R_H") == "span F1, soft beside span recall, hard"
+    assert tables.statistic_words("P_S / R_S") == "span precision / recall, soft"
+    assert tables.show(pd.DataFrame({"metric": ["bertscore_precision"]})).frame["Metric"].tolist() == [
+        "BERTScore precision"
+    ]
 
 
 def test_a_table_names_a_corpus_judges_by_the_corpus_names():
@@ -448,9 +458,9 @@ def test_identifiers_and_paths_break_between_their_parts():
     extension), and the text read back (what search, copy and the CSV see) is unchanged."""
     from html.parser import HTMLParser
 
-    cells = ["bertscore_precision", "Experience/Atmosphere (ambience)", "data/x/annotations.jsonl", "3.5 a.b"]
+    cells = ["my_metric_precision", "Experience/Atmosphere (ambience)", "data/x/annotations.jsonl", "3.5 a.b"]
     html = tables.show(pd.DataFrame({"name": cells, "n": [1, 2, 3, 4]})).to_html()
-    assert "bertscore_<wbr>precision" in html and "Experience/<wbr>Atmosphere (ambience)" in html
+    assert "my_<wbr>metric_<wbr>precision" in html and "Experience/<wbr>Atmosphere (ambience)" in html
     assert "data/<wbr>x/<wbr>annotations<wbr>.jsonl" in html and ">3.5 a.b<" in html
 
     class Text(HTMLParser):
@@ -502,4 +512,4 @@ def test_open_checks_number_each_problem_once():
     )
     assert tables._problem_numbers(rows) == [1, 1, 2, 2, 3, 3]
     html = tables.inconsistencies("01_data_composition")._repr_html_()
-    assert "Problem" in html.split("<details", 1)[0]  # the open table numbers its problems; the full list does not
+    assert ">Problem</th>" in html  # the table, folded in its dropdown, numbers its problems

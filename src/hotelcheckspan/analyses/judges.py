@@ -240,7 +240,9 @@ def describe(where: Setting, marks: pd.DataFrame, keys: tuple, ceiling: dict) ->
     others = len(raters) - 1  # a held-out set's majority is of the others: 3-0 of three for the paper's four
     need = int(np.ceil(share * others - 1e-9)) if isinstance(share, float) else int(share)
     bacc_rule = (
-        "each human set against the other on any error"
+        None  # one human set: no others to meet
+        if others < 1
+        else "each human set against the other on any error"
         if others == 1
         else f"each human set against a clear majority of the others on any error: at least {share:.0%} of the "
         f"other sets that annotated the example, rounded up ({need}-0 of {others} where all {others} annotated it)"

@@ -190,13 +190,16 @@ def _left_out_note(corpus: Corpus) -> str:
     return (";".join(parts) + "; counts, votes and F1 use them all.") if parts else ""
 
 
-def corpus_banner(corpus: Corpus, frame=None) -> HTML:
+def corpus_banner(corpus: Corpus, frame=None, rows: str | None = None) -> HTML:
     """An HTML notice naming the corpus, saying whether it is simulated (``corpus.simulated``)
     and, when the corpus records them (a ``warnings`` attribute), how many load warnings it had;
-    with ``frame`` (:class:`hotelcheckspan.corpora.frame.Frame`), what every number below rests on."""
+    with ``frame`` (:class:`hotelcheckspan.corpora.frame.Frame`), what every number below rests on;
+    with ``rows``, the corpus of only those rows of a table of several corpora (its name there)."""
     note = _warnings_note(corpus)
     if frame is not None:
         note += _frame_note(frame)
+    if rows is not None:
+        note = note.replace(" Every number below rests on", f" The table's {escape(rows)} rows rest on")
     if corpus.simulated:
         return HTML(
             f'<div class="admonition warning simulated-notice"><p class="admonition-title">'
@@ -204,8 +207,9 @@ def corpus_banner(corpus: Corpus, frame=None) -> HTML:
             f"<details><summary>How to read a &ldquo;Figure is&rdquo; column</summary>"
             f"<p>{escape(SIMULATED_READING)} Its labels: {escape(_labels_text())}</p></details></div>"
         )
+    title = "Corpus" if rows is None else f"Corpus of the {escape(rows)} rows only"
     return HTML(
-        f'<div class="admonition note corpus-notice"><p class="admonition-title">Corpus</p>'
+        f'<div class="admonition note corpus-notice"><p class="admonition-title">{title}</p>'
         f"<p>Running on the corpus at <code>{escape(corpus.root.name)}</code> "
         f"({len(corpus.records):,} records), not simulated.{note}</p></div>"
     )

@@ -122,7 +122,7 @@ def stability_curves(
     ncol = _columns(len(panels))
     nrow = -(-len(panels) // ncol)
     size = _panel_font()
-    height = (1.25 if plots.phone() else 1.9) * nrow + 1.0  # a phone stacks the panels: low ones keep the page short
+    height = (1.1 if plots.phone() else 1.9) * nrow + 1.0  # a phone stacks the panels: low ones keep the page short
     fig, axes = plots.figure(nrow, ncol, height=height, sharex=True, sharey=True, squeeze=False)
     for ax, panel in zip(axes.ravel(), panels):
         part = data[data["panel"] == panel]

@@ -877,8 +877,8 @@ def compared(board: pd.DataFrame) -> Table:
         (
             "Ceiling",
             f"{ceiling['pairs']:,} pair{'s' if ceiling['pairs'] != 1 else ''} of human sets, on the "
-            f"{ceiling['examples']:,} examples {'both' if len(refs) == 2 else 'at least two of them'} annotated; "
-            f"BACC: {ceiling['bacc_rule']}"
+            f"{ceiling['examples']:,} examples {'both' if len(refs) == 2 else 'at least two of them'} annotated"
+            + (f"; BACC: {ceiling['bacc_rule']}" if ceiling.get("bacc_rule") else "")
             if ceiling["defined"]
             else f"none: {ceiling['reason']}",
         ),

@@ -828,7 +828,11 @@ def _acc23_permuted(x: np.ndarray, y: np.ndarray, perms: np.ndarray) -> np.ndarr
     ``x[perm[i]]``. The scores in ascending order are the positions and each permutation gives
     them targets: with few distinct scores, the (score, target) cells weighted by how many of each
     a permutation makes (:class:`_FixedLevels`); otherwise each score a position and each
-    permutation its own levels (:class:`_VaryingLevels`), in chunks of permutations."""
+    permutation its own levels (:class:`_VaryingLevels`), in chunks of permutations. Blocks of
+    permutations run one after another, as in :func:`_permuted`."""
+    if perms.shape[0] > _ROW_BLOCK // 2:
+        step = _ROW_BLOCK // 2
+        return np.concatenate([_acc23_permuted(x, y, perms[i : i + step]) for i in range(0, perms.shape[0], step)])
     n = x.size
     order = np.argsort(x, kind="stable")
     (gx, kx), (gy, K) = _codes(x[order]), _codes(y)
@@ -869,6 +873,23 @@ def _acc23_permuted(x: np.ndarray, y: np.ndarray, perms: np.ndarray) -> np.ndarr
 # --- detection ------------------------------------------------------------------------------------
 
 
+_ROW_BLOCK = 64  # resamples a ranking statistic handles at once: its temporaries are a few copies of a block
+
+
+def _by_row_blocks(statistic):
+    """``statistic(x, pos, W)`` computed on blocks of W's rows and joined: every row's value is
+    the row's own (the same arithmetic, row by row), and the temporaries hold one block, not W."""
+
+    @functools.wraps(statistic)
+    def blocked(x, pos, W):
+        if W.shape[0] <= _ROW_BLOCK or np.ndim(x) != 1:  # a row of scores per row of W is not split
+            return statistic(x, pos, W)
+        return np.concatenate([statistic(x, pos, W[i : i + _ROW_BLOCK]) for i in range(0, W.shape[0], _ROW_BLOCK)])
+
+    return blocked
+
+
+@_by_row_blocks
 def _auc_w(x, pos, W):
     """ROC AUC of "has an error" (``pos``) ranked by ``-x``, per row of W (ties count half)."""
     _, _, Gp = _groups(-x, W * pos)
@@ -879,6 +900,7 @@ def _auc_w(x, pos, W):
     return np.where((P == 0) | (N == 0), np.nan, auc)
 
 
+@_by_row_blocks
 def _ap_w(x, pos, W):
     """Average precision of "has an error" ranked by ``-x`` (scikit-learn's step-wise sum over
     distinct scores), per row of W."""
@@ -942,6 +964,7 @@ def _cv_predictions(X: np.ndarray, pos: np.ndarray, folds: int, seed: int, order
     return pred
 
 
+@_by_row_blocks
 def _bacc_from(pred: np.ndarray, pos: np.ndarray, W: np.ndarray) -> np.ndarray:
     """Balanced accuracy of fixed predictions (n,) or (rows, n) per row of W."""
     P, N = W @ pos, W @ (1 - pos)
@@ -1602,10 +1625,15 @@ def _pair_signs_levels(L: np.ndarray, K: int) -> np.ndarray:
 def _permuted(statistic: str, x, y, perms, folds: int, seed: int) -> np.ndarray:
     """``statistic`` of each permutation of the scores against y (example i gets
     ``x[perm[i]]``), sorting the scores once: a row's ranks are the permuted ranks of x, its
-    examples in ascending score the inverse permutation of the ascending order of x."""
+    examples in ascending score the inverse permutation of the ascending order of x. Blocks of
+    permutations run one after another (each row is its own permutation's: the same values, and
+    the temporaries hold a block)."""
     R, n = perms.shape
     if n < 2:
         return np.full(R, np.nan)
+    if R > _ROW_BLOCK // 2:
+        step = _ROW_BLOCK // 2
+        return np.concatenate([_permuted(statistic, x, y, perms[i : i + step], folds, seed) for i in range(0, R, step)])
     X = x[perms]
     inv = np.empty_like(perms)
     np.put_along_axis(inv, perms, np.arange(n)[None, :], axis=1)

@@ -1563,7 +1563,8 @@ def for_readers(results: pd.DataFrame) -> pd.DataFrame:
 
     Columns: ``claim, rule, reading, inputs, computed, reported, verdict``."""
     verdict = [
-        (f"{v} by rule; {o}" if o == READ_INCONSISTENT else v) + ("" if r == "–" else f": {r}")
+        (f"{v}{'' if v.endswith('by rule') else ' by rule'}; {o}" if o == READ_INCONSISTENT else v)
+        + ("" if r == "–" else f": {r}")
         for v, r, o in zip(results["verdict"], results["reason"], results["outcome"])
     ]
     cols = ["claim", "rule", "reading", "inputs", "computed", "reported"]

@@ -515,7 +515,7 @@ def _review_reading(marks: pd.DataFrame) -> str:
             said.append(
                 f"on the {name} corpus {names[0]} has the largest share of whole-sentence spans ({share}; {tail}), "
                 f"too few spans to set it apart from {nxt['judge_name']} ({pct}%, {k:,} of {n:,}): "
-                f"Fisher's exact test of the two shares gives p = {tables.number(p, 2)}, above "
+                f"a one-sided Fisher exact test of the two shares gives p = {tables.number(p, 2)}, above "
                 f"{tables.number(1 - judges.LEVEL, 2)} (and spans of one text are not independent draws)"
             )
     hallucinated = marks.loc[marks["judge"] != review.marks.HUMANS, "hallucination_share"]

@@ -146,8 +146,9 @@ def llm_vs_humans(f1: float, low: float, high: float, human_f1: float) -> str:
     side = "above" if f1 > human_f1 else "below" if f1 < human_f1 else "level with"
     if low <= human_f1 <= high:
         return (
-            f"{side} the human-human figure by its estimate, but that figure lies within its interval: "
-            "on these texts the LLM and a second human group are not told apart"
+            f"{side} the human-human figure by its estimate, but that figure lies within its interval "
+            "(a reading of one interval, not a paired test): these texts do not set the LLM apart from a second "
+            "human group"
         )
     return f"{side} the human-human figure, which lies outside its interval"
 
@@ -334,8 +335,23 @@ def kappa_reading(reliability: pd.DataFrame, cats: list[str], plan) -> str:
     best_cat, best = _extreme(per_cat.dropna(), best=True)
     worst_cat, worst = _extreme(per_cat.dropna(), best=False)
     return (
-        f"Beyond chance, the groups agree most on {best_cat} (Fleiss' kappa {_n(best)}) and least on {worst_cat} "
-        f"({_n(worst)}); on whether a text has any error at all, kappa is {_n(kappa.loc['Any'])}."
+        f"By Fleiss' kappa, the groups agree most on {best_cat} ({_n(best)}) and least on {worst_cat} "
+        f"({_n(worst)}){_prevalence(reliability, best_cat, worst_cat)}; on whether a text has any error at all, "
+        f"kappa is {_n(kappa.loc['Any'])}."
+    )
+
+
+def _prevalence(reliability: pd.DataFrame, best_cat: str, worst_cat: str) -> str:
+    """Where Gwet's AC1 orders kappa's extremes the other way: kappa falls where error votes are
+    rare (the prevalence effect), so its order is the order of how rare, not only of agreement."""
+    ac1 = reliability[reliability["measure"] == "gwet_ac1"].set_index("label")["estimate"]
+    if best_cat not in ac1.index or worst_cat not in ac1.index or pd.isna(ac1[best_cat]) or pd.isna(ac1[worst_cat]):
+        return ""
+    if ac1[worst_cat] <= ac1[best_cat]:
+        return ""
+    return (
+        f", an order Gwet's AC1 reverses ({worst_cat} {_n(ac1[worst_cat])}, {best_cat} {_n(ac1[best_cat])}): "
+        "kappa falls where error votes are rare"
     )
 
 
@@ -583,7 +599,7 @@ def _summary_kappa(reliability: pd.DataFrame, cats: list[str], plan) -> str:
     worst_cat, worst = _extreme(per_cat, best=False)
     return (
         f"Chance-corrected agreement differs between categories: Fleiss' kappa runs from {_n(worst)} on {worst_cat} "
-        f"to {_n(best)} on {best_cat}."
+        f"to {_n(best)} on {best_cat}{_prevalence(reliability, best_cat, worst_cat)}."
     )
 
 

@@ -71,9 +71,7 @@ report.corpus_banner(corpus)
 # release's README gives. Read as each campaign's total over the records it has, Table 3's own
 # rates put {glue:text}`readme_decomposition`, {glue:text}`readme_reading` the README's count of
 # LLM records, {glue:text}`readme_other`. Table 3's caption runs every campaign on all examples:
-# the paper contradicts itself, caption against rates, whether the rates are over those records
-# or are Table 4's counts over the stage-2 examples (see
-# [the paper's own inconsistencies](inconsistencies-01)). Nor does the paper say how many people
+# {glue:text}`t3_rates_said` (see [the paper's own inconsistencies](inconsistencies-01)). Nor does the paper say how many people
 # annotated in stage 2, only how many candidates qualified for it (see [Qualification](qualification)):
 # beside our count of stage-2 annotators stands that number, an upper bound, not a count of the same thing.
 

@@ -157,8 +157,7 @@ checked = tables.inconsistencies("05_llm_annotators", select=chapter.paper_check
 checked
 
 # %% [markdown]
-# The {glue:text}`n_check_rows` rows found inconsistent (by rule, or by a person reading a text) are
-# {glue:text}`n_check_problems` distinct problems:
+# {glue:text}`checks_said`
 #
 # ```{glue:md} check_problems
 # :format: myst

@@ -144,7 +144,7 @@ def stability_curves(
         ax.set_title(_title(panel) + note, fontsize=size, fontweight="normal")
         ax.set_xscale("log")
         ax.set_ylim(-0.03, 1.05)
-        ax.set_yticks([0, 0.5, threshold], ["0", "0.5", f"{threshold:.0%}"])
+        ax.set_yticks([0, 0.5, threshold], ["0", "0.5", f"{threshold:g}"])  # one unit on the axis: shares
         ax.xaxis.set_major_locator(mticker.LogLocator(subs=(1,)))
         ax.xaxis.set_major_formatter(mticker.FuncFormatter(lambda v, _: f"{v:g}"))
         ax.xaxis.set_minor_formatter(mticker.NullFormatter())
@@ -243,7 +243,7 @@ def power_curves(power, paper=None, target: float = 0.8):
             p = paper[paper["test"] == test]
             ax.plot(p["n"], p["power"], color=PAPER, lw=1.6, label="the paper's effect, statsmodels")
         ax.axhline(target, color="#777777", ls="--", lw=1)
-        ax.set_yticks([0, 0.5, target, 1], ["0", "0.5", f"{target:.0%}", "1"])
+        ax.set_yticks([0, 0.5, target, 1], ["0", "0.5", f"{target:g}", "1"])
         ax.set(xlabel="records (n)", ylim=(0, 1.02), title=textwrap.fill(test, 24))
         _small_fonts(ax)
     axes[0, 0].set_ylabel("power at alpha = 0.05", fontsize=FONT + 1)

@@ -173,7 +173,19 @@ def _readme_decomposition() -> dict[str, str]:
         if rest == 0 and per_example != len(t3)
         else "and no whole number of campaigns on every example gives it"
     )
+    verdict = checks.check().set_index("id").loc["t3_gpt4o_spans_per_record", "verdict"]
+    rates = (
+        "read as totals over those records, caption and rates contradict each other; read as Table 4's counts "
+        "over the stage-2 examples, a base the table does not state, they do not, so the question depends on "
+        "the reading"
+        if verdict == checks.READING
+        else "the paper contradicts itself, caption against rates, whether the rates are over those records or "
+        "are Table 4's counts over the stage-2 examples"
+        if verdict == checks.INCONSISTENT
+        else f"caption and rates are {verdict}"
+    )
     return {
+        "t3_rates_said": rates,
         "readme_other": other,
         "readme_decomposition": (
             f"{prose.count_words(n_all)} campaigns on all {sizes['all']} examples and the "

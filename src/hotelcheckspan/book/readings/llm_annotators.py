@@ -559,8 +559,12 @@ def checks_readings(shown: pd.DataFrame) -> dict[str, str | Passage]:
     bad = int((shown["verdict"] == checks.INCONSISTENT).sum()) + int(
         (shown["outcome"] == checks.READ_INCONSISTENT).sum()
     )
+    if not bad:
+        said = "No row is found inconsistent, by rule or by a person reading a text."
+        return {"checks_said": said, "check_problems": Passage("")}
+    rows = f"The {prose.count_words(bad)} row{'s' if bad != 1 else ''} found inconsistent"
+    problems = f"{prose.count_words(len(found))} distinct problem{'s' if len(found) != 1 else ''}"
     return {
-        "n_check_rows": prose.count_words(bad),
-        "n_check_problems": prose.count_words(len(found)),
-        "check_problems": Passage("\n".join(f"- {p.rstrip('.')}." for p in found["problem"]) or "- none"),
+        "checks_said": f"{rows} (by rule, or by a person reading a text) {'are' if bad != 1 else 'is'} {problems}:",
+        "check_problems": Passage("\n".join(f"- {p.rstrip('.')}." for p in found["problem"])),
     }

@@ -522,3 +522,13 @@ def test_spans_embedded_row_says_it_compares_different_selections(corpus):
         simulated = False
 
     assert "set from" not in error_clusters.embedded_note(Real(), paper.figures(), 767)
+
+
+def test_a_judge_above_the_ceilings_bacc_is_read_as_another_reference():
+    """Chapter 10's review: on the d2t test split four judges' BACC is above the ceiling's; the two
+    rest on different references, and the reading says so instead of leaving a judge above humans."""
+    ranked = pd.DataFrame({"judge": ["a", "b"], "bacc": [0.76, 0.50]})
+    said = evaluate_your_judge._bacc_ceiling_note(ranked, pd.Series({"bacc": 0.58}))
+    assert said.startswith(" By BACC a is above the ceiling's 0.58 as shown") and "different references" in said
+    assert evaluate_your_judge._bacc_ceiling_note(ranked.iloc[1:], pd.Series({"bacc": 0.58})) == ""
+    assert evaluate_your_judge._bacc_ceiling_note(ranked, pd.Series({"bacc": float("nan")})) == ""

@@ -208,6 +208,26 @@ def _bacc_reading(ranked: pd.DataFrame, leaders: list[str], lead: dict | None = 
     return text, same
 
 
+def _bacc_ceiling_note(ranked: pd.DataFrame, ceiling: pd.Series) -> str:
+    """Where a judge's BACC is above the ceiling's as shown: the two rest on different references
+    (a judge meets the human majority only where it is clear, a set that disagrees dropping out;
+    the ceiling meets each human set against the others on every text they annotated), so no
+    judge is above human agreement by it."""
+    if pd.isna(ceiling.get("bacc")):
+        return ""
+    above = ranked[ranked["bacc"].map(_shown) > _shown(ceiling["bacc"])]
+    if above.empty:
+        return ""
+    who = prose.names([display_name(j) for j in above["judge"]])
+    verb = "is" if len(above) == 1 else "are"
+    return (
+        f" By BACC {who} {verb} above the ceiling's {tables.number(ceiling['bacc'], DECIMALS)} as shown, but the two "
+        "rest on different references: a judge meets the majority of all the human sets where it is clear (a text "
+        "they split on drops out), the ceiling each human set against the others alone (the rule in the table of "
+        "what was compared); that is no judge above human agreement."
+    )
+
+
 def _board_readings(board: pd.DataFrame, prefix: str, ceiling_required: bool = True) -> dict[str, str]:
     """The readings shared by both corpora, names prefixed (``""`` or ``"real_"``). A board without
     a ceiling row (no two human sets on a common example) is read without it where
@@ -254,6 +274,7 @@ def _board_readings(board: pd.DataFrame, prefix: str, ceiling_required: bool = T
         out[f"{prefix}neighbours_said"] = "With one judge there is no neighbouring pair to order."
     first = "" if len(leaders) == 1 else "the first "
     if has_ceiling:
+        out[f"{prefix}bacc_reading"] += _bacc_ceiling_note(ranked, _ceiling(board))
         ceiling = _ceiling(board)
         out |= {
             f"{prefix}ceiling_soft": tables.interval(
@@ -546,7 +567,8 @@ def paper_length_note() -> str:
         f"least {w['shortest_span_words']} word, and gpt-4o's {w['gpt_words']} at the most its rounding allows "
         f"({w['gpt_words_most']}), at most ({w['gpt_words_most']} − {w['shortest_span_words']})/"
         f"({w['summary_words_min']} − {w['shortest_span_words']}) = {w['whole_bound_max']} of gpt-4o's spans can "
-        f"be whole sentences, and up to {w['whole_bound_mean']} at a sentence of {w['summary_words_mean']} words: "
+        f"be whole sentences, and up to {w['whole_bound_mean']} at a sentence of {w['summary_words_mean']} words "
+        f"(taken at {w['summary_words_mean_low']}, the least its rounding allows): "
         'a tension with "often", not a contradiction.'
     )
 

@@ -227,6 +227,7 @@ def whole_sentence_bound(figures: dict | None = None) -> dict[str, str]:
         "whole_bound_mean": _n(most(mean.low), 1) + "%",
         "whole_bound_max": _n(most(shortest.low), 1) + "%",
         "summary_words_mean": _n(mean.value, mean.decimals),
+        "summary_words_mean_low": _n(mean.low, mean.decimals + 1),  # where the bound at the mean is taken
         "summary_words_min": _n(shortest.value, 0),
         "gpt_words": _n(gpt.value, gpt.decimals),
         "gpt_words_most": _n(gpt.high, gpt.decimals + 1),

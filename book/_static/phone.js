@@ -161,8 +161,10 @@ document.addEventListener(
       button.textContent = open ? `Show the first ${SHOWN} rows` : `Show all ${rows.length} rows`;
     };
     button.addEventListener("click", () => set(table.classList.contains("hcs-rows-folded")));
-    const box = table.closest(".hcs-scroll") || table;
-    box.after(button);
+    // under the table and its download links
+    const box = table.closest(".hcs-scroll, .pst-scrollable-table-container") || table;
+    const links = box.nextElementSibling;
+    (links && links.matches("p.hcs-downloads") ? links : box).after(button);
     set(false);
   }
   function init() {

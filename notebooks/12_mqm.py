@@ -52,7 +52,7 @@ report.corpus_banner(ted, frame)
 #
 # Machine translation evaluates with span annotations too. Its Multidimensional Quality Metrics
 # (MQM) annotations mark each error of a translation with a category and a severity, made by
-# professional translators; Google released them for the WMT submissions of 2020-2024 in the Marot
+# professional translators; Google released them for the WMT submissions from 2020 on in the Marot
 # viewer's tab-separated format, whose columns changed once over the years (both column sets are
 # read here) {cite:p}`freitag2021experts`. LLM span annotators for
 # translation are judged against exactly these, so this chapter reads one such file with the same

@@ -173,4 +173,4 @@ def test_section_63_against_the_conclusion_is_listed_in_chapter_03():
         "s62_incorrect_strongest_consensus_ac1",
     ):
         assert not checks.flagged(shown.loc[rid, "verdict"], shown.loc[rid, "outcome"]), rid
-    assert shown.loc["s62_o3mini_any_agreement", "verdict"].startswith("inconsistent")
+    assert shown.loc["s62_o3mini_any_agreement", "verdict"] == "depends on the reading"  # per type it fits

@@ -453,7 +453,7 @@ def test_stability_figure_draws_one_panel_per_pair_and_no_line_for_a_tie():
     titles = [ax.get_title() for ax in panels]
     assert titles[0] == "gemma-3 vs gpt-4o" and titles[1] == "gpt-4o vs gpt-4o (LS)"  # display names, paper order
     assert "tied" in titles[2] and not panels[2].get_lines()[:-2]  # only the threshold and corpus-size lines
-    assert "95%" in [t.get_text() for t in panels[0].get_yticklabels()]  # the threshold labelled on the axis
+    assert "0.95" in [t.get_text() for t in panels[0].get_yticklabels()]  # the threshold on the axis, in its unit
 
 
 def test_sample_size_figures_keep_the_books_figure_rules():

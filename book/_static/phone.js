@@ -112,64 +112,60 @@ document.addEventListener(
     CARDS.addEventListener("change", () => document.querySelectorAll(".hcs-scroll > table.hcs-table").forEach(place));
   }
 
+  hcsWhenReady(init);
+})();
+
+// A fold's button (issue 45): ``apply(open)`` shows or hides what the button folds and returns
+// the button's words; the button starts folded and says whether it is open (aria-expanded).
+function hcsFoldButton(className, apply) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = className;
+  const set = (open) => {
+    button.textContent = apply(open);
+    button.setAttribute("aria-expanded", String(open));
+  };
+  button.addEventListener("click", () => set(button.getAttribute("aria-expanded") !== "true"));
+  set(false);
+  return button;
+}
+
+function hcsWhenReady(init) {
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
-})();
+}
 
 // Cards folded (issue 45): a card of every width (a check of the paper's figures, tables.py's
 // cards="always") shows the cells marked .hcs-keep (what it is about and its answer) and a button
 // that opens the others; without this script every cell shows.
-(() => {
-  function fold(row) {
+hcsWhenReady(() => {
+  for (const row of document.querySelectorAll("table.hcs-cards-always > tbody > tr")) {
     const kept = row.querySelectorAll(":scope > td.hcs-keep");
-    if (!kept.length || kept.length === row.cells.length) return;
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "hcs-unfold";
-    const set = (open) => {
+    if (!kept.length || kept.length === row.cells.length) continue;
+    const button = hcsFoldButton("hcs-unfold", (open) => {
       row.classList.toggle("hcs-folded", !open);
-      button.setAttribute("aria-expanded", String(open));
-      button.textContent = open ? "Hide the details" : "Show the details";
-    };
-    button.addEventListener("click", () => set(row.classList.contains("hcs-folded")));
+      return open ? "Hide the details" : "Show the details";
+    });
     kept[kept.length - 1].appendChild(button);
-    set(false);
   }
-  function init() {
-    document.querySelectorAll("table.hcs-cards-always > tbody > tr").forEach(fold);
-  }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
-  else init();
-})();
+});
 
 // Long tables folded (issue 45): a table of more than FOLD_AT rows shows its first SHOWN and a
-// button under it that shows every row (a page stays within 30 phone screens, its tables whole a
-// tap away); without this script every row shows.
-(() => {
+// button under it and its download links that shows every row (a page stays within 30 phone
+// screens, its tables whole a tap away); without this script every row shows.
+hcsWhenReady(() => {
   const FOLD_AT = 12;
   const SHOWN = 8;
-  function fold(table) {
+  for (const table of document.querySelectorAll("main table.hcs-table")) {
     const rows = [...table.tBodies].flatMap((body) => [...body.rows]);
-    if (rows.length <= FOLD_AT) return;
+    if (rows.length <= FOLD_AT) continue;
     rows.slice(SHOWN).forEach((row) => row.classList.add("hcs-more"));
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "hcs-more-rows";
-    const set = (open) => {
+    const button = hcsFoldButton("hcs-more-rows", (open) => {
       table.classList.toggle("hcs-rows-folded", !open);
-      button.setAttribute("aria-expanded", String(open));
-      button.textContent = open ? `Show the first ${SHOWN} rows` : `Show all ${rows.length} rows`;
-    };
-    button.addEventListener("click", () => set(table.classList.contains("hcs-rows-folded")));
-    // under the table and its download links
+      return open ? `Show the first ${SHOWN} rows` : `Show all ${rows.length} rows`;
+    });
     const box = table.closest(".hcs-scroll, .pst-scrollable-table-container") || table;
     const links = box.nextElementSibling;
     (links && links.matches("p.hcs-downloads") ? links : box).after(button);
-    set(false);
   }
-  function init() {
-    document.querySelectorAll("main table.hcs-table").forEach(fold);
-  }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
-  else init();
-})();
+});

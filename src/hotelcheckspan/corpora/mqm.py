@@ -1,5 +1,5 @@
-"""WMT's MQM span annotations, read as they ship: the Marot viewer's TSV (Google's WMT 2020-2024
-releases, github.com/google/wmt-mqm-human-evaluation), into the corpus' tidy frames.
+"""WMT's MQM span annotations, read as they ship: the Marot viewer's TSV (Google's WMT releases
+from 2020 on, github.com/google/wmt-mqm-human-evaluation), into the corpus' tidy frames.
 
 One row per error: the error's span is marked in ``target`` with ``<v>`` and ``</v>``; a
 ``No-error`` row is a rated segment with no error; an error row that marks nothing (an omission,

@@ -330,3 +330,16 @@ def test_a_folder_reads_its_mqm_files_and_names_the_others(tmp_path):
 def test_mqm_files_are_found_by_layout(tmp_path):
     assert mqm.is_mqm(paths.MQM_TED) and mqm.is_mqm(paths.MQM_FOLDER)
     assert not mqm.is_mqm(paths.REAL_CORPUS) and not mqm.is_mqm(Path(tmp_path))
+
+
+def test_the_command_line_takes_the_span_type(kinds_root, capsys):
+    """--span-type on every command that reads a corpus: an MQM file's categories as its span types."""
+    types = {}
+    for span_type in ("category", "severity"):
+        code, out, err = run(capsys, "stats", kinds_root, "--span-type", span_type, "--json")
+        assert code == 0, err
+        types[span_type] = {row["type"] for row in json.loads(out)["table2_human_types"]}
+    assert "Accuracy/Mistranslation" in types["category"] and "Major" not in types["category"]
+    assert "Major" in types["severity"] and "Accuracy/Mistranslation" not in types["severity"]
+    code, out, err = run(capsys, "stats", kinds_root, "--json")  # severity by default
+    assert {row["type"] for row in json.loads(out)["table2_human_types"]} == types["severity"]

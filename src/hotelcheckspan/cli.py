@@ -100,6 +100,7 @@ def _framed(args, path=None):
         per=per if per in F.PER else None,
         pool=getattr(args, "pool", False) or per in ("none", "setup_id"),  # agreement's --per asks to pool splits
         texts=getattr(args, "texts", "with-output"),
+        span_type=getattr(args, "span_type", "severity"),
     )
     out.report_corpus_warnings(frame.selected, args)
     return frame

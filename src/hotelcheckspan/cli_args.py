@@ -68,6 +68,12 @@ def frame_args(p: argparse.ArgumentParser, per: bool = True) -> None:
         help="with-output: records on texts the corpus holds (default; others left out and counted); all: every "
         "record, as factgenie counts them",
     )
+    g.add_argument(
+        "--span-type",
+        choices=["severity", "category", "both"],
+        default="severity",
+        help="an MQM file's span types: its severities (default, as WMT weighs them), its categories, or both",
+    )
 
 
 def output_args(p: argparse.ArgumentParser, table: bool = True) -> None:

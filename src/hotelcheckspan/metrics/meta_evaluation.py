@@ -66,6 +66,7 @@ from __future__ import annotations
 
 import functools
 import heapq
+import threading
 import weakref
 from itertools import combinations
 
@@ -190,19 +191,23 @@ def _inputs(scores, target, weights, *, binary: bool = False, system=None, item=
 
 
 _DERIVED: list = []  # (weak reference to an array, what, derived array): the last few derived, reused
+_DERIVED_LOCK = threading.Lock()
 
 
 def _derived(W: np.ndarray, what, make):
     """``make(W)``, computed once for this very array (a run passes one weights matrix to every
-    metric and statistic: its transpose and its full-sample row are made once, not per metric)."""
-    _DERIVED[:] = [entry for entry in _DERIVED if entry[0]() is not None]  # an array gone takes its own
-    for ref, kind, value in _DERIVED:
-        if ref() is W and kind == what:
-            return value
-    value = make(W)
-    _DERIVED.insert(0, (weakref.ref(W), what, value))
-    del _DERIVED[4:]
-    return value
+    metric and statistic: its transpose and its full-sample row are made once, not per metric).
+    Threads that ask at once wait for the one that makes it (two copies of a 1,000-row matrix of
+    every text would double the largest arrays of a run)."""
+    with _DERIVED_LOCK:
+        _DERIVED[:] = [entry for entry in _DERIVED if entry[0]() is not None]  # an array gone takes its own
+        for ref, kind, value in _DERIVED:
+            if ref() is W and kind == what:
+                return value
+        value = make(W)
+        _DERIVED.insert(0, (weakref.ref(W), what, value))
+        del _DERIVED[4:]
+        return value
 
 
 def _with_full(W: np.ndarray) -> np.ndarray:

@@ -818,7 +818,12 @@ def rule_clear_majority(inputs, reported, params, tol) -> Outcome:
         hit = (share >= reported.low - 1e-9) & (share <= reported.high + 1e-9)
         if hit.any():
             return Outcome(computed, CONSISTENT)
-        return Outcome(computed, INCONSISTENT, f"{reported.printed} is outside what {no + yes} clear units allow")
+        return Outcome(
+            computed,
+            INCONSISTENT,
+            f"{reported.printed} is outside what the judge's flags allow on the {no + yes} clear units "
+            f"({_fmt(share.min(), 3)} to {_fmt(share.max(), 3)})",
+        )
     a = inputs["agreement"]
     possible = np.unique(tp[(share >= a.low - 1e-9) & (share <= a.high + 1e-9)])
     computed = f"{how}, agreement {a.printed}: true positives {_integers(possible)}"

@@ -10,6 +10,7 @@ from ...analyses import dataset_level
 from ...reference import checks, paper
 from .. import labels, prose, tables
 from . import Passage, simulated_only
+from .dataset_level_agreement import shared_records
 
 # --- the rows of the chapter's paper-vs-ours tables (``tables.versus`` rows) ---------------------------
 
@@ -169,7 +170,9 @@ def _readme_decomposition() -> dict[str, str]:
         f"but that count is as well {prose.count_words(per_example)} campaigns on all {sizes['all']} examples "
         f"({per_example} × {sizes['all']} = {ds['llm_records']}), "
         + ("fewer than" if per_example < len(t3) else "more than" if per_example > len(t3) else "as many as")
-        + f" Table 3's {prose.count_words(len(t3))}, so it does not corroborate them"
+        + f" Table 3's {prose.count_words(len(t3))}"
+        + shared_records(per_example, len(t3))
+        + ", so it does not settle them"
         if rest == 0 and per_example != len(t3)
         else "and no whole number of campaigns on every example gives it"
     )

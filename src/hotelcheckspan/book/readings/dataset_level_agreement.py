@@ -363,10 +363,28 @@ def _records_reading(reported: dict) -> str:
     if rest == 0 and per_example != n_campaigns:
         said += (
             f", but it is as well {prose.count_words(per_example)} campaigns on every example, "
-            f"{'fewer' if per_example < n_campaigns else 'more'} than Table 3's {prose.count_words(n_campaigns)}, "
-            "so it does not corroborate it"
+            f"{'fewer' if per_example < n_campaigns else 'more'} than Table 3's {prose.count_words(n_campaigns)}"
+            + shared_records(per_example, n_campaigns)
+            + ", so it does not settle it"
         )
     return said
+
+
+def shared_records(per_example: int, n_campaigns: int) -> str:
+    """What fewer campaigns' records than Table 3's needs where the release's spans are all of
+    Table 3's totals (``readme_llm_spans``): campaigns sharing their records, which nothing prints."""
+    from ...reference import checks
+
+    if per_example >= n_campaigns:
+        return ""
+    spans = checks.check().set_index("id").loc["readme_llm_spans", "verdict"]
+    if spans != checks.CONSISTENT:
+        return ""
+    return (
+        f" (its spans are all {prose.count_words(n_campaigns)} campaigns' totals, so that needs "
+        f"{prose.count_words(n_campaigns - per_example + 1)} of them to share their records, "
+        "which nothing printed says)"
+    )
 
 
 def _extremes_against_paper(most, least, pmost, pleast, t4p) -> str:

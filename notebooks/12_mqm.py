@@ -129,11 +129,7 @@ readings.glue_all(
 # ({glue:text}`source`).
 
 # %%
-tables.show(
-    table[["system", "published", "ours", "difference", "published_rank", "rank"]],
-    headers={"published_rank": "Published rank", "rank": "Our rank"},
-    decimals={"published": 2, "ours": 3, "difference": 3},
-)
+tables.mqm_reproduction(table)
 
 # %% [markdown]
 # All {glue:text}`n_published` systems come out {glue:text}`same_order` as the README lists them
@@ -157,11 +153,7 @@ tables.show(
 # system starts a new cluster when a system of the current cluster is better in the paired test.
 
 # %%
-tables.show(
-    systems[["system", "score", "low", "high", "cluster", "reference"]],
-    headers={"score": "MQM", "reference": "Reference translation"},
-    decimals=2,
-)
+tables.mqm_systems(systems)
 
 # %% [markdown]
 # {glue:text}`best_system` scores best ({glue:text}`best_interval`), and the reference translation
@@ -180,14 +172,14 @@ tables.show(
 # and segments the rater drew, so the means below describe the workload, not the raters' severity.
 
 # %%
-tables.show(raters, headers={"texts": "Segment-system pairs", "score": "Mean MQM"}, decimals=2)
+tables.mqm_raters(raters)
 
 # %% [markdown]
 # {glue:text}`rater_most` rated the most pairs ({glue:text}`rater_most_texts`),
 # {glue:text}`rater_least` the fewest ({glue:text}`rater_least_texts`); the mean scores run from
 # {glue:text}`rater_low_score` ({glue:text}`rater_low`) to {glue:text}`rater_high_score`
 # ({glue:text}`rater_high`). With {glue:text}`one_rater` per pair the file has no inter-rater
-# agreement to report; WMT 2023's side-by-side files, with three raters on every segment, do, and
+# agreement to report; WMT's later side-by-side files, with several raters on every segment, do, and
 # `hotelcheckspan agreement` computes it on them as on any factgenie export (the tests build such a
 # file).
 

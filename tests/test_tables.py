@@ -12,8 +12,17 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from hotelcheckspan import review
-from hotelcheckspan.analyses import dataset_level, example_level, impressions, judges, llm_annotators, span_level
+import hotelcheckspan
+from hotelcheckspan import paths, review
+from hotelcheckspan.analyses import (
+    dataset_level,
+    example_level,
+    impressions,
+    judges,
+    llm_annotators,
+    mqm_systems,
+    span_level,
+)
 from hotelcheckspan.analyses import metric_validation as mv
 from hotelcheckspan.annotator_sets import HUMAN_SETS
 from hotelcheckspan.book import tables
@@ -44,6 +53,8 @@ def rendered(toy):
     t3 = dataset_level.table3(toy, figs, paper.LLM_CAMPAIGNS)
     board = judges.leaderboard(toy, n_boot=50, n_resamples=50, n_outer=5, n_inner=20)
     validation = mv.evaluate(toy, n_boot=20, n_permutations=20, n_random=10, system_level=False)
+    ted = hotelcheckspan.load(paths.MQM_TED)
+    ted_systems = mqm_systems.system_intervals(ted, n_boot=20)
     clusters_frame = pd.DataFrame(
         {
             "cluster": [0],
@@ -158,6 +169,9 @@ def rendered(toy):
         "metric_board": tables.metric_board(mv.leaderboard(validation), "kendall_tau_b"),
         "metric_statistics": tables.metric_statistics(validation.statistics, "errors", ["kendall_tau_b", "acc23"]),
         "by_group": tables.by_group(mv.by_group(validation, "split", n_boot=20), "kendall_tau_b"),
+        "mqm_reproduction": tables.mqm_reproduction(mqm_systems.reproduction(ted_systems, mqm_systems.published())),
+        "mqm_systems": tables.mqm_systems(ted_systems),
+        "mqm_raters": tables.mqm_raters(mqm_systems.rater_table(ted)),
     }
 
 

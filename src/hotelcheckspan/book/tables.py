@@ -1296,3 +1296,28 @@ def text_votes(votes: pd.DataFrame, categories: Sequence[str]) -> Table:
         columns=["text", *categories, "Any", "raters"],
         headers={"text": "Text (domain / system)", "raters": "Groups"},
     )
+
+
+def mqm_reproduction(table: pd.DataFrame) -> Table:
+    """``mqm_systems.reproduction``: each system's published MQM score beside ours (to the
+    published precision and one digit more), their difference and both ranks."""
+    return show(
+        table[["system", "published", "ours", "difference", "published_rank", "rank"]],
+        headers={"published_rank": "Published rank", "rank": "Our rank"},
+        decimals={"published": 2, "ours": 3, "difference": 3},
+    )
+
+
+def mqm_systems(systems: pd.DataFrame) -> Table:
+    """``mqm_systems.system_intervals``: each system's MQM score with its interval, its
+    significance cluster and whether it is a reference translation."""
+    return show(
+        systems[["system", "score", "low", "high", "cluster", "reference"]],
+        headers={"score": "MQM", "reference": "Reference translation"},
+        decimals=2,
+    )
+
+
+def mqm_raters(raters: pd.DataFrame) -> Table:
+    """``mqm_systems.rater_table``: each rater's segment-system pairs, systems and mean MQM score."""
+    return show(raters, headers={"texts": "Segment-system pairs", "score": "Mean MQM"}, decimals=2)

@@ -828,6 +828,30 @@ def _acc23_w(x, y, W, level: float | None = None):
     return np.where(M < 2, np.nan, value), np.where(M < 2, np.nan, eps)
 
 
+_ROW_BLOCK = 64  # resamples a ranking statistic handles at once: its temporaries are a few copies of a block
+
+
+def _in_row_blocks(arg: int, size: int = _ROW_BLOCK, whole=None):
+    """A statistic computed on blocks of ``size`` rows of its positional argument ``arg`` (the
+    resamples' weights, or the permutations) and joined: every row's value is the row's own (the
+    same arithmetic, row by row), and the temporaries hold one block, not all rows. ``whole(*args)``
+    true: computed at once (a row of scores per row of weights is not split)."""
+
+    def wrap(statistic):
+        @functools.wraps(statistic)
+        def blocked(*args):
+            rows = args[arg]
+            if rows.shape[0] <= size or (whole is not None and whole(*args)):
+                return statistic(*args)
+            parts = (statistic(*args[:arg], rows[i : i + size], *args[arg + 1 :]) for i in range(0, len(rows), size))
+            return np.concatenate(list(parts))
+
+        return blocked
+
+    return wrap
+
+
+@_in_row_blocks(2, _ROW_BLOCK // 2)
 def _acc23_permuted(x: np.ndarray, y: np.ndarray, perms: np.ndarray) -> np.ndarray:
     """acc23 (epsilon optimised) of each permutation of the scores, example i getting
     ``x[perm[i]]``. The scores in ascending order are the positions and each permutation gives
@@ -835,9 +859,6 @@ def _acc23_permuted(x: np.ndarray, y: np.ndarray, perms: np.ndarray) -> np.ndarr
     a permutation makes (:class:`_FixedLevels`); otherwise each score a position and each
     permutation its own levels (:class:`_VaryingLevels`), in chunks of permutations. Blocks of
     permutations run one after another, as in :func:`_permuted`."""
-    if perms.shape[0] > _ROW_BLOCK // 2:
-        step = _ROW_BLOCK // 2
-        return np.concatenate([_acc23_permuted(x, y, perms[i : i + step]) for i in range(0, perms.shape[0], step)])
     n = x.size
     order = np.argsort(x, kind="stable")
     (gx, kx), (gy, K) = _codes(x[order]), _codes(y)
@@ -878,23 +899,7 @@ def _acc23_permuted(x: np.ndarray, y: np.ndarray, perms: np.ndarray) -> np.ndarr
 # --- detection ------------------------------------------------------------------------------------
 
 
-_ROW_BLOCK = 64  # resamples a ranking statistic handles at once: its temporaries are a few copies of a block
-
-
-def _by_row_blocks(statistic):
-    """``statistic(x, pos, W)`` computed on blocks of W's rows and joined: every row's value is
-    the row's own (the same arithmetic, row by row), and the temporaries hold one block, not W."""
-
-    @functools.wraps(statistic)
-    def blocked(x, pos, W):
-        if W.shape[0] <= _ROW_BLOCK or np.ndim(x) != 1:  # a row of scores per row of W is not split
-            return statistic(x, pos, W)
-        return np.concatenate([statistic(x, pos, W[i : i + _ROW_BLOCK]) for i in range(0, W.shape[0], _ROW_BLOCK)])
-
-    return blocked
-
-
-@_by_row_blocks
+@_in_row_blocks(2, whole=lambda x, pos, W: np.ndim(x) != 1)
 def _auc_w(x, pos, W):
     """ROC AUC of "has an error" (``pos``) ranked by ``-x``, per row of W (ties count half)."""
     _, _, Gp = _groups(-x, W * pos)
@@ -905,7 +910,7 @@ def _auc_w(x, pos, W):
     return np.where((P == 0) | (N == 0), np.nan, auc)
 
 
-@_by_row_blocks
+@_in_row_blocks(2, whole=lambda x, pos, W: np.ndim(x) != 1)
 def _ap_w(x, pos, W):
     """Average precision of "has an error" ranked by ``-x`` (scikit-learn's step-wise sum over
     distinct scores), per row of W."""
@@ -969,7 +974,7 @@ def _cv_predictions(X: np.ndarray, pos: np.ndarray, folds: int, seed: int, order
     return pred
 
 
-@_by_row_blocks
+@_in_row_blocks(2, whole=lambda x, pos, W: np.ndim(x) != 1)
 def _bacc_from(pred: np.ndarray, pos: np.ndarray, W: np.ndarray) -> np.ndarray:
     """Balanced accuracy of fixed predictions (n,) or (rows, n) per row of W."""
     P, N = W @ pos, W @ (1 - pos)
@@ -1627,6 +1632,7 @@ def _pair_signs_levels(L: np.ndarray, K: int) -> np.ndarray:
     return within + _between(H, _sign_matrix(K, dtype))
 
 
+@_in_row_blocks(3, _ROW_BLOCK // 2)
 def _permuted(statistic: str, x, y, perms, folds: int, seed: int) -> np.ndarray:
     """``statistic`` of each permutation of the scores against y (example i gets
     ``x[perm[i]]``), sorting the scores once: a row's ranks are the permuted ranks of x, its
@@ -1636,9 +1642,6 @@ def _permuted(statistic: str, x, y, perms, folds: int, seed: int) -> np.ndarray:
     R, n = perms.shape
     if n < 2:
         return np.full(R, np.nan)
-    if R > _ROW_BLOCK // 2:
-        step = _ROW_BLOCK // 2
-        return np.concatenate([_permuted(statistic, x, y, perms[i : i + step], folds, seed) for i in range(0, R, step)])
     X = x[perms]
     inv = np.empty_like(perms)
     np.put_along_axis(inv, perms, np.arange(n)[None, :], axis=1)

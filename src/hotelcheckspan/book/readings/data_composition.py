@@ -176,7 +176,7 @@ def _readme_decomposition() -> dict[str, str]:
         if rest == 0 and per_example != len(t3)
         else "and no whole number of campaigns on every example gives it"
     )
-    verdict = checks.check().set_index("id").loc["t3_gpt4o_spans_per_record", "verdict"]
+    verdict = tables.check_results().set_index("id").loc["t3_gpt4o_spans_per_record", "verdict"]
     rates = (
         "read as totals over those records, caption and rates contradict each other; read as Table 4's counts "
         "over the stage-2 examples, a base the table does not state, they do not, so the question depends on "

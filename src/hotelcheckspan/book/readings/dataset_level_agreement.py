@@ -377,7 +377,7 @@ def shared_records(per_example: int, n_campaigns: int) -> str:
 
     if per_example >= n_campaigns:
         return ""
-    spans = checks.check().set_index("id").loc["readme_llm_spans", "verdict"]
+    spans = tables.check_results().set_index("id").loc["readme_llm_spans", "verdict"]
     if spans != checks.CONSISTENT:
         return ""
     return (

@@ -197,9 +197,7 @@ def corpus_banner(corpus: Corpus, frame=None, rows: str | None = None) -> HTML:
     with ``rows``, the corpus of only those rows of a table of several corpora (its name there)."""
     note = _warnings_note(corpus)
     if frame is not None:
-        note += _frame_note(frame)
-    if rows is not None:
-        note = note.replace(" Every number below rests on", f" The table's {escape(rows)} rows rest on")
+        note += _frame_note(frame, rows)
     if corpus.simulated:
         return HTML(
             f'<div class="admonition warning simulated-notice"><p class="admonition-title">'
@@ -215,8 +213,9 @@ def corpus_banner(corpus: Corpus, frame=None, rows: str | None = None) -> HTML:
     )
 
 
-def _frame_note(frame) -> str:
-    """The frame in the corpus notice: the texts, the human reference and what it leaves out."""
+def _frame_note(frame, rows: str | None = None) -> str:
+    """The frame in the corpus notice: the texts, the human reference and what it leaves out; of
+    every number below, or of the ``rows`` of a table of several corpora."""
     texts = len(frame.corpus.records[KEY].drop_duplicates())
     pooled = " (pooled, as the paper pools its splits)" if frame.paper else " (pooled)"
     split = f"split{'s' if len(frame.splits) != 1 else ''} {', '.join(frame.splits)}" + (pooled if frame.pooled else "")
@@ -238,8 +237,9 @@ def _frame_note(frame) -> str:
             f"(split {escape(splits)}) are left out."
         )
     judges = f"{len(frame.judges)} LLM judge{'s' if len(frame.judges) != 1 else ''}"
+    subject = "Every number below rests" if rows is None else f"The table's {escape(rows)} rows rest"
     return (
-        f" Every number below rests on {texts:,} texts of {escape(split)}, the human reference "
+        f" {subject} on {texts:,} texts of {escape(split)}, the human reference "
         f"{escape(', '.join(frame.reference))} and {judges}.{left}{textless}"
     )
 

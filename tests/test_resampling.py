@@ -109,3 +109,27 @@ def test_examples_needed_reads_the_counts_table6_used(corpus):
     )
     top = board.iloc[0]
     assert (top["n_needed"], top["n_low"], top["n_high"]) == (plan["n_needed"], plan["n_low"], plan["n_high"])
+
+
+def test_the_full_sample_row_is_the_matrix_s_own_and_detection_copies_no_columns():
+    """The statistics' first row of ones (the full sample) is the array under the drawn matrix,
+    not a copy of it; and a detection statistic of some of the examples, its columns taken block
+    by block, equals the same statistic on a copy of those columns."""
+    from hotelcheckspan.metrics import meta_evaluation as me
+
+    units = pd.DataFrame({"key": [f"t{i}" for i in range(300)]})
+    W = resampling.matrix(units, 150, seed=3)
+    full = me._with_full(W)
+    assert np.shares_memory(full, W) and full.shape == (151, 300)
+    assert np.array_equal(full, np.vstack([np.ones((1, 300)), W]))
+    assert not W.flags.writeable and not full.flags.writeable
+    copied = np.array(W)  # a matrix from elsewhere still gets its row, as a copy
+    assert not np.shares_memory(me._with_full(copied), copied)
+
+    rng = np.random.default_rng(0)
+    x, pos = rng.normal(size=300).round(1), (rng.random(300) < 0.4).astype(float)
+    keep = rng.random(300) < 0.7
+    for statistic in ("roc_auc", "average_precision", "bacc"):
+        blocked, _ = me._replicates(statistic, x[keep], pos[keep], full, columns=keep)
+        copied_columns, _ = me._replicates(statistic, x[keep], pos[keep], np.compress(keep, full, axis=1))
+        assert np.array_equal(blocked, copied_columns, equal_nan=True), statistic

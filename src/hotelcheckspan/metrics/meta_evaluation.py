@@ -211,7 +211,20 @@ def _derived(W: np.ndarray, what, make):
 
 
 def _with_full(W: np.ndarray) -> np.ndarray:
-    """The weights with a first row of ones: row 0 is the full sample, rows 1: the resamples."""
+    """The weights with a first row of ones: row 0 is the full sample, rows 1: the resamples.
+    Weights drawn by :func:`resampling.matrix` are rows 1: of such an array already: it is
+    returned as it is (at a hundred times the d2t test split a copy is another gigabyte)."""
+    base = W.base
+    if (
+        isinstance(base, np.ndarray)
+        and base.shape == (W.shape[0] + 1, W.shape[1])
+        and base.dtype == W.dtype
+        and base.flags.c_contiguous
+        and W.flags.c_contiguous
+        and W.ctypes.data == base.ctypes.data + base.strides[0]
+        and (base[0] == 1).all()
+    ):
+        return base
     return _derived(W, "full", lambda w: np.vstack([np.ones((1, w.shape[1])), w]))
 
 
@@ -835,15 +848,23 @@ def _in_row_blocks(arg: int, size: int = _ROW_BLOCK, whole=None):
     """A statistic computed on blocks of ``size`` rows of its positional argument ``arg`` (the
     resamples' weights, or the permutations) and joined: every row's value is the row's own (the
     same arithmetic, row by row), and the temporaries hold one block, not all rows. ``whole(*args)``
-    true: computed at once (a row of scores per row of weights is not split)."""
+    true: computed at once (a row of scores per row of weights is not split). ``columns`` (a
+    keyword, a boolean mask): the statistic of those columns of ``arg``, each block's taken as it
+    comes (the columns of all rows are never copied at once)."""
 
     def wrap(statistic):
         @functools.wraps(statistic)
-        def blocked(*args):
+        def blocked(*args, columns=None):
             rows = args[arg]
-            if rows.shape[0] <= size or (whole is not None and whole(*args)):
-                return statistic(*args)
-            parts = (statistic(*args[:arg], rows[i : i + size], *args[arg + 1 :]) for i in range(0, len(rows), size))
+
+            def of(block):
+                return block if columns is None else np.compress(columns, block, axis=1)
+
+            if rows.shape[0] <= size or (whole is not None and whole(*args[:arg], of(rows[:1]), *args[arg + 1 :])):
+                return statistic(*args[:arg], of(rows), *args[arg + 1 :])
+            parts = (
+                statistic(*args[:arg], of(rows[i : i + size]), *args[arg + 1 :]) for i in range(0, len(rows), size)
+            )
             return np.concatenate(list(parts))
 
         return blocked
@@ -987,10 +1008,22 @@ def _bacc_from(pred: np.ndarray, pos: np.ndarray, W: np.ndarray) -> np.ndarray:
 # --- one metric, many weight rows -----------------------------------------------------------------
 
 
-def _replicates(statistic: str, x, y, W, folds: int = 5, seed: int = 0, cache: dict | None = None, level=None):
+def _replicates(
+    statistic: str, x, y, W, folds: int = 5, seed: int = 0, cache: dict | None = None, level=None, columns=None
+):
     """(values, epsilons or None) of ``statistic`` per row of W (``cache``: a dict kept across
     the statistics of one metric, so tau-b and tau-c share their pair counts; ``level``: rows 1:
-    only feed a percentile interval at that level, see :func:`_acc23_w`)."""
+    only feed a percentile interval at that level, see :func:`_acc23_w`). ``columns``: a boolean
+    mask of W's columns that x and y are (the detection statistics take them block by block)."""
+    if statistic in ("roc_auc", "average_precision"):
+        return (_auc_w if statistic == "roc_auc" else _ap_w)(x, y, W, columns=columns), None
+    if statistic == "bacc":
+        pred = _cv_predictions(x[None, :], y, folds, seed)
+        if pred is None:
+            return np.full(W.shape[0], np.nan), None
+        return _bacc_from(pred[0], y, W, columns=columns), None
+    if columns is not None:
+        W = _kept(columns, W)
     if statistic == "pearson":
         return _pearson_w(x, y, W), None
     if statistic == "spearman":
@@ -1003,15 +1036,6 @@ def _replicates(statistic: str, x, y, W, folds: int = 5, seed: int = 0, cache: d
         return (b if statistic == "kendall_tau_b" else c), None
     if statistic == "acc23":
         return _acc23_w(x, y, W, level)
-    if statistic == "roc_auc":
-        return _auc_w(x, y, W), None
-    if statistic == "average_precision":
-        return _ap_w(x, y, W), None
-    if statistic == "bacc":
-        pred = _cv_predictions(x[None, :], y, folds, seed)
-        if pred is None:
-            return np.full(W.shape[0], np.nan), None
-        return _bacc_from(pred[0], y, W), None
     raise ValueError(f"unknown statistic {statistic!r}")
 
 
@@ -1055,11 +1079,14 @@ def example_level(
     _check_statistics(statistics, EXAMPLE_STATISTICS, "example-level")
     names, X, y, W, _, _ = _inputs(scores, target, weights)
     Wf = _with_full(W)
-    rows = []
+    rows, last = [], (None, None)
     for name, x in zip(names, X):
         keep, cache = ~np.isnan(x) & ~np.isnan(y), {}
+        if last[0] is None or not np.array_equal(keep, last[0]):  # metrics on the same examples share one copy
+            last = (keep, None)  # the previous copy goes before the next is made
+            last = (keep, _kept(keep, Wf))
         for statistic in statistics:
-            values, eps = _replicates(statistic, x[keep], y[keep], _kept(keep, Wf), cache=cache, level=level)
+            values, eps = _replicates(statistic, x[keep], y[keep], last[1], cache=cache, level=level)
             rows.append(_row(name, statistic, values, level, keep.sum(), eps))
     return pd.DataFrame(rows, columns=COLUMNS)
 
@@ -1090,8 +1117,9 @@ def detection(
     rows = []
     for name, x in zip(names, X):
         keep = ~np.isnan(x) & ~np.isnan(y)
+        columns = None if keep.all() else keep
         for statistic in statistics:
-            values, _ = _replicates(statistic, x[keep], y[keep], _kept(keep, Wf), folds, seed)
+            values, _ = _replicates(statistic, x[keep], y[keep], Wf, folds, seed, columns=columns)
             rows.append(_row(name, statistic, values, level, keep.sum()))
     return pd.DataFrame(rows, columns=COLUMNS)
 
@@ -1575,7 +1603,17 @@ def _kendall_permuted(x: np.ndarray, y: np.ndarray, perms: np.ndarray):
     """tau-b and tau-c of each permutation of the scores, example i getting ``x[perm[i]]``:
     the (score, target) cells weighted by how many of each a permutation makes, scored by
     :func:`_concordance`; the ties of either side are those of x and y. With many cells (two
-    sides of many values: faster) the permuted rows one by one (:func:`_kendall_rows`)."""
+    sides of many values: faster) the permuted rows one by one (:func:`_kendall_rows`). Blocks of
+    permutations one after another, as in :func:`_permuted` (a pair of tables per block)."""
+    size = _ROW_BLOCK // 2
+    if perms.shape[0] <= size:
+        return _kendall_permuted_block(x, y, perms)
+    parts = [_kendall_permuted_block(x, y, perms[i : i + size]) for i in range(0, perms.shape[0], size)]
+    return np.concatenate([b for b, _ in parts]), np.concatenate([c for _, c in parts])
+
+
+def _kendall_permuted_block(x: np.ndarray, y: np.ndarray, perms: np.ndarray):
+    """:func:`_kendall_permuted` of one block of permutations."""
     n = x.size
     if n < 2:
         return np.full(perms.shape[0], np.nan), np.full(perms.shape[0], np.nan)
@@ -1642,20 +1680,21 @@ def _permuted(statistic: str, x, y, perms, folds: int, seed: int) -> np.ndarray:
     R, n = perms.shape
     if n < 2:
         return np.full(R, np.nan)
+    if statistic == "spearman":
+        return _pearson_rows(sps.rankdata(x)[perms], sps.rankdata(y))
+    if statistic == "roc_auc":
+        ranks = sps.rankdata(-x)[perms]
+        return _auc_rows(ranks, y, ranks)  # the ranks of -X are all it reads
     X = x[perms]
+    if statistic not in ("average_precision", "bacc"):
+        return _rows(statistic, X, y, folds, seed)
     inv = np.empty_like(perms)
     np.put_along_axis(inv, perms, np.arange(n)[None, :], axis=1)
     order = inv[:, np.argsort(x, kind="stable")]  # each row's examples, ascending score
-    if statistic == "spearman":
-        return _spearman_rows(X, y, sps.rankdata(x)[perms])
-    if statistic == "roc_auc":
-        return _auc_rows(X, y, sps.rankdata(-x)[perms])
     if statistic == "average_precision":
         return _ap_rows(X, y, order)
-    if statistic == "bacc":
-        pred = _cv_predictions(X, y, folds, seed, order)
-        return np.full(R, np.nan) if pred is None else _bacc_from(pred, y, np.ones((1, n)))
-    return _rows(statistic, X, y, folds, seed)
+    pred = _cv_predictions(X, y, folds, seed, order)
+    return np.full(R, np.nan) if pred is None else _bacc_from(pred, y, np.ones((1, n)))
 
 
 @_one_blas_thread

@@ -70,7 +70,9 @@ def matrix(units, n_boot: int, seed: int = 0) -> np.ndarray:
 
     A run asks for the same units' matrix many times (every judge's interval on the texts all
     judges annotated): the last :data:`KEEP` are kept, keyed by the sorted labels' digest, and
-    returned read-only (the same values a fresh draw gives; nothing may write into them)."""
+    returned read-only (the same values a fresh draw gives; nothing may write into them). The
+    matrix is rows 1: of one with a first row of ones (the full sample), which the statistics
+    that need that row take as it is instead of copying the matrix under it."""
     print_ = _fingerprint(units)
     seen = (print_, int(n_boot), int(seed)) if print_ is not None else None
     if seen is not None and _SEEN.get(seen) in _KEPT:
@@ -94,8 +96,8 @@ def matrix(units, n_boot: int, seed: int = 0) -> np.ndarray:
         return kept
     words = np.frombuffer(digest, dtype=np.uint32).tolist()
     rng = np.random.default_rng(np.random.SeedSequence([int(seed), *words]))
-    out = counts(rng, n, n, n_boot, columns=order)
-    out.flags.writeable = False
+    out = counts(rng, n, n, n_boot, columns=order, full_row=True)
+    out.base.flags.writeable = out.flags.writeable = False
     _KEPT[key] = out
     while len(_KEPT) > KEEP:
         _KEPT.popitem(last=False)
@@ -109,12 +111,17 @@ def counts(
     n_draws: int,
     block: int = 1 << 22,
     columns: np.ndarray | None = None,
+    full_row: bool = False,
 ) -> np.ndarray:
     """(n_draws, n_units) float counts of ``n`` uniform draws with replacement per row (a
     multinomial draw): uniform integers counted in blocks of rows, cheaper than one binomial per
     unit and row. ``columns[i]`` is the column where draw ``i`` is counted (default ``i``): the
-    same as counting in order and permuting the columns, without moving the matrix."""
-    out = np.empty((n_draws, n_units))
+    same as counting in order and permuting the columns, without moving the matrix.
+    ``full_row``: the counts are rows 1: of an array whose row 0 is ones (its ``base``)."""
+    whole = np.empty((n_draws + int(full_row), n_units))
+    if full_row:
+        whole[0] = 1.0
+    out = whole[1:] if full_row else whole
     step = max(1, block // max(n, 1))
     for first in range(0, n_draws, step):
         rows = min(n_draws, first + step) - first

@@ -72,7 +72,7 @@ $(MATHJAX):
 mathjax: $(MATHJAX)
 
 # Re-reads every page (so warnings always surface) but executes only changed notebooks
-# (Jupyter Book's execution cache), one page per two cores, into that cache before
+# (Jupyter Book's execution cache), one page per core, into that cache before
 # the build reads them (hotelcheckspan.book.execute); warnings are errors. The cache is keyed on
 # notebook code only, so it is dropped whenever the package, the data, the dependencies or the
 # corpora chosen with HOTELCHECKSPAN_DATA (the paper's chapters) or HOTELCHECKSPAN_REAL_DATA and

@@ -3,7 +3,7 @@ after the last cell, as `make book` stops it), an empty package cache (no embedd
 before), the stored notebook's cells in order.
 Prints seconds per chapter and in total beside the budgets (a chapter in 10 s, the book in 60 s),
 then the book's execution as `make book` runs it (every executed page, the two reference pages
-included, one page per two cores, into an empty execution cache): each page's time as the cache
+included, one page per core, into an empty execution cache): each page's time as the cache
 records it, their sum and the wall time.
 
     .venv/bin/python benchmarks/chapters.py [NN ...]

@@ -133,3 +133,25 @@ def test_the_full_sample_row_is_the_matrix_s_own_and_detection_copies_no_columns
         blocked, _ = me._replicates(statistic, x[keep], pos[keep], full, columns=keep)
         copied_columns, _ = me._replicates(statistic, x[keep], pos[keep], np.compress(keep, full, axis=1))
         assert np.array_equal(blocked, copied_columns, equal_nan=True), statistic
+
+
+def test_the_transpose_lives_while_statistics_run_on_the_weights_and_goes_after():
+    """Statistics running at once on one weights matrix share its transpose; once the last of
+    them returns it is dropped (at scale it is as large as the matrix)."""
+    from hotelcheckspan.metrics import meta_evaluation as me
+
+    W = resampling.matrix(pd.DataFrame({"key": [f"u{i}" for i in range(40)]}), 30, seed=5)
+    full = me._with_full(W)
+
+    def held() -> int:
+        return sum(entry[0]() is full for entry in me._DERIVED)
+
+    with me._deriving(full):
+        with me._deriving(full):
+            first = me._transposed(full)
+            assert me._transposed(full) is first and held() == 1
+        assert held() == 1  # the outer one still runs
+    assert held() == 0
+    x = np.arange(40.0) % 7
+    before = me.example_level(pd.DataFrame({"m": x}), x % 3, W)
+    assert held() == 0 and before["value"].notna().all()

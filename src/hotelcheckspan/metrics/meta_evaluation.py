@@ -64,6 +64,7 @@ their definitions in their docstrings.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import heapq
 import threading
@@ -192,6 +193,26 @@ def _inputs(scores, target, weights, *, binary: bool = False, system=None, item=
 
 _DERIVED: list = []  # (weak reference to an array, what, derived array): the last few derived, reused
 _DERIVED_LOCK = threading.Lock()
+_USERS: dict = {}  # id of an array -> the statistics running on it (:func:`_deriving`)
+
+
+@contextlib.contextmanager
+def _deriving(W: np.ndarray):
+    """While the block runs, what :func:`_derived` makes of ``W`` (and of the copies of its
+    columns, once they are gone) is kept for every statistic that asks; when the last block running
+    on ``W`` ends, it goes: at a hundred times the d2t test split a transpose is a gigabyte that
+    the statistics after the example-level ones never read."""
+    with _DERIVED_LOCK:
+        _USERS[id(W)] = _USERS.get(id(W), 0) + 1
+    try:
+        yield
+    finally:
+        with _DERIVED_LOCK:
+            _USERS[id(W)] -= 1
+            if not _USERS[id(W)]:
+                del _USERS[id(W)]
+                alive = [(entry, entry[0]()) for entry in _DERIVED]
+                _DERIVED[:] = [entry for entry, array in alive if array is not None and array is not W]
 
 
 def _derived(W: np.ndarray, what, make):
@@ -1080,14 +1101,16 @@ def example_level(
     names, X, y, W, _, _ = _inputs(scores, target, weights)
     Wf = _with_full(W)
     rows, last = [], (None, None)
-    for name, x in zip(names, X):
-        keep, cache = ~np.isnan(x) & ~np.isnan(y), {}
-        if last[0] is None or not np.array_equal(keep, last[0]):  # metrics on the same examples share one copy
-            last = (keep, None)  # the previous copy goes before the next is made
-            last = (keep, _kept(keep, Wf))
-        for statistic in statistics:
-            values, eps = _replicates(statistic, x[keep], y[keep], last[1], cache=cache, level=level)
-            rows.append(_row(name, statistic, values, level, keep.sum(), eps))
+    with _deriving(Wf):
+        for name, x in zip(names, X):
+            keep, cache = ~np.isnan(x) & ~np.isnan(y), {}
+            if last[0] is None or not np.array_equal(keep, last[0]):  # metrics on the same examples share one copy
+                last = (keep, None)  # the previous copy goes before the next is made
+                last = (keep, _kept(keep, Wf))
+            for statistic in statistics:
+                values, eps = _replicates(statistic, x[keep], y[keep], last[1], cache=cache, level=level)
+                rows.append(_row(name, statistic, values, level, keep.sum(), eps))
+        last = (None, None)
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
@@ -1331,15 +1354,26 @@ def _draws(n_permutations: int, n: int, seed: int) -> tuple[np.ndarray, list[np.
     """PERM-BOTH's swap masks, ``default_rng(seed).random((n_permutations, n)) < 0.5``, and, for
     :func:`_hybrid_kendall`, the weights of the first-like hybrids' entries (a's scores then
     b's: the mask, then its complement), in chunks of draws."""
-    masks = np.random.default_rng(seed).random((n_permutations, n)) < 0.5
-    dtype = _exact_dtype(n)
-    weights = [
-        np.ascontiguousarray(np.hstack([masks[cols], ~masks[cols]]).T, dtype=dtype) for cols in _chunks(n_permutations)
-    ]
-    return masks, weights
+    rng = np.random.default_rng(seed)
+    masks = np.empty((n_permutations, n), bool)
+    for cols in _chunks(n_permutations):  # the same stream as one draw of every row, a chunk at a time
+        masks[cols] = rng.random((cols.stop - cols.start, n)) < 0.5
+    return masks, _MaskWeights(masks, _exact_dtype(n))
 
 
-def _hybrid_kendall(za: np.ndarray, zb: np.ndarray, y: np.ndarray, weights: list[np.ndarray], tau_c: bool = True):
+class _MaskWeights:
+    """The weights of :func:`_draws`, a chunk of draws at a time, each made when it is read: on a
+    hundred times the d2t test split all of them at once are two gigabytes."""
+
+    def __init__(self, masks: np.ndarray, dtype):
+        self.masks, self.dtype = masks, dtype
+
+    def __iter__(self):
+        for cols in _chunks(self.masks.shape[0]):
+            yield np.ascontiguousarray(np.hstack([self.masks[cols], ~self.masks[cols]]).T, dtype=self.dtype)
+
+
+def _hybrid_kendall(za: np.ndarray, zb: np.ndarray, y: np.ndarray, weights: _MaskWeights, tau_c: bool = True):
     """tau-b and tau-c of every first-like hybrid (a's score where the mask is set, b's
     elsewhere) and every second-like one (the other scores), against y: ``(b_first, c_first,
     b_second, c_second)``. One set of entries, a's scores then b's, weighted 1 where a hybrid
@@ -1348,7 +1382,7 @@ def _hybrid_kendall(za: np.ndarray, zb: np.ndarray, y: np.ndarray, weights: list
     concordance is the quadratic form at 1 - w, ``S(1) - a.w + S(w)`` with ``a`` of
     :func:`_entry_concordance`. ``tau_c=False``: tau-c (its distinct values) left out, NaN."""
     n = za.size
-    dtype = weights[0].dtype
+    dtype = weights.dtype
     p, q = np.r_[za, zb], np.r_[y, y]
     plan = _concordance_plan(p, q, dtype)
     a = _entry_concordance(p, q)

@@ -265,16 +265,17 @@ def evaluate(
         groups = [g for g in dict.fromkeys(split) if len(set(sys_codes[split == g])) >= MIN_SYSTEMS]
         if not (system_level and groups):
             return empty
-        found = []
-        for target in [t for t in targets if t != "majority"]:
-            per_group = []
-            for g in groups:
-                rows = split == g
-                part_items = items[rows]
-                items_rng = np.random.default_rng(resampling.seed_sequence(np.unique(part_items.astype(str)), seed))
-                cluster_w = me.cluster_weights(part_items, n_boot, items_rng)
+        system_targets = [t for t in targets if t != "majority"]
+        by_target: dict[str, list] = {t: [] for t in system_targets}
+        for g in groups:  # a group's resamples of its items drawn once, for every target
+            rows = split == g
+            part_items = items[rows]
+            items_rng = np.random.default_rng(resampling.seed_sequence(np.unique(part_items.astype(str)), seed))
+            cluster_w = me.cluster_weights(part_items, n_boot, items_rng)
+            part_scores = X[rows].reset_index(drop=True)
+            for target in system_targets:
                 s = me.system_level(
-                    X[rows].reset_index(drop=True),
+                    part_scores,
                     data.loc[rows, target].astype(float).reset_index(drop=True),
                     sys_codes[rows],
                     cluster_w,
@@ -282,7 +283,9 @@ def evaluate(
                     n_permutations=n_permutations,
                     seed=seed,
                 )
-                per_group.append(s.assign(kind=s["metric"].map(kinds), target=target, group=str(g)))
+                by_target[target].append(s.assign(kind=s["metric"].map(kinds), target=target, group=str(g)))
+        found = []
+        for target, per_group in by_target.items():
             found += per_group
             if len(per_group) > 1:  # the mean over the groups (no interval: each group has its own resamples)
                 both = pd.concat(per_group, ignore_index=True)
@@ -309,11 +312,15 @@ def evaluate(
 
     # The parts share no state and each draws from its own seeded generator, so two threads (numpy
     # releases the GIL in its array work) give what one gives; every BLAS call keeps one thread for
-    # the whole run (the parts' own limits nest inside this one).
+    # the whole run (the parts' own limits nest inside this one). The longest parts go first (the
+    # system level, one per split, then the random baselines), so that neither thread is left
+    # with a long one at the end.
     with threadpool_limits(1, user_api="blas"), ThreadPoolExecutor(max_workers=2) as pool:
-        rows = [pool.submit(example_level, target) for target in targets]
+        system_part = pool.submit(system_rows)
         randoms = [pool.submit(random_rows, names[half::2]) for half in range(min(2, len(names)))]
-        parts = [pool.submit(job) for job in (cluster_rows, ceiling_level, system_rows)]
+        cluster_part = pool.submit(cluster_rows)
+        rows = [pool.submit(example_level, target) for target in targets]
+        parts = [cluster_part, pool.submit(ceiling_level), system_part]
         rows = [row.result() for row in rows]
         randoms = [r.result() for r in randoms]
         clusters, (ceiling, ceiling_texts), system = (part.result() for part in parts)

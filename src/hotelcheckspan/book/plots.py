@@ -167,8 +167,9 @@ PHONE_LINE = 34  # characters of an axis label or title a line, in a phone's dra
 
 
 def _outside(fig, texts) -> list:
-    """The drawn texts that pass the figure's left or right edge, once the layout is done."""
-    fig.canvas.draw()
+    """The drawn texts that pass the figure's left or right edge, once the layout is done (laid
+    out and measured, not painted: the PNG paints it once more anyway)."""
+    fig.draw_without_rendering()
     r = fig.canvas.get_renderer()
     shown = [t for t in texts if t.get_visible() and t.get_text().strip()]
     boxes = [(t, t.get_window_extent(r)) for t in shown]

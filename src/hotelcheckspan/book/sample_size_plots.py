@@ -147,7 +147,7 @@ def stability_curves(
         ax.set_yticks([0, 0.5, threshold], ["0", "0.5", f"{threshold:g}"])  # one unit on the axis: shares
         ax.xaxis.set_major_locator(mticker.LogLocator(subs=(1,)))
         ax.xaxis.set_major_formatter(mticker.FuncFormatter(lambda v, _: f"{v:g}"))
-        ax.xaxis.set_minor_formatter(mticker.NullFormatter())
+        ax.xaxis.set_minor_locator(mticker.NullLocator())  # the theme draws no tick marks: none computed
         ax.tick_params(labelsize=size)
     for ax in axes.ravel()[len(panels) :]:
         ax.set_visible(False)
@@ -211,7 +211,7 @@ def interval_widths(widths, corpus_size: int | None = None):
         for axis in (ax.xaxis, ax.yaxis):
             axis.set_major_locator(mticker.LogLocator(subs=(1, 2, 5)))
             axis.set_major_formatter(mticker.FuncFormatter(lambda v, _: f"{v:g}"))
-            axis.set_minor_formatter(mticker.NullFormatter())
+            axis.set_minor_locator(mticker.NullLocator())  # the theme draws no tick marks: none computed
         ax.tick_params(labelsize=size)
     for ax in axes.ravel()[len(panels) :]:
         ax.set_visible(False)

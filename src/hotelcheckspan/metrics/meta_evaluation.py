@@ -893,6 +893,13 @@ def _in_row_blocks(arg: int, size: int = _ROW_BLOCK, whole=None):
     return wrap
 
 
+def _inverse(perms: np.ndarray) -> np.ndarray:
+    """Each row's inverse permutation (what ``argsort`` of a permutation gives, in linear time)."""
+    inv = np.empty_like(perms)
+    np.put_along_axis(inv, perms, np.arange(perms.shape[1])[None, :], axis=1)
+    return inv
+
+
 @_in_row_blocks(2, _ROW_BLOCK // 2)
 def _acc23_permuted(x: np.ndarray, y: np.ndarray, perms: np.ndarray) -> np.ndarray:
     """acc23 (epsilon optimised) of each permutation of the scores, example i getting
@@ -904,7 +911,7 @@ def _acc23_permuted(x: np.ndarray, y: np.ndarray, perms: np.ndarray) -> np.ndarr
     n = x.size
     order = np.argsort(x, kind="stable")
     (gx, kx), (gy, K) = _codes(x[order]), _codes(y)
-    inv = np.argsort(perms, axis=1)  # the example each score goes to
+    inv = _inverse(perms)  # the example each score goes to
     dtype = _exact_dtype(n)
     out = np.empty(perms.shape[0])
     if kx * K <= n:
@@ -1350,6 +1357,9 @@ def _entry_concordance(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     return below_left + above_right - below_right - above_left
 
 
+_KEPT_WEIGHTS = 1 << 28  # bytes of PERM-BOTH's hybrid weights kept for every comparison (:class:`_MaskWeights`)
+
+
 def _draws(n_permutations: int, n: int, seed: int) -> tuple[np.ndarray, list[np.ndarray]]:
     """PERM-BOTH's swap masks, ``default_rng(seed).random((n_permutations, n)) < 0.5``, and, for
     :func:`_hybrid_kendall`, the weights of the first-like hybrids' entries (a's scores then
@@ -1362,15 +1372,21 @@ def _draws(n_permutations: int, n: int, seed: int) -> tuple[np.ndarray, list[np.
 
 
 class _MaskWeights:
-    """The weights of :func:`_draws`, a chunk of draws at a time, each made when it is read: on a
-    hundred times the d2t test split all of them at once are two gigabytes."""
+    """The weights of :func:`_draws`, a chunk of draws at a time: made once and kept for every
+    comparison where all of them take at most :data:`_KEPT_WEIGHTS` bytes, else each made when it
+    is read (on a hundred times the d2t test split all of them at once are two gigabytes)."""
 
     def __init__(self, masks: np.ndarray, dtype):
         self.masks, self.dtype = masks, dtype
+        kept = 2 * masks.size * np.dtype(dtype).itemsize <= _KEPT_WEIGHTS
+        self._made = list(self._make()) if kept else None
 
-    def __iter__(self):
+    def _make(self):
         for cols in _chunks(self.masks.shape[0]):
             yield np.ascontiguousarray(np.hstack([self.masks[cols], ~self.masks[cols]]).T, dtype=self.dtype)
+
+    def __iter__(self):
+        return iter(self._made) if self._made is not None else self._make()
 
 
 def _hybrid_kendall(za: np.ndarray, zb: np.ndarray, y: np.ndarray, weights: _MaskWeights, tau_c: bool = True):
@@ -1657,8 +1673,7 @@ def _kendall_permuted_block(x: np.ndarray, y: np.ndarray, perms: np.ndarray):
     if kx * K > 8 * n and K > _LEVELS:
         return _kendall_rows(x[perms], y)
     if kx * K > 8 * n:  # each permutation gives the ascending scores their target levels
-        inv = np.empty_like(perms)
-        np.put_along_axis(inv, perms, np.arange(n)[None, :], axis=1)
+        inv = _inverse(perms)
         order = np.argsort(x, kind="stable")
         L = gy[inv[:, order]]  # (permutations, positions)
         tied = 0.0
@@ -1722,9 +1737,7 @@ def _permuted(statistic: str, x, y, perms, folds: int, seed: int) -> np.ndarray:
     X = x[perms]
     if statistic not in ("average_precision", "bacc"):
         return _rows(statistic, X, y, folds, seed)
-    inv = np.empty_like(perms)
-    np.put_along_axis(inv, perms, np.arange(n)[None, :], axis=1)
-    order = inv[:, np.argsort(x, kind="stable")]  # each row's examples, ascending score
+    order = _inverse(perms)[:, np.argsort(x, kind="stable")]  # each row's examples, ascending score
     if statistic == "average_precision":
         return _ap_rows(X, y, order)
     pred = _cv_predictions(X, y, folds, seed, order)
@@ -1971,9 +1984,7 @@ def _within_systems(x, y, sc, S, WT):
     onehot[np.arange(sc.size), sc] = 1
     u = (x - x[np.maximum(firsts, 0)][sc])[:, None] * onehot
     v = (y - y[np.maximum(firsts, 0)][sc])[:, None] * onehot
-    W = WT.T
-    n_s, u1, v1 = W @ onehot, W @ u, W @ v
-    u2, v2, uv = W @ (u * u), W @ (v * v), W @ (u * v)
+    n_s, u1, v1, u2, v2, uv = np.split(WT.T @ np.hstack([onehot, u, v, u * u, v * v, u * v]), 6, axis=1)  # one pass
     with np.errstate(invalid="ignore", divide="ignore"):
         mx = np.where(firsts >= 0, x[np.maximum(firsts, 0)], np.nan) + u1 / n_s
         my = np.where(firsts >= 0, y[np.maximum(firsts, 0)], np.nan) + v1 / n_s

@@ -999,20 +999,31 @@ def _metric_tables(v, text: bool = True) -> tuple[dict, list[str], dict]:
 def _systems_per_metric(v) -> dict:
     """(group, metric, target) -> the generating systems where both have a value (what a system
     row rests on), per split and summed over the splits for a "mean of N" row."""
+    import numpy as np
+    import pandas as pd
+
     from .analyses import metric_validation as mv
     from .corpora import slug_frame
 
     system, _ = mv.systems(v.data)
     split = slug_frame(v.data[KEY_COLUMNS])["split"].to_numpy()
+    split_codes, splits = pd.factorize(split, use_na_sentinel=False)
+    system_codes, systems = pd.factorize(np.asarray(system, dtype=object), use_na_sentinel=False)
+    pairs = split_codes * max(len(systems), 1) + system_codes  # one code per (split, system)
+    where = {value: i for i, value in enumerate(splits)}
     out_ = {}
     for target in v.compared["targets"]:
         if target == "majority" or target not in v.data:
             continue
         for metric in v.kinds:
             keep = v.data[metric].notna().to_numpy() & v.data[target].notna().to_numpy()
+            present = np.unique(pairs[keep])
+            per_split = np.bincount(present // max(len(systems), 1), minlength=len(splits))
             for group in set(v.system["group"]):
-                here = keep & (split == group) if not str(group).startswith("mean of") else keep
-                out_[(group, metric, target)] = len(set(zip(split[here], system[here])))
+                if str(group).startswith("mean of"):
+                    out_[(group, metric, target)] = int(present.size)
+                else:
+                    out_[(group, metric, target)] = int(per_split[where[group]]) if group in where else 0
     return out_
 
 

@@ -5,13 +5,13 @@ Jupyter Book (myst-nb's "cache" mode) executes each page as Sphinx reads it, one
 is executed on a pool of processes as myst-nb executes it (the book's Markdown settings for a MyST
 page, the page's own folder, the book's timeout, the same cache record; only the kernel is stopped
 at once after the last cell, see :func:`_execute`), with its progress, so the build then takes
-every page from the cache. One page runs per core, the later chapters (the longest) first: a page's kernel spends
-much of its time starting and importing, on one core, so on the two cores the budgets are set on
-(the book in a minute) two pages side by side finish the book in about two thirds of the time one
-after another take; a page's recorded time then includes its share of the cores with the page
-beside it (``benchmarks/chapters.py`` times each chapter alone, against its 10 s). A
-page that fails here is not cached: the build executes it again and reports its error as it always
-does. Where the book's settings ask for anything else (another execution mode, a temporary folder,
+every page from the cache. One page runs per core, the later chapters (the longest) first: a
+page's kernel spends much of its time starting and importing, on one core, so on the two cores the
+budgets are set on (the book in a minute) two pages side by side finish the book in about two
+thirds of the time one after another take; a page's recorded time then includes its share of the
+cores with the page beside it (``benchmarks/chapters.py`` times each chapter alone, against its
+10 s). A page that fails here is not cached: the build executes it again and reports its error as
+it always does. Where the book's settings ask for anything else (another execution mode, a temporary folder,
 errors allowed, a page's own execution settings), those pages are left to the build.
 
 What ran, and when, is written beside the cache (:data:`RUN_RECORD`) for the provenance footer,

@@ -1360,7 +1360,7 @@ def _entry_concordance(p: np.ndarray, q: np.ndarray) -> np.ndarray:
 _KEPT_WEIGHTS = 1 << 28  # bytes of PERM-BOTH's hybrid weights kept for every comparison (:class:`_MaskWeights`)
 
 
-def _draws(n_permutations: int, n: int, seed: int) -> tuple[np.ndarray, list[np.ndarray]]:
+def _draws(n_permutations: int, n: int, seed: int) -> tuple[np.ndarray, _MaskWeights]:
     """PERM-BOTH's swap masks, ``default_rng(seed).random((n_permutations, n)) < 0.5``, and, for
     :func:`_hybrid_kendall`, the weights of the first-like hybrids' entries (a's scores then
     b's: the mask, then its complement), in chunks of draws."""

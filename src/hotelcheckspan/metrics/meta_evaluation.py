@@ -883,10 +883,12 @@ def _in_row_blocks(arg: int, size: int = _ROW_BLOCK, whole=None):
 
             if rows.shape[0] <= size or (whole is not None and whole(*args[:arg], of(rows[:1]), *args[arg + 1 :])):
                 return statistic(*args[:arg], of(rows), *args[arg + 1 :])
-            parts = (
+            parts = [
                 statistic(*args[:arg], of(rows[i : i + size]), *args[arg + 1 :]) for i in range(0, len(rows), size)
-            )
-            return np.concatenate(list(parts))
+            ]
+            if isinstance(parts[0], tuple):  # several values per row (tau-b and tau-c): each joined
+                return tuple(np.concatenate(values) for values in zip(*parts))
+            return np.concatenate(parts)
 
         return blocked
 
@@ -1649,21 +1651,13 @@ _EXACT = {"pearson": 0.0, "spearman": 0.0, "kendall_tau_b": 0.0, "kendall_tau_c"
 RANDOM_EXACT = _EXACT  # what random_baseline's value is by definition, statistic by statistic
 
 
+@_in_row_blocks(2, _ROW_BLOCK // 2)
 def _kendall_permuted(x: np.ndarray, y: np.ndarray, perms: np.ndarray):
     """tau-b and tau-c of each permutation of the scores, example i getting ``x[perm[i]]``:
     the (score, target) cells weighted by how many of each a permutation makes, scored by
     :func:`_concordance`; the ties of either side are those of x and y. With many cells (two
     sides of many values: faster) the permuted rows one by one (:func:`_kendall_rows`). Blocks of
     permutations one after another, as in :func:`_permuted` (a pair of tables per block)."""
-    size = _ROW_BLOCK // 2
-    if perms.shape[0] <= size:
-        return _kendall_permuted_block(x, y, perms)
-    parts = [_kendall_permuted_block(x, y, perms[i : i + size]) for i in range(0, perms.shape[0], size)]
-    return np.concatenate([b for b, _ in parts]), np.concatenate([c for _, c in parts])
-
-
-def _kendall_permuted_block(x: np.ndarray, y: np.ndarray, perms: np.ndarray):
-    """:func:`_kendall_permuted` of one block of permutations."""
     n = x.size
     if n < 2:
         return np.full(perms.shape[0], np.nan), np.full(perms.shape[0], np.nan)

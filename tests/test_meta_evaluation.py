@@ -560,3 +560,24 @@ def test_bad_input_reports_every_problem_at_once():
         me.permutation_test(pd.DataFrame({"a": [1.0, 2.0]}), pd.Series([0.5, 1.0]), "a", "b", "pearson")
     with pytest.raises(CorpusError, match="unknown example-level statistic"):
         me.example_level(pd.DataFrame({"a": [1.0, 2.0]}), pd.Series([0.5, 1.0]), np.ones((1, 2)), statistics=("tau",))
+
+
+class _FewValues:
+    """A generator whose draws take five values: rows with equal draws, which argsort orders its own way."""
+
+    def random(self, shape):
+        return np.random.default_rng(3).integers(0, 5, shape) / 8.0
+
+
+@pytest.mark.parametrize("n", [1, 2, 17, 1024, 1025, 5000, 120_000])
+def test_random_permutations_are_argsort_of_the_draws(n):
+    """The random baselines' and the unpaired test's permutations: ``rng.random((rows, n)).argsort(1)``
+    exactly, whether the keys hold a draw whole (small n), keep its leading bits (large n, where a
+    row whose leading bits tie is ordered by argsort), or the draws themselves tie."""
+    rows = 40 if n < 100_000 else 12
+    for seed in range(3):
+        want = np.random.default_rng([seed, 1]).random((rows, n)).argsort(axis=1)
+        got = me.random_permutations(np.random.default_rng([seed, 1]), rows, n)
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+    if n > 1:
+        assert np.array_equal(me.random_permutations(_FewValues(), 6, n), _FewValues().random((6, n)).argsort(axis=1))

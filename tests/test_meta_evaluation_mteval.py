@@ -158,7 +158,13 @@ def test_acc23_of_permuted_scores_equals_kendall_with_ties_opt(search):
 
 @pytest.mark.parametrize(("statistic", "variant"), [("kendall_tau_b", "b"), ("kendall_tau_c", "c")])
 @pytest.mark.parametrize("shape", ["ties both", "continuous x, tied y", "continuous both"])
-def test_perm_both_equals_permutation_sig_diff_on_the_same_masks(statistic, variant, shape):
+@pytest.mark.parametrize("kept", [True, False], ids=["weights kept", "weights made when read"])
+def test_perm_both_equals_permutation_sig_diff_on_the_same_masks(statistic, variant, shape, kept, monkeypatch):
+    """Whether the hybrids' weights are kept or made again into one array as they are read (on
+    large corpora), PERM-BOTH's null is mt-metrics-eval's."""
+    if not kept:
+        monkeypatch.setattr(me, "_KEPT_WEIGHTS", 0)
+        monkeypatch.setattr(me, "_COLUMNS", 16)  # several chunks through the one array
     n = 70 if shape == "continuous both" else 40
     x, y = case(shape, n, seed=14)
     rng = np.random.default_rng(15)

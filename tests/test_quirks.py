@@ -6,7 +6,9 @@ Also the damaged-input leftovers of issue 17 (a huge example_idx, a symlink loop
 campaigns, an absent group, no config beside a file)."""
 
 import json
+import os
 import shutil
+from functools import partial
 from pathlib import Path
 
 import pandas as pd
@@ -384,3 +386,39 @@ def test_a_folder_in_place_of_annotations_jsonl_names_that_path(tmp_path, capsys
     assert cli.main(["validate", str(root)]) == 1
     out = capsys.readouterr().out
     assert out.strip() == f"{MODEL}: error: is a folder, not a regular file"
+
+
+def _read_noting_the_reader(read, noted: Path, *args):
+    with noted.open("a") as fh:
+        fh.write(f"{os.getpid()}\n")
+    return read(*args)
+
+
+def test_campaigns_read_side_by_side_are_what_one_reader_reads(quirks, tmp_path, monkeypatch):
+    """Above ``PARALLEL_BYTES`` the campaigns are read one per core in forked workers: the frames
+    (record ids numbered on across campaigns) and every problem, errors of broken lines included,
+    are those of the reader that reads them one after another."""
+    from hotelcheckspan.corpora import reader
+
+    broken = tmp_path / "broken"
+    shutil.copytree(quirks[0], broken)
+    with (broken / MODEL).open("a", encoding="utf-8") as fh:
+        fh.write('{"not json\n')
+        fh.write(json.dumps(lines(broken / MODEL)[0] | {"annotations": [{"start": 0, "text": "x", "type": 99}]}) + "\n")
+    found = {}
+    for root in (quirks[0], broken, paths.REAL_TEST_CORPUS):
+        monkeypatch.setattr(reader, "PARALLEL_BYTES", 1 << 62)
+        one, one_problems = reader.read_corpus(root)
+        monkeypatch.setattr(reader, "PARALLEL_BYTES", 0)
+        readers = tmp_path / f"{root.name}.pids"  # the process that read each campaign
+        monkeypatch.setattr(reader, "_read_campaign", partial(_read_noting_the_reader, reader._read_campaign, readers))
+        apart, apart_problems = reader.read_corpus(root)
+        pids = readers.read_text().split()
+        assert len(pids) == apart.records["campaign"].nunique() and str(os.getpid()) not in pids
+        pd.testing.assert_frame_equal(apart.records, one.records)
+        pd.testing.assert_frame_equal(apart.spans, one.spans)
+        assert apart_problems == one_problems
+        assert apart.records["record_id"].is_unique
+        found[root] = one_problems
+    assert {p.severity for p in found[quirks[0]]} == {"warning"}
+    assert sum(p.is_error for p in found[broken]) == 2  # the broken line and the unknown type

@@ -226,7 +226,6 @@ def evaluate(
     data = humans.merge(metrics, on=KEY, how="left")
     names = list(kinds)
     X = data[names]
-    weights = resampling.matrix(data[KEY], n_boot, seed)  # the examples decide the replicates
     sys_codes, items = systems(data)
     n_systems = len(set(sys_codes))  # over the block; the system level counts them per split
 
@@ -314,10 +313,11 @@ def evaluate(
     # releases the GIL in its array work) give what one gives; every BLAS call keeps one thread for
     # the whole run (the parts' own limits nest inside this one). The longest parts go first (the
     # system level, one per split, then the random baselines), so that neither thread is left
-    # with a long one at the end.
+    # with a long one at the end; those two need no bootstrap weights, which are drawn meanwhile.
     with threadpool_limits(1, user_api="blas"), ThreadPoolExecutor(max_workers=2) as pool:
         system_part = pool.submit(system_rows)
         randoms = [pool.submit(random_rows, names[half::2]) for half in range(min(2, len(names)))]
+        weights = resampling.matrix(data[KEY], n_boot, seed)  # the examples decide the replicates
         cluster_part = pool.submit(cluster_rows)
         rows = [pool.submit(example_level, target) for target in targets]
         parts = [cluster_part, pool.submit(ceiling_level), system_part]

@@ -49,6 +49,14 @@ def no_cycle_collection() -> Iterator[None]:
             gc.enable()
 
 
+def cores() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
 def _os_message(err: OSError) -> str:
     return err.strerror or str(err)
 

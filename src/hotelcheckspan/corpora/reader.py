@@ -21,6 +21,7 @@ warnings
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -395,6 +396,104 @@ class Rows:
         return pd.DataFrame({c: self.values[self.columns.index(c)] for c in names}, columns=names)
 
 
+PARALLEL_BYTES = 32 << 20  # annotation files larger than this in all are read one campaign per core
+
+
+def _read_campaign(camp: Campaign, root: Path, texts: Texts | None) -> tuple[pd.DataFrame, pd.DataFrame, list[Problem]]:
+    """The records and spans frames of one campaign's files (``record_id`` counted from 0) and
+    their problems. A record is a duplicate only of one of its own campaign, so campaigns are read
+    apart."""
+    problems: list[Problem] = []
+    records, spans = Rows(RECORD_COLUMNS), Rows(READ_SPAN_COLUMNS)
+    seen: dict = {}
+    for path in camp.files:
+        rel = layouts._rel(path, root)
+        if _blank(path):  # a campaign whose file holds nothing: listed with 0 records, as a config-only one
+            problems.append(
+                P.warning(
+                    rel,
+                    0,
+                    "",
+                    f"is empty: campaign {camp.name} is listed with 0 records from this file and computes nothing "
+                    "with it",
+                    P.EMPTY_FILE,
+                )
+            )
+            continue
+        _read_records(camp, path, rel, texts, seen, problems, records, spans)
+    return *_typed_frames(records, spans), problems
+
+
+_FORKED: tuple = ()  # (campaigns, root, texts) of the read in progress, inherited by its forked workers
+
+
+def _read_forked(i: int):
+    with files.no_cycle_collection():
+        return _read_campaign(_FORKED[0][i], *_FORKED[1:])
+
+
+def _read_campaigns(
+    campaigns: list[Campaign], root: Path, texts: Texts | None, problems: list[Problem]
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The records and spans frames of ``campaigns``, in their order; problems go to ``problems``.
+
+    Where their files pass :data:`PARALLEL_BYTES` in all (ten times the d2t test split does), the
+    campaigns are read side by side, one per core, in processes forked from this one (the texts
+    are theirs without a copy), the most lines first; each worker returns its campaign's frames, and
+    the record ids are numbered on as one reader numbers them. What is read, and every problem,
+    is the same either way."""
+    if not campaigns:
+        return _frames([], [])
+    import multiprocessing
+    import threading
+
+    global _FORKED
+    size = sum(os.path.getsize(f) for c in campaigns for f in c.files if files.is_regular(f))
+    workers = min(len(campaigns), files.cores())
+    # forked only from a process of one thread (a thread holding a lock at the fork would leave
+    # it held in the worker): the command line; a notebook's kernel reads one campaign at a time
+    forks = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+    if not (workers > 1 and size >= PARALLEL_BYTES and forks):
+        read = [_read_campaign(c, root, texts) for c in campaigns]
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        # a campaign's work is about its records: the most lines first (estimated from its first MiB)
+        lines = [sum(_lines_estimate(f) for f in c.files if files.is_regular(f)) for c in campaigns]
+        order = sorted(range(len(campaigns)), key=lambda i: -lines[i])
+        _FORKED = (campaigns, root, texts)
+        try:
+            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+                done = dict(zip(order, pool.map(_read_forked, order)))
+        finally:
+            _FORKED = ()
+        read = [done[i] for i in range(len(campaigns))]
+    offset = 0
+    for recs, spans, found in read:
+        problems.extend(found)
+        recs["record_id"] += offset
+        spans["record_id"] += offset
+        offset += len(recs)
+    for part in (0, 1):  # example_idx as read, whatever it holds (one campaign's may pass int64)
+        if len({r[part]["example_idx"].dtype for r in read}) > 1:
+            for r in read:
+                r[part]["example_idx"] = r[part]["example_idx"].astype(object)
+    records_df = pd.concat([r[0] for r in read], ignore_index=True) if len(read) > 1 else read[0][0]
+    spans_df = pd.concat([r[1] for r in read], ignore_index=True) if len(read) > 1 else read[0][1]
+    return records_df, _with_types(spans_df, None)
+
+
+def _lines_estimate(path: Path) -> float:
+    """The lines of ``path``, estimated from those of its first MiB (0 where it cannot be read:
+    the reader reports it)."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(1 << 20)
+        return os.path.getsize(path) * (head.count(b"\n") + 1) / max(len(head), 1)
+    except OSError:
+        return 0.0
+
+
 def _frames(records: Rows | list[dict], spans: Rows | list[dict]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The records and spans frames of what a reader read (``Rows``, or one dict per row)."""
     extra = None
@@ -409,6 +508,12 @@ def _frames(records: Rows | list[dict], spans: Rows | list[dict]) -> tuple[pd.Da
         for row in records:
             rows.add_dict(row)
         records = rows
+    records_df, spans_df = _typed_frames(records, spans)
+    return records_df, _with_types(spans_df, extra)
+
+
+def _typed_frames(records: Rows, spans: Rows) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The records and spans frames with their columns' types, the spans' words counted."""
     records_df = records.frame(RECORD_COLUMNS)
     records_df["impression"] = records_df["impression"].astype("Int64")
     records_df["no_errors"] = records_df["no_errors"].astype("boolean")
@@ -422,11 +527,17 @@ def _frames(records: Rows | list[dict], spans: Rows | list[dict]) -> tuple[pd.Da
     for col in ("record_id", "annotator_group", "order", "start", "end", "type_idx"):
         spans_df[col] = spans_df[col].astype("int64")
     spans_df["words"] = words.counts(spans_df["text"])
+    return records_df, spans_df
+
+
+def _with_types(spans_df: pd.DataFrame, extra: pd.DataFrame | None) -> pd.DataFrame:
+    """``spans_df`` with its severity and category (MQM's, in ``extra``; else a factgenie span's
+    category is its type), as categoricals."""
     spans_df["severity"] = (extra["severity"] if extra is not None else pd.Series(pd.NA, index=spans_df.index)).astype(
         "category"
     )
     spans_df["category"] = (extra["category"] if extra is not None else spans_df["type"]).astype("category")
-    return records_df, spans_df
+    return spans_df
 
 
 def _same_index_type(*frames: pd.DataFrame) -> None:
@@ -606,25 +717,8 @@ def _read_corpus(root, task, split, campaigns, span_type) -> tuple[Corpus, list[
             )
         )
     _check_selection(found, texts, root, task, asked)
-    records, spans = Rows(RECORD_COLUMNS), Rows(READ_SPAN_COLUMNS)
-    seen: dict = {}
-    for camp in _to_read(found, root, task, asked):
-        for path in camp.files:
-            rel = layouts._rel(path, root)
-            if _blank(path):  # a campaign whose file holds nothing: listed with 0 records, as a config-only one
-                problems.append(
-                    P.warning(
-                        rel,
-                        0,
-                        "",
-                        f"is empty: campaign {camp.name} is listed with 0 records from this file and computes nothing "
-                        "with it",
-                        P.EMPTY_FILE,
-                    )
-                )
-                continue
-            _read_records(camp, path, rel, texts if checked else None, seen, problems, records, spans)
-    records_df, spans_df = _frames(records, spans)
+    reading = _to_read(found, root, task, asked)
+    records_df, spans_df = _read_campaigns(reading, root, texts if checked else None, problems)
     _same_index_type(texts.examples, records_df, spans_df)
     corpus = Corpus(
         root,

@@ -72,6 +72,7 @@ import pandas as pd
 
 from .. import paths
 from ..corpora import KEY, Corpus
+from ..corpora.files import cores as default_workers  # the CPUs this process may run on
 
 # bump when a baseline's values change: the cache keys include it. 2: the transformer baselines on
 # unpadded batches (BERTScore's values moved in their last bits from bert-score's padded batches)
@@ -259,14 +260,6 @@ def length(summaries: list[str]) -> np.ndarray:
 
 
 # --- the transformer, on unpadded batches in worker threads --------------------------------------
-
-
-def default_workers() -> int:
-    """The CPUs this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
 
 
 def length_batches(lengths: list[int], max_tokens: int = BATCH_TOKENS) -> list[list[int]]:

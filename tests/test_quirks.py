@@ -410,6 +410,7 @@ def test_campaigns_read_side_by_side_are_what_one_reader_reads(quirks, tmp_path,
         monkeypatch.setattr(reader, "PARALLEL_BYTES", 1 << 62)
         one, one_problems = reader.read_corpus(root)
         monkeypatch.setattr(reader, "PARALLEL_BYTES", 0)
+        monkeypatch.setattr(reader, "_may_fork", lambda: True)  # whatever threads earlier tests left
         readers = tmp_path / f"{root.name}.pids"  # the process that read each campaign
         monkeypatch.setattr(reader, "_read_campaign", partial(_read_noting_the_reader, reader._read_campaign, readers))
         apart, apart_problems = reader.read_corpus(root)
@@ -422,3 +423,21 @@ def test_campaigns_read_side_by_side_are_what_one_reader_reads(quirks, tmp_path,
         found[root] = one_problems
     assert {p.severity for p in found[quirks[0]]} == {"warning"}
     assert sum(p.is_error for p in found[broken]) == 2  # the broken line and the unknown type
+
+
+def test_a_process_running_threads_reads_its_campaigns_itself():
+    """Workers are forked only from a process of one thread: a thread holding a lock at the fork
+    would leave it held in the worker (a notebook's kernel runs threads of its own)."""
+    import threading
+
+    from hotelcheckspan.corpora import reader
+
+    assert reader._may_fork() == (threading.active_count() == 1)
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert not reader._may_fork()
+    finally:
+        release.set()
+        other.join()

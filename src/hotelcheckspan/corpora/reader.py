@@ -386,6 +386,18 @@ class Rows:
     def add_dict(self, row: dict) -> None:
         self.add(*(row.get(c) for c in self.columns))
 
+    def columns_read(self) -> list[list]:
+        """Every row read so far, one list per column."""
+        self._flush()
+        return self.values
+
+    def extend_columns(self, columns: list[list], record_id: int = 0) -> None:
+        """Rows read apart (:meth:`columns_read` of the same columns), after these; ``record_id``
+        added to their record ids, which were counted from 0."""
+        self._flush()
+        for name, values, more in zip(self.columns, self.values, columns):
+            values.extend([v + record_id for v in more] if name == "record_id" and record_id else more)
+
     def shared(self, text):
         """``text``, as the one object every row with this value holds."""
         return self._strings.setdefault(text, text) if isinstance(text, str) else text
@@ -399,12 +411,11 @@ class Rows:
 PARALLEL_BYTES = 32 << 20  # annotation files larger than this in all are read one campaign per core
 
 
-def _read_campaign(camp: Campaign, root: Path, texts: Texts | None) -> tuple[pd.DataFrame, pd.DataFrame, list[Problem]]:
-    """The records and spans frames of one campaign's files (``record_id`` counted from 0) and
-    their problems. A record is a duplicate only of one of its own campaign, so campaigns are read
-    apart."""
+def _read_campaign(camp: Campaign, root: Path, texts: Texts | None, records: Rows, spans: Rows) -> list[Problem]:
+    """Append the records and spans of one campaign's files to ``records`` and ``spans``; returns
+    their problems. A record is a duplicate only of one of its own campaign, so campaigns can be
+    read apart."""
     problems: list[Problem] = []
-    records, spans = Rows(RECORD_COLUMNS), Rows(READ_SPAN_COLUMNS)
     seen: dict = {}
     for path in camp.files:
         rel = layouts._rel(path, root)
@@ -421,15 +432,28 @@ def _read_campaign(camp: Campaign, root: Path, texts: Texts | None) -> tuple[pd.
             )
             continue
         _read_records(camp, path, rel, texts, seen, problems, records, spans)
-    return *_typed_frames(records, spans), problems
+    return problems
 
 
 _FORKED: tuple = ()  # (campaigns, root, texts) of the read in progress, inherited by its forked workers
 
 
-def _read_forked(i: int):
+def _read_forked(i: int) -> tuple[list[list], list[list], list[Problem]]:
+    """Campaign ``i`` of :data:`_FORKED`, in a worker: its rows' columns (record ids from 0) and problems."""
+    records, spans = Rows(RECORD_COLUMNS), Rows(READ_SPAN_COLUMNS)
     with files.no_cycle_collection():
-        return _read_campaign(_FORKED[0][i], *_FORKED[1:])
+        found = _read_campaign(_FORKED[0][i], *_FORKED[1:], records, spans)
+    return records.columns_read(), spans.columns_read(), found
+
+
+def _may_fork() -> bool:
+    """Whether workers may be forked from this process: where fork exists, from a process of one
+    thread (a thread holding a lock at the fork would leave it held in the worker), as the command
+    line is; a notebook's kernel, which runs threads of its own, reads one campaign at a time."""
+    import multiprocessing
+    import threading
+
+    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
 
 
 def _read_campaigns(
@@ -437,50 +461,38 @@ def _read_campaigns(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The records and spans frames of ``campaigns``, in their order; problems go to ``problems``.
 
-    Where their files pass :data:`PARALLEL_BYTES` in all (ten times the d2t test split does), the
-    campaigns are read side by side, one per core, in processes forked from this one (the texts
-    are theirs without a copy), the most lines first; each worker returns its campaign's frames, and
-    the record ids are numbered on as one reader numbers them. What is read, and every problem,
-    is the same either way."""
-    if not campaigns:
-        return _frames([], [])
-    import multiprocessing
-    import threading
-
+    Where their files pass :data:`PARALLEL_BYTES` in all (ten times the d2t test split does) and
+    :func:`_may_fork`, the campaigns are read side by side, one per core, in processes forked
+    from this one (the texts are theirs without a copy), the most lines first. Each worker returns
+    its campaign's rows, which are joined in the campaigns' order, the record ids numbered on, into
+    the frames one reader makes of them: what is read, and every problem, is the same either way."""
     global _FORKED
+    records, spans = Rows(RECORD_COLUMNS), Rows(READ_SPAN_COLUMNS)
     size = sum(os.path.getsize(f) for c in campaigns for f in c.files if files.is_regular(f))
     workers = min(len(campaigns), files.cores())
-    # forked only from a process of one thread (a thread holding a lock at the fork would leave
-    # it held in the worker): the command line; a notebook's kernel reads one campaign at a time
-    forks = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
-    if not (workers > 1 and size >= PARALLEL_BYTES and forks):
-        read = [_read_campaign(c, root, texts) for c in campaigns]
-    else:
-        from concurrent.futures import ProcessPoolExecutor
+    if not (workers > 1 and size >= PARALLEL_BYTES and _may_fork()):
+        for camp in campaigns:
+            problems += _read_campaign(camp, root, texts, records, spans)
+        return _frames(records, spans)
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
 
-        # a campaign's work is about its records: the most lines first (estimated from its first MiB)
-        lines = [sum(_lines_estimate(f) for f in c.files if files.is_regular(f)) for c in campaigns]
-        order = sorted(range(len(campaigns)), key=lambda i: -lines[i])
-        _FORKED = (campaigns, root, texts)
-        try:
-            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-                done = dict(zip(order, pool.map(_read_forked, order)))
-        finally:
-            _FORKED = ()
-        read = [done[i] for i in range(len(campaigns))]
-    offset = 0
-    for recs, spans, found in read:
-        problems.extend(found)
-        recs["record_id"] += offset
-        spans["record_id"] += offset
-        offset += len(recs)
-    for part in (0, 1):  # example_idx as read, whatever it holds (one campaign's may pass int64)
-        if len({r[part]["example_idx"].dtype for r in read}) > 1:
-            for r in read:
-                r[part]["example_idx"] = r[part]["example_idx"].astype(object)
-    records_df = pd.concat([r[0] for r in read], ignore_index=True) if len(read) > 1 else read[0][0]
-    spans_df = pd.concat([r[1] for r in read], ignore_index=True) if len(read) > 1 else read[0][1]
-    return records_df, _with_types(spans_df, None)
+    # a campaign's work is about its records: the most lines first (estimated from its first MiB)
+    lines = [sum(_lines_estimate(f) for f in c.files if files.is_regular(f)) for c in campaigns]
+    order = sorted(range(len(campaigns)), key=lambda i: -lines[i])
+    _FORKED = (campaigns, root, texts)
+    try:
+        with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
+            done = dict(zip(order, pool.map(_read_forked, order)))
+    finally:
+        _FORKED = ()
+    for i in range(len(campaigns)):
+        record_columns, span_columns, found = done.pop(i)
+        offset = len(records)
+        records.extend_columns(record_columns, record_id=offset)
+        spans.extend_columns(span_columns, record_id=offset)
+        problems += found
+    return _frames(records, spans)
 
 
 def _lines_estimate(path: Path) -> float:
@@ -508,12 +520,6 @@ def _frames(records: Rows | list[dict], spans: Rows | list[dict]) -> tuple[pd.Da
         for row in records:
             rows.add_dict(row)
         records = rows
-    records_df, spans_df = _typed_frames(records, spans)
-    return records_df, _with_types(spans_df, extra)
-
-
-def _typed_frames(records: Rows, spans: Rows) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The records and spans frames with their columns' types, the spans' words counted."""
     records_df = records.frame(RECORD_COLUMNS)
     records_df["impression"] = records_df["impression"].astype("Int64")
     records_df["no_errors"] = records_df["no_errors"].astype("boolean")
@@ -527,17 +533,11 @@ def _typed_frames(records: Rows, spans: Rows) -> tuple[pd.DataFrame, pd.DataFram
     for col in ("record_id", "annotator_group", "order", "start", "end", "type_idx"):
         spans_df[col] = spans_df[col].astype("int64")
     spans_df["words"] = words.counts(spans_df["text"])
-    return records_df, spans_df
-
-
-def _with_types(spans_df: pd.DataFrame, extra: pd.DataFrame | None) -> pd.DataFrame:
-    """``spans_df`` with its severity and category (MQM's, in ``extra``; else a factgenie span's
-    category is its type), as categoricals."""
     spans_df["severity"] = (extra["severity"] if extra is not None else pd.Series(pd.NA, index=spans_df.index)).astype(
         "category"
     )
     spans_df["category"] = (extra["category"] if extra is not None else spans_df["type"]).astype("category")
-    return spans_df
+    return records_df, spans_df
 
 
 def _same_index_type(*frames: pd.DataFrame) -> None:

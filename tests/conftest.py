@@ -59,14 +59,6 @@ def pytest_configure(config):
     )
 
 
-def pytest_collection_modifyitems(config, items):
-    """The files holding a slow check run first, the rest in their order after them: with a file
-    per worker (``make test``'s ``--dist loadfile``), the long files start first and the short
-    ones fill in at the end, instead of a worker left alone with a long file there."""
-    slow = {item.path for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.path not in slow)  # stable: each file's tests stay together, in order
-
-
 @pytest.fixture
 def run(capsys):
     """``hotelcheckspan ARGS`` through ``cli.main``: ``(exit code, stdout, stderr)``."""

@@ -410,7 +410,8 @@ def test_campaigns_read_side_by_side_are_what_one_reader_reads(quirks, tmp_path,
         monkeypatch.setattr(reader, "PARALLEL_BYTES", 1 << 62)
         one, one_problems = reader.read_corpus(root)
         monkeypatch.setattr(reader, "PARALLEL_BYTES", 0)
-        monkeypatch.setattr(reader, "_may_fork", lambda: True)  # whatever threads earlier tests left
+        monkeypatch.setattr(reader, "_may_fork", lambda: True)  # here, whatever threads pytest runs
+        monkeypatch.setattr(reader.files, "cores", lambda: 2)  # and on a machine of one CPU
         readers = tmp_path / f"{root.name}.pids"  # the process that read each campaign
         monkeypatch.setattr(reader, "_read_campaign", partial(_read_noting_the_reader, reader._read_campaign, readers))
         apart, apart_problems = reader.read_corpus(root)
@@ -425,19 +426,25 @@ def test_campaigns_read_side_by_side_are_what_one_reader_reads(quirks, tmp_path,
     assert sum(p.is_error for p in found[broken]) == 2  # the broken line and the unknown type
 
 
-def test_a_process_running_threads_reads_its_campaigns_itself():
-    """Workers are forked only from a process of one thread: a thread holding a lock at the fork
-    would leave it held in the worker (a notebook's kernel runs threads of its own)."""
+def test_a_process_running_threads_reads_its_campaigns_itself(quirks, tmp_path, monkeypatch):
+    """Workers are forked only from a process of one thread (a thread holding a lock at the fork
+    would leave it held in the worker; a notebook's kernel runs threads of its own): with another
+    thread running, every campaign is read in this process."""
     import threading
 
     from hotelcheckspan.corpora import reader
 
-    assert reader._may_fork() == (threading.active_count() == 1)
+    monkeypatch.setattr(reader, "PARALLEL_BYTES", 0)
+    monkeypatch.setattr(reader.files, "cores", lambda: 2)
+    readers = tmp_path / "pids"
+    monkeypatch.setattr(reader, "_read_campaign", partial(_read_noting_the_reader, reader._read_campaign, readers))
     release = threading.Event()
     other = threading.Thread(target=release.wait)
     other.start()
     try:
         assert not reader._may_fork()
+        corpus, _ = reader.read_corpus(quirks[0])
     finally:
         release.set()
         other.join()
+    assert readers.read_text().split() == [str(os.getpid())] * corpus.records["campaign"].nunique()

@@ -22,6 +22,7 @@ warnings
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -447,13 +448,14 @@ def _read_forked(i: int) -> tuple[list[list], list[list], list[Problem]]:
 
 
 def _may_fork() -> bool:
-    """Whether workers may be forked from this process: where fork exists, from a process of one
+    """Whether workers may be forked from this process: on Linux, from a process of one
     thread (a thread holding a lock at the fork would leave it held in the worker), as the command
     line is; a notebook's kernel, which runs threads of its own, reads one campaign at a time."""
     import multiprocessing
     import threading
 
-    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+    linux = sys.platform.startswith("linux")  # macOS's system libraries are not safe to fork
+    return linux and "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
 
 
 def _read_campaigns(
@@ -468,7 +470,7 @@ def _read_campaigns(
     the frames one reader makes of them: what is read, and every problem, is the same either way."""
     global _FORKED
     records, spans = Rows(RECORD_COLUMNS), Rows(READ_SPAN_COLUMNS)
-    size = sum(os.path.getsize(f) for c in campaigns for f in c.files if files.is_regular(f))
+    size = sum(_size(f) for c in campaigns for f in c.files)
     workers = min(len(campaigns), files.cores())
     if not (workers > 1 and size >= PARALLEL_BYTES and _may_fork()):
         for camp in campaigns:
@@ -493,6 +495,14 @@ def _read_campaigns(
         spans.extend_columns(span_columns, record_id=offset)
         problems += found
     return _frames(records, spans)
+
+
+def _size(path: Path) -> int:
+    """Bytes of ``path``; 0 where it cannot be read (the reader reports it)."""
+    try:
+        return os.path.getsize(path) if files.is_regular(path) else 0
+    except OSError:
+        return 0
 
 
 def _lines_estimate(path: Path) -> float:

@@ -900,7 +900,7 @@ def random_permutations(rng: np.random.Generator, rows: int, n: int) -> np.ndarr
     ``n``: ``random`` draws integers over 2**53, so each draw's integer with its position in the
     low bits is one 63-bit key, and sorting the keys orders the draws. Where ``n`` needs more
     than 10 bits the keys keep the draws' leading bits only; a row where two keys share them
-    (a few rows in ten thousand at 120,000 draws) is ordered by ``argsort`` of its draws, as
+    (about one row in ten thousand at 120,000 draws) is ordered by ``argsort`` of its draws, as
     are rows with equal draws."""
     u = rng.random((rows, n))
     if n < 2:
@@ -1415,6 +1415,8 @@ class _MaskWeights:
         self.by_example = np.ascontiguousarray(masks.T)  # transposed once: a chunk is then a plain copy
         kept = 2 * masks.size * np.dtype(dtype).itemsize <= _KEPT_WEIGHTS
         self._made = list(self._make()) if kept else None
+        if kept:
+            self.by_example = None  # every chunk is made: the transposed masks are not read again
 
     def _make(self, into: bool = False):
         """Each chunk's weights; ``into``: each written into the same array, read before the next

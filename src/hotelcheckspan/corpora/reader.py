@@ -465,7 +465,7 @@ def _read_campaigns(
 
     Where their files pass :data:`PARALLEL_BYTES` in all (ten times the d2t test split does) and
     :func:`_may_fork`, the campaigns are read side by side, one per core, in processes forked
-    from this one (the texts are theirs without a copy), the most lines first. Each worker returns
+    from this one (the texts inherited at the fork, not sent), the most lines first. Each worker returns
     its campaign's rows, which are joined in the campaigns' order, the record ids numbered on, into
     the frames one reader makes of them: what is read, and every problem, is the same either way."""
     global _FORKED
@@ -480,7 +480,7 @@ def _read_campaigns(
     from multiprocessing import get_context
 
     # a campaign's work is about its records: the most lines first (estimated from its first MiB)
-    lines = [sum(_lines_estimate(f) for f in c.files if files.is_regular(f)) for c in campaigns]
+    lines = [sum(_lines_estimate(f) for f in c.files) for c in campaigns]
     order = sorted(range(len(campaigns)), key=lambda i: -lines[i])
     _FORKED = (campaigns, root, texts)
     try:
@@ -508,12 +508,15 @@ def _size(path: Path) -> int:
 def _lines_estimate(path: Path) -> float:
     """The lines of ``path``, estimated from those of its first MiB (0 where it cannot be read:
     the reader reports it)."""
+    size = _size(path)  # 0 for what is not a regular file, which is never opened
+    if not size:
+        return 0.0
     try:
         with path.open("rb") as fh:
             head = fh.read(1 << 20)
-        return os.path.getsize(path) * (head.count(b"\n") + 1) / max(len(head), 1)
     except OSError:
         return 0.0
+    return size * (head.count(b"\n") + 1) / max(len(head), 1)
 
 
 def _frames(records: Rows | list[dict], spans: Rows | list[dict]) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -307,3 +307,35 @@ def test_judge_says_when_its_table6_row_is_the_papers_pooled_comparison(cli):
     )
     text = cli("judge", DATA, "gemma-3", "--n-boot", "20").stdout
     assert "Table 6 (the comparison that holds the judge" in text and "note: Table 6:" not in text
+
+
+FREED = """
+import sys
+import numpy as np
+from hotelcheckspan import cli
+if sys.argv[1] == "command":
+    cli._keep_freed_memory()
+def resident():
+    with open("/proc/self/status") as fh:
+        return next(int(line.split()[1]) for line in fh if line.startswith("VmRSS:"))
+a = np.ones(200 << 17)  # 200 MB, every page touched
+before = resident()
+del a
+print(before - resident())
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's allocator, read from /proc")
+def test_a_command_keeps_freed_arrays_for_the_next_and_an_import_does_not():
+    """main() has glibc keep a freed 200 MB array in the heap (the next array reuses its pages);
+    a program that only imports the package returns it to the kernel at once."""
+    import platform
+
+    if platform.libc_ver()[0] != "glibc":
+        pytest.skip("not glibc")
+    given_back = {
+        how: int(subprocess.run([sys.executable, "-c", FREED, how], capture_output=True, text=True, check=True).stdout)
+        for how in ("command", "import")
+    }
+    assert given_back["import"] > 150_000  # kB
+    assert given_back["command"] < 10_000

@@ -487,6 +487,38 @@ def unpaired_reference(x, y, sys, n_permutations, seed):
     return 1 - np.mean(np.abs(p_values(x) - p_values(y)))
 
 
+def test_what_the_targets_share_is_looked_up_never_mistaken():
+    """system_level with one ``shared`` dict over several targets (one with gaps, so each metric
+    keeps other examples), weights (clustered and not) and draws gives each call's own table."""
+    sys, item, y, scores = system_data(seed=5)
+    by_system = np.argsort(sys, kind="stable")  # each system's rows together, items 0..11
+    sys, item, y, scores = sys[by_system], item[by_system], y[by_system], scores.iloc[by_system]
+    scores = scores.reset_index(drop=True)
+    # a metric scoring item 4 as item 3: the targets with a gap at one or the other keep the
+    # same scores, systems and values, on other examples (so other columns of the weights)
+    rows = np.arange(y.size)
+    scores["twins"] = (rows - (item == 4)).astype(float)
+    gappy = np.where(item == 3, np.nan, -y)
+    shifted = np.where(item == 4, np.nan, -y)
+    clustered = me.cluster_weights(item, 40, np.random.default_rng(1))
+    plain = resampling.weights(len(y), 40, np.random.default_rng(2))
+    shared: dict = {}
+    for W, target, n_permutations, seed in [
+        (clustered, y, 60, 0),
+        (clustered, gappy, 60, 0),
+        (clustered, shifted, 60, 0),
+        (plain, y, 60, 0),
+        (clustered, y, 60, 3),
+        (clustered, y, 30, 0),
+        (clustered, y[::-1].copy(), 60, 0),
+    ]:
+        args = (scores, pd.Series(target), sys, W)
+        kwargs = {"item": item, "n_permutations": n_permutations, "seed": seed}
+        alone = me.system_level(*args, **kwargs)
+        pd.testing.assert_frame_equal(me.system_level(*args, **kwargs, shared=shared), alone)
+    assert any(key[0] == "values" for key in shared) and any(key[0] == "items" for key in shared)
+
+
 def test_cluster_weights_resample_items_and_item_intervals_need_them():
     sys, item, y, scores = system_data(seed=3)
     W = me.cluster_weights(item, 50, np.random.default_rng(0))

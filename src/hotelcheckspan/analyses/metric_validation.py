@@ -272,6 +272,7 @@ def evaluate(
             items_rng = np.random.default_rng(resampling.seed_sequence(np.unique(part_items.astype(str)), seed))
             cluster_w = me.cluster_weights(part_items, n_boot, items_rng)
             part_scores = X[rows].reset_index(drop=True)
+            shared: dict = {}  # what the targets share: a metric's side, the weights' (system_level)
             for target in system_targets:
                 s = me.system_level(
                     part_scores,
@@ -281,6 +282,7 @@ def evaluate(
                     item=part_items,
                     n_permutations=n_permutations,
                     seed=seed,
+                    shared=shared,
                 )
                 by_target[target].append(s.assign(kind=s["metric"].map(kinds), target=target, group=str(g)))
         found = []

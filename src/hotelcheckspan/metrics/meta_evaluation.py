@@ -1024,31 +1024,36 @@ def _cv_predictions(
         return None
     R, n = X.shape
     pred = np.zeros(X.shape, bool)
+    errors = pos.astype(np.int8)
     for train, test in splits:
+        k = train.size
         if order is None:
             Xt = np.take(X, train, axis=1)
             sorted_train = np.argsort(Xt, axis=1, kind="stable")
             xs = np.take_along_axis(Xt, sorted_train, axis=1)
-            err = pos[train][sorted_train]
+            err = errors[train][sorted_train]
         else:
             in_train = np.zeros(n, bool)
             in_train[train] = True
-            kept = in_train[order]
-            sorted_train = order[kept].reshape(R, train.size)
+            kept = np.flatnonzero(in_train[order])  # each row's training examples, in its order
+            sorted_train = np.take(order, kept).reshape(R, k)
             if ascending is None:
                 xs = np.take_along_axis(X, sorted_train, axis=1)
             else:
-                xs = ascending[np.nonzero(kept)[1].reshape(R, train.size)]
-            err = pos[sorted_train]
-        k = train.size
-        n_err = err[0].sum()
-        n_ok = k - n_err
-        cum_err = np.hstack([np.zeros((R, 1)), np.cumsum(err, axis=1)])  # errors among the k lowest
-        cuts = np.arange(k + 1)
-        bacc = (cum_err / n_err + (n_ok - (cuts - cum_err)) / n_ok) / 2
-        valid = np.ones((R, k + 1), bool)
-        valid[:, 1:k] = xs[:, 1:] > xs[:, :-1]
-        best = np.argmax(np.where(valid, bacc, -np.inf), axis=1)
+                xs = ascending[kept.reshape(R, k) - (np.arange(R) * n)[:, None]]
+            err = errors[sorted_train]
+        n_err = int(err[0].sum(dtype=np.int64))
+        # cutting below the c lowest (c = 0..k) predicts c errors, e of them right: balanced
+        # accuracy (e / n_err + (n_ok - c + e) / n_ok) / 2 is (e k - c n_err + n_ok n_err) /
+        # (2 n_err n_ok), so its smallest maximiser is the first maximum of the whole number
+        # e k - c n_err over the cuts between distinct scores (no rounding can break a tie)
+        gain = np.empty((R, k + 1), np.int64)
+        gain[:, 0] = 0
+        np.cumsum(err, axis=1, dtype=np.int64, out=gain[:, 1:])
+        gain[:, 1:] *= k
+        gain[:, 1:] -= np.arange(1, k + 1) * n_err
+        np.copyto(gain[:, 1:k], np.iinfo(np.int64).min, where=~(xs[:, 1:] > xs[:, :-1]))
+        best = np.argmax(gain, axis=1)
         lo = np.take_along_axis(xs, np.clip(best - 1, 0, k - 1)[:, None], axis=1)[:, 0]
         hi = np.take_along_axis(xs, np.clip(best, 0, k - 1)[:, None], axis=1)[:, 0]
         mid = lo + (hi - lo) / 2
@@ -1988,10 +1993,23 @@ def _soft_pairwise_accuracy(x, y, sys_codes, S, item_codes, n_items, n_permutati
     """1 - PCE (Thompson et al. 2024; mt-metrics-eval ``pce.py``): for each system pair the
     permutation p-value that the first system beats the second, by the metric and by the
     humans with the same draws; SPA = 1 - mean |p_metric - p_human| over the pairs. ``cache``:
-    a dict kept across the metrics of one target (the humans' p-values depend only on the
-    examples)."""
+    a dict kept across calls on the same draws (the sign draws, and each side's p-values, depend
+    only on its values, the systems and the items: a metric's are the same for every target,
+    the humans' for every metric)."""
+    cache = {} if cache is None else cache
+    codes = (
+        sys_codes.tobytes(),
+        None if item_codes is None else item_codes.tobytes(),
+        S,
+        n_items,
+        n_permutations,
+        seed,
+    )
     if item_codes is not None:
-        signs = np.where(np.random.default_rng(seed).random((n_permutations, n_items)) < 0.5, 1.0, -1.0)
+        draws = ("signs", n_permutations, n_items, seed)
+        if draws not in cache:
+            cache[draws] = np.where(np.random.default_rng(seed).random((n_permutations, n_items)) < 0.5, 1.0, -1.0)
+        signs = cache[draws]
 
         def p_values(v):
             return _paired_p_values(_matrix(v, sys_codes, item_codes, (S, n_items)), signs)
@@ -2000,11 +2018,13 @@ def _soft_pairwise_accuracy(x, y, sys_codes, S, item_codes, n_items, n_permutati
         def p_values(v):
             return _unpaired_p_values([v[sys_codes == s] for s in range(S)], n_permutations, seed)
 
-    cache = {} if cache is None else cache
-    key = (y.tobytes(), sys_codes.tobytes(), None if item_codes is None else item_codes.tobytes())
-    if key not in cache:
-        cache[key] = p_values(y)
-    gap = np.abs(p_values(x) - cache[key])[np.triu_indices(S, 1)]
+    def cached(v):
+        key = ("p", v.tobytes(), *codes)
+        if key not in cache:
+            cache[key] = p_values(v)
+        return cache[key]
+
+    gap = np.abs(cached(x) - cached(y))[np.triu_indices(S, 1)]
     gap = gap[~np.isnan(gap)]
     return 1 - float(gap.mean()) if gap.size else float("nan")
 
@@ -2034,13 +2054,14 @@ def _within_systems(x, y, sc, S, WT):
     return mx, my, np.where((cxx <= 0) | (cyy <= 0) | (M < 2), np.nan, np.clip(r, -1, 1))
 
 
-def _ranks_within_systems(x, y, sc, S, WT):
+def _ranks_within_systems(x, y, sc, S, WT, value_weights=_value_weights):
     """FRANK's partial Spearman per column of WT: the mid-ranks of x and y in the column's expanded
     data (per distinct value: the weight below + (its weight + 1) / 2), their residuals within
-    systems, correlated; every sum over the distinct (x, y, system) cells, in half-integers."""
+    systems, correlated; every sum over the distinct (x, y, system) cells, in half-integers.
+    ``value_weights(v, WT)``: :func:`_value_weights`, or a look-up of what it gave before."""
     if not sc.size:
         return np.full(WT.shape[1], np.nan)
-    (cx, Gx), (cy, Gy) = _value_weights(x, WT), _value_weights(y, WT)
+    (cx, Gx), (cy, Gy) = value_weights(x, WT), value_weights(y, WT)
     rx, ry = _cumsum0(Gx) - Gx / 2 + 0.5, _cumsum0(Gy) - Gy / 2 + 0.5  # mid-rank of each distinct value
     ky = int(cy.max(initial=0)) + 1
     keys, cell = np.unique((cx * ky + cy) * S + sc, return_inverse=True)
@@ -2070,6 +2091,7 @@ def system_level(
     n_permutations: int = 1000,
     seed: int = 0,
     level: float = 0.95,
+    shared: dict | None = None,
 ) -> pd.DataFrame:
     """System-level validity of each metric, on the examples where it and the target exist.
 
@@ -2095,7 +2117,13 @@ def system_level(
     the expanded data as in the module docstring. Pass :func:`cluster_weights` to resample
     items (systems kept paired; needed for the item-averaged intervals, which weight each
     item's correlation by its count and are NaN when weights differ within an item). Returns
-    ``metric, statistic, value, low, high, n`` (``epsilon`` NaN)."""
+    ``metric, statistic, value, low, high, n`` (``epsilon`` NaN).
+
+    ``shared``: one dict passed to the calls that differ in their target only (the same scores,
+    weights, systems, items and draws): what depends on a metric, or on the humans, or on the
+    weights alone (the sign draws, each side's p-values and value weights, the items' weights)
+    is computed by the first call that needs it and looked up by the others. Its keys hold the
+    values they were computed on, so another call's inputs are never mistaken for them."""
     names, X, y, W, sys_labels, item_labels = _inputs(scores, target, weights, system=system, item=item)
     if sys_labels is None:
         raise CorpusError(
@@ -2106,13 +2134,25 @@ def system_level(
     S = len(systems)
     items = sorted(set(item_labels.tolist()), key=str) if item_labels is not None else None
     item_all = _positions(items, item_labels) if items is not None else None
-    Wf = _with_full(W)
-    rows, humans = [], {}
+    shared = {} if shared is None else shared
+    # the weights as given, and as read with their full-sample row, are held by the dict: their id
+    # names them (no other object can take it meanwhile), and the calls share one such copy
+    weights_key = ("weights", id(weights), W.shape)
+    Wf = shared.setdefault(weights_key, (weights, _with_full(W)))[1]
+    rows = []
     for name, x in zip(names, X):
         keep = ~np.isnan(x) & ~np.isnan(y)
         xk, yk, sc, Wk = x[keep], y[keep], sys_all[keep], _kept(keep, Wf)
         n = int(keep.sum())
         WT = _transposed(Wk)
+        kept_key = (weights_key, keep.tobytes(), sc.tobytes())
+
+        def value_weights(v, WT, kept_key=kept_key):
+            key = ("values", v.tobytes(), kept_key)
+            if key not in shared:
+                shared[key] = _value_weights(v, WT)
+            return shared[key]
+
         mx, my, partial = _within_systems(xk, yk, sc, S, WT)
         out = {
             "pearson": _masked_pearson(mx, my),
@@ -2120,12 +2160,15 @@ def system_level(
             "pairwise_accuracy": _masked_pairwise_accuracy(mx, my),
         }
         ic = item_all[keep] if item_all is not None else None
-        spa = _soft_pairwise_accuracy(xk, yk, sc, S, ic, len(items) if items else 0, n_permutations, seed, humans)
+        spa = _soft_pairwise_accuracy(xk, yk, sc, S, ic, len(items) if items else 0, n_permutations, seed, shared)
         out["soft_pairwise_accuracy"] = np.r_[spa, np.full(W.shape[0], np.nan)]
         out["partial_pearson"] = partial
-        out["partial_spearman"] = _ranks_within_systems(xk, yk, sc, S, WT)
+        out["partial_spearman"] = _ranks_within_systems(xk, yk, sc, S, WT, value_weights)
         if ic is not None:
-            out |= _item_averaged(xk, yk, sc, S, ic, len(items), Wk)
+            key = ("items", kept_key, ic.tobytes(), len(items))
+            if key not in shared:
+                shared[key] = _item_weights(Wk, ic, len(items))
+            out |= _item_averaged(xk, yk, sc, S, ic, len(items), Wk, shared[key])
         for statistic, values in out.items():
             values = np.asarray(values, float)
             low, high = resampling.interval(values[1:], level) if values.size > 1 else (np.nan, np.nan)
@@ -2142,17 +2185,24 @@ def _positions(values: list, labels) -> np.ndarray:
     return np.fromiter((where[v] for v in labels.tolist()), dtype=np.int64, count=len(labels))
 
 
-def _item_averaged(x, y, sc, S, ic, n_items, Wk) -> dict:
-    """Item-averaged Pearson and Kendall tau-b (per item across systems, NaN items dropped),
-    row 0 the plain mean, later rows weighted by each item's resample count (NaN unless the
-    weights are constant within each item)."""
-    mx, my = _matrix(x, ic, sc, (n_items, S)), _matrix(y, ic, sc, (n_items, S))
-    per_item = {"item_pearson": _masked_pearson(mx, my), "item_kendall_tau_b": _masked_kendall_b(mx, my)}
+def _item_weights(Wk, ic, n_items) -> tuple[np.ndarray, np.ndarray]:
+    """Each item's weight per row of Wk (its first example's) and whether the row weighs every
+    example of an item alike (items x rows of Wk: (rows, items), (rows,))."""
     firsts = _firsts(ic, n_items)
     present = firsts >= 0
     Wi = np.zeros((Wk.shape[0], n_items))
     Wi[:, present] = Wk[:, firsts[present]]
-    constant = (Wk == Wi[:, ic]).all(axis=1)
+    return Wi, (Wk == Wi[:, ic]).all(axis=1)
+
+
+def _item_averaged(x, y, sc, S, ic, n_items, Wk, item_weights=None) -> dict:
+    """Item-averaged Pearson and Kendall tau-b (per item across systems, NaN items dropped),
+    row 0 the plain mean, later rows weighted by each item's resample count (NaN unless the
+    weights are constant within each item). ``item_weights``: :func:`_item_weights` of Wk and
+    ic, where the caller has it already."""
+    mx, my = _matrix(x, ic, sc, (n_items, S)), _matrix(y, ic, sc, (n_items, S))
+    per_item = {"item_pearson": _masked_pearson(mx, my), "item_kendall_tau_b": _masked_kendall_b(mx, my)}
+    Wi, constant = item_weights if item_weights is not None else _item_weights(Wk, ic, n_items)
     out = {}
     for statistic, corr in per_item.items():
         defined = ~np.isnan(corr)

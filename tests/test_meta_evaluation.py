@@ -502,6 +502,7 @@ def test_what_the_targets_share_is_looked_up_never_mistaken():
     shifted = np.where(item == 4, np.nan, -y)
     clustered = me.cluster_weights(item, 40, np.random.default_rng(1))
     plain = resampling.weights(len(y), 40, np.random.default_rng(2))
+    refilled = clustered.copy()
     shared: dict = {}
     for W, target, n_permutations, seed in [
         (clustered, y, 60, 0),
@@ -511,12 +512,16 @@ def test_what_the_targets_share_is_looked_up_never_mistaken():
         (clustered, y, 60, 3),
         (clustered, y, 30, 0),
         (clustered, y[::-1].copy(), 60, 0),
+        (refilled, y, 60, 0),
+        (refilled, y, 60, [0, 1]),  # a seed numpy takes as a sequence
     ]:
         args = (scores, pd.Series(target), sys, W)
         kwargs = {"item": item, "n_permutations": n_permutations, "seed": seed}
         alone = me.system_level(*args, **kwargs)
         pd.testing.assert_frame_equal(me.system_level(*args, **kwargs, shared=shared), alone)
-    assert any(key[0] == "values" for key in shared) and any(key[0] == "items" for key in shared)
+        if W is refilled:  # the same array, other weights in it: read as the weights they are
+            refilled[:] = me.cluster_weights(item, 40, np.random.default_rng(9))
+    assert {key[0] for key in shared} == {"weights", "signs", "p", "items"}
 
 
 def test_cluster_weights_resample_items_and_item_intervals_need_them():

@@ -1632,19 +1632,22 @@ def parse(argv: list[str]) -> argparse.Namespace:
 def _keep_freed_memory() -> None:
     """Have glibc's malloc keep what numpy frees for the next arrays, instead of handing each
     large array back to the kernel and faulting its pages in again when the next one is made. At
-    a hundred times the d2t test split the resampling's arrays of a few hundred MB are made and
-    freed thousands of times: the page faults took about a tenth of ``metric``'s time (measured
-    by ``benchmarks/scale.py``). A command is one process, so what it keeps goes back at its
-    exit. Set by :func:`main` only, where the C library is glibc (elsewhere nothing changes):
-    importing the package leaves a program's allocator alone."""
-    import ctypes
-    import platform
-
-    if platform.libc_ver()[0] != "glibc":
-        return
+    a hundred times the d2t test split the resampling's arrays (a few MB to a few hundred) are
+    made and freed thousands of times: the page faults took about a tenth of ``metric``'s time
+    (``benchmarks/scale.py``). The heap's free top is kept up to 512 MB and the blocks freed
+    below it are reused. A second thread's arena still maps each block over its 64 MB on its
+    own: giving every thread the main heap (``M_ARENA_MAX`` 1) made the threads wait on its lock,
+    slower in all. A command is one process, so what it keeps goes back at its exit:
+    :func:`main` sets this only when it reads the command line itself (the ``hotelcheckspan``
+    command, ``python -m hotelcheckspan.cli``), never when a program calls it with arguments or
+    imports the package. Where the C library is not glibc, nothing changes."""
     try:
+        import ctypes
+
+        if not os.confstr("CS_GNU_LIBC_VERSION").startswith("glibc"):
+            return
         mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):
+    except (ImportError, AttributeError, OSError, ValueError):
         return
     m_trim_threshold, m_top_pad, m_mmap_max = -1, -2, -4  # malloc.h
     mallopt(m_mmap_max, 0)  # large blocks from the heap, not each from mmap
@@ -1653,8 +1656,9 @@ def _keep_freed_memory() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv is None:  # the command line, read by the command itself: a process of its own
+        _keep_freed_memory()
     argv = list(sys.argv[1:] if argv is None else argv)
-    _keep_freed_memory()
     args = parse(argv)
     prefix = f"hotelcheckspan {args.command}:"
     try:

@@ -66,6 +66,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import heapq
 import threading
 import weakref
@@ -1993,9 +1994,9 @@ def _soft_pairwise_accuracy(x, y, sys_codes, S, item_codes, n_items, n_permutati
     """1 - PCE (Thompson et al. 2024; mt-metrics-eval ``pce.py``): for each system pair the
     permutation p-value that the first system beats the second, by the metric and by the
     humans with the same draws; SPA = 1 - mean |p_metric - p_human| over the pairs. ``cache``:
-    a dict kept across calls on the same draws (the sign draws, and each side's p-values, depend
-    only on its values, the systems and the items: a metric's are the same for every target,
-    the humans' for every metric)."""
+    a dict kept across calls (the sign draws depend on their number, the items' and the seed
+    only; a side's p-values on its values, the systems, the items and the draws: a metric's are
+    the same for every target, the humans' for every metric)."""
     cache = {} if cache is None else cache
     codes = (
         sys_codes.tobytes(),
@@ -2003,10 +2004,10 @@ def _soft_pairwise_accuracy(x, y, sys_codes, S, item_codes, n_items, n_permutati
         S,
         n_items,
         n_permutations,
-        seed,
+        repr(seed),
     )
     if item_codes is not None:
-        draws = ("signs", n_permutations, n_items, seed)
+        draws = ("signs", n_permutations, n_items, repr(seed))
         if draws not in cache:
             cache[draws] = np.where(np.random.default_rng(seed).random((n_permutations, n_items)) < 0.5, 1.0, -1.0)
         signs = cache[draws]
@@ -2054,14 +2055,13 @@ def _within_systems(x, y, sc, S, WT):
     return mx, my, np.where((cxx <= 0) | (cyy <= 0) | (M < 2), np.nan, np.clip(r, -1, 1))
 
 
-def _ranks_within_systems(x, y, sc, S, WT, value_weights=_value_weights):
+def _ranks_within_systems(x, y, sc, S, WT):
     """FRANK's partial Spearman per column of WT: the mid-ranks of x and y in the column's expanded
     data (per distinct value: the weight below + (its weight + 1) / 2), their residuals within
-    systems, correlated; every sum over the distinct (x, y, system) cells, in half-integers.
-    ``value_weights(v, WT)``: :func:`_value_weights`, or a look-up of what it gave before."""
+    systems, correlated; every sum over the distinct (x, y, system) cells, in half-integers."""
     if not sc.size:
         return np.full(WT.shape[1], np.nan)
-    (cx, Gx), (cy, Gy) = value_weights(x, WT), value_weights(y, WT)
+    (cx, Gx), (cy, Gy) = _value_weights(x, WT), _value_weights(y, WT)
     rx, ry = _cumsum0(Gx) - Gx / 2 + 0.5, _cumsum0(Gy) - Gy / 2 + 0.5  # mid-rank of each distinct value
     ky = int(cy.max(initial=0)) + 1
     keys, cell = np.unique((cx * ky + cy) * S + sc, return_inverse=True)
@@ -2120,10 +2120,12 @@ def system_level(
     ``metric, statistic, value, low, high, n`` (``epsilon`` NaN).
 
     ``shared``: one dict passed to the calls that differ in their target only (the same scores,
-    weights, systems, items and draws): what depends on a metric, or on the humans, or on the
-    weights alone (the sign draws, each side's p-values and value weights, the items' weights)
-    is computed by the first call that needs it and looked up by the others. Its keys hold the
-    values they were computed on, so another call's inputs are never mistaken for them."""
+    weights, systems and items): what depends on a metric or on the humans alone (the sign
+    draws, each side's p-values), on the weights (with their full-sample row) or on the weights
+    and the examples every metric keeps (the items' weights) is computed by the first call that
+    needs it and looked up by the others. Its keys hold what the values were computed on (the
+    weights by a digest of their values), so another call's inputs are never mistaken for them;
+    what is the size of the weights is kept once per dict, never once per metric."""
     names, X, y, W, sys_labels, item_labels = _inputs(scores, target, weights, system=system, item=item)
     if sys_labels is None:
         raise CorpusError(
@@ -2135,24 +2137,16 @@ def system_level(
     items = sorted(set(item_labels.tolist()), key=str) if item_labels is not None else None
     item_all = _positions(items, item_labels) if items is not None else None
     shared = {} if shared is None else shared
-    # the weights as given, and as read with their full-sample row, are held by the dict: their id
-    # names them (no other object can take it meanwhile), and the calls share one such copy
-    weights_key = ("weights", id(weights), W.shape)
-    Wf = shared.setdefault(weights_key, (weights, _with_full(W)))[1]
+    weights_key = ("weights", W.shape, hashlib.blake2b(np.ascontiguousarray(W), digest_size=16).digest())
+    if weights_key not in shared:
+        shared[weights_key] = _with_full(W)
+    Wf = shared[weights_key]
     rows = []
     for name, x in zip(names, X):
         keep = ~np.isnan(x) & ~np.isnan(y)
         xk, yk, sc, Wk = x[keep], y[keep], sys_all[keep], _kept(keep, Wf)
         n = int(keep.sum())
         WT = _transposed(Wk)
-        kept_key = (weights_key, keep.tobytes(), sc.tobytes())
-
-        def value_weights(v, WT, kept_key=kept_key):
-            key = ("values", v.tobytes(), kept_key)
-            if key not in shared:
-                shared[key] = _value_weights(v, WT)
-            return shared[key]
-
         mx, my, partial = _within_systems(xk, yk, sc, S, WT)
         out = {
             "pearson": _masked_pearson(mx, my),
@@ -2163,12 +2157,16 @@ def system_level(
         spa = _soft_pairwise_accuracy(xk, yk, sc, S, ic, len(items) if items else 0, n_permutations, seed, shared)
         out["soft_pairwise_accuracy"] = np.r_[spa, np.full(W.shape[0], np.nan)]
         out["partial_pearson"] = partial
-        out["partial_spearman"] = _ranks_within_systems(xk, yk, sc, S, WT, value_weights)
+        out["partial_spearman"] = _ranks_within_systems(xk, yk, sc, S, WT)
         if ic is not None:
-            key = ("items", kept_key, ic.tobytes(), len(items))
-            if key not in shared:
-                shared[key] = _item_weights(Wk, ic, len(items))
-            out |= _item_averaged(xk, yk, sc, S, ic, len(items), Wk, shared[key])
+            if keep.all():  # the examples of every metric scored on all (one copy per dict)
+                key = ("items", weights_key, ic.tobytes(), len(items))
+                if key not in shared:
+                    shared[key] = _item_weights(Wk, ic, len(items))
+                found = shared[key]
+            else:
+                found = _item_weights(Wk, ic, len(items))
+            out |= _item_averaged(xk, yk, sc, S, ic, len(items), Wk, found)
         for statistic, values in out.items():
             values = np.asarray(values, float)
             low, high = resampling.interval(values[1:], level) if values.size > 1 else (np.nan, np.nan)
@@ -2186,8 +2184,8 @@ def _positions(values: list, labels) -> np.ndarray:
 
 
 def _item_weights(Wk, ic, n_items) -> tuple[np.ndarray, np.ndarray]:
-    """Each item's weight per row of Wk (its first example's) and whether the row weighs every
-    example of an item alike (items x rows of Wk: (rows, items), (rows,))."""
+    """Each item's weight in each row of Wk, its first example's (rows, items), and whether the
+    row weighs every example of an item alike (rows,)."""
     firsts = _firsts(ic, n_items)
     present = firsts >= 0
     Wi = np.zeros((Wk.shape[0], n_items))

@@ -66,7 +66,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 import heapq
 import threading
 import weakref
@@ -2124,8 +2123,8 @@ def system_level(
     draws, each side's p-values), on the weights (with their full-sample row) or on the weights
     and the examples every metric keeps (the items' weights) is computed by the first call that
     needs it and looked up by the others. Its keys hold what the values were computed on (the
-    weights by a digest of their values), so another call's inputs are never mistaken for them;
-    what is the size of the weights is kept once per dict, never once per metric."""
+    weights are checked against the copy kept), so another call's inputs are never mistaken for
+    them; what is the size of the weights is kept once per dict, never once per metric."""
     names, X, y, W, sys_labels, item_labels = _inputs(scores, target, weights, system=system, item=item)
     if sys_labels is None:
         raise CorpusError(
@@ -2137,10 +2136,13 @@ def system_level(
     items = sorted(set(item_labels.tolist()), key=str) if item_labels is not None else None
     item_all = _positions(items, item_labels) if items is not None else None
     shared = {} if shared is None else shared
-    weights_key = ("weights", W.shape, hashlib.blake2b(np.ascontiguousarray(W), digest_size=16).digest())
-    if weights_key not in shared:
-        shared[weights_key] = _with_full(W)
-    Wf = shared[weights_key]
+    # the weights as given are held by the dict (so their id names them), with their full-sample
+    # rows and a generation: weights refilled in place since are read again, as a new generation
+    held = shared.get(("weights", id(weights)))
+    if held is None or held[1].shape != (W.shape[0] + 1, W.shape[1]) or not np.array_equal(held[1][1:], W):
+        held = (weights, _with_full(W), 0 if held is None else held[2] + 1)
+        shared[("weights", id(weights))] = held
+    Wf, weights_key = held[1], ("weights", id(weights), held[2])
     rows = []
     for name, x in zip(names, X):
         keep = ~np.isnan(x) & ~np.isnan(y)

@@ -130,9 +130,10 @@ lint: $(TEST_STAMP) $(ACTIONLINT)
 # The linters run beside the book's build (they share nothing), and so does the Binder check,
 # which builds an environment of its own and spends most of its time in pip; then pytest: one
 # worker per core (at most four); a test file, and so a notebook's cells, stays on one worker;
-# property tests draw three times as many cases as while editing. The browser checks (the site's and the explorer's) spend most of their time
-# waiting on Chromium, so they run in a pytest of their own beside the workers. The reports of
-# the two follow the workers', and any of the three failing fails the target.
+# property tests draw three times as many cases as while editing. The browser checks (the
+# site's and the explorer's) spend most of their time waiting on Chromium, so they run in a
+# pytest of their own beside the workers. The reports of the two follow the workers', and any
+# of the three failing fails the target.
 BROWSER_TESTS := tests/test_site.py tests/test_explorer.py
 BROWSER_LOG := _build/test-browser.log
 BINDER_TEST := tests/test_install.py::test_binder_environment_builds_and_runs_a_chapter

@@ -1997,19 +1997,14 @@ def _soft_pairwise_accuracy(x, y, sys_codes, S, item_codes, n_items, n_permutati
     only; a side's p-values on its values, the systems, the items and the draws: a metric's are
     the same for every target, the humans' for every metric)."""
     cache = {} if cache is None else cache
-    codes = (
-        sys_codes.tobytes(),
-        None if item_codes is None else item_codes.tobytes(),
-        S,
-        n_items,
-        n_permutations,
-        repr(seed),
-    )
+    draws = (n_permutations, n_items, repr(seed))
+    codes = (sys_codes.tobytes(), None if item_codes is None else item_codes.tobytes(), S, *draws)
     if item_codes is not None:
-        draws = ("signs", n_permutations, n_items, repr(seed))
-        if draws not in cache:
-            cache[draws] = np.where(np.random.default_rng(seed).random((n_permutations, n_items)) < 0.5, 1.0, -1.0)
-        signs = cache[draws]
+        if ("signs", *draws) not in cache:
+            cache[("signs", *draws)] = np.where(
+                np.random.default_rng(seed).random((n_permutations, n_items)) < 0.5, 1.0, -1.0
+            )
+        signs = cache[("signs", *draws)]
 
         def p_values(v):
             return _paired_p_values(_matrix(v, sys_codes, item_codes, (S, n_items)), signs)
@@ -2139,7 +2134,7 @@ def system_level(
     # the weights as given are held by the dict (so their id names them), with their full-sample
     # rows and a generation: weights refilled in place since are read again, as a new generation
     held = shared.get(("weights", id(weights)))
-    if held is None or held[1].shape != (W.shape[0] + 1, W.shape[1]) or not np.array_equal(held[1][1:], W):
+    if held is None or not np.array_equal(held[1][1:], W):  # (False for another shape too)
         held = (weights, _with_full(W), 0 if held is None else held[2] + 1)
         shared[("weights", id(weights))] = held
     Wf, weights_key = held[1], ("weights", id(weights), held[2])
@@ -2168,7 +2163,7 @@ def system_level(
                 found = shared[key]
             else:
                 found = _item_weights(Wk, ic, len(items))
-            out |= _item_averaged(xk, yk, sc, S, ic, len(items), Wk, found)
+            out |= _item_averaged(xk, yk, sc, S, ic, len(items), found)
         for statistic, values in out.items():
             values = np.asarray(values, float)
             low, high = resampling.interval(values[1:], level) if values.size > 1 else (np.nan, np.nan)
@@ -2195,14 +2190,14 @@ def _item_weights(Wk, ic, n_items) -> tuple[np.ndarray, np.ndarray]:
     return Wi, (Wk == Wi[:, ic]).all(axis=1)
 
 
-def _item_averaged(x, y, sc, S, ic, n_items, Wk, item_weights=None) -> dict:
+def _item_averaged(x, y, sc, S, ic, n_items, item_weights) -> dict:
     """Item-averaged Pearson and Kendall tau-b (per item across systems, NaN items dropped),
     row 0 the plain mean, later rows weighted by each item's resample count (NaN unless the
-    weights are constant within each item). ``item_weights``: :func:`_item_weights` of Wk and
-    ic, where the caller has it already."""
+    weights are constant within each item); ``item_weights``: :func:`_item_weights` of the
+    resample weights and ``ic``."""
     mx, my = _matrix(x, ic, sc, (n_items, S)), _matrix(y, ic, sc, (n_items, S))
     per_item = {"item_pearson": _masked_pearson(mx, my), "item_kendall_tau_b": _masked_kendall_b(mx, my)}
-    Wi, constant = item_weights if item_weights is not None else _item_weights(Wk, ic, n_items)
+    Wi, constant = item_weights
     out = {}
     for statistic, corr in per_item.items():
         defined = ~np.isnan(corr)

@@ -344,14 +344,17 @@ def test_measures_fail_as_the_per_pair_path_fails(edge):
 @pytest.mark.slow
 def test_every_real_pair_equals_the_per_pair_path():
     """Chapter 08's comparisons (29 human groups, six LLMs): every γ, every measure, every interval
-    of about half of its 580 pairs: every other "humans vs humans" row, and every LLM against every
-    other human group, the LLMs taking turns (all of them with the full sweep, tests/sweep.py:
-    the per-pair path is slow)."""
+    of a sixth of its 580 pairs: every sixth "humans vs humans" row, and every human group against
+    one LLM, the LLMs taking turns (all of them with the full sweep, tests/sweep.py: the per-pair
+    path is slow)."""
     corpus = hotelcheckspan.load(paths.REAL_CORPUS)
     everything = judges.comparisons(corpus)
     humans = [c for c in everything if c["name"] == "humans vs humans"]
     llms = [c for c in everything if c["name"] != "humans vs humans"]
-    comparisons = sweep.share(humans, 0) + [{**c, "ref": sweep.share(c["ref"], turn)} for turn, c in enumerate(llms)]
+    of = len(llms)
+    comparisons = sweep.share(humans, 0, of) + [
+        {**c, "ref": sweep.share(c["ref"], turn, of)} for turn, c in enumerate(llms)
+    ]
     assert {c["name"] for c in comparisons} == {c["name"] for c in everything}  # every LLM
     ours, theirs = span_gamma.pairwise(corpus, comparisons), gamma_pairwise(corpus, comparisons)
     assert_same_gamma(ours, theirs)

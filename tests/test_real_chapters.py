@@ -272,22 +272,30 @@ def test_agreement_among_one_rater_is_no_row_rather_than_an_error(roots):
 # --- the chapters, executed on every shape ---------------------------------------------------------
 
 
-def execute(env: dict[str, str], monkeypatch) -> dict[str, list]:
-    """Chapters 08, 10 and 11 in one kernel session (their namespaces reset between them, so
-    none leans on another's names): chapter -> its executed cells."""
+def execute(runs: dict) -> dict:
+    """Chapters 08, 10 and 11 on every corpus of ``runs`` (a key -> the environment that names its
+    corpus), in one kernel session: before each corpus' chapters a cell sets its variables (and
+    unsets the others), and each chapter starts from an empty namespace (``%reset -f``), so none
+    leans on another's names; what the session shares is the modules imported, as one reader's
+    kernel would. Returns key -> chapter -> its executed cells."""
+    names = (paths.REAL_DATA_ENV, paths.REAL_TASK_ENV, paths.REAL_SPLIT_ENV)
     book = nbformat.v4.new_notebook()
-    spans = {}
-    for chapter in CHAPTERS:
-        nb = jupytext.read(ROOT / "notebooks" / f"{chapter}.py")
-        book.cells.append(nbformat.v4.new_code_cell("%reset -f"))
-        start = len(book.cells)
-        book.cells += nb.cells
-        spans[chapter] = (start, len(book.cells))
-    for key, value in env.items():
-        monkeypatch.setenv(key, value)  # the kernel inherits this process' environment
-    for key in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        monkeypatch.setenv(key, "1")
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]))
+    spans: dict = {}
+    for key, env in runs.items():
+        book.cells.append(
+            nbformat.v4.new_code_cell(
+                f"import os\nfor _name in {names!r}:\n    os.environ.pop(_name, None)\nos.environ.update({env!r})"
+            )
+        )
+        for chapter in CHAPTERS:
+            nb = jupytext.read(ROOT / "notebooks" / f"{chapter}.py")
+            book.cells.append(nbformat.v4.new_code_cell("%reset -f"))
+            start = len(book.cells)
+            book.cells += nb.cells
+            spans[key, chapter] = (start, len(book.cells))
+    kernel_env = {k: v for k, v in os.environ.items() if k not in names}
+    kernel_env |= {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+    kernel_env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])
     client = NotebookClient(
         book,
         timeout=600,
@@ -296,8 +304,20 @@ def execute(env: dict[str, str], monkeypatch) -> dict[str, list]:
         resources={"metadata": {"path": str(ROOT / "notebooks")}},
         shutdown_kernel="immediate",  # every output is in before; as make book stops its kernels
     )
-    client.execute()
-    return {chapter: book.cells[a:b] for chapter, (a, b) in spans.items()}
+    client.execute(env=kernel_env)
+    out: dict = {key: {} for key in runs}
+    for (key, chapter), (a, b) in spans.items():
+        out[key][chapter] = book.cells[a:b]
+    return out
+
+
+@pytest.fixture(scope="module")
+def executed(roots):
+    """Every run of :data:`RUNS`, its chapters executed (one kernel session for all of them)."""
+    started = time.perf_counter()
+    out = execute({(shape, task): env_for(roots[shape], selection(shape, task)) for shape, task in RUNS})
+    print(f"\nthe chapters on {len(RUNS)} corpora: {time.perf_counter() - started:.1f} s with the kernel")
+    return out
 
 
 def glued(cells) -> dict[str, str]:
@@ -335,14 +355,12 @@ BUNDLED_WORDS = ("iaa split", "test split", "d2t iaa", "d2t test", "data-to-text
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("shape", "task"), RUNS, ids=[f"{s}-{t}" if t else s for s, t in RUNS])
-def test_the_real_chapters_run_on_the_shape(roots, shape, task, monkeypatch):
+def test_the_real_chapters_run_on_the_shape(roots, executed, shape, task):
     root = roots[shape]
     assert real_shape.read(root, **selection(shape, task))[1] is None  # the check lets it through
-    started = time.perf_counter()
-    executed = execute(env_for(root, selection(shape, task)), monkeypatch)
     timings = []
     values = {}
-    for chapter, cells in executed.items():
+    for chapter, cells in executed[shape, task].items():
         errors = [o for c in cells if c["cell_type"] == "code" for o in c["outputs"] if o["output_type"] == "error"]
         assert not errors, f"{chapter} on {shape}: {errors[0]['ename']}: {errors[0]['evalue']}"
         mine = glued(cells)
@@ -352,7 +370,7 @@ def test_the_real_chapters_run_on_the_shape(roots, shape, task, monkeypatch):
             assert not any(w in value for w in BUNDLED_WORDS), (chapter, name, value)
         values[chapter] = mine
         timings.append(f"{chapter} {seconds(cells):.1f} s")
-    print(f"\n{shape} {task or ''}: {', '.join(timings)}; {time.perf_counter() - started:.1f} s with the kernel")
+    print(f"\n{shape} {task or ''}: {', '.join(timings)}")
     for chapter, name in [
         ("08_real_corpus", "about"),
         ("10_evaluate_your_judge", "real_about"),

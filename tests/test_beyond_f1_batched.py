@@ -344,18 +344,22 @@ def test_measures_fail_as_the_per_pair_path_fails(edge):
 @pytest.mark.slow
 def test_every_real_pair_equals_the_per_pair_path():
     """Chapter 08's comparisons (29 human groups, six LLMs): every γ, every measure, every interval
-    of a sixth of its 580 pairs: every sixth "humans vs humans" row, and every human group against
-    one LLM, the LLMs taking turns (all of them with the full sweep, tests/sweep.py: the per-pair
-    path is slow)."""
+    of about a sixth of its 580 pairs: every sixth pair of human groups, each group's row taking
+    its turn, and every human group against one LLM, the LLMs taking turns (all of them with the
+    full sweep, tests/sweep.py: the per-pair path is slow)."""
     corpus = hotelcheckspan.load(paths.REAL_CORPUS)
     everything = judges.comparisons(corpus)
     humans = [c for c in everything if c["name"] == "humans vs humans"]
     llms = [c for c in everything if c["name"] != "humans vs humans"]
     of = len(llms)
-    comparisons = sweep.share(humans, 0, of) + [
+    rows = [{**c, "hyp": sweep.share(c["hyp"], turn, of)} for turn, c in enumerate(humans)]
+    comparisons = [c for c in rows if c["hyp"]] + [
         {**c, "ref": sweep.share(c["ref"], turn, of)} for turn, c in enumerate(llms)
     ]
-    assert {c["name"] for c in comparisons} == {c["name"] for c in everything}  # every LLM
+    # every human group against exactly one LLM, and every LLM
+    assert all(c["ref"] == llms[0]["ref"] for c in llms)
+    assert sorted(r for c in comparisons[-of:] for r in c["ref"]) == sorted(llms[0]["ref"])
+    assert {c["name"] for c in comparisons} == {c["name"] for c in everything}
     ours, theirs = span_gamma.pairwise(corpus, comparisons), gamma_pairwise(corpus, comparisons)
     assert_same_gamma(ours, theirs)
     pd.testing.assert_frame_equal(span_gamma.by_comparison(*ours), span_gamma.by_comparison(*theirs), check_exact=True)

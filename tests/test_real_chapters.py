@@ -281,7 +281,9 @@ def execute(runs: dict) -> dict:
     names = (paths.REAL_DATA_ENV, paths.REAL_TASK_ENV, paths.REAL_SPLIT_ENV)
     book = nbformat.v4.new_notebook()
     spans: dict = {}
+    setters = []
     for key, env in runs.items():
+        setters.append(len(book.cells))
         book.cells.append(
             nbformat.v4.new_code_cell(
                 f"import os\nfor _name in {names!r}:\n    os.environ.pop(_name, None)\nos.environ.update({env!r})"
@@ -305,6 +307,8 @@ def execute(runs: dict) -> dict:
         shutdown_kernel="immediate",  # every output is in before; as make book stops its kernels
     )
     client.execute(env=kernel_env)
+    for i in setters:  # a corpus' variables set (an error there would be nobody's chapter's)
+        assert all(o["output_type"] != "error" for o in book.cells[i]["outputs"]), book.cells[i]
     out: dict = {key: {} for key in runs}
     for (key, chapter), (a, b) in spans.items():
         out[key][chapter] = book.cells[a:b]

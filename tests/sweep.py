@@ -11,7 +11,7 @@ import os
 FULL = os.environ.get("HOTELCHECKSPAN_FULL_SWEEP") == "1"
 
 
-def share(items, turn: int, of: int = 2):
+def share(items, turn: int, of: int):
     """Every ``of``-th item from the ``turn``-th (every item with the full sweep): ``of`` sweeps
     taking turns 0, 1, ... check each item once between them. A list, or a frame's rows."""
     if FULL:

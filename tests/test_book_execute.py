@@ -153,3 +153,25 @@ def test_pages_with_execution_settings_of_their_own_are_left_to_the_build(tmp_pa
     (root / "_config.yml").write_text(CONFIG.replace("timeout: 60", "timeout: 60\n  run_in_temp: true"))
     assert sorted(p.name for p in execute.run(root, jobs=2)["left"]) == ["bad.ipynb", "page.md"]
     assert "2 pages left to the build" in capsys.readouterr().out
+
+
+def test_adopting_caches_the_books_own_notebooks_only(tmp_path):
+    """A chapter executed elsewhere and found byte for byte its stored self (``conftest.py``) is
+    cached as its stored notebook; a notebook outside the table of contents, a MyST page and a page
+    with execution settings of its own are left to the build."""
+    root = book(tmp_path)
+    stray = root / "notebooks" / "stray.ipynb"
+    nbformat.write(notebook("print('not in the book')"), stray)
+    own = notebook("print('my own settings')")
+    own.metadata["mystnb"] = {"execution_mode": "force"}
+    nbformat.write(own, root / "notebooks" / "bad.ipynb")
+    good = root / "notebooks" / "good.ipynb"
+    executed = {good: 1.5, stray: 1.0, root / "notebooks" / "bad.ipynb": 1.0, root / "page.md": 1.0}
+    assert execute.adopt(executed, root=root) == [good.resolve()]
+    cache = get_cache(str(root / "_build" / ".jupyter_cache"))
+    record = cache.match_cache_notebook(nbformat.read(good, as_version=4))
+    assert record.data["execution_seconds"] == 1.5
+    pages = json.loads((root / "_build" / ".jupyter_cache" / execute.RUN_RECORD).read_text())["pages"]
+    assert list(pages) == [str(good.resolve())]
+    # the stored notebook is the execution: its outputs, not a fresh run's
+    assert not [c for c in cache.get_cache_bundle(record.pk).nb.cells if c.cell_type == "code"][0].outputs

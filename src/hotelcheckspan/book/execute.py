@@ -17,6 +17,10 @@ errors allowed, a page's own execution settings), those pages are left to the bu
 What ran, and when, is written beside the cache (:data:`RUN_RECORD`) for the provenance footer,
 which says which pages this build executed.
 
+A chapter executed elsewhere before the build, whose every output was found to be the stored one,
+byte for byte, is cached as its stored notebook (:func:`adopt`): `make test` has nbval execute the
+chapters (``conftest.py``), so the book built next does not execute them a second time.
+
     python -m hotelcheckspan.book.execute [--jobs N] [--root BOOK] [--cache FOLDER]
 """
 
@@ -128,6 +132,67 @@ def _count(todo) -> str:
     return f"{len(todo)} page" + ("" if len(todo) == 1 else "s")
 
 
+def _cache_folder(root: Path, cache_dir: Path | None) -> Path:
+    config = book_config(root).get("execute") or {}
+    return Path(cache_dir or root / config.get("cache", "_build/.jupyter_cache"))
+
+
+def _ours(root: Path, path: Path, nb) -> bool:
+    """Whether the page is executed as myst-nb's cache mode executes it, with nothing of its own
+    (another mode, a temporary folder, errors allowed, a page's own settings, an excluded page are
+    left to the build)."""
+    config = book_config(root).get("execute") or {}
+    as_myst_nb = (
+        config.get("execute_notebooks", "auto") == "cache"
+        and not config.get("run_in_temp", False)
+        and not config.get("allow_errors", False)
+    )
+    rel = path.relative_to(root).as_posix()
+    own = set(nb.metadata.get("mystnb", {})) | set(nb.metadata.get("execution", {}))
+    return as_myst_nb and not own and not any(fnmatch.fnmatch(rel, p) for p in config.get("exclude_patterns") or [])
+
+
+def _record(where: Path) -> dict:
+    """What ran before the build reads it: the pages a step before this one recorded (:func:`adopt`)
+    are kept until the build consumes the record."""
+    try:
+        return json.loads((where / RUN_RECORD).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {"started": time.time(), "pages": {}}
+
+
+def adopt(executed: dict[Path, float], root: Path = paths.REPO_ROOT, cache_dir: Path | None = None) -> list[Path]:
+    """Cache chapters executed elsewhere as their stored notebooks: ``executed`` maps a stored
+    ``.ipynb`` page to the seconds its execution took, for pages whose every output the caller
+    found to be the stored one, byte for byte (``conftest.py``: nbval's run in `make test`). The
+    build then takes them from the cache, and the footer says they ran in this build. Pages that
+    are not the book's, or that the build executes by settings of their own, are not cached.
+    Returns the pages cached."""
+    from jupyter_cache import get_cache
+    from jupyter_cache.base import CacheBundleIn
+
+    root = root.resolve()
+    where = _cache_folder(root, cache_dir)
+    where.mkdir(parents=True, exist_ok=True)
+    cache, record = get_cache(str(where)), _record(where)
+    book = set(pages(root))
+    cached = []
+    for path, seconds in executed.items():
+        path = Path(path).resolve()
+        if path.suffix != ".ipynb" or path not in book:
+            continue
+        nb = read(path, root)
+        if not _ours(root, path, nb):
+            continue
+        cache.cache_notebook_bundle(
+            CacheBundleIn(nb, str(path), data={"execution_seconds": seconds}), check_validity=False, overwrite=True
+        )
+        record["pages"][str(path)] = time.time()
+        cached.append(path)
+    (where / RUN_RECORD).write_text(json.dumps(record), encoding="utf-8")
+    return cached
+
+
 def run(root: Path, cache_dir: Path | None = None, jobs: int | None = None) -> dict[str, list[Path]]:
     """Execute the pages not in the cache into it, ``jobs`` at a time (:func:`default_jobs`);
     ``{"executed": [...], "failed": [...], "left": [...]}`` (left: to the build, as the settings
@@ -137,18 +202,12 @@ def run(root: Path, cache_dir: Path | None = None, jobs: int | None = None) -> d
 
     root, jobs = root.resolve(), max(1, jobs or default_jobs())
     config = book_config(root).get("execute") or {}
-    where = Path(cache_dir or root / config.get("cache", "_build/.jupyter_cache"))
+    where = _cache_folder(root, cache_dir)
     cache = get_cache(str(where))
     where.mkdir(parents=True, exist_ok=True)
-    record = {"started": time.time(), "pages": {}}
+    record = _record(where)
     (where / RUN_RECORD).write_text(json.dumps(record), encoding="utf-8")
     done: dict[str, list[Path]] = {"executed": [], "failed": [], "left": []}
-    as_myst_nb = (
-        config.get("execute_notebooks", "auto") == "cache"
-        and not config.get("run_in_temp", False)
-        and not config.get("allow_errors", False)
-    )
-    excluded = config.get("exclude_patterns") or []
     todo = {}  # page -> its notebook, as read for the lookup
     for path in pages(root):
         nb = read(path, root)
@@ -157,12 +216,10 @@ def run(root: Path, cache_dir: Path | None = None, jobs: int | None = None) -> d
             continue
         except KeyError:
             pass
-        rel = path.relative_to(root).as_posix()
-        own = set(nb.metadata.get("mystnb", {})) | set(nb.metadata.get("execution", {}))
-        if not as_myst_nb or own or any(fnmatch.fnmatch(rel, p) for p in excluded):
-            done["left"].append(path)
-        else:
+        if _ours(root, path, nb):
             todo[path] = nb
+        else:
+            done["left"].append(path)
     if done["left"]:
         print(f"{_count(done['left'])} left to the build (settings of their own)")
     if not todo:

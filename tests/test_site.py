@@ -13,6 +13,10 @@ Screenshots go to _build/screenshots/. axe-core (``make axe``, from npm) audits 
 widths in light and dark mode for WCAG 2.0/2.1 A and AA, and a keyboard walk uses the pages and
 the explorer without a mouse (issue 46).
 
+The checks that read a page as it loads share one visit per page and width (:class:`Visits`),
+each reporting as a test of its own; the checks that use a page (toggles, keyboard, scrolling)
+open their own.
+
 `make test` builds the site first (`make book`); Chromium comes from Debian (`.ci/run` installs it).
 ``HOTELCHECKSPAN_SITE`` points the checks at another built site (an ``html`` folder) than
 ``_build/html``. The checks that need no browser (the bookkeeping rule on code snippets) run
@@ -248,15 +252,70 @@ def shot_of(rel: str, suffix: str = ".jpg") -> Path:
     return SHOTS / rel.replace("/", "__").replace(".html", suffix)
 
 
-def test_every_page_renders_cleanly_offline(server, browser):
+class Visits:
+    """Every page of the toc opened once at 1280 px and once at 390 px, with what each check found
+    there (``found``): a page costs Chromium most to open and lay out, so the checks that read a
+    page as it loads share one visit per width, in an order that leaves each the page it expects.
+
+    At 1280 px (the network watched, as a reader downloads it cold): the landing page, then each
+    page clean (``clean``, its screenshot), its repository links (``links``: the start page and
+    the chapters), a chapter's downloads (``downloads``), and how it reads (``reads``, axe-core
+    injected last). At 390 px: how it reads, then its sidebars opened and closed
+    (``navigation``). What the page logs while a check runs (a console error, a failed request)
+    is that check's; an exception inside a check is that check's finding on that page."""
+
+    CHECKS = ("clean", "links", "downloads", "reads", "navigation")
+
+    def __init__(self):
+        self.checked: dict[str, dict[str, list[str]]] = {c: {} for c in self.CHECKS}
+        self.seen: dict[str, dict] = {"banners": {}, "listed": {}}
+
+    def run(self, check: str, rel: str, reader, work) -> None:
+        try:
+            found = work()
+        except Exception as error:  # noqa: BLE001 (a finding on this page, not the end of every check)
+            found = [f"{rel}: {check}: {type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"]
+        self.checked[check].setdefault(rel, []).extend(found + reader.problems(rel))
+
+    def found(self, check: str, rel: str | None = None) -> list[str]:
+        pages = [rel] if rel else list(self.checked[check])
+        return [p for r in pages for p in self.checked[check].get(r, [])]
+
+
+@pytest.fixture(scope="module")
+def visits(server, browser) -> Visits:
     SHOTS.mkdir(parents=True, exist_ok=True)
     for rel in PAGES:
         for suffix in (".jpg", ".png"):
             shot_of(rel, suffix).unlink(missing_ok=True)
-    reader = Reader(browser, server, DESKTOP, network=True)
-    problems: list[str] = []
+    out = Visits()
+    desktop = Reader(browser, server, DESKTOP, network=True)
+    try:
+        out.run("clean", "index.html", desktop, lambda: _landing(desktop, server))
+        for rel in PAGES:
+            page = desktop.open(rel)
+            downloaded = desktop.bytes  # cold, before anything below loads more
+            out.run("clean", rel, desktop, lambda: _renders_cleanly(page, rel, server))
+            if rel in (PAGES[0], *CHAPTERS):
+                out.run("links", rel, desktop, lambda: _repository_links(page, rel))
+            if rel in CHAPTERS:
+                out.run("downloads", rel, desktop, lambda: _downloads(page, rel))
+            out.run("reads", rel, desktop, lambda: _read_at(desktop, page, rel, DESKTOP, downloaded, out.seen))
+    finally:
+        desktop.close()
+    phone = Reader(browser, server, PHONE)
+    try:
+        for rel in PAGES:
+            page = phone.open(rel)
+            out.run("reads", rel, phone, lambda: _read_at(phone, page, rel, PHONE, 0, out.seen))
+            out.run("navigation", rel, phone, lambda: _phone_navigation(page, rel))
+    finally:
+        phone.close()
+    return out
 
-    # the landing page (index.html redirects to it) lists every page of the toc in its navigation
+
+def _landing(reader, server: str) -> list[str]:
+    """The landing page (index.html redirects to it) lists every page of the toc in its navigation."""
     page = reader.open("index.html")
     page.wait_for_url(server + PAGES[0])
     nav = {
@@ -264,111 +323,121 @@ def test_every_page_renders_cleanly_offline(server, browser):
         for h in page.eval_on_selector_all("nav.bd-docs-nav a", "els => els.map(e => e.getAttribute('href'))")
         if h
     }
-    problems += [f"{rel}: missing from the navigation" for rel in PAGES[1:] if rel not in nav]
-    problems += reader.problems("index.html")
+    return [f"{rel}: missing from the navigation" for rel in PAGES[1:] if rel not in nav] + reader.problems(
+        "index.html"
+    )
 
-    for rel in PAGES:
-        page = reader.open(rel)
-        # every formula is MathML written at build time (book/_ext/mathml.py): none is left as raw
-        # TeX, and no page loads a script to typeset it
-        math = page.locator("main .math").count()
-        typeset = page.locator("main .math > math").count()
-        if typeset < math:
-            problems.append(f"{rel}: {math - typeset} of {math} formulas not MathML")
-        if page.evaluate("() => [...document.scripts].some(s => /mathjax/i.test(s.src)) || 'MathJax' in window"):
-            problems.append(f"{rel}: the page loads MathJax")
-        broken = page.eval_on_selector_all(
-            "img", "els => els.filter(e => !(e.complete && e.naturalWidth > 0)).map(e => e.getAttribute('src'))"
-        )
-        problems += [f"{rel}: image did not load: {src}" for src in broken]
-        searches = visible(page, ".search-button-field, input[type=search], form.bd-search")
-        if searches != 1:
-            problems.append(f"{rel}: {searches} search boxes")
-        footer = page.locator(".provenance-footer")
-        if footer.count() != 1 or not re.search(
-            r"hotelcheckspan \S+; commit \S+.*sha256 [0-9a-f]{12}", footer.inner_text()
-        ):
-            problems.append(f"{rel}: no provenance footer (version, commit, corpus checksum)")
-        if page.locator("link[rel=icon]").count() != 1:
-            problems.append(f"{rel}: no favicon link")
-        if rel in REAL_CHAPTERS:  # real public corpora: a corpus note, never the warning
-            if page.locator(".corpus-notice").count() == 0 or page.locator(".simulated-notice").count():
-                problems.append(f"{rel}: the real-corpus chapter must carry the corpus note and no simulated notice")
-        elif rel in CHAPTERS:
-            if page.locator(".simulated-notice").count() == 0 or "Simulated data" not in page.inner_text("main"):
-                problems.append(f"{rel}: no simulated-data notice")
-        if rel in CHAPTERS and page.locator("main img").count() == 0 and page.locator("main table").count() == 0:
-            problems.append(f"{rel}: neither a figure nor a table rendered")
-        # every table a reader sees fits the content column, or scrolls inside its own box (which
-        # fits) with its first column sticky (full tables in collapsed dropdowns may not fit)
-        wide = page.evaluate(
-            """() => { const article = document.querySelector('main article') || document.querySelector('main');
-                const room = article.getBoundingClientRect().width;
-                return [...article.querySelectorAll('table')]
-                  .filter(t => !t.closest('details:not([open])') && t.getBoundingClientRect().width > room + 1)
-                  .filter(t => { const box = t.closest('.hcs-scroll');
-                    return !box || box.getBoundingClientRect().width > room + 1
-                      || getComputedStyle(t.querySelector('td, th')).position !== 'sticky'; })
-                  .map(t => Math.round(t.getBoundingClientRect().width) + ' px > ' + Math.round(room) + ' px'); }"""
-        )
-        problems += [f"{rel}: a table wider than the content column ({w})" for w in wide]
 
-        for href in page.eval_on_selector_all("main a[href]", "els => els.map(e => e.getAttribute('href'))"):
-            absolute = urljoin(server + rel, href)
-            if not absolute.startswith(server):
-                continue
-            target, anchor = urldefrag(absolute)
-            path = SITE / urlparse(target).path.lstrip("/")
-            if path.is_dir():
-                path = path / "index.html"
-            if not path.exists():
-                problems.append(f"{rel}: link to a missing page: {href}")
-            elif anchor and path.suffix == ".html" and anchor not in ids_of(path):
-                problems.append(f"{rel}: link to a missing anchor: {href}")
+def _renders_cleanly(page, rel: str, server: str) -> list[str]:
+    """A page open at 1280 px: MathML, images, one search box, the footer, its notice, no table
+    wider than the column, every internal link and anchor resolving; its screenshot taken."""
+    problems = []
+    # every formula is MathML written at build time (book/_ext/mathml.py): none is left as raw
+    # TeX, and no page loads a script to typeset it
+    math = page.locator("main .math").count()
+    typeset = page.locator("main .math > math").count()
+    if typeset < math:
+        problems.append(f"{rel}: {math - typeset} of {math} formulas not MathML")
+    if page.evaluate("() => [...document.scripts].some(s => /mathjax/i.test(s.src)) || 'MathJax' in window"):
+        problems.append(f"{rel}: the page loads MathJax")
+    broken = page.eval_on_selector_all(
+        "img", "els => els.filter(e => !(e.complete && e.naturalWidth > 0)).map(e => e.getAttribute('src'))"
+    )
+    problems += [f"{rel}: image did not load: {src}" for src in broken]
+    searches = visible(page, ".search-button-field, input[type=search], form.bd-search")
+    if searches != 1:
+        problems.append(f"{rel}: {searches} search boxes")
+    footer = page.locator(".provenance-footer")
+    if footer.count() != 1 or not re.search(
+        r"hotelcheckspan \S+; commit \S+.*sha256 [0-9a-f]{12}", footer.inner_text()
+    ):
+        problems.append(f"{rel}: no provenance footer (version, commit, corpus checksum)")
+    if page.locator("link[rel=icon]").count() != 1:
+        problems.append(f"{rel}: no favicon link")
+    if rel in REAL_CHAPTERS:  # real public corpora: a corpus note, never the warning
+        if page.locator(".corpus-notice").count() == 0 or page.locator(".simulated-notice").count():
+            problems.append(f"{rel}: the real-corpus chapter must carry the corpus note and no simulated notice")
+    elif rel in CHAPTERS:
+        if page.locator(".simulated-notice").count() == 0 or "Simulated data" not in page.inner_text("main"):
+            problems.append(f"{rel}: no simulated-data notice")
+    if rel in CHAPTERS and page.locator("main img").count() == 0 and page.locator("main table").count() == 0:
+        problems.append(f"{rel}: neither a figure nor a table rendered")
+    # every table a reader sees fits the content column, or scrolls inside its own box (which
+    # fits) with its first column sticky (full tables in collapsed dropdowns may not fit)
+    wide = page.evaluate(
+        """() => { const article = document.querySelector('main article') || document.querySelector('main');
+            const room = article.getBoundingClientRect().width;
+            return [...article.querySelectorAll('table')]
+              .filter(t => !t.closest('details:not([open])') && t.getBoundingClientRect().width > room + 1)
+              .filter(t => { const box = t.closest('.hcs-scroll');
+                return !box || box.getBoundingClientRect().width > room + 1
+                  || getComputedStyle(t.querySelector('td, th')).position !== 'sticky'; })
+              .map(t => Math.round(t.getBoundingClientRect().width) + ' px > ' + Math.round(room) + ' px'); }"""
+    )
+    problems += [f"{rel}: a table wider than the content column ({w})" for w in wide]
 
-        # JPEG where it can: a long page's PNG takes twice as long
-        if page.evaluate("() => document.documentElement.scrollHeight") > JPEG_MAX:
-            page.screenshot(path=str(shot_of(rel, ".png")), full_page=True)
-        else:
-            page.screenshot(path=str(shot_of(rel)), full_page=True, quality=80)
-        problems += reader.problems(rel)
+    for href in page.eval_on_selector_all("main a[href]", "els => els.map(e => e.getAttribute('href'))"):
+        absolute = urljoin(server + rel, href)
+        if not absolute.startswith(server):
+            continue
+        target, anchor = urldefrag(absolute)
+        path = SITE / urlparse(target).path.lstrip("/")
+        if path.is_dir():
+            path = path / "index.html"
+        if not path.exists():
+            problems.append(f"{rel}: link to a missing page: {href}")
+        elif anchor and path.suffix == ".html" and anchor not in ids_of(path):
+            problems.append(f"{rel}: link to a missing anchor: {href}")
 
-    reader.close()
-    assert not problems, "\n".join(problems)
+    # JPEG where it can: a long page's PNG takes twice as long
+    if page.evaluate("() => document.documentElement.scrollHeight") > JPEG_MAX:
+        page.screenshot(path=str(shot_of(rel, ".png")), full_page=True)
+    else:
+        page.screenshot(path=str(shot_of(rel)), full_page=True, quality=80)
+    return problems
+
+
+def test_every_page_renders_cleanly_offline(visits):
+    assert not visits.found("clean"), "\n".join(visits.found("clean"))
     shots = [next((p for p in (shot_of(rel), shot_of(rel, ".png")) if p.exists()), None) for rel in PAGES]
     assert all(p is not None and p.stat().st_size > 0 for p in shots), shots
 
 
-@pytest.mark.parametrize("rel", PAGES)
-def test_phone_navigation_opens_and_closes(server, browser, rel):
-    reader = Reader(browser, server, PHONE)
-    page = reader.open(rel)
+def _phone_navigation(page, rel: str) -> list[str]:
+    """At 390 px: each sidebar toggle opens its sidebar (with links), and a tap beside it closes it."""
     name = rel.replace("/", "__").replace(".html", "")
-    try:
-        sidebars = [("primary", ".primary-toggle", ".bd-sidebar-primary")]
-        if page.locator(".secondary-toggle").count():
-            sidebars.append(("secondary", ".secondary-toggle", ".bd-sidebar-secondary"))
-        for which, toggle, sidebar in sidebars:
-            assert not in_view(page, sidebar), f"{which} sidebar shown before it was opened"
-            page.click(toggle)
-            page.wait_for_function(
-                f"() => {{ const r = document.querySelector('{sidebar}').getBoundingClientRect();"
-                " return r.left >= 0 && r.right <= innerWidth; }"
-            )
-            assert in_view(page, sidebar), f"the {which} toggle does not open the {which} sidebar"
-            links = page.locator(f"{sidebar} a[href]")
-            assert links.count() and links.first.is_visible(), f"the {which} sidebar opened without links"
-            page.screenshot(path=str(SHOTS / f"phone-{which}-open__{name}.png"))
-            # a reader closes it by tapping beside it, on the page it covers
-            box = page.locator(sidebar).bounding_box()
-            x = box["x"] + box["width"] + 20 if which == "primary" else max(box["x"] - 20, 5)
-            page.mouse.click(x, PHONE["height"] / 2)
-            assert gone(page, sidebar), f"the {which} sidebar does not close"
-            page.wait_for_timeout(150)
-            assert not in_view(page, sidebar), f"the {which} sidebar opens again after closing"
-        assert not reader.problems(rel), reader.problems(rel)
-    finally:
-        reader.close()
+    sidebars = [("primary", ".primary-toggle", ".bd-sidebar-primary")]
+    if page.locator(".secondary-toggle").count():
+        sidebars.append(("secondary", ".secondary-toggle", ".bd-sidebar-secondary"))
+    for which, toggle, sidebar in sidebars:
+        if in_view(page, sidebar):
+            return [f"{rel}: {which} sidebar shown before it was opened"]
+        page.click(toggle)
+        page.wait_for_function(
+            f"() => {{ const r = document.querySelector('{sidebar}').getBoundingClientRect();"
+            " return r.left >= 0 && r.right <= innerWidth; }"
+        )
+        if not in_view(page, sidebar):
+            return [f"{rel}: the {which} toggle does not open the {which} sidebar"]
+        links = page.locator(f"{sidebar} a[href]")
+        if not (links.count() and links.first.is_visible()):
+            return [f"{rel}: the {which} sidebar opened without links"]
+        page.screenshot(path=str(SHOTS / f"phone-{which}-open__{name}.png"))
+        # a reader closes it by tapping beside it, on the page it covers
+        box = page.locator(sidebar).bounding_box()
+        x = box["x"] + box["width"] + 20 if which == "primary" else max(box["x"] - 20, 5)
+        page.mouse.click(x, PHONE["height"] / 2)
+        if not gone(page, sidebar):
+            return [f"{rel}: the {which} sidebar does not close"]
+        page.wait_for_timeout(150)
+        if in_view(page, sidebar):
+            return [f"{rel}: the {which} sidebar opens again after closing"]
+    return []
+
+
+@pytest.mark.parametrize("rel", PAGES)
+def test_phone_navigation_opens_and_closes(visits, rel):
+    assert not visits.found("navigation", rel), visits.found("navigation", rel)
 
 
 def test_desktop_toggle_collapses_the_sidebar(server, browser):
@@ -391,28 +460,29 @@ def test_desktop_toggle_collapses_the_sidebar(server, browser):
         reader.close()
 
 
-def test_links_to_the_repository_source_and_launch_services(server, browser):
+def _repository_links(page, rel: str) -> list[str]:
+    """The start page and every chapter: repository and source buttons; on chapters, launch links."""
     repo = repository()
     url, branch = repo["url"].rstrip("/"), repo.get("branch", "main")
     owner_repo = urlparse(url).path.strip("/")
-    reader = Reader(browser, server, DESKTOP)
-    try:
-        for rel in [PAGES[0], *CHAPTERS]:
-            page = reader.open(rel)
-            hrefs = page.eval_on_selector_all(
-                ".article-header-buttons a[href], .header-article-items a[href]", "els => els.map(e => e.href)"
-            )
-            assert url in hrefs, f"{rel}: no repository button"
-            source = Path(rel).with_suffix(".ipynb" if rel in CHAPTERS else ".md").as_posix()
-            assert any(h.startswith(f"{url}/blob/{branch}/{source}") for h in hrefs), f"{rel}: no source link"
-            if rel in CHAPTERS:
-                binder = f"https://mybinder.org/v2/gh/{owner_repo}/{branch}?urlpath=lab/tree/{source}"
-                colab = f"https://colab.research.google.com/github/{owner_repo}/blob/{branch}/{source}"
-                assert binder in hrefs, f"{rel}: no Binder launch link ({binder})"
-                assert colab in hrefs, f"{rel}: no Colab launch link ({colab})"
-            assert not reader.problems(rel)
-    finally:
-        reader.close()
+    hrefs = page.eval_on_selector_all(
+        ".article-header-buttons a[href], .header-article-items a[href]", "els => els.map(e => e.href)"
+    )
+    problems = [] if url in hrefs else [f"{rel}: no repository button"]
+    source = Path(rel).with_suffix(".ipynb" if rel in CHAPTERS else ".md").as_posix()
+    if not any(h.startswith(f"{url}/blob/{branch}/{source}") for h in hrefs):
+        problems.append(f"{rel}: no source link")
+    if rel in CHAPTERS:
+        binder = f"https://mybinder.org/v2/gh/{owner_repo}/{branch}?urlpath=lab/tree/{source}"
+        colab = f"https://colab.research.google.com/github/{owner_repo}/blob/{branch}/{source}"
+        problems += [] if binder in hrefs else [f"{rel}: no Binder launch link ({binder})"]
+        problems += [] if colab in hrefs else [f"{rel}: no Colab launch link ({colab})"]
+    return problems
+
+
+def test_links_to_the_repository_source_and_launch_services(visits):
+    assert set(visits.checked["links"]) == {PAGES[0], *CHAPTERS}
+    assert not visits.found("links"), "\n".join(visits.found("links"))
 
 
 @pytest.mark.parametrize(
@@ -618,7 +688,82 @@ BROKEN_NAMES = """() => [...document.querySelectorAll('main .hcs-scroll')]
   .map(w => w.innerText.trim())"""
 
 
-def test_pages_read_well_at_both_widths(server, browser):
+def _read_at(reader, page, rel: str, size: dict, downloaded: int, seen: dict) -> list[str]:
+    """The checks of :func:`test_pages_read_well_at_both_widths` on a page open at one width;
+    ``downloaded``: the bytes the page took to load (cold); ``seen`` gathers each chapter's
+    notice (``banners``) and the start page's chapter list (``listed``) for the checks across
+    pages."""
+    problems: list[str] = []
+    at = f"{rel} at {size['width']} px"
+    problems += axe_violations(page, at)
+    problems += [f"{at}: a card's header {c}" for c in page.evaluate(CARD_LABELS)]
+    problems += [
+        f"{at}: {src} drawn at {shown:.2f}:1, its file is {natural:.2f}:1"
+        for src, shown, natural in page.evaluate(IMAGES)
+        if abs(shown / natural - 1) > 0.02
+    ]
+    problems += [f"{at}: {w!r} broken inside the word in a table" for w in page.evaluate(MID_WORD)]
+    for t in page.evaluate(SCROLLING):
+        if t["cards"]:
+            problems.append(f"{at}: a check of the paper scrolls sideways ({t['head']!r})")
+        elif size is PHONE and t["label"] > size["width"] / 3 + 1:
+            problems.append(f"{at}: label column {t['label']:.0f} px, over a third ({t['head']!r})")
+    if rel in CHAPTERS:
+        place = page.evaluate(BANNER_PLACE)
+        if place is None or place["bottom"] > size["height"]:
+            problems.append(f"{at}: the corpus notice is not in the first screen ({place})")
+        seen["banners"][rel] = place or {}
+    if rel == PAGES[0]:
+        items = page.evaluate(CHAPTER_LIST)
+        seen["listed"][size["width"]] = items
+        problems += [
+            f"{at}: chapter {i['title']!r} below the first screen" for i in items if i["bottom"] > size["height"]
+        ]
+        links = set(page.evaluate(FIRST_SCREEN_LINKS))
+        problems += [
+            f"{at}: no link to {t} in the first screen" for t in (CHAPTERS[0], "book/citing.html") if t not in links
+        ]
+    if rel == "book/explorer.html":
+        page.wait_for_selector(".hx-open")
+        first = page.eval_on_selector(".hx-open", "e => e.getBoundingClientRect().bottom + scrollY")
+        if first > size["height"]:
+            problems.append(f"{at}: the first example ends at {first:.0f} px, below the first screen")
+        page.click(".hx-open")  # an example open, its source folded out
+        page.wait_for_selector(".hx-example .hx-row")
+        page.click(".hx-source summary")
+        problems += axe_violations(page, f"{at}, an example open")
+    if size is PHONE:
+        height = page.evaluate("() => document.documentElement.scrollHeight")
+        if height > PAGE_SCREENS * PHONE["height"]:
+            problems.append(f"{at}: {height / PHONE['height']:.1f} screens tall, over {PAGE_SCREENS}")
+        problems += [
+            f"{at}: a figure's smallest text is {px:.1f} CSS px, under {FIGURE_TEXT_MIN} ({src})"
+            for src, px in page.evaluate(FIGURE_TEXT)
+            if not px >= FIGURE_TEXT_MIN
+        ]
+        problems += [f"{at}: {w!r} broken in a table that fits" for w in page.evaluate(BROKEN_NAMES)]
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        if width > PHONE["width"] + 1:
+            problems.append(f"{rel}: {width} px wide at {PHONE['width']} px")
+        split = page.evaluate(SPLIT_WORDS)
+        problems += [f"{rel}: {t!r} is split inside a word at {PHONE['width']} px" for t in split]
+        found, undeclared = page.evaluate(LABEL_CHECK)
+        problems += [f"{at}: {f}" for f in found]
+        problems += [
+            f"{at}: rows named by more columns than declared ({a} + {b}): labels={n}" for a, b, n in undeclared
+        ]
+        problems += [f"{at}: a display equation {w} px wide" for w in page.evaluate(EQUATIONS)]
+        return problems
+    # desktop only
+    problems += [f"{at}: a table {t}" for t in page.evaluate(CUT_TABLES)]
+    if downloaded > PAGE_BUDGET:
+        problems.append(f"{rel}: {downloaded / 1e6:.2f} MB downloaded, over {PAGE_BUDGET / 1e6:.2f} MB")
+    problems += [f"{rel}: {m!r} is not a link to its chapter" for m in page.evaluate(PLAIN_CHAPTERS)]
+    problems += _reads_well(rel, page)
+    return problems
+
+
+def test_pages_read_well_at_both_widths(visits):
     """Every page once at 1280 px and once at 390 px (issues 20, 29, 36):
 
     - one table style (padded or ruled cells); no page wider than a phone; no bookkeeping cell open
@@ -640,98 +785,16 @@ def test_pages_read_well_at_both_widths(server, browser):
       widths, on every page and on the explorer with an example open;
     - issue 45: no card's header taller than its line, at both widths; every open table's columns
       in view at 1280 px; every figure's text at least :data:`FIGURE_TEXT_MIN` CSS px at 390 px."""
-    problems: list[str] = []
-    banners: dict[str, dict] = {}
-    listed: dict[int, list[dict]] = {}
-    desktop, phone = Reader(browser, server, DESKTOP, network=True), Reader(browser, server, PHONE)
-    try:
-        for rel in PAGES:
-            for reader, size in ((desktop, DESKTOP), (phone, PHONE)):
-                at = f"{rel} at {size['width']} px"
-                page = reader.open(rel)
-                problems += axe_violations(page, at)
-                problems += [f"{at}: a card's header {c}" for c in page.evaluate(CARD_LABELS)]
-                problems += [
-                    f"{at}: {src} drawn at {shown:.2f}:1, its file is {natural:.2f}:1"
-                    for src, shown, natural in page.evaluate(IMAGES)
-                    if abs(shown / natural - 1) > 0.02
-                ]
-                problems += [f"{at}: {w!r} broken inside the word in a table" for w in page.evaluate(MID_WORD)]
-                for t in page.evaluate(SCROLLING):
-                    if t["cards"]:
-                        problems.append(f"{at}: a check of the paper scrolls sideways ({t['head']!r})")
-                    elif size is PHONE and t["label"] > size["width"] / 3 + 1:
-                        problems.append(f"{at}: label column {t['label']:.0f} px, over a third ({t['head']!r})")
-                if rel in CHAPTERS:
-                    place = page.evaluate(BANNER_PLACE)
-                    if place is None or place["bottom"] > size["height"]:
-                        problems.append(f"{at}: the corpus notice is not in the first screen ({place})")
-                    banners[rel] = place or {}
-                if rel == PAGES[0]:
-                    items = page.evaluate(CHAPTER_LIST)
-                    listed[size["width"]] = items
-                    problems += [
-                        f"{at}: chapter {i['title']!r} below the first screen"
-                        for i in items
-                        if i["bottom"] > size["height"]
-                    ]
-                    seen = set(page.evaluate(FIRST_SCREEN_LINKS))
-                    problems += [
-                        f"{at}: no link to {t} in the first screen"
-                        for t in (CHAPTERS[0], "book/citing.html")
-                        if t not in seen
-                    ]
-                if rel == "book/explorer.html":
-                    page.wait_for_selector(".hx-open")
-                    first = page.eval_on_selector(".hx-open", "e => e.getBoundingClientRect().bottom + scrollY")
-                    if first > size["height"]:
-                        problems.append(f"{at}: the first example ends at {first:.0f} px, below the first screen")
-                    page.click(".hx-open")  # an example open, its source folded out
-                    page.wait_for_selector(".hx-example .hx-row")
-                    page.click(".hx-source summary")
-                    problems += axe_violations(page, f"{at}, an example open")
-                if size is PHONE:
-                    height = page.evaluate("() => document.documentElement.scrollHeight")
-                    if height > PAGE_SCREENS * PHONE["height"]:
-                        problems.append(f"{at}: {height / PHONE['height']:.1f} screens tall, over {PAGE_SCREENS}")
-                    problems += [
-                        f"{at}: a figure's smallest text is {px:.1f} CSS px, under {FIGURE_TEXT_MIN} ({src})"
-                        for src, px in page.evaluate(FIGURE_TEXT)
-                        if not px >= FIGURE_TEXT_MIN
-                    ]
-                    problems += [f"{at}: {w!r} broken in a table that fits" for w in page.evaluate(BROKEN_NAMES)]
-                    width = page.evaluate("() => document.documentElement.scrollWidth")
-                    if width > PHONE["width"] + 1:
-                        problems.append(f"{rel}: {width} px wide at {PHONE['width']} px")
-                    split = page.evaluate(SPLIT_WORDS)
-                    problems += [f"{rel}: {t!r} is split inside a word at {PHONE['width']} px" for t in split]
-                    found, undeclared = page.evaluate(LABEL_CHECK)
-                    problems += [f"{at}: {f}" for f in found]
-                    problems += [
-                        f"{at}: rows named by more columns than declared ({a} + {b}): labels={n}"
-                        for a, b, n in undeclared
-                    ]
-                    problems += [f"{at}: a display equation {w} px wide" for w in page.evaluate(EQUATIONS)]
-                    problems += reader.problems(rel)
-                    continue
-                # desktop only
-                problems += [f"{at}: a table {t}" for t in page.evaluate(CUT_TABLES)]
-                if reader.bytes > PAGE_BUDGET:
-                    problems.append(f"{rel}: {reader.bytes / 1e6:.2f} MB downloaded, over {PAGE_BUDGET / 1e6:.2f} MB")
-                problems += [f"{rel}: {m!r} is not a link to its chapter" for m in page.evaluate(PLAIN_CHAPTERS)]
-                problems += _reads_well(rel, page)
-                problems += reader.problems(rel)
-        # the start page marks each chapter with the data its page runs on (its first corpus notice)
-        for width, items in listed.items():
-            if [i["href"] for i in items] != CHAPTERS:
-                problems.append(f"the start page at {width} px lists {[i['href'] for i in items]}, not the chapters")
-            for item in items:
-                real = banners.get(item["href"], {}).get("real")
-                if real is None or (item["main"] == "real") != real:
-                    problems.append(f"the start page marks {item['href']} {item['main']!r}; its page says real={real}")
-    finally:
-        desktop.close()
-        phone.close()
+    problems = visits.found("reads")
+    # the start page marks each chapter with the data its page runs on (its first corpus notice)
+    for width, items in visits.seen["listed"].items():
+        if [i["href"] for i in items] != CHAPTERS:
+            problems.append(f"the start page at {width} px lists {[i['href'] for i in items]}, not the chapters")
+        for item in items:
+            real = visits.seen["banners"].get(item["href"], {}).get("real")
+            if real is None or (item["main"] == "real") != real:
+                problems.append(f"the start page marks {item['href']} {item['main']!r}; its page says real={real}")
+    assert sorted(visits.seen["listed"]) == [PHONE["width"], DESKTOP["width"]]
     assert not problems, "\n".join(problems)
 
 
@@ -1039,51 +1102,51 @@ DOWNLOADS = """() => {
   return {tables, figures}; }"""
 
 
-@pytest.mark.parametrize("rel", CHAPTERS)
-def test_every_table_and_figure_has_its_download_links(server, browser, rel):
+def _downloads(page, rel: str) -> list[str]:
     """Issue 29: under every table of a chapter a CSV link whose file parses to the table's rows
     (header and cells as shown); under every figure a PNG link to the image itself; under the
     tables and figures ``make exports`` writes (``shown_by`` in hotelcheckspan.book.exports), their
     LaTeX or PDF as well, and every such export is linked once on its chapter's page."""
     from hotelcheckspan.book import exports
 
-    reader = Reader(browser, server, DESKTOP)
     problems: list[str] = []
-    try:
-        page = reader.open(rel)
-        found = page.evaluate(DOWNLOADS)
-        assert found["tables"] or found["figures"], f"{rel}: no table or figure"
-        for table in found["tables"]:
-            if not table["links"]:
-                problems.append(f"{rel}: no download links under {table['what']}")
-                continue
-            csvs = [h for label, h in table["links"] if label == "CSV"]
-            if len(csvs) != 1:
-                problems.append(f"{rel}: {len(csvs)} CSV links under {table['what']}")
-                continue
-            response = page.request.get(csvs[0])
-            got = list(csv.reader(io.StringIO(response.text()))) if response.ok else None
-            if got != table["rows"]:
-                problems.append(f"{rel}: the CSV of {table['what']} is not its rows ({csvs[0]})")
-        for figure in found["figures"]:
-            pngs = [h for label, h in figure["links"] or [] if label == "PNG"]
-            if pngs != [figure["src"]]:
-                problems.append(f"{rel}: no PNG link to the image under {figure['what']} ({pngs})")
-            elif page.request.get(pngs[0]).body()[:8] != b"\x89PNG\r\n\x1a\n":
-                problems.append(f"{rel}: the PNG link of {figure['what']} is not a PNG")
-        linked = [h for item in found["tables"] + found["figures"] for _, h in item["links"] or []]
-        chapter = Path(rel).stem
-        for export in [e for e in exports.EXPORTS if e.chapter == chapter and e.shown_by]:
-            ext = "tex" if export.kind == "table" else "pdf"
-            hits = [h for h in linked if h.endswith(f"/exports/{export.name}.{ext}")]
-            if len(hits) != 1:
-                problems.append(f"{rel}: {export.name}.{ext} linked {len(hits)} times")
-            elif not page.request.get(hits[0]).ok:
-                problems.append(f"{rel}: {hits[0]} does not download")
-        problems += reader.problems(rel)
-    finally:
-        reader.close()
-    assert not problems, "\n".join(problems)
+    found = page.evaluate(DOWNLOADS)
+    if not (found["tables"] or found["figures"]):
+        return [f"{rel}: no table or figure"]
+    for table in found["tables"]:
+        if not table["links"]:
+            problems.append(f"{rel}: no download links under {table['what']}")
+            continue
+        csvs = [h for label, h in table["links"] if label == "CSV"]
+        if len(csvs) != 1:
+            problems.append(f"{rel}: {len(csvs)} CSV links under {table['what']}")
+            continue
+        response = page.request.get(csvs[0])
+        got = list(csv.reader(io.StringIO(response.text()))) if response.ok else None
+        if got != table["rows"]:
+            problems.append(f"{rel}: the CSV of {table['what']} is not its rows ({csvs[0]})")
+    for figure in found["figures"]:
+        pngs = [h for label, h in figure["links"] or [] if label == "PNG"]
+        if pngs != [figure["src"]]:
+            problems.append(f"{rel}: no PNG link to the image under {figure['what']} ({pngs})")
+        elif page.request.get(pngs[0]).body()[:8] != b"\x89PNG\r\n\x1a\n":
+            problems.append(f"{rel}: the PNG link of {figure['what']} is not a PNG")
+    linked = [h for item in found["tables"] + found["figures"] for _, h in item["links"] or []]
+    chapter = Path(rel).stem
+    for export in [e for e in exports.EXPORTS if e.chapter == chapter and e.shown_by]:
+        ext = "tex" if export.kind == "table" else "pdf"
+        hits = [h for h in linked if h.endswith(f"/exports/{export.name}.{ext}")]
+        if len(hits) != 1:
+            problems.append(f"{rel}: {export.name}.{ext} linked {len(hits)} times")
+        elif not page.request.get(hits[0]).ok:
+            problems.append(f"{rel}: {hits[0]} does not download")
+    return problems
+
+
+@pytest.mark.parametrize("rel", CHAPTERS)
+def test_every_table_and_figure_has_its_download_links(visits, rel):
+    assert rel in visits.checked["downloads"]
+    assert not visits.found("downloads", rel), "\n".join(visits.found("downloads", rel))
 
 
 class _TableRows(HTMLParser):

@@ -47,11 +47,11 @@ def marks(
     frames = []
     for rater in parse_all(raters):
         rec, spans = rater.select(corpus)
-        base = rec[KEY].drop_duplicates()
-        typed = spans.assign(hit=True).pivot_table(index=KEY, columns="type", values="hit", aggfunc="any")
-        typed = typed.reindex(columns=cats).astype("boolean").fillna(False).astype(bool).reset_index()
-        m = base.merge(typed, on=KEY, how="left").fillna({c: False for c in cats})
-        m[cats] = m[cats].astype(bool)
+        m = rec[KEY].drop_duplicates().reset_index(drop=True)
+        texts = pd.MultiIndex.from_frame(m)
+        hits = spans.loc[spans["type"].isin(cats), [*KEY, "type"]].drop_duplicates()
+        for c in cats:  # a span of the type on the text (spans on texts without a record count nowhere)
+            m[c] = texts.isin(pd.MultiIndex.from_frame(hits.loc[hits["type"] == c, KEY]))
         m[ANY] = m[cats].any(axis=1)
         m.insert(len(KEY), "rater", rater.name)
         frames.append(m)

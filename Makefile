@@ -157,12 +157,15 @@ test: $(TEST_STAMP) $(AXE)
 	echo "--- the Binder check, beside the book's build ($(BINDER_TEST)):"; cat $(BINDER_LOG); \
 	[ $$rc -eq 0 ] && [ $$chapters_rc -eq 0 ] && [ $$browser_rc -eq 0 ] && [ $$binder_rc -eq 0 ]
 
-# nbval over every chapter, into the book's execution cache, then the book (make test's first half)
+# nbval over every chapter, into the book's execution cache (the exports beside it), then the
+# book (make test's first half)
 chapters-then-book: $(TEST_STAMP) corpus-check execution-cache
-	@echo "nbval: executing the chapters, $(words $(NOTEBOOKS_LONGEST_FIRST)) notebooks, one per core (log: $(CHAPTERS_LOG))"
-	@$(PY) -m pytest -p no:cacheprovider -n auto --maxprocesses 4 --dist loadfile --nbval \
+	@$(MAKE) --no-print-directory exports & exports=$$!; \
+	echo "nbval: executing the chapters, $(words $(NOTEBOOKS_LONGEST_FIRST)) notebooks, one per core (log: $(CHAPTERS_LOG))"; \
+	$(PY) -m pytest -p no:cacheprovider -n auto --maxprocesses 4 --dist loadfile --nbval \
 	  --nbval-sanitize-with tests/nbval_sanitize.cfg --book-cache _build/.jupyter_cache \
-	  $(NOTEBOOKS_LONGEST_FIRST) > $(CHAPTERS_LOG) 2>&1; echo $$? > _build/test-chapters.rc; tail -2 $(CHAPTERS_LOG)
+	  $(NOTEBOOKS_LONGEST_FIRST) > $(CHAPTERS_LOG) 2>&1; echo $$? > _build/test-chapters.rc; tail -2 $(CHAPTERS_LOG); \
+	wait $$exports
 	@$(MAKE) --no-print-directory book
 
 # Re-execute the paired notebooks from their .py sources and strip volatile metadata; NB=04 (or

@@ -9,6 +9,13 @@ PYTHON ?= $(firstword $(shell for p in python3.11 python3.12 python3.13 python3;
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export PYTHONHASHSEED := 0
+# one id per make run, inherited by its sub-makes: a chapter nbval cached for the book in this run
+# is said to have run in this build, one cached in a run whose build never came is not
+# (hotelcheckspan.book.execute.RUN_ENV)
+ifeq ($(origin HOTELCHECKSPAN_BUILD_RUN), undefined)
+HOTELCHECKSPAN_BUILD_RUN := $(shell date +%s.%N)
+endif
+export HOTELCHECKSPAN_BUILD_RUN
 
 BOOK_STAMP := $(VENV)/.book-installed
 TEST_STAMP := $(VENV)/.test-installed
@@ -94,9 +101,12 @@ execution-cache:
 	  echo "package or data changed: re-executing every chapter"; rm -rf _build/.jupyter_cache; \
 	  echo "$(SOURCES_HASH)" > _build/.sources-hash; fi
 
-book: $(BOOK_STAMP) $(MATHJAX) corpus-check exports execution-cache
+define build_book
 	$(PY) -m hotelcheckspan.book.execute
 	$(VENV)/bin/jupyter-book build . --all --builder html -W -n --keep-going
+endef
+book: $(BOOK_STAMP) $(MATHJAX) corpus-check exports execution-cache
+	$(build_book)
 
 # Every reproduced table as LaTeX (booktabs) and CSV, every figure as PDF and PNG, from the
 # functions the chapters call; redone only when the package, the data or the dependencies change.
@@ -131,7 +141,7 @@ lint: $(TEST_STAMP) $(ACTIONLINT)
 
 # The linters run beside the book's build (they share nothing), and so does the Binder check,
 # which builds an environment of its own and spends most of its time in pip. The book's chapters
-# are executed by nbval (one per core, the longest first), which checks every output against the
+# are executed by nbval (one per core, at most four), which checks every output against the
 # stored notebook byte for byte (conftest.py) and caches each chapter that holds in the book's
 # execution cache, so the build that follows executes no chapter twice. Then pytest: one worker per
 # core (at most four); a test file stays on one worker; property tests draw three times as many
@@ -144,33 +154,31 @@ BROWSER_LOG := _build/test-browser.log
 BINDER_TEST := tests/test_install.py::test_binder_environment_builds_and_runs_a_chapter
 BINDER_LOG := _build/test-binder.log
 CHAPTERS_LOG := _build/test-chapters.log
-NOTEBOOKS_LONGEST_FIRST = $(shell ls -r notebooks/[0-9][0-9]_*.ipynb)
+CHAPTERS_RC := _build/test-chapters.rc
 test: $(TEST_STAMP) $(AXE)
-	@mkdir -p _build; $(PY) -m pytest -p no:cacheprovider $(BINDER_TEST) > $(BINDER_LOG) 2>&1 & binder=$$!; \
-	$(MAKE) --no-print-directory -j2 lint chapters-then-book || { wait $$binder; cat $(CHAPTERS_LOG) $(BINDER_LOG); exit 1; }; \
+	@mkdir -p _build; rm -f $(CHAPTERS_LOG) $(CHAPTERS_RC) $(BROWSER_LOG) $(BINDER_LOG); \
+	$(PY) -m pytest -p no:cacheprovider $(BINDER_TEST) > $(BINDER_LOG) 2>&1 & binder=$$!; \
+	$(MAKE) --no-print-directory -j2 lint chapters-then-book || { wait $$binder; cat $(CHAPTERS_LOG) $(BINDER_LOG) 2>/dev/null; exit 1; }; \
 	$(PY) -m pytest -p no:cacheprovider $(BROWSER_TESTS) > $(BROWSER_LOG) 2>&1 & browser=$$!; \
 	$(PY) -m pytest -n auto --maxprocesses 4 --dist loadfile --hypothesis-profile thorough \
 	  tests $(BROWSER_TESTS:%=--ignore %) --deselect $(BINDER_TEST); \
-	rc=$$?; wait $$browser; browser_rc=$$?; wait $$binder; binder_rc=$$?; chapters_rc=$$(cat _build/test-chapters.rc); \
+	rc=$$?; wait $$browser; browser_rc=$$?; wait $$binder; binder_rc=$$?; chapters_rc=$$(cat $(CHAPTERS_RC)); \
 	echo "--- the chapters, executed by nbval before the book's build:"; cat $(CHAPTERS_LOG); \
 	echo "--- the browser checks, beside them ($(BROWSER_TESTS)):"; cat $(BROWSER_LOG); \
 	echo "--- the Binder check, beside the book's build ($(BINDER_TEST)):"; cat $(BINDER_LOG); \
-	[ $$rc -eq 0 ] && [ $$chapters_rc -eq 0 ] && [ $$browser_rc -eq 0 ] && [ $$binder_rc -eq 0 ]
+	[ $$rc -eq 0 ] && [ "$$chapters_rc" = 0 ] && [ $$browser_rc -eq 0 ] && [ $$binder_rc -eq 0 ]
 
-# nbval over every chapter, into the book's execution cache (the exports beside it), then the
-# book (make test's first half)
-chapters-then-book: $(TEST_STAMP) corpus-check execution-cache
-	@$(MAKE) --no-print-directory exports & exports=$$!; \
-	echo "nbval: executing the chapters, $(words $(NOTEBOOKS_LONGEST_FIRST)) notebooks, one per core (log: $(CHAPTERS_LOG))"; \
-	$(PY) -m pytest -p no:cacheprovider -n auto --maxprocesses 4 --dist loadfile --nbval \
+# nbval over every chapter, into the book's execution cache, then the book's build (make test's first half)
+chapters-then-book: $(TEST_STAMP) $(MATHJAX) corpus-check exports execution-cache
+	@echo "nbval: executing the chapters, one per core (log: $(CHAPTERS_LOG))"
+	@$(PY) -m pytest -p no:cacheprovider -n auto --maxprocesses 4 --dist loadfile --nbval \
 	  --nbval-sanitize-with tests/nbval_sanitize.cfg --book-cache _build/.jupyter_cache \
-	  $(NOTEBOOKS_LONGEST_FIRST) > $(CHAPTERS_LOG) 2>&1; echo $$? > _build/test-chapters.rc; tail -2 $(CHAPTERS_LOG); \
-	wait $$exports
-	@$(MAKE) --no-print-directory book
+	  notebooks/[0-9][0-9]_*.ipynb > $(CHAPTERS_LOG) 2>&1; echo $$? > $(CHAPTERS_RC); tail -2 $(CHAPTERS_LOG)
+	$(build_book)
 
 # Re-execute the paired notebooks from their .py sources and strip volatile metadata; NB=04 (or
-# NB="04 06") re-executes only those chapters. Single-threaded: the book executes them with the
-# machine's threads, and tests/test_reexecution.py requires the same bytes from both.
+# NB="04 06") re-executes only those chapters. Single-threaded: nbval executes them with the
+# machine's threads, and conftest.py requires the same bytes from both.
 NB ?=
 notebooks: $(TEST_STAMP)
 	cd notebooks && for f in $(if $(strip $(NB)),$(foreach n,$(NB),$(n)_*.py),*.py); do \

@@ -3,21 +3,27 @@
 nbval compares each cell's fresh outputs with the stored notebook's after its sanitizing, and
 skips figures (image/png). Here every output must also be the stored one exactly: figures, glued
 values and metadata included. Only the execution counter may differ: nbval's kernel runs each
-cell without history, so it numbers none. The stored twins are written single-threaded (`make
+cell without history, so it numbers none. nbval merges a cell's text streams (and applies their
+carriage returns and backspaces) before it compares them, so the stored streams are compared
+merged too, and a stored stream holding a carriage return or a backspace fails: what it shows
+cannot be told from nbval's output. The stored twins are written single-threaded (`make
 notebooks`: OMP/OpenBLAS/MKL at one thread), and nbval's kernel runs with the machine's threads,
 as a reader's kernel or the book's would. So this fails on a displayed number that depends on
 BLAS threading or on the last bits of floating point, and on a figure that moves by a pixel. It
 also fails on a memory address in an output.
 
-With ``--book-cache FOLDER`` (`make test`), each chapter whose every cell passed so is cached in
-Jupyter Book's execution cache as its execution (:func:`hotelcheckspan.book.execute.adopt`). What
-nbval executed is, output for output, the stored notebook, so the book built next takes it from
-the cache instead of executing the chapter a second time.
+With ``--book-cache FOLDER`` (`make test`), each notebook of which every code cell ran and passed
+so is cached in Jupyter Book's execution cache as its execution
+(:func:`hotelcheckspan.book.execute.adopt`, which also refuses a notebook with a cell slower than
+the book's timeout). What nbval executed is, output for output, the stored notebook, so the book
+built next takes it from the cache instead of executing the chapter a second time.
 """
 
 from __future__ import annotations
 
+import copy
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -46,6 +52,14 @@ def _plain(outputs) -> str:
     )
 
 
+def _merged(outputs) -> list:
+    """A cell's outputs with its text streams merged as nbval merges the fresh ones (each stream's
+    text in the place of its first chunk), on a copy."""
+    from nbval.plugin import coalesce_streams
+
+    return coalesce_streams(copy.deepcopy(list(outputs)))
+
+
 def differences(stored, fresh) -> list[str]:
     """Which outputs of a cell differ, by kind ("output 2: image/png"), without printing a PNG."""
     if len(stored) != len(fresh):
@@ -63,21 +77,30 @@ def differences(stored, fresh) -> list[str]:
 
 
 class _Chapters:
-    """Per notebook: its cells collected, those that passed with every output the stored one, and
-    the seconds they took (the kernel's start included)."""
+    """Per notebook: its code cells, those that ran and passed with every output the stored one,
+    the seconds they took (the kernel's start included) and when its last cell finished."""
 
     def __init__(self):
-        self.cells: dict[str, int] = {}
-        self.exact: dict[str, int] = {}
+        self.cells: dict[str, set[int]] = {}
+        self.exact: dict[str, set[int]] = {}
         self.seconds: dict[str, float] = {}
-        self.sent: dict[str, float] = {}  # on pytest-xdist's controller: what the workers executed so
+        self.longest: dict[str, float] = {}
+        self.finished: dict[str, float] = {}
+        self.sent: dict[str, dict] = {}  # on pytest-xdist's controller: what the workers executed so
 
-    def executed(self) -> dict[str, float]:
-        mine = {nb: self.seconds.get(nb, 0.0) for nb, n in self.cells.items() if self.exact.get(nb) == n}
+    def executed(self) -> dict[str, dict]:
+        """The notebooks that ran whole with every output the stored one: seconds, the longest cell, and
+        when the last cell finished."""
+        mine = {
+            nb: {"seconds": self.seconds.get(nb, 0.0), "longest": self.longest.get(nb, 0.0), "at": self.finished[nb]}
+            for nb, cells in self.cells.items()
+            if cells and self.exact.get(nb) == cells
+        }
         return mine | self.sent
 
 
 _KEY = pytest.StashKey[_Chapters]()
+_STORED = pytest.StashKey[list]()
 
 
 def pytest_configure(config):
@@ -85,11 +108,16 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(session, config, items):
+    """Each notebook's code cells, counted from the notebook (a selection of some cells runs a part
+    of it), and each cell's stored outputs as stored, before nbval merges them in place."""
     chapters = config.stash[_KEY]
     for item in items:
         if _nbval_cell(item):
             nb = str(Path(item.parent.path).resolve())
-            chapters.cells[nb] = chapters.cells.get(nb, 0) + 1
+            if nb not in chapters.cells:
+                code = [c for c in item.parent.nb.cells if c.cell_type == "code"]
+                chapters.cells[nb] = set(range(len(code)))
+            item.stash[_STORED] = copy.deepcopy(list(item.cell.get("outputs", [])))
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -101,13 +129,19 @@ def pytest_runtest_makereport(item, call):
     chapters = item.config.stash[_KEY]
     nb = str(Path(item.parent.path).resolve())
     chapters.seconds[nb] = chapters.seconds.get(nb, 0.0) + report.duration
+    chapters.finished[nb] = time.time()
     if call.when != "call" or not report.passed:
         return
-    stored, fresh = item.cell.get("outputs", []), getattr(item, "test_outputs", None)
-    if fresh is None:
+    chapters.longest[nb] = max(chapters.longest.get(nb, 0.0), report.duration)
+    fresh = getattr(item, "test_outputs", None)
+    if fresh is None:  # nbval ran the cell without keeping its outputs: nothing to compare
         return
+    raw = item.stash.get(_STORED, list(item.cell.get("outputs", [])))
+    stored = _merged(raw)
     text = _plain(fresh)
     wrong = [] if _plain(stored) == text else differences(stored, fresh)
+    if any(o.get("output_type") == "stream" and ("\r" in o.get("text", "") or "\b" in o.get("text", "")) for o in raw):
+        wrong.append("a stored stream with a carriage return or a backspace, which nbval rewrites")
     if "object at 0x" in text or "Styler object" in text:
         wrong.append("a memory address in an output")
     if wrong:
@@ -117,7 +151,7 @@ def pytest_runtest_makereport(item, call):
             f"({'; '.join(wrong)}); nbval's comparison skips figures and sanitizes, this one does not"
         )
     else:
-        chapters.exact[nb] = chapters.exact.get(nb, 0) + 1
+        chapters.exact.setdefault(nb, set()).add(item.cell_num)
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -139,7 +173,7 @@ def pytest_sessionfinish(session, exitstatus):
     from hotelcheckspan.book import execute
 
     cached = execute.adopt(
-        {Path(nb): s for nb, s in whole.items()}, root=config.rootpath, cache_dir=config.getoption("book_cache")
+        {Path(nb): run for nb, run in whole.items()}, root=config.rootpath, cache_dir=config.getoption("book_cache")
     )
     config.stash[_SAID] = (
         f"{len(cached)} of {len(whole)} notebooks executed by nbval with every output the stored one cached "

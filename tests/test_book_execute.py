@@ -155,10 +155,12 @@ def test_pages_with_execution_settings_of_their_own_are_left_to_the_build(tmp_pa
     assert "2 pages left to the build" in capsys.readouterr().out
 
 
-def test_adopting_caches_the_books_own_notebooks_only(tmp_path):
+def test_adopting_caches_the_books_own_notebooks_only(tmp_path, monkeypatch):
     """A chapter executed elsewhere and found byte for byte its stored self (``conftest.py``) is
-    cached as its stored notebook; a notebook outside the table of contents, a MyST page and a page
-    with execution settings of its own are left to the build."""
+    cached as its stored notebook; a notebook outside the table of contents, a MyST page, a page
+    with execution settings of its own and a page with a cell slower than the book's timeout are
+    left to the build. The build's record says it ran in this build only within the same make run."""
+    monkeypatch.setenv(execute.RUN_ENV, "run-1")
     root = book(tmp_path)
     stray = root / "notebooks" / "stray.ipynb"
     nbformat.write(notebook("print('not in the book')"), stray)
@@ -166,12 +168,34 @@ def test_adopting_caches_the_books_own_notebooks_only(tmp_path):
     own.metadata["mystnb"] = {"execution_mode": "force"}
     nbformat.write(own, root / "notebooks" / "bad.ipynb")
     good = root / "notebooks" / "good.ipynb"
-    executed = {good: 1.5, stray: 1.0, root / "notebooks" / "bad.ipynb": 1.0, root / "page.md": 1.0}
+    ran = {"seconds": 1.5, "longest": 0.5, "at": 1000.0}
+    executed = {good: ran, stray: ran, root / "notebooks" / "bad.ipynb": ran, root / "page.md": ran}
     assert execute.adopt(executed, root=root) == [good.resolve()]
     cache = get_cache(str(root / "_build" / ".jupyter_cache"))
     record = cache.match_cache_notebook(nbformat.read(good, as_version=4))
     assert record.data["execution_seconds"] == 1.5
-    pages = json.loads((root / "_build" / ".jupyter_cache" / execute.RUN_RECORD).read_text())["pages"]
-    assert list(pages) == [str(good.resolve())]
     # the stored notebook is the execution: its outputs, not a fresh run's
     assert not [c for c in cache.get_cache_bundle(record.pk).nb.cells if c.cell_type == "code"][0].outputs
+    # the book's execution step in the same make run: the chapter ran in this build, when nbval ran it
+    execute.run(root, jobs=1)
+    pages = json.loads((root / "_build" / ".jupyter_cache" / execute.RUN_RECORD).read_text())["pages"]
+    assert pages[str(good.resolve())] == 1000.0
+    assert not (root / "_build" / ".jupyter_cache" / execute.ADOPTED_RECORD).exists()  # read once
+
+
+def test_a_chapter_adopted_in_another_make_run_did_not_run_in_this_build(tmp_path, monkeypatch):
+    root = book(tmp_path)
+    good = root / "notebooks" / "good.ipynb"
+    monkeypatch.setenv(execute.RUN_ENV, "run-1")
+    assert execute.adopt({good: {"seconds": 1.0, "longest": 0.5, "at": 1000.0}}, root=root) == [good.resolve()]
+    monkeypatch.setenv(execute.RUN_ENV, "run-2")  # that run's build never came; this is another
+    execute.run(root, jobs=1)
+    pages = json.loads((root / "_build" / ".jupyter_cache" / execute.RUN_RECORD).read_text())["pages"]
+    assert str(good.resolve()) not in pages  # in the cache, but not run in this build
+
+
+def test_a_chapter_slower_than_the_books_timeout_is_left_to_the_build(tmp_path):
+    root = book(tmp_path)  # its _config.yml: a 60 s timeout
+    good = root / "notebooks" / "good.ipynb"
+    assert execute.adopt({good: {"seconds": 70.0, "longest": 61.0, "at": 1000.0}}, root=root) == []
+    assert execute.adopt({good: {"seconds": 70.0, "longest": 59.0, "at": 1000.0}}, root=root) == [good.resolve()]

@@ -1,9 +1,10 @@
 """nbval's run of the chapters (``conftest.py``): every output byte for byte, and the book's execution.
 
 On a book of one small notebook, run as `make test` runs the chapters (pytest --nbval with
-``--book-cache``): a notebook whose every output is the stored one passes and is cached as its
-execution, where the build looks it up; one whose stored figure differs by a byte passes nbval's own
-comparison (which skips figures) but fails here, and is not cached.
+``--book-cache``, on pytest-xdist's workers): a notebook whose every output is the stored one passes
+and is cached as its execution, where the build looks it up; one whose stored figure differs by a
+byte passes nbval's own comparison (which skips figures) but fails here, and is not cached; nor is
+one of which only some cells ran, or one whose stored text would print otherwise than nbval reads it.
 """
 
 from __future__ import annotations
@@ -51,10 +52,10 @@ def book(root, name: str):
     return path
 
 
-def nbval(root, notebook) -> subprocess.CompletedProcess:
+def nbval(root, notebook, *options: str) -> subprocess.CompletedProcess:
     env = os.environ | {"PYTHONPATH": os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])}
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--nbval", str(notebook)]
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--nbval", str(notebook), *options]
         + ["--book-cache", str(root / "_build" / ".jupyter_cache")],
         cwd=root,
         env=env,
@@ -78,11 +79,11 @@ def cached(root, notebook) -> bool:
 @pytest.mark.slow
 def test_a_chapter_whose_every_output_holds_is_cached_as_the_books_execution(tmp_path):
     notebook = book(tmp_path, "good.ipynb")
-    done = nbval(tmp_path, notebook)
+    done = nbval(tmp_path, notebook, "-n", "2", "--dist", "loadfile")  # as make test: workers report back
     assert done.returncode == 0, done.stdout + done.stderr
     assert "1 of 1 notebooks executed by nbval with every output the stored one cached" in done.stdout
     assert cached(tmp_path, notebook)
-    record = json.loads((tmp_path / "_build" / ".jupyter_cache" / execute.RUN_RECORD).read_text())
+    record = json.loads((tmp_path / "_build" / ".jupyter_cache" / execute.ADOPTED_RECORD).read_text())
     assert list(record["pages"]) == [str(notebook.resolve())]  # the footer: executed in this build
     # the book's own execution step then finds it in the cache and executes nothing
     step = subprocess.run(
@@ -107,6 +108,28 @@ def test_a_figure_that_moved_by_a_byte_fails_and_is_not_cached(tmp_path):
     assert done.returncode == 1, done.stdout
     assert "2 passed" in done.stdout and "1 failed" in done.stdout  # nbval's own comparison passes cell 2
     assert "cell 1: the fresh outputs are not the stored ones byte for byte (output 0: image/png)" in done.stdout
+    assert not cached(tmp_path, notebook)
+
+
+@pytest.mark.slow
+def test_a_notebook_of_which_some_cells_ran_is_not_cached(tmp_path):
+    notebook = book(tmp_path, "part.ipynb")
+    done = nbval(tmp_path, f"{notebook}::Cell 1")
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout
+    assert not cached(tmp_path, notebook)
+
+
+@pytest.mark.slow
+def test_stored_text_is_compared_as_stored(tmp_path):
+    """nbval merges a cell's text and applies its carriage returns before it compares; the stored
+    text must hold none, or it may print otherwise than what nbval compared."""
+    notebook = book(tmp_path, "text.ipynb")
+    nb = nbformat.read(notebook, as_version=4)
+    nb.cells[0].outputs[0]["text"] = "something else\r42\n"  # prints as "42" once the \r is applied
+    nbformat.write(nb, notebook)
+    done = nbval(tmp_path, notebook)
+    assert done.returncode == 1, done.stdout
+    assert "a stored stream with a carriage return or a backspace" in done.stdout
     assert not cached(tmp_path, notebook)
 
 

@@ -1,7 +1,8 @@
 """Every notebook is in the book, paired with its .py twin, and carries its executed outputs.
 
-nbval passes trivially on a notebook without stored outputs, so this is what makes the nbval
-run meaningful.
+nbval, and the byte-for-byte comparison beside it (``conftest.py``), compare fresh outputs with
+the stored ones: a notebook stored without outputs would leave them nothing to compare, so this is
+what makes the nbval run meaningful.
 """
 
 import json

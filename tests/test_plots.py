@@ -1,6 +1,7 @@
 """Every figure function draws at the content width, with fonts of at least 9 pt as displayed,
-legends outside the data, no overlapping text, and byte-identical PNGs on a re-run (nbval
-skips PNGs, so this is where that is checked)."""
+legends outside the data, no overlapping text, and byte-identical PNGs on a re-run within one
+process (the chapters' stored PNGs are compared with a fresh run's by ``conftest.py``, where nbval
+runs them; nbval itself skips PNGs)."""
 
 import inspect
 import io

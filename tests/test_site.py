@@ -260,9 +260,10 @@ class Visits:
     At 1280 px (the network watched, as a reader downloads it cold): the landing page, then each
     page clean (``clean``, its screenshot), its repository links (``links``: the start page and
     the chapters), a chapter's downloads (``downloads``), and how it reads (``reads``, axe-core
-    injected last). At 390 px: how it reads, then its sidebars opened and closed
-    (``navigation``). What the page logs while a check runs (a console error, a failed request)
-    is that check's; an exception inside a check is that check's finding on that page."""
+    injected last). At 390 px: its sidebars opened and closed (``navigation``, on the page as it
+    loaded), then how it reads. What the page logs while a check runs (a console error, a failed
+    request) is that check's; a page that does not open, or an exception inside a check, is a
+    finding of that check on that page, and the other checks and pages go on."""
 
     CHECKS = ("clean", "links", "downloads", "reads", "navigation")
 
@@ -270,16 +271,36 @@ class Visits:
         self.checked: dict[str, dict[str, list[str]]] = {c: {} for c in self.CHECKS}
         self.seen: dict[str, dict] = {"banners": {}, "listed": {}}
 
+    def visit(self, reader, rel: str, checks: list) -> None:
+        """Open ``rel`` with ``reader`` and run each ``(check, work)`` on it in turn; ``work(page,
+        downloaded)`` gets the page and the bytes it took to load, cold."""
+        try:
+            page = reader.open(rel)
+        except Exception as error:  # noqa: BLE001 (every check of this page says so; the others go on)
+            events = reader.problems(rel)
+            for check, _ in checks:
+                self.checked[check].setdefault(rel, []).extend([f"{rel}: did not open: {_said(error)}", *events])
+            return
+        downloaded = reader.bytes
+        for check, work in checks:
+            self.run(check, rel, reader, lambda: work(page, downloaded))
+
     def run(self, check: str, rel: str, reader, work) -> None:
         try:
             found = work()
-        except Exception as error:  # noqa: BLE001 (a finding on this page, not the end of every check)
-            found = [f"{rel}: {check}: {type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"]
+        except (Exception, pytest.fail.Exception) as error:  # noqa: BLE001 (a finding on this page)
+            found = [f"{rel}: {check}: {_said(error)}"]
         self.checked[check].setdefault(rel, []).extend(found + reader.problems(rel))
 
     def found(self, check: str, rel: str | None = None) -> list[str]:
         pages = [rel] if rel else list(self.checked[check])
         return [p for r in pages for p in self.checked[check].get(r, [])]
+
+
+def _said(error: BaseException) -> str:
+    """An exception as a finding: its type and message (Playwright's call log included), cut short."""
+    text = f"{type(error).__name__}: {error}"
+    return text if len(text) <= 1500 else text[:1500] + " ..."
 
 
 @pytest.fixture(scope="module")
@@ -293,22 +314,23 @@ def visits(server, browser) -> Visits:
     try:
         out.run("clean", "index.html", desktop, lambda: _landing(desktop, server))
         for rel in PAGES:
-            page = desktop.open(rel)
-            downloaded = desktop.bytes  # cold, before anything below loads more
-            out.run("clean", rel, desktop, lambda: _renders_cleanly(page, rel, server))
+            checks = [("clean", lambda page, _, rel=rel: _renders_cleanly(page, rel, server))]
             if rel in (PAGES[0], *CHAPTERS):
-                out.run("links", rel, desktop, lambda: _repository_links(page, rel))
+                checks.append(("links", lambda page, _, rel=rel: _repository_links(page, rel)))
             if rel in CHAPTERS:
-                out.run("downloads", rel, desktop, lambda: _downloads(page, rel))
-            out.run("reads", rel, desktop, lambda: _read_at(desktop, page, rel, DESKTOP, downloaded, out.seen))
+                checks.append(("downloads", lambda page, _, rel=rel: _downloads(page, rel)))
+            checks.append(("reads", lambda page, cold, rel=rel: _read_at(page, rel, DESKTOP, cold, out.seen)))
+            out.visit(desktop, rel, checks)
     finally:
         desktop.close()
     phone = Reader(browser, server, PHONE)
     try:
         for rel in PAGES:
-            page = phone.open(rel)
-            out.run("reads", rel, phone, lambda: _read_at(phone, page, rel, PHONE, 0, out.seen))
-            out.run("navigation", rel, phone, lambda: _phone_navigation(page, rel))
+            checks = [
+                ("navigation", lambda page, _, rel=rel: _phone_navigation(page, rel)),
+                ("reads", lambda page, _, rel=rel: _read_at(page, rel, PHONE, 0, out.seen)),
+            ]
+            out.visit(phone, rel, checks)
     finally:
         phone.close()
     return out
@@ -688,7 +710,7 @@ BROKEN_NAMES = """() => [...document.querySelectorAll('main .hcs-scroll')]
   .map(w => w.innerText.trim())"""
 
 
-def _read_at(reader, page, rel: str, size: dict, downloaded: int, seen: dict) -> list[str]:
+def _read_at(page, rel: str, size: dict, downloaded: int, seen: dict) -> list[str]:
     """The checks of :func:`test_pages_read_well_at_both_widths` on a page open at one width;
     ``downloaded``: the bytes the page took to load (cold); ``seen`` gathers each chapter's
     notice (``banners``) and the start page's chapter list (``listed``) for the checks across

@@ -218,8 +218,9 @@ def _when(ts: float | None) -> str:
 
 
 def _ran_now(app, doc: str) -> float | None:
-    """When ``make book``'s execution of the pages (hotelcheckspan.book.execute) ran this page,
-    if it did in this build."""
+    """When the execution before this build ran this page, if one did in this make run: ``make
+    book``'s (hotelcheckspan.book.execute), or in ``make test`` nbval's, whose chapters it
+    cached (hotelcheckspan.book.execute.adopt)."""
     return app.env.hotelcheckspan_ran_now.get(str(Path(app.env.doc2path(doc)).resolve()))
 
 

@@ -19,7 +19,8 @@ which says which pages this build executed.
 
 A chapter executed elsewhere before the build, whose every output was found to be the stored one,
 byte for byte, is cached as its stored notebook (:func:`adopt`): `make test` has nbval execute the
-chapters (``conftest.py``), so the book built next does not execute them a second time.
+chapters (``conftest.py``), so the book built next does not execute them a second time. Such a
+chapter counts as run in this build only within the same make run (:data:`RUN_ENV`).
 
     python -m hotelcheckspan.book.execute [--jobs N] [--root BOOK] [--cache FOLDER]
 """
@@ -29,6 +30,7 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import json
+import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -40,6 +42,10 @@ import yaml
 from hotelcheckspan import paths
 
 RUN_RECORD = ".hotelcheckspan-run.json"  # in the cache folder: dropped with it
+ADOPTED_RECORD = ".hotelcheckspan-adopted.json"  # what adopt() cached, until run() reads it
+# set by the Makefile once per make run (sub-makes inherit it): a chapter adopted in another run
+# (one whose build never came) is not said to have run in this build
+RUN_ENV = "HOTELCHECKSPAN_BUILD_RUN"
 
 
 def default_jobs() -> int:
@@ -152,45 +158,55 @@ def _ours(root: Path, path: Path, nb) -> bool:
     return as_myst_nb and not own and not any(fnmatch.fnmatch(rel, p) for p in config.get("exclude_patterns") or [])
 
 
-def _record(where: Path) -> dict:
-    """What ran before the build reads it: the pages a step before this one recorded (:func:`adopt`)
-    are kept until the build consumes the record."""
+def _adopted(where: Path) -> dict[str, float]:
+    """The pages :func:`adopt` cached in this make run (:data:`RUN_ENV`) and when each ran; the
+    record is read once."""
+    path = where / ADOPTED_RECORD
     try:
-        return json.loads((where / RUN_RECORD).read_text(encoding="utf-8"))
+        record = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return {"started": time.time(), "pages": {}}
+        return {}
+    finally:
+        path.unlink(missing_ok=True)
+    run = os.environ.get(RUN_ENV)
+    return record.get("pages", {}) if run and record.get("run") == run else {}
 
 
-def adopt(executed: dict[Path, float], root: Path = paths.REPO_ROOT, cache_dir: Path | None = None) -> list[Path]:
+def adopt(executed: dict[Path, dict], root: Path = paths.REPO_ROOT, cache_dir: Path | None = None) -> list[Path]:
     """Cache chapters executed elsewhere as their stored notebooks: ``executed`` maps a stored
-    ``.ipynb`` page to the seconds its execution took, for pages whose every output the caller
-    found to be the stored one, byte for byte (``conftest.py``: nbval's run in `make test`). The
-    build then takes them from the cache, and the footer says they ran in this build. Pages that
-    are not the book's, or that the build executes by settings of their own, are not cached.
-    Returns the pages cached."""
+    ``.ipynb`` page to its run (``seconds`` it took, its ``longest`` cell in seconds, and when it
+    finished, ``at``), for pages whose every output the caller found to be the stored one, byte
+    for byte (``conftest.py``: nbval's run in `make test`). The build then takes them from the
+    cache; within the same make run (:data:`RUN_ENV`) its footer says they ran in this build.
+    Pages that are not the book's, that the build executes by settings of their own, or with a
+    cell slower than the book's timeout (which would fail the build) are not cached. Returns the
+    pages cached."""
     from jupyter_cache import get_cache
     from jupyter_cache.base import CacheBundleIn
 
     root = root.resolve()
     where = _cache_folder(root, cache_dir)
     where.mkdir(parents=True, exist_ok=True)
-    cache, record = get_cache(str(where)), _record(where)
+    cache = get_cache(str(where))
+    timeout = (book_config(root).get("execute") or {}).get("timeout", 30)
     book = set(pages(root))
-    cached = []
-    for path, seconds in executed.items():
+    cached = {}
+    for path, ran in executed.items():
         path = Path(path).resolve()
-        if path.suffix != ".ipynb" or path not in book:
+        if path.suffix != ".ipynb" or path not in book or ran["longest"] > timeout:
             continue
         nb = read(path, root)
         if not _ours(root, path, nb):
             continue
         cache.cache_notebook_bundle(
-            CacheBundleIn(nb, str(path), data={"execution_seconds": seconds}), check_validity=False, overwrite=True
+            CacheBundleIn(nb, str(path), data={"execution_seconds": ran["seconds"]}),
+            check_validity=False,
+            overwrite=True,
         )
-        record["pages"][str(path)] = time.time()
-        cached.append(path)
-    (where / RUN_RECORD).write_text(json.dumps(record), encoding="utf-8")
-    return cached
+        cached[str(path)] = ran["at"]
+    record = {"run": os.environ.get(RUN_ENV), "pages": cached}
+    (where / ADOPTED_RECORD).write_text(json.dumps(record), encoding="utf-8")
+    return [Path(p) for p in cached]
 
 
 def run(root: Path, cache_dir: Path | None = None, jobs: int | None = None) -> dict[str, list[Path]]:
@@ -205,7 +221,7 @@ def run(root: Path, cache_dir: Path | None = None, jobs: int | None = None) -> d
     where = _cache_folder(root, cache_dir)
     cache = get_cache(str(where))
     where.mkdir(parents=True, exist_ok=True)
-    record = _record(where)
+    record = {"started": time.time(), "pages": _adopted(where)}
     (where / RUN_RECORD).write_text(json.dumps(record), encoding="utf-8")
     done: dict[str, list[Path]] = {"executed": [], "failed": [], "left": []}
     todo = {}  # page -> its notebook, as read for the lookup

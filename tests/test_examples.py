@@ -132,7 +132,7 @@ def test_marks_from_a_corpus_match_its_spans():
     assert int(m[E.ANY].sum()) == spans[KEY].drop_duplicates().shape[0]
     assert int(m[INC].sum()) == spans.loc[spans["type"] == INC, KEY].drop_duplicates().shape[0]
     # a category that would overwrite a column of the frame, or given twice, is refused
-    for categories in ([INC, "split"], [INC, "rater"], [INC, INC]):
+    for categories in ([INC, "split"], [INC, "rater"], [INC, "raters"], [INC, E.ANY], [INC, INC]):
         with pytest.raises(ValueError, match="distinct and not named as a column"):
             E.marks(c, ["stage1/A"], categories=categories)
 

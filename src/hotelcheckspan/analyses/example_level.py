@@ -44,7 +44,7 @@ def marks(
     ``raters`` are annotator sets (or their specs); the ``rater`` column holds their names.
     ``categories`` default to the corpus' (``corpus.categories``)."""
     cats = list(categories) if categories is not None else corpus.categories
-    named = [c for c in cats if c in (*KEY, "rater")]
+    named = [c for c in cats if c in (*KEY, "rater", "raters", ANY)]  # columns of the marks and votes frames
     if named or len(set(cats)) < len(cats):
         raise ValueError(f"categories must be distinct and not named as a column of the frame: {cats}")
     frames = []

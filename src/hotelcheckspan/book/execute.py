@@ -189,11 +189,12 @@ def adopt(executed: dict[Path, dict], root: Path = paths.REPO_ROOT, cache_dir: P
     where.mkdir(parents=True, exist_ok=True)
     cache = get_cache(str(where))
     timeout = (book_config(root).get("execute") or {}).get("timeout", 30)
+    limit = timeout if isinstance(timeout, (int, float)) and timeout > 0 else float("inf")  # -1, None: none
     book = set(pages(root))
     cached = {}
     for path, ran in executed.items():
         path = Path(path).resolve()
-        if path.suffix != ".ipynb" or path not in book or ran["longest"] > timeout:
+        if path.suffix != ".ipynb" or path not in book or ran["longest"] > limit:
             continue
         nb = read(path, root)
         if not _ours(root, path, nb):

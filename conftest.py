@@ -92,6 +92,7 @@ class _Chapters:
 
 _KEY = pytest.StashKey[_Chapters]()
 _STORED = pytest.StashKey[list]()
+_SAID = pytest.StashKey[str]()  # what the controller cached, for the terminal summary
 
 
 def pytest_configure(config):
@@ -127,7 +128,7 @@ def pytest_runtest_makereport(item, call):
     fresh = getattr(item, "test_outputs", None)
     if fresh is None:  # nbval ran the cell without keeping its outputs: nothing to compare
         return
-    stored = item.stash.get(_STORED, list(item.cell.get("outputs", [])))
+    stored = item.stash[_STORED]
     text = _plain(fresh)
     wrong = [] if _plain(stored) == text else differences(stored, fresh)
     streams = [
@@ -175,9 +176,6 @@ def pytest_sessionfinish(session, exitstatus):
         f"{len(cached)} of {len(whole)} notebooks executed by nbval with every output the stored one cached "
         f"for the book in {config.getoption('book_cache')}: {', '.join(p.name for p in sorted(cached)) or 'none'}"
     )
-
-
-_SAID = pytest.StashKey[str]()
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):

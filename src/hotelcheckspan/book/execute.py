@@ -138,16 +138,19 @@ def _count(todo) -> str:
     return f"{len(todo)} page" + ("" if len(todo) == 1 else "s")
 
 
-def _cache_folder(root: Path, cache_dir: Path | None) -> Path:
-    config = book_config(root).get("execute") or {}
+def _execution(root: Path) -> dict:
+    """The book's execution settings (``execute:`` of _config.yml)."""
+    return book_config(root).get("execute") or {}
+
+
+def _cache_folder(config: dict, root: Path, cache_dir: Path | None) -> Path:
     return Path(cache_dir or root / config.get("cache", "_build/.jupyter_cache"))
 
 
-def _ours(root: Path, path: Path, nb) -> bool:
-    """Whether the page is executed as myst-nb's cache mode executes it, with nothing of its own
-    (another mode, a temporary folder, errors allowed, a page's own settings, an excluded page are
-    left to the build)."""
-    config = book_config(root).get("execute") or {}
+def _ours(config: dict, root: Path, path: Path, nb) -> bool:
+    """Whether the page is executed as myst-nb's cache mode executes it under the book's execution
+    settings ``config``, with nothing of its own (another mode, a temporary folder, errors allowed,
+    a page's own settings, an excluded page are left to the build)."""
     as_myst_nb = (
         config.get("execute_notebooks", "auto") == "cache"
         and not config.get("run_in_temp", False)
@@ -185,10 +188,11 @@ def adopt(executed: dict[Path, dict], root: Path = paths.REPO_ROOT, cache_dir: P
     from jupyter_cache.base import CacheBundleIn
 
     root = root.resolve()
-    where = _cache_folder(root, cache_dir)
+    config = _execution(root)
+    where = _cache_folder(config, root, cache_dir)
     where.mkdir(parents=True, exist_ok=True)
     cache = get_cache(str(where))
-    timeout = (book_config(root).get("execute") or {}).get("timeout", 30)
+    timeout = config.get("timeout", 30)
     limit = timeout if isinstance(timeout, (int, float)) and timeout > 0 else float("inf")  # -1, None: none
     book = set(pages(root))
     cached = {}
@@ -197,7 +201,7 @@ def adopt(executed: dict[Path, dict], root: Path = paths.REPO_ROOT, cache_dir: P
         if path.suffix != ".ipynb" or path not in book or ran["longest"] > limit:
             continue
         nb = read(path, root)
-        if not _ours(root, path, nb):
+        if not _ours(config, root, path, nb):
             continue
         cache.cache_notebook_bundle(
             CacheBundleIn(nb, str(path), data={"execution_seconds": ran["seconds"]}),
@@ -218,8 +222,8 @@ def run(root: Path, cache_dir: Path | None = None, jobs: int | None = None) -> d
     from jupyter_cache.base import CacheBundleIn
 
     root, jobs = root.resolve(), max(1, jobs or default_jobs())
-    config = book_config(root).get("execute") or {}
-    where = _cache_folder(root, cache_dir)
+    config = _execution(root)
+    where = _cache_folder(config, root, cache_dir)
     cache = get_cache(str(where))
     where.mkdir(parents=True, exist_ok=True)
     record = {"started": time.time(), "pages": _adopted(where)}
@@ -233,7 +237,7 @@ def run(root: Path, cache_dir: Path | None = None, jobs: int | None = None) -> d
             continue
         except KeyError:
             pass
-        if _ours(root, path, nb):
+        if _ours(config, root, path, nb):
             todo[path] = nb
         else:
             done["left"].append(path)
